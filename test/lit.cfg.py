@@ -1,0 +1,55 @@
+# -*- Python -*-
+# The efsan lit suite. One suite, two drivers: lit parameter `driver`
+# (or EFSAN_DRIVER) picks `efsan-clang` (stock clang + plugin, the default) or
+# `native` (build/bin/clang from llvm-patches/). Every end-to-end test runs
+# through both; tests that only a native clang can pass say
+# `REQUIRES: native-clang`.
+import os
+import lit.formats
+import lit.util
+
+config.name = "efsan"
+config.test_format = lit.formats.ShTest(execute_external=False)
+config.suffixes = [".c", ".cpp", ".ll", ".test"]
+config.excludes = ["Inputs", "CMakeLists.txt", "lit.cfg.py", "lit.site.cfg.py.in"]
+config.test_source_root = os.path.dirname(__file__)
+if getattr(config, "efsan_obj_root", None):
+    config.test_exec_root = os.path.join(config.efsan_obj_root, "test")
+
+driver = lit_config.params.get("driver", os.environ.get("EFSAN_DRIVER", "efsan-clang"))
+bindir = os.path.join(config.efsan_obj_root, "bin")
+if driver == "native":
+    cc = os.path.join(bindir, "clang")
+    cxx = os.path.join(bindir, "clang++")
+    config.available_features.add("native-clang")
+elif driver == "efsan-clang":
+    cc = os.path.join(bindir, "efsan-clang")
+    cxx = os.path.join(bindir, "efsan-clang++")
+    config.available_features.add("efsan-clang-driver")
+else:
+    lit_config.fatal("unknown driver %r (want efsan-clang or native)" % driver)
+if not os.path.exists(cc):
+    lit_config.fatal("driver %s is not built" % cc)
+config.name += " (%s)" % driver
+
+# Sanitizer-style substitutions. Tests compile with -O2 unless they say
+# otherwise, keep frame pointers, and run the binary directly.
+config.substitutions.append(("%clangxx", cxx))
+config.substitutions.append(("%clang", cc))
+config.substitutions.append(("%opt", os.path.join(config.llvm_tools_dir, "opt")))
+config.substitutions.append(("%efsan_plugin", config.efsan_plugin))
+config.substitutions.append(("%efsan_rtdir", config.efsan_runtime_dir))
+config.substitutions.append(("%python", config.python_executable))
+config.substitutions.append(("%run", ""))
+config.substitutions.append(("%stock_clang", os.path.join(config.llvm_tools_dir, "clang")))
+config.substitutions.append(("%bindir", bindir))
+config.substitutions.append(("%srcroot", config.efsan_src_root))
+
+# FileCheck, not, count, split-file, llvm-symbolizer come from LLVM 19.
+config.environment["PATH"] = os.pathsep.join(
+    [config.llvm_tools_dir, bindir, config.environment.get("PATH", os.environ["PATH"])])
+# Tests must not inherit a user's tuning.
+for var in ("ESAN_OPTIONS", "ASAN_OPTIONS", "UBSAN_OPTIONS"):
+    config.environment.pop(var, None)
+
+config.available_features.add("x86_64-linux")
