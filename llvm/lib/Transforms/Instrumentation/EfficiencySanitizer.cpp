@@ -1,0 +1,911 @@
+//===- EfficiencySanitizer.cpp - performance tuning sanitizer -------------===//
+//
+// Part of the efsan project, under the Apache License v2.0 with LLVM
+// Exceptions. SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
+//
+// This file is a part of EfficiencySanitizer (efsan), a family of sanitizers
+// that look for performance problems instead of bugs:
+//
+//  - working-set: marks the shadow byte of every 64-byte cache line an access
+//    touches, inline, with a check so that a hot line costs a load and a
+//    branch and never a store;
+//  - cache-frag: outside a tracking window one load of a runtime mode byte
+//    and a branch; inside, a callout per access for the runtime's false
+//    sharing bookkeeping and a counter bump per struct field access.
+//
+// The emitted code is the contract in docs/InstrumentationABI.md; change
+// both together.
+//
+//===----------------------------------------------------------------------===//
+
+#include "llvm/Transforms/Instrumentation/EfficiencySanitizer.h"
+#include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/SmallVector.h"
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/ADT/StringMap.h"
+#include "llvm/Analysis/CaptureTracking.h"
+#include "llvm/Analysis/ValueTracking.h"
+#include "llvm/Demangle/Demangle.h"
+#include "llvm/IR/Constants.h"
+#include "llvm/IR/DataLayout.h"
+#include "llvm/IR/Function.h"
+#include "llvm/IR/GetElementPtrTypeIterator.h"
+#include "llvm/IR/IRBuilder.h"
+#include "llvm/IR/Instructions.h"
+#include "llvm/IR/IntrinsicInst.h"
+#include "llvm/IR/MDBuilder.h"
+#include "llvm/IR/Module.h"
+#include "llvm/IR/Operator.h"
+#include "llvm/Support/CommandLine.h"
+#include "llvm/Support/raw_ostream.h"
+#include "llvm/Transforms/Utils/BasicBlockUtils.h"
+#include "llvm/Transforms/Utils/ModuleUtils.h"
+
+using namespace llvm;
+
+#define DEBUG_TYPE "efsan"
+
+static cl::opt<EfficiencySanitizerOptions::Type> ClToolType(
+    "efsan-tool", cl::desc("EfficiencySanitizer tool to instrument for"),
+    cl::values(clEnumValN(EfficiencySanitizerOptions::ESAN_CacheFrag,
+                          "cache-frag", "cache-line false sharing and struct "
+                                        "field usage"),
+               clEnumValN(EfficiencySanitizerOptions::ESAN_WorkingSet,
+                          "working-set", "working set in cache lines")),
+    cl::init(EfficiencySanitizerOptions::ESAN_None), cl::Hidden);
+
+static cl::opt<bool> ClInstrumentLoadsAndStores(
+    "efsan-instrument-loads-and-stores",
+    cl::desc("Instrument loads and stores (plain and atomic)"), cl::init(true),
+    cl::Hidden);
+
+static cl::opt<bool>
+    ClInstrumentAtomics("efsan-instrument-atomics",
+                        cl::desc("Instrument atomicrmw and cmpxchg"),
+                        cl::init(true), cl::Hidden);
+
+static cl::opt<bool> ClInstrumentMemIntrinsics(
+    "efsan-instrument-memintrinsics",
+    cl::desc("Replace memset/memcpy/memmove intrinsics by runtime calls"),
+    cl::init(true), cl::Hidden);
+
+static cl::opt<bool> ClInstrumentMaskedAccesses(
+    "efsan-instrument-masked",
+    cl::desc("Instrument masked loads/stores and gathers/scatters per lane"),
+    cl::init(true), cl::Hidden);
+
+static cl::opt<bool> ClInlineFastPath(
+    "efsan-inline-fast-path",
+    cl::desc("working-set: check and mark the shadow inline for accesses "
+             "within one cache line (otherwise call __efsan_load/store*)"),
+    cl::init(true), cl::Hidden);
+
+static cl::opt<bool> ClSkipRepeatedAccesses(
+    "efsan-skip-repeated-accesses",
+    cl::desc("working-set: instrument an address once per basic block"),
+    cl::init(true), cl::Hidden);
+
+static cl::opt<bool> ClCacheFragStack(
+    "efsan-cache-frag-stack",
+    cl::desc("cache-frag: also track stack slots that do not escape"),
+    cl::init(false), cl::Hidden);
+
+static cl::opt<bool> ClCacheFragFieldCounters(
+    "efsan-cache-frag-field-counters",
+    cl::desc("cache-frag: count accesses per struct field"), cl::init(true),
+    cl::Hidden);
+
+// Shadow mapping and working-set bits; see docs/InstrumentationABI.md.
+static constexpr uint64_t kShadowScale = 6; // 64-byte cache lines
+static constexpr uint64_t kShadowOffset = 0x100000000000ULL;
+static constexpr uint8_t kWorkingSetSampledBit = 0x01; // since last sample
+static constexpr uint8_t kWorkingSetAccessBits = 0x81; // sampled | ever
+
+static constexpr char kToolGlobalName[] = "__efsan_which_tool";
+static constexpr char kModuleCtorName[] = "efsan.module_ctor";
+static constexpr char kModuleDtorName[] = "efsan.module_dtor";
+static constexpr char kInitName[] = "__efsan_init";
+static constexpr char kExitName[] = "__efsan_exit";
+static constexpr char kTrackingFlagName[] = "__efsan_cache_frag_tracking";
+
+// Sizes with a dedicated callout: 1, 2, 4, 8, 16 bytes.
+static constexpr size_t kNumSizeClasses = 5;
+
+EfficiencySanitizerOptions::Type
+llvm::getEfficiencySanitizerToolFromCommandLine() {
+  return ClToolType;
+}
+
+namespace {
+
+/// What the pass knows about one instrumented memory access.
+struct MemoryAccess {
+  Instruction *I;
+  Value *Addr;
+  uint64_t Size; // bytes
+  Align Alignment;
+  bool IsWrite;
+};
+
+/// A struct type whose fields the cache-frag tool counts, with the layout
+/// the runtime prints next to the counts.
+struct StructFieldTable {
+  std::string Name;
+  uint64_t Size = 0;
+  SmallVector<uint64_t, 8> FieldOffsets;
+  SmallVector<uint64_t, 8> FieldSizes;
+  SmallVector<std::string, 8> FieldTypeNames;
+  GlobalVariable *Counters = nullptr; // [num_fields x i64]
+  bool ExactLayout = false; // from an LLVM struct type, not only from TBAA
+};
+
+/// A struct field an access goes to.
+struct FieldRef {
+  StructFieldTable *Table;
+  unsigned Index;
+};
+
+class EfficiencySanitizer {
+public:
+  EfficiencySanitizer(Module &M, EfficiencySanitizerOptions::Type Tool);
+  bool instrumentModule();
+
+private:
+  void declareRuntimeFunctions();
+  bool shouldInstrumentFunction(const Function &F) const;
+  bool shouldInstrumentAddress(Value *Addr);
+  bool isUntrackedStackSlot(Value *Addr);
+  bool instrumentFunction(Function &F);
+
+  bool instrumentLoadOrStore(Instruction *I);
+  bool instrumentAtomic(Instruction *I);
+  bool instrumentMemIntrinsic(MemIntrinsic *MI);
+  bool instrumentMaskedAccess(IntrinsicInst *II);
+  void instrumentAccess(const MemoryAccess &Access);
+
+  void emitWorkingSetFastPath(Instruction *InsertBefore, Value *Addr);
+  Instruction *emitTrackingBranch(Instruction *InsertBefore);
+  void emitAccessCallout(IRBuilder<> &IRB, Value *Addr, uint64_t Size,
+                         Align Alignment, bool IsWrite);
+  void emitFieldCounterIncrement(IRBuilder<> &IRB, const FieldRef &Field);
+
+  std::optional<FieldRef> findStructField(const MemoryAccess &Access);
+  std::optional<FieldRef> findFieldFromGEP(Value *Addr);
+  std::optional<FieldRef> findFieldFromTBAA(const MemoryAccess &Access);
+  StructFieldTable &getOrCreateStructTable(StringRef Name);
+  void createFieldCounters(StructFieldTable &Table);
+  void fillTableFromStructType(StructFieldTable &Table, StructType *Struct);
+
+  Constant *createCacheFragModuleInfo();
+  void createToolGlobal();
+  void createModuleCtorAndDtor(Constant *ModuleInfo);
+
+  Module &M;
+  LLVMContext &Ctx;
+  const DataLayout &DL;
+  const EfficiencySanitizerOptions::Type Tool;
+  IntegerType *Int8Ty, *Int32Ty, *Int64Ty, *IntptrTy;
+  PointerType *PtrTy;
+  MDNode *UnlikelyWeights;
+
+  FunctionCallee AlignedLoad[kNumSizeClasses], AlignedStore[kNumSizeClasses];
+  FunctionCallee UnalignedLoad[kNumSizeClasses],
+      UnalignedStore[kNumSizeClasses];
+  FunctionCallee LoadN, StoreN, Memcpy, Memmove, Memset;
+  GlobalVariable *TrackingFlag = nullptr;
+
+  // Cache-frag struct tables, in the order the pass met them.
+  SmallVector<std::unique_ptr<StructFieldTable>, 8> StructTables;
+  StringMap<StructFieldTable *> StructTableByName;
+  DenseMap<const Value *, bool> StackSlotEscapes;
+};
+
+} // namespace
+
+EfficiencySanitizer::EfficiencySanitizer(Module &M,
+                                         EfficiencySanitizerOptions::Type Tool)
+    : M(M), Ctx(M.getContext()), DL(M.getDataLayout()), Tool(Tool) {
+  Int8Ty = Type::getInt8Ty(Ctx);
+  Int32Ty = Type::getInt32Ty(Ctx);
+  Int64Ty = Type::getInt64Ty(Ctx);
+  IntptrTy = DL.getIntPtrType(Ctx);
+  PtrTy = PointerType::getUnqual(Ctx);
+  UnlikelyWeights = MDBuilder(Ctx).createUnlikelyBranchWeights();
+}
+
+static unsigned sizeClassIndex(uint64_t Size) {
+  switch (Size) {
+  case 1: return 0;
+  case 2: return 1;
+  case 4: return 2;
+  case 8: return 3;
+  case 16: return 4;
+  default: return kNumSizeClasses;
+  }
+}
+
+void EfficiencySanitizer::declareRuntimeFunctions() {
+  AttributeList Attrs =
+      AttributeList().addFnAttribute(Ctx, Attribute::NoUnwind);
+  Type *VoidTy = Type::getVoidTy(Ctx);
+  for (unsigned Index = 0; Index < kNumSizeClasses; ++Index) {
+    std::string Bytes = utostr(1u << Index);
+    AlignedLoad[Index] = M.getOrInsertFunction("__efsan_load" + Bytes, Attrs,
+                                               VoidTy, PtrTy);
+    AlignedStore[Index] = M.getOrInsertFunction("__efsan_store" + Bytes,
+                                                Attrs, VoidTy, PtrTy);
+    if (Index == 0)
+      continue; // a single byte never straddles
+    UnalignedLoad[Index] = M.getOrInsertFunction(
+        "__efsan_unaligned_load" + Bytes, Attrs, VoidTy, PtrTy);
+    UnalignedStore[Index] = M.getOrInsertFunction(
+        "__efsan_unaligned_store" + Bytes, Attrs, VoidTy, PtrTy);
+  }
+  LoadN = M.getOrInsertFunction("__efsan_loadN", Attrs, VoidTy, PtrTy,
+                                Int64Ty);
+  StoreN = M.getOrInsertFunction("__efsan_storeN", Attrs, VoidTy, PtrTy,
+                                 Int64Ty);
+  Memcpy = M.getOrInsertFunction("__efsan_memcpy", Attrs, PtrTy, PtrTy, PtrTy,
+                                 Int64Ty);
+  Memmove = M.getOrInsertFunction("__efsan_memmove", Attrs, PtrTy, PtrTy,
+                                  PtrTy, Int64Ty);
+  Memset = M.getOrInsertFunction("__efsan_memset", Attrs, PtrTy, PtrTy,
+                                 Int32Ty, Int64Ty);
+  if (Tool == EfficiencySanitizerOptions::ESAN_CacheFrag) {
+    TrackingFlag = cast<GlobalVariable>(
+        M.getOrInsertGlobal(kTrackingFlagName, Int8Ty));
+  }
+}
+
+bool EfficiencySanitizer::shouldInstrumentFunction(const Function &F) const {
+  if (F.isDeclaration())
+    return false;
+  if (F.hasFnAttribute("no_sanitize_efficiency") ||
+      F.hasFnAttribute(Attribute::DisableSanitizerInstrumentation) ||
+      F.hasFnAttribute(Attribute::Naked))
+    return false;
+  return true;
+}
+
+bool EfficiencySanitizer::shouldInstrumentAddress(Value *Addr) {
+  // The shadow lives in address space 0 only.
+  if (Addr->getType()->getScalarType()->getPointerAddressSpace() != 0)
+    return false;
+  // swifterror slots are not memory that survives to machine code.
+  if (Addr->isSwiftError())
+    return false;
+  if (auto *GV = dyn_cast<GlobalVariable>(getUnderlyingObject(Addr))) {
+    // The runtime's own state and LLVM's bookkeeping globals (llvm.used,
+    // profile counters...) are not program data.
+    StringRef Name = GV->getName();
+    if (Name.starts_with("__efsan_") || Name.starts_with("llvm.") ||
+        Name.starts_with("__profc_") || Name.starts_with("__profd_"))
+      return false;
+  }
+  if (Tool == EfficiencySanitizerOptions::ESAN_CacheFrag && !ClCacheFragStack &&
+      isUntrackedStackSlot(Addr))
+    return false;
+  return true;
+}
+
+// A stack slot whose address never leaves its function cannot be shared
+// between threads, so false sharing on it is impossible.
+bool EfficiencySanitizer::isUntrackedStackSlot(Value *Addr) {
+  const Value *Object = getUnderlyingObject(Addr);
+  if (!isa<AllocaInst>(Object))
+    return false;
+  auto [It, Inserted] = StackSlotEscapes.try_emplace(Object, false);
+  if (Inserted)
+    It->second = PointerMayBeCaptured(Object, /*ReturnCaptures=*/true,
+                                      /*StoreCaptures=*/true);
+  return !It->second;
+}
+
+bool EfficiencySanitizer::instrumentModule() {
+  // A module that already has the tool id was instrumented before (by an
+  // earlier run of this pass, e.g. both a plugin and a native clang).
+  if (M.getNamedValue(kToolGlobalName))
+    return false;
+  declareRuntimeFunctions();
+  for (Function &F : M)
+    if (shouldInstrumentFunction(F))
+      instrumentFunction(F);
+  Constant *ModuleInfo = Tool == EfficiencySanitizerOptions::ESAN_CacheFrag
+                             ? createCacheFragModuleInfo()
+                             : ConstantPointerNull::get(PtrTy);
+  createToolGlobal();
+  createModuleCtorAndDtor(ModuleInfo);
+  return true;
+}
+
+// The pointer (masked load/store) or vector of pointers (gather/scatter).
+static Value *maskedAccessPointers(IntrinsicInst *II) {
+  bool IsStore = II->getIntrinsicID() == Intrinsic::masked_store ||
+                 II->getIntrinsicID() == Intrinsic::masked_scatter;
+  return II->getArgOperand(IsStore ? 1 : 0);
+}
+
+static bool isMaskedAccess(const IntrinsicInst *II) {
+  switch (II->getIntrinsicID()) {
+  case Intrinsic::masked_load:
+  case Intrinsic::masked_store:
+  case Intrinsic::masked_gather:
+  case Intrinsic::masked_scatter:
+    return true;
+  default:
+    return false;
+  }
+}
+
+bool EfficiencySanitizer::instrumentFunction(Function &F) {
+  // Collect first: instrumenting splits blocks and adds the pass's own
+  // accesses, which must not be visited.
+  SmallVector<Instruction *, 16> LoadsAndStores, Atomics;
+  SmallVector<MemIntrinsic *, 4> MemIntrinsics;
+  SmallVector<IntrinsicInst *, 4> MaskedAccesses;
+  for (BasicBlock &BB : F) {
+    // working-set: a second access to the same address in one block touches
+    // no new line.
+    SmallDenseMap<const Value *, uint64_t, 16> SizeSeenInBlock;
+    for (Instruction &I : BB) {
+      if (I.hasMetadata(LLVMContext::MD_nosanitize))
+        continue;
+      // Addresses are vetted before anything is emitted: the callouts would
+      // make every stack slot they mention look captured.
+      if (isa<LoadInst>(I) || isa<StoreInst>(I)) {
+        if (!ClInstrumentLoadsAndStores ||
+            !shouldInstrumentAddress(getLoadStorePointerOperand(&I)))
+          continue;
+        if (Tool == EfficiencySanitizerOptions::ESAN_WorkingSet &&
+            ClSkipRepeatedAccesses) {
+          Value *Addr = getLoadStorePointerOperand(&I);
+          Type *Ty = getLoadStoreType(&I);
+          TypeSize Size = DL.getTypeStoreSize(Ty);
+          if (!Size.isScalable()) {
+            uint64_t &Seen = SizeSeenInBlock[Addr];
+            if (Size.getFixedValue() <= Seen)
+              continue;
+            Seen = Size.getFixedValue();
+          }
+        }
+        LoadsAndStores.push_back(&I);
+      } else if (auto *RMW = dyn_cast<AtomicRMWInst>(&I)) {
+        if (ClInstrumentAtomics &&
+            shouldInstrumentAddress(RMW->getPointerOperand()))
+          Atomics.push_back(&I);
+      } else if (auto *CmpXchg = dyn_cast<AtomicCmpXchgInst>(&I)) {
+        if (ClInstrumentAtomics &&
+            shouldInstrumentAddress(CmpXchg->getPointerOperand()))
+          Atomics.push_back(&I);
+      } else if (auto *MI = dyn_cast<MemIntrinsic>(&I)) {
+        if (ClInstrumentMemIntrinsics)
+          MemIntrinsics.push_back(MI);
+      } else if (auto *II = dyn_cast<IntrinsicInst>(&I)) {
+        if (ClInstrumentMaskedAccesses && isMaskedAccess(II) &&
+            shouldInstrumentAddress(maskedAccessPointers(II)))
+          MaskedAccesses.push_back(II);
+      }
+    }
+  }
+
+  bool Changed = false;
+  for (Instruction *I : LoadsAndStores)
+    Changed |= instrumentLoadOrStore(I);
+  for (Instruction *I : Atomics)
+    Changed |= instrumentAtomic(I);
+  for (IntrinsicInst *II : MaskedAccesses)
+    Changed |= instrumentMaskedAccess(II);
+  for (MemIntrinsic *MI : MemIntrinsics)
+    Changed |= instrumentMemIntrinsic(MI);
+  return Changed;
+}
+
+// Plain and atomic loads and stores.
+bool EfficiencySanitizer::instrumentLoadOrStore(Instruction *I) {
+  Value *Addr = getLoadStorePointerOperand(I);
+  Type *Ty = getLoadStoreType(I);
+  TypeSize Size = DL.getTypeStoreSize(Ty);
+  if (Size.isScalable() || Size.getFixedValue() == 0)
+    return false;
+  instrumentAccess({I, Addr, Size.getFixedValue(), getLoadStoreAlignment(I),
+                    isa<StoreInst>(I)});
+  return true;
+}
+
+// atomicrmw and cmpxchg: one write access (for false sharing, a failed
+// cmpxchg still takes the line exclusive).
+bool EfficiencySanitizer::instrumentAtomic(Instruction *I) {
+  Value *Addr;
+  Type *Ty;
+  Align Alignment;
+  if (auto *RMW = dyn_cast<AtomicRMWInst>(I)) {
+    Addr = RMW->getPointerOperand();
+    Ty = RMW->getValOperand()->getType();
+    Alignment = RMW->getAlign();
+  } else {
+    auto *CmpXchg = cast<AtomicCmpXchgInst>(I);
+    Addr = CmpXchg->getPointerOperand();
+    Ty = CmpXchg->getCompareOperand()->getType();
+    Alignment = CmpXchg->getAlign();
+  }
+  TypeSize Size = DL.getTypeStoreSize(Ty);
+  if (Size.isScalable())
+    return false;
+  instrumentAccess({I, Addr, Size.getFixedValue(), Alignment, true});
+  return true;
+}
+
+// memset/memcpy/memmove become runtime calls that mark the ranges and do the
+// operation (also for cache-frag, whose runtime checks the window itself).
+bool EfficiencySanitizer::instrumentMemIntrinsic(MemIntrinsic *MI) {
+  if (MI->getDestAddressSpace() != 0)
+    return false;
+  if (auto *MT = dyn_cast<MemTransferInst>(MI))
+    if (MT->getSourceAddressSpace() != 0)
+      return false;
+  IRBuilder<> IRB(MI);
+  Value *Length = IRB.CreateZExtOrTrunc(MI->getLength(), Int64Ty);
+  if (auto *MS = dyn_cast<MemSetInst>(MI)) {
+    IRB.CreateCall(Memset,
+                   {MS->getDest(),
+                    IRB.CreateZExt(MS->getValue(), Int32Ty), Length});
+  } else {
+    auto *MT = cast<MemTransferInst>(MI);
+    IRB.CreateCall(isa<MemMoveInst>(MT) ? Memmove : Memcpy,
+                   {MT->getDest(), MT->getSource(), Length});
+  }
+  MI->eraseFromParent();
+  return true;
+}
+
+// Masked loads/stores and gathers/scatters: one sized callout per lane, size
+// 0 for lanes whose mask bit is off (their address may be anything).
+bool EfficiencySanitizer::instrumentMaskedAccess(IntrinsicInst *II) {
+  bool IsWrite;
+  Value *Pointers; // a pointer (masked load/store) or a vector of them
+  Value *Mask;
+  Type *ValueTy;
+  switch (II->getIntrinsicID()) {
+  case Intrinsic::masked_load:
+    IsWrite = false;
+    ValueTy = II->getType();
+    Pointers = II->getArgOperand(0);
+    Mask = II->getArgOperand(2);
+    break;
+  case Intrinsic::masked_store:
+    IsWrite = true;
+    ValueTy = II->getArgOperand(0)->getType();
+    Pointers = II->getArgOperand(1);
+    Mask = II->getArgOperand(3);
+    break;
+  case Intrinsic::masked_gather:
+    IsWrite = false;
+    ValueTy = II->getType();
+    Pointers = II->getArgOperand(0);
+    Mask = II->getArgOperand(2);
+    break;
+  case Intrinsic::masked_scatter:
+    IsWrite = true;
+    ValueTy = II->getArgOperand(0)->getType();
+    Pointers = II->getArgOperand(1);
+    Mask = II->getArgOperand(3);
+    break;
+  default:
+    llvm_unreachable("not a masked access");
+  }
+  auto *VecTy = dyn_cast<FixedVectorType>(ValueTy);
+  if (!VecTy)
+    return false;
+  Type *ElementTy = VecTy->getElementType();
+  uint64_t ElementSize = DL.getTypeStoreSize(ElementTy).getFixedValue();
+  bool IsGatherScatter = Pointers->getType()->isVectorTy();
+
+  Instruction *InsertBefore = II;
+  if (Tool == EfficiencySanitizerOptions::ESAN_CacheFrag)
+    InsertBefore = emitTrackingBranch(II);
+  IRBuilder<> IRB(InsertBefore);
+  FunctionCallee Callout = IsWrite ? StoreN : LoadN;
+  for (unsigned Lane = 0, E = VecTy->getNumElements(); Lane < E; ++Lane) {
+    Value *LaneAddr =
+        IsGatherScatter ? IRB.CreateExtractElement(Pointers, IRB.getInt64(Lane))
+        : Lane == 0     ? Pointers
+                        : IRB.CreateConstGEP1_64(ElementTy, Pointers, Lane);
+    Value *LaneOn = IRB.CreateExtractElement(Mask, IRB.getInt64(Lane));
+    Value *LaneSize = IRB.CreateSelect(LaneOn, IRB.getInt64(ElementSize),
+                                       IRB.getInt64(0));
+    IRB.CreateCall(Callout, {LaneAddr, LaneSize});
+  }
+  return true;
+}
+
+void EfficiencySanitizer::instrumentAccess(const MemoryAccess &Access) {
+  if (Tool == EfficiencySanitizerOptions::ESAN_WorkingSet) {
+    // An access of at most its alignment (and at most a line) stays inside
+    // one line: alignments are powers of two, so either they divide 64 or
+    // the access starts a line.
+    bool WithinOneLine = Access.Size <= Access.Alignment.value() &&
+                         Access.Size <= (1u << kShadowScale);
+    if (ClInlineFastPath && WithinOneLine) {
+      emitWorkingSetFastPath(Access.I, Access.Addr);
+    } else {
+      IRBuilder<> IRB(Access.I);
+      emitAccessCallout(IRB, Access.Addr, Access.Size, Access.Alignment,
+                        Access.IsWrite);
+    }
+    return;
+  }
+  // cache-frag: everything happens only while a tracking window is open.
+  std::optional<FieldRef> Field = findStructField(Access);
+  Instruction *Tracked = emitTrackingBranch(Access.I);
+  IRBuilder<> IRB(Tracked);
+  if (Field)
+    emitFieldCounterIncrement(IRB, *Field);
+  emitAccessCallout(IRB, Access.Addr, Access.Size, Access.Alignment,
+                    Access.IsWrite);
+}
+
+static void markNoSanitize(Instruction *I) {
+  I->setMetadata(LLVMContext::MD_nosanitize, MDNode::get(I->getContext(), {}));
+}
+
+// if (!(*shadow & 1)) *shadow |= 0x81;
+// The runtime sets bit 0 only together with bit 7 and never clears bit 7
+// alone, so "bit 0 set" means "bits 0 and 7 set" and a line already marked
+// costs a load folded into a test and a not-taken branch; the store sits in a
+// cold block, so a hot shadow line is never written.
+void EfficiencySanitizer::emitWorkingSetFastPath(Instruction *InsertBefore,
+                                                 Value *Addr) {
+  IRBuilder<> IRB(InsertBefore);
+  Value *Line = IRB.CreateLShr(IRB.CreatePtrToInt(Addr, IntptrTy),
+                               kShadowScale);
+  Value *Shadow = IRB.CreateIntToPtr(
+      IRB.CreateAdd(Line, ConstantInt::get(IntptrTy, kShadowOffset)), PtrTy);
+  LoadInst *Byte = IRB.CreateAlignedLoad(Int8Ty, Shadow, Align(1));
+  markNoSanitize(Byte);
+  Value *NotSampled = IRB.CreateICmpEQ(
+      IRB.CreateAnd(Byte, kWorkingSetSampledBit), IRB.getInt8(0));
+  Instruction *MarkTerm =
+      SplitBlockAndInsertIfThen(NotSampled, InsertBefore->getIterator(),
+                                /*Unreachable=*/false, UnlikelyWeights);
+  // Reloading lets the backend emit one read-modify-write `or` to memory
+  // and keeps the loaded byte out of a register on the hot path.
+  IRB.SetInsertPoint(MarkTerm);
+  LoadInst *Current = IRB.CreateAlignedLoad(Int8Ty, Shadow, Align(1));
+  markNoSanitize(Current);
+  StoreInst *Mark = IRB.CreateAlignedStore(
+      IRB.CreateOr(Current, kWorkingSetAccessBits), Shadow, Align(1));
+  markNoSanitize(Mark);
+}
+
+// if (__efsan_cache_frag_tracking) { ... }: returns the terminator of the
+// (cold) tracked block, before which the caller emits the bookkeeping.
+Instruction *EfficiencySanitizer::emitTrackingBranch(Instruction *InsertBefore) {
+  IRBuilder<> IRB(InsertBefore);
+  LoadInst *Mode = IRB.CreateLoad(Int8Ty, TrackingFlag);
+  markNoSanitize(Mode);
+  Value *Tracking = IRB.CreateICmpNE(Mode, IRB.getInt8(0));
+  return SplitBlockAndInsertIfThen(Tracking, InsertBefore->getIterator(),
+                                   /*Unreachable=*/false, UnlikelyWeights);
+}
+
+// Aligned 1/2/4/8/16 -> __efsan_{load,store}N; the same sizes misaligned ->
+// __efsan_unaligned_*; anything else -> __efsan_{load,store}N(ptr, size).
+void EfficiencySanitizer::emitAccessCallout(IRBuilder<> &IRB, Value *Addr,
+                                            uint64_t Size, Align Alignment,
+                                            bool IsWrite) {
+  unsigned Index = sizeClassIndex(Size);
+  if (Index < kNumSizeClasses) {
+    if (Alignment.value() >= Size) {
+      IRB.CreateCall(IsWrite ? AlignedStore[Index] : AlignedLoad[Index], Addr);
+      return;
+    }
+    if (Index > 0) {
+      IRB.CreateCall(IsWrite ? UnalignedStore[Index] : UnalignedLoad[Index],
+                     Addr);
+      return;
+    }
+  }
+  IRB.CreateCall(IsWrite ? StoreN : LoadN, {Addr, IRB.getInt64(Size)});
+}
+
+void EfficiencySanitizer::emitFieldCounterIncrement(IRBuilder<> &IRB,
+                                                    const FieldRef &Field) {
+  GlobalVariable *Counters = Field.Table->Counters;
+  Value *Counter = IRB.CreateConstInBoundsGEP2_32(Counters->getValueType(),
+                                                  Counters, 0, Field.Index);
+  LoadInst *Count = IRB.CreateLoad(Int64Ty, Counter);
+  markNoSanitize(Count);
+  StoreInst *Bumped = IRB.CreateStore(IRB.CreateAdd(Count, IRB.getInt64(1)),
+                                      Counter);
+  markNoSanitize(Bumped);
+}
+
+//===----------------------------------------------------------------------===//
+// Struct field tables (cache-frag)
+//===----------------------------------------------------------------------===//
+
+StructFieldTable &EfficiencySanitizer::getOrCreateStructTable(StringRef Name) {
+  StructFieldTable *&Table = StructTableByName[Name];
+  if (!Table) {
+    StructTables.push_back(std::make_unique<StructFieldTable>());
+    Table = StructTables.back().get();
+    Table->Name = Name.str();
+  }
+  return *Table;
+}
+
+void EfficiencySanitizer::createFieldCounters(StructFieldTable &Table) {
+  if (Table.Counters)
+    return;
+  auto *CountersTy = ArrayType::get(Int64Ty, Table.FieldOffsets.size());
+  Table.Counters = new GlobalVariable(
+      M, CountersTy, /*isConstant=*/false, GlobalValue::PrivateLinkage,
+      Constant::getNullValue(CountersTy), "__efsan." + Table.Name + ".counters");
+}
+
+static std::string printableTypeName(Type *Ty) {
+  std::string Name;
+  raw_string_ostream OS(Name);
+  Ty->print(OS, /*IsForDebug=*/false, /*NoDetails=*/true);
+  OS.flush();
+  if (StringRef(Name).starts_with("%"))
+    Name.erase(0, 1);
+  return Name;
+}
+
+std::optional<FieldRef>
+EfficiencySanitizer::findStructField(const MemoryAccess &Access) {
+  if (!ClCacheFragFieldCounters)
+    return std::nullopt;
+  // Unoptimised code addresses fields with struct GEPs; optimised code with
+  // byte offsets, but keeps the struct path in its TBAA tags.
+  if (std::optional<FieldRef> Field = findFieldFromGEP(Access.Addr))
+    return Field;
+  return findFieldFromTBAA(Access);
+}
+
+// The innermost named struct a GEP indexes into with a constant field index.
+std::optional<FieldRef> EfficiencySanitizer::findFieldFromGEP(Value *Addr) {
+  auto *GEP = dyn_cast<GEPOperator>(Addr);
+  if (!GEP)
+    return std::nullopt;
+  StructType *Struct = nullptr;
+  unsigned FieldIndex = 0;
+  for (gep_type_iterator GTI = gep_type_begin(GEP), E = gep_type_end(GEP);
+       GTI != E; ++GTI) {
+    StructType *STy = GTI.getStructTypeOrNull();
+    if (!STy || STy->isLiteral() || !STy->hasName())
+      continue;
+    Struct = STy;
+    FieldIndex = cast<ConstantInt>(GTI.getOperand())->getZExtValue();
+  }
+  if (!Struct)
+    return std::nullopt;
+  StructFieldTable &Table = getOrCreateStructTable(Struct->getName());
+  if (Table.FieldOffsets.empty())
+    fillTableFromStructType(Table, Struct);
+  createFieldCounters(Table);
+  if (FieldIndex >= Table.FieldOffsets.size())
+    return std::nullopt;
+  return FieldRef{&Table, FieldIndex};
+}
+
+void EfficiencySanitizer::fillTableFromStructType(StructFieldTable &Table,
+                                                  StructType *Struct) {
+  const StructLayout *Layout = DL.getStructLayout(Struct);
+  Table.Size = DL.getTypeAllocSize(Struct).getFixedValue();
+  Table.ExactLayout = true;
+  for (unsigned I = 0, N = Struct->getNumElements(); I < N; ++I) {
+    Type *FieldTy = Struct->getElementType(I);
+    Table.FieldOffsets.push_back(Layout->getElementOffset(I).getFixedValue());
+    Table.FieldSizes.push_back(DL.getTypeAllocSize(FieldTy).getFixedValue());
+    Table.FieldTypeNames.push_back(printableTypeName(FieldTy));
+  }
+}
+
+// clang's TBAA names C types as written ("node") and C++ types by their
+// mangled typeinfo name ("_ZTSN2ns4nodeE" for ns::node).
+static std::string sourceTypeNameFromTBAA(StringRef TBAAName) {
+  if (TBAAName.starts_with("_ZTS")) {
+    std::string Demangled = demangle(TBAAName.str());
+    StringRef Prefix = "typeinfo name for ";
+    if (StringRef(Demangled).starts_with(Prefix))
+      return Demangled.substr(Prefix.size());
+  }
+  return TBAAName.str();
+}
+
+// A struct-path TBAA tag {base, access, offset} with base != access names the
+// struct and the byte offset inside it; the base's type node lists its
+// members as (type, offset) pairs.
+std::optional<FieldRef>
+EfficiencySanitizer::findFieldFromTBAA(const MemoryAccess &Access) {
+  MDNode *Tag = Access.I->getMetadata(LLVMContext::MD_tbaa);
+  if (!Tag || Tag->getNumOperands() < 3)
+    return std::nullopt;
+  auto *Base = dyn_cast<MDNode>(Tag->getOperand(0));
+  auto *AccessTy = dyn_cast<MDNode>(Tag->getOperand(1));
+  auto *Offset = mdconst::dyn_extract<ConstantInt>(Tag->getOperand(2));
+  if (!Base || !AccessTy || !Offset || Base == AccessTy ||
+      Base->getNumOperands() < 3 || Base->getNumOperands() % 2 == 0)
+    return std::nullopt;
+  auto *BaseName = dyn_cast<MDString>(Base->getOperand(0));
+  if (!BaseName || BaseName->getString().empty())
+    return std::nullopt;
+
+  // Where the module still has the LLVM struct type (e.g. a global of that
+  // type), its layout gives exact field sizes; name the table as clang names
+  // that type either way.
+  std::string SourceName = sourceTypeNameFromTBAA(BaseName->getString());
+  StructType *Known = nullptr;
+  for (StringRef Kind : {"struct.", "class.", "union."}) {
+    StructType *STy = StructType::getTypeByName(Ctx, (Kind + SourceName).str());
+    if (STy && !STy->isOpaque() && STy->isSized()) {
+      Known = STy;
+      break;
+    }
+  }
+  StructFieldTable &Table = getOrCreateStructTable(
+      Known ? Known->getName().str() : "struct." + SourceName);
+  if (Table.FieldOffsets.empty() && Known)
+    fillTableFromStructType(Table, Known);
+  if (Table.FieldOffsets.empty()) {
+    SmallVector<uint64_t, 8> Offsets;
+    SmallVector<std::string, 8> TypeNames;
+    for (unsigned I = 1, N = Base->getNumOperands(); I + 1 < N; I += 2) {
+      auto *FieldTy = dyn_cast<MDNode>(Base->getOperand(I));
+      auto *FieldOffset =
+          mdconst::dyn_extract<ConstantInt>(Base->getOperand(I + 1));
+      if (!FieldTy || !FieldOffset)
+        return std::nullopt;
+      auto *FieldName = FieldTy->getNumOperands() > 0
+                            ? dyn_cast<MDString>(FieldTy->getOperand(0))
+                            : nullptr;
+      Offsets.push_back(FieldOffset->getZExtValue());
+      TypeNames.push_back(FieldName ? FieldName->getString().str()
+                                    : std::string("?"));
+    }
+    if (Offsets.empty())
+      return std::nullopt;
+    Table.FieldOffsets = Offsets;
+    Table.FieldTypeNames = TypeNames;
+    // TBAA has no sizes: a field extends to the next one (padding
+    // included); the last one is as large as its widest access seen.
+    Table.FieldSizes.assign(Offsets.size(), 0);
+    for (size_t I = 0; I + 1 < Offsets.size(); ++I)
+      Table.FieldSizes[I] = Offsets[I + 1] - Offsets[I];
+  }
+  createFieldCounters(Table);
+  // The field is the last member starting at or before the tag's offset
+  // (nested structs are members of their own).
+  uint64_t AccessOffset = Offset->getZExtValue();
+  unsigned Index = 0;
+  for (unsigned I = 0, N = Table.FieldOffsets.size(); I < N; ++I)
+    if (Table.FieldOffsets[I] <= AccessOffset)
+      Index = I;
+  if (Table.FieldOffsets[Index] > AccessOffset)
+    return std::nullopt;
+  if (!Table.ExactLayout) {
+    if (Index + 1 == Table.FieldOffsets.size()) {
+      uint64_t End = AccessOffset + Access.Size - Table.FieldOffsets[Index];
+      Table.FieldSizes[Index] = std::max(Table.FieldSizes[Index], End);
+    }
+    Table.Size = std::max(Table.Size, Table.FieldOffsets.back() +
+                                          Table.FieldSizes.back());
+  }
+  return FieldRef{&Table, Index};
+}
+
+//===----------------------------------------------------------------------===//
+// Module-level objects
+//===----------------------------------------------------------------------===//
+
+static GlobalVariable *createPrivateConstant(Module &M, Constant *Init,
+                                             const Twine &Name) {
+  auto *GV = new GlobalVariable(M, Init->getType(), /*isConstant=*/true,
+                                GlobalValue::PrivateLinkage, Init, Name);
+  GV->setUnnamedAddr(GlobalValue::UnnamedAddr::Global);
+  return GV;
+}
+
+static Constant *createCString(Module &M, StringRef Str, const Twine &Name) {
+  Constant *Init = ConstantDataArray::getString(M.getContext(), Str);
+  GlobalVariable *GV = createPrivateConstant(M, Init, Name);
+  GV->setAlignment(Align(1));
+  return GV;
+}
+
+static Constant *createInt32Array(Module &M, ArrayRef<uint64_t> Values,
+                                  const Twine &Name) {
+  SmallVector<uint32_t, 8> Narrow(Values.begin(), Values.end());
+  return createPrivateConstant(
+      M, ConstantDataArray::get(M.getContext(), Narrow), Name);
+}
+
+Constant *EfficiencySanitizer::createCacheFragModuleInfo() {
+  StructType *StructInfoTy = StructType::get(
+      Ctx, {PtrTy, Int32Ty, Int32Ty, PtrTy, PtrTy, PtrTy, PtrTy});
+  SmallVector<Constant *, 8> StructInfos;
+  for (const std::unique_ptr<StructFieldTable> &Entry : StructTables) {
+    StructFieldTable &Table = *Entry;
+    if (!Table.Counters)
+      continue;
+    size_t NumFields = Table.FieldOffsets.size();
+    std::string Prefix = "__efsan." + Table.Name;
+    SmallVector<Constant *, 8> TypeNames;
+    for (size_t Field = 0; Field < NumFields; ++Field)
+      TypeNames.push_back(createCString(M, Table.FieldTypeNames[Field],
+                                        Prefix + ".field_type." +
+                                            Twine(Field)));
+    Constant *TypeNameArray = createPrivateConstant(
+        M, ConstantArray::get(ArrayType::get(PtrTy, NumFields), TypeNames),
+        Prefix + ".field_type_names");
+    StructInfos.push_back(ConstantStruct::get(
+        StructInfoTy,
+        {createCString(M, Table.Name, Prefix + ".name"),
+         ConstantInt::get(Int32Ty, Table.Size),
+         ConstantInt::get(Int32Ty, NumFields),
+         createInt32Array(M, Table.FieldOffsets, Prefix + ".field_offsets"),
+         createInt32Array(M, Table.FieldSizes, Prefix + ".field_sizes"),
+         TypeNameArray, Table.Counters}));
+  }
+  Constant *StructArray = ConstantPointerNull::get(PtrTy);
+  if (!StructInfos.empty())
+    StructArray = new GlobalVariable(
+        M, ArrayType::get(StructInfoTy, StructInfos.size()),
+        /*isConstant=*/true, GlobalValue::PrivateLinkage,
+        ConstantArray::get(ArrayType::get(StructInfoTy, StructInfos.size()),
+                           StructInfos),
+        "__efsan.struct_infos");
+  StructType *ModuleInfoTy = StructType::get(Ctx, {PtrTy, Int32Ty, PtrTy});
+  return new GlobalVariable(
+      M, ModuleInfoTy, /*isConstant=*/true, GlobalValue::PrivateLinkage,
+      ConstantStruct::get(
+          ModuleInfoTy,
+          {createCString(M, M.getModuleIdentifier(), "__efsan.module_name"),
+           ConstantInt::get(Int32Ty, StructInfos.size()), StructArray}),
+      "__efsan.cache_frag_module_info");
+}
+
+void EfficiencySanitizer::createToolGlobal() {
+  new GlobalVariable(M, Int32Ty, /*isConstant=*/true,
+                     GlobalValue::WeakAnyLinkage,
+                     ConstantInt::get(Int32Ty, Tool), kToolGlobalName);
+}
+
+void EfficiencySanitizer::createModuleCtorAndDtor(Constant *ModuleInfo) {
+  getOrCreateSanitizerCtorAndInitFunctions(
+      M, kModuleCtorName, kInitName, {Int32Ty, PtrTy},
+      {ConstantInt::get(Int32Ty, Tool), ModuleInfo},
+      [&](Function *Ctor, FunctionCallee) {
+        appendToGlobalCtors(M, Ctor, /*Priority=*/0);
+      });
+  if (Tool != EfficiencySanitizerOptions::ESAN_CacheFrag)
+    return;
+  // The struct counters are reported once the program's own destructors
+  // have run; priority 0 destructors run last.
+  Function *Dtor = createSanitizerCtor(M, kModuleDtorName);
+  FunctionCallee Exit = M.getOrInsertFunction(
+      kExitName, Type::getVoidTy(Ctx), PtrTy);
+  IRBuilder<> IRB(Dtor->getEntryBlock().getTerminator());
+  IRB.CreateCall(Exit, ModuleInfo);
+  appendToGlobalDtors(M, Dtor, /*Priority=*/0);
+}
+
+EfficiencySanitizerPass::EfficiencySanitizerPass(
+    const EfficiencySanitizerOptions &Options)
+    : Options(Options) {}
+
+PreservedAnalyses EfficiencySanitizerPass::run(Module &M,
+                                               ModuleAnalysisManager &) {
+  EfficiencySanitizerOptions::Type Tool = Options.ToolType;
+  if (Tool == EfficiencySanitizerOptions::ESAN_None)
+    Tool = ClToolType;
+  if (Tool == EfficiencySanitizerOptions::ESAN_None)
+    return PreservedAnalyses::all();
+  if (!EfficiencySanitizer(M, Tool).instrumentModule())
+    return PreservedAnalyses::all();
+  return PreservedAnalyses::none();
+}

@@ -1,0 +1,67 @@
+; Optimised code addresses fields by byte offset and the struct types are
+; gone; the field comes from the struct-path TBAA tag. Sizes come from TBAA
+; offsets (padding included; the last field as wide as its widest access),
+; unless the module still has the LLVM struct type.
+; RUN: %opt -load-pass-plugin=%efsan_plugin -passes='efsan<cache-frag>' -S %s | FileCheck %s
+; RUN: %opt -load-pass-plugin=%efsan_plugin -passes='efsan<cache-frag>' -efsan-cache-frag-field-counters=false -S %s | FileCheck %s --check-prefix=NOCOUNT
+
+target datalayout = "e-m:e-p270:32:32-p271:32:32-p272:64:64-i64:64-i128:128-f80:128-n8:16:32:64-S128"
+target triple = "x86_64-unknown-linux-gnu"
+
+; A C++ type known to the module only through TBAA (ns::item)...
+; CHECK: @"__efsan.struct.ns::item.counters" = private global [3 x i64] zeroinitializer
+; ... and a C type whose LLVM type is still around (a global of it).
+%struct.pair = type { i32, i64 }
+@gpair = global %struct.pair zeroinitializer
+; CHECK: @__efsan.struct.pair.counters = private global [2 x i64] zeroinitializer
+
+; CHECK: @"__efsan.struct.ns::item.field_type.0" = private unnamed_addr constant [4 x i8] c"int\00"
+; CHECK: @"__efsan.struct.ns::item.field_type.1" = private unnamed_addr constant [5 x i8] c"long\00"
+; CHECK: @"__efsan.struct.ns::item.field_type.2" = private unnamed_addr constant [12 x i8] c"any pointer\00"
+; CHECK: @"__efsan.struct.ns::item.name" = private unnamed_addr constant [16 x i8] c"struct.ns::item\00"
+; CHECK: @"__efsan.struct.ns::item.field_offsets" = private unnamed_addr constant [3 x i32] [i32 0, i32 8, i32 16]
+; CHECK: @"__efsan.struct.ns::item.field_sizes" = private unnamed_addr constant [3 x i32] [i32 8, i32 8, i32 8]
+; CHECK: @__efsan.struct.pair.field_sizes = private unnamed_addr constant [2 x i32] [i32 4, i32 8]
+; CHECK: @__efsan.struct_infos = private constant [2 x { ptr, i32, i32, ptr, ptr, ptr, ptr }]
+; CHECK-SAME: { ptr @"__efsan.struct.ns::item.name", i32 24, i32 3,
+; CHECK-SAME: { ptr @__efsan.struct.pair.name, i32 16, i32 2,
+
+define i64 @item_fields(ptr %p) {
+  %f1 = getelementptr inbounds i8, ptr %p, i64 8
+  %a = load i64, ptr %f1, align 8, !tbaa !5
+  %f2 = getelementptr inbounds i8, ptr %p, i64 16
+  %b = load ptr, ptr %f2, align 8, !tbaa !13
+  %c = load i8, ptr %p, align 1, !tbaa !12
+  ret i64 %a
+}
+; CHECK-LABEL: define i64 @item_fields(ptr %p)
+; CHECK:         load i64, ptr getelementptr inbounds ([3 x i64], ptr @"__efsan.struct.ns::item.counters", i32 0, i32 1)
+; CHECK:         call void @__efsan_load8(ptr %f1)
+; CHECK:         load i64, ptr getelementptr inbounds ([3 x i64], ptr @"__efsan.struct.ns::item.counters", i32 0, i32 2)
+; CHECK:         call void @__efsan_load8(ptr %f2)
+; A scalar tag (base == access type) names no struct.
+; CHECK-NOT:     counters
+; CHECK:         call void @__efsan_load1(ptr %p)
+
+define void @pair_field(ptr %p) {
+  %f = getelementptr inbounds i8, ptr %p, i64 8
+  store i64 3, ptr %f, align 8, !tbaa !21
+  ret void
+}
+; CHECK-LABEL: define void @pair_field(ptr %p)
+; CHECK:         load i64, ptr getelementptr inbounds ([2 x i64], ptr @__efsan.struct.pair.counters, i32 0, i32 1)
+; CHECK:         call void @__efsan_store8(ptr %f)
+
+; NOCOUNT-NOT: counters
+
+!5 = !{!6, !10, i64 8}
+!6 = !{!"_ZTSN2ns4itemE", !7, i64 0, !10, i64 8, !11, i64 16}
+!7 = !{!"int", !8, i64 0}
+!8 = !{!"omnipotent char", !9, i64 0}
+!9 = !{!"Simple C++ TBAA"}
+!10 = !{!"long", !8, i64 0}
+!11 = !{!"any pointer", !8, i64 0}
+!12 = !{!8, !8, i64 0}
+!13 = !{!6, !11, i64 16}
+!20 = !{!"pair", !7, i64 0, !10, i64 8}
+!21 = !{!20, !10, i64 8}

@@ -1,0 +1,74 @@
+// The plugin in clang's pipeline: the pass runs exactly once, at the
+// OptimizerLast point, at -O0, -O2, and in the pre-link step of full and thin
+// LTO (the only step that loads the plugin); without -efsan-tool it does
+// nothing.
+// RUN: %stock_clang -Xclang -load -Xclang %efsan_plugin -fpass-plugin=%efsan_plugin -mllvm -efsan-tool=working-set \
+// RUN:   -O0 -S -emit-llvm %s -o - | FileCheck %s --check-prefixes=CHECK,O0
+// RUN: %stock_clang -Xclang -load -Xclang %efsan_plugin -fpass-plugin=%efsan_plugin -mllvm -efsan-tool=working-set \
+// RUN:   -O2 -S -emit-llvm %s -o - | FileCheck %s --check-prefixes=CHECK,O2
+// RUN: %stock_clang -Xclang -load -Xclang %efsan_plugin -fpass-plugin=%efsan_plugin -mllvm -efsan-tool=working-set \
+// RUN:   -O2 -flto -S -emit-llvm %s -o - | FileCheck %s --check-prefixes=CHECK,O2
+// RUN: %stock_clang -Xclang -load -Xclang %efsan_plugin -fpass-plugin=%efsan_plugin -mllvm -efsan-tool=working-set \
+// RUN:   -O2 -flto=thin -S -emit-llvm %s -o - | FileCheck %s --check-prefixes=CHECK,O2
+// RUN: %stock_clang -Xclang -load -Xclang %efsan_plugin -fpass-plugin=%efsan_plugin -mllvm -efsan-tool=cache-frag \
+// RUN:   -O2 -S -emit-llvm %s -o - | FileCheck %s --check-prefix=CF
+//
+// Exactly one run, and the last pass that can change code (after it only
+// clang's fixed tail: GlobalDCE, constant merging, call-graph profile...).
+// RUN: %stock_clang -Xclang -load -Xclang %efsan_plugin -fpass-plugin=%efsan_plugin -mllvm -efsan-tool=working-set \
+// RUN:   -O0 -c %s -o /dev/null -Xclang -fdebug-pass-manager 2>&1 | grep -c 'Running pass: EfficiencySanitizerPass' | FileCheck %s --check-prefix=ONCE
+// RUN: %stock_clang -Xclang -load -Xclang %efsan_plugin -fpass-plugin=%efsan_plugin -mllvm -efsan-tool=working-set \
+// RUN:   -O2 -c %s -o /dev/null -Xclang -fdebug-pass-manager 2>&1 | FileCheck %s --check-prefix=LAST
+// RUN: %stock_clang -Xclang -load -Xclang %efsan_plugin -fpass-plugin=%efsan_plugin -mllvm -efsan-tool=working-set \
+// RUN:   -O2 -flto -c %s -o /dev/null -Xclang -fdebug-pass-manager 2>&1 | grep -c 'Running pass: EfficiencySanitizerPass' | FileCheck %s --check-prefix=ONCE
+// RUN: %stock_clang -Xclang -load -Xclang %efsan_plugin -fpass-plugin=%efsan_plugin -mllvm -efsan-tool=working-set \
+// RUN:   -O2 -flto=thin -c %s -o /dev/null -Xclang -fdebug-pass-manager 2>&1 | grep -c 'Running pass: EfficiencySanitizerPass' | FileCheck %s --check-prefix=ONCE
+//
+// RUN: %stock_clang -Xclang -load -Xclang %efsan_plugin -fpass-plugin=%efsan_plugin \
+// RUN:   -O2 -S -emit-llvm %s -o - | FileCheck %s --check-prefix=NONE
+//
+// The driver under test (efsan-clang or the native clang) gives the same code.
+// RUN: %clang -fsanitize=efficiency-working-set -O2 -S -emit-llvm %s -o - | FileCheck %s --check-prefixes=CHECK,O2
+
+struct counter { long hits; long misses; };
+
+long bump(struct counter *c, long n) {
+  for (long i = 0; i < n; i++)
+    c->misses += i;
+  return c->hits;
+}
+
+// CHECK: @__efsan_which_tool = weak constant i32 2
+// CHECK: @llvm.global_ctors = appending global [1 x { i32, ptr, ptr }] [{ i32, ptr, ptr } { i32 0, ptr @efsan.module_ctor, ptr null }]
+// CHECK-LABEL: define {{.*}}i64 @bump(
+// CHECK:         lshr i64 %{{[0-9]+}}, 6
+// CHECK-NEXT:    add i64 %{{[0-9]+}}, 17592186044416
+// CHECK-NEXT:    inttoptr
+// CHECK-NEXT:    load i8, ptr %{{[0-9]+}}, align 1, !nosanitize
+// CHECK-NEXT:    and i8 %{{[0-9]+}}, 1
+// CHECK-NEXT:    icmp eq i8 %{{[0-9]+}}, 0
+// At -O2 the loop is folded: one check for the load and store of c->misses
+// (same address, same block), one for the load of c->hits.
+// O2:            lshr i64 %{{[0-9]+}}, 6
+// O2-NOT:        lshr i64
+// O2:            ret i64
+// At -O0 every access is instrumented, locals included: 11 checks (the
+// parameter spills, i = 0, the loop test's i and n, c, c->misses += (load and
+// store, one check), i++ (one check), c and c->hits).
+// O0-COUNT-10:   lshr i64 %{{[0-9]+}}, 6
+// O0-NOT:        lshr i64
+// O0:            ret i64
+// CHECK-LABEL: define internal void @efsan.module_ctor()
+// CHECK-NEXT:    call void @__efsan_init(i32 2, ptr null)
+
+// CF: @__efsan.struct.counter.counters = private global [2 x i64] zeroinitializer
+// CF: @__efsan_which_tool = weak constant i32 1
+// CF-LABEL: define {{.*}}i64 @bump(
+// CF:         load i8, ptr @__efsan_cache_frag_tracking
+// CF:         call void @__efsan_
+
+// ONCE: 1
+// LAST: Running pass: EfficiencySanitizerPass on [module]
+// LAST-NOT: Running pass: {{.*}}(InstCombine|SimplifyCFG|GVN|LICM|Inline)
+
+// NONE-NOT: efsan
