@@ -1,0 +1,65 @@
+// What the driver adds when it compiles a file with an efficiency tool: the
+// pass with the tool's id, frame pointers (the runtime unwinds along them)
+// and the public header directory after clang's own headers.
+
+// RUN: %clang -fsanitize=efficiency-working-set -c %s -o %t.o -### 2>&1 \
+// RUN:   | FileCheck %s --check-prefixes=CHECK,%if efsan-clang-driver %{PLUGIN-WS%} %else %{NATIVE-WS%}
+// RUN: %clang -fsanitize=efficiency-cache-frag -O2 -c %s -o %t.o -### 2>&1 \
+// RUN:   | FileCheck %s --check-prefixes=CHECK,%if efsan-clang-driver %{PLUGIN-CF%} %else %{NATIVE-CF%}
+// CHECK: "-cc1"
+// PLUGIN-WS-SAME: "-mframe-pointer=all"
+// PLUGIN-WS-SAME: "-idirafter" "{{[^"]*}}/lib/clang/19/include"
+// PLUGIN-WS-SAME: "-internal-isystem" "{{[^"]*}}/lib/clang/19/include"
+// PLUGIN-WS-SAME: "-fpass-plugin={{[^"]*}}/lib/EfficiencySanitizer.so" "-load" "{{[^"]*}}/lib/EfficiencySanitizer.so" "-mllvm" "-efsan-tool=working-set"
+// PLUGIN-CF-SAME: "-mframe-pointer=all"
+// PLUGIN-CF-SAME: "-mllvm" "-efsan-tool=cache-frag"
+// NATIVE-WS-SAME: "-mframe-pointer=all"
+// NATIVE-WS-SAME: "-fsanitize=efficiency-working-set"
+// NATIVE-CF-SAME: "-mframe-pointer=all"
+// NATIVE-CF-SAME: "-fsanitize=efficiency-cache-frag"
+// CHECK-NOT: "-efsan-tool=
+// CHECK-NOT: "{{[^"]*}}/ld"
+
+// An explicit -fomit-frame-pointer after the sanitizer flag wins, as with
+// any clang default.
+// RUN: %clang -fsanitize=efficiency-working-set -fomit-frame-pointer -c %s -o %t.o -### 2>&1 \
+// RUN:   | FileCheck %s --check-prefix=OMIT
+// OMIT: "-cc1"
+// OMIT-SAME: "-mframe-pointer=none"
+
+// No tool, nothing added; -fno-sanitize= and the group undo the flag.
+// RUN: %clang -c %s -o %t.o -### 2>&1 | FileCheck %s --check-prefix=NONE
+// RUN: %clang -fsanitize=efficiency-working-set -fno-sanitize=efficiency-working-set -c %s -o %t.o -### 2>&1 \
+// RUN:   | FileCheck %s --check-prefix=NONE
+// RUN: %clang -fsanitize=efficiency-cache-frag -fno-sanitize=efficiency -c %s -o %t.o -### 2>&1 \
+// RUN:   | FileCheck %s --check-prefix=NONE
+// RUN: %clang -fsanitize=efficiency-cache-frag -fno-sanitize=all -c %s -o %t.o -### 2>&1 \
+// RUN:   | FileCheck %s --check-prefix=NONE
+// NONE: "-cc1"
+// NONE-NOT: EfficiencySanitizer.so
+// NONE-NOT: -efsan-tool
+// NONE-NOT: -fsanitize=efficiency
+// NONE-NOT: "-idirafter"
+
+// Order matters as in clang: a later -fsanitize= re-enables the tool.
+// RUN: %clang -fno-sanitize=efficiency -fsanitize=efficiency-cache-frag -c %s -o %t.o -### 2>&1 \
+// RUN:   | FileCheck %s --check-prefix=%if efsan-clang-driver %{REENABLED-PLUGIN%} %else %{REENABLED-NATIVE%}
+// REENABLED-PLUGIN: "-efsan-tool=cache-frag"
+// REENABLED-NATIVE: "-fsanitize=efficiency-cache-frag"
+
+// Assembly in the same build (CFLAGS reach .s/.S rules too): nothing for the
+// assembler, no unused-argument warnings, and a mixed command still works.
+// RUN: rm -rf %t.dir && mkdir %t.dir
+// RUN: printf '.text\n.globl asm_function\nasm_function:\n  ret\n' > %t.dir/f.s
+// RUN: cp %t.dir/f.s %t.dir/g.S
+// RUN: %clang -fsanitize=efficiency-working-set -Werror -c %t.dir/f.s -o %t.dir/f.o
+// RUN: %clang -fsanitize=efficiency-working-set -Werror -c %t.dir/g.S -o %t.dir/g.o
+// RUN: cd %t.dir && %clang -fsanitize=efficiency-working-set -Werror -c f.s %s
+
+// The public interface header is found without extra flags.
+// RUN: %clang -fsanitize=efficiency-working-set -fsyntax-only -DWITH_INTERFACE %s
+#ifdef WITH_INTERFACE
+#include <sanitizer/efsan_interface.h>
+void report_now(void) { __efsan_report(); }
+#endif
+int main(void) { return 0; }
