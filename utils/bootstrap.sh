@@ -35,7 +35,7 @@ install_packages() {
       || missing+=("$p")
   done
   local need_src=0
-  if [ -z "${EFSAN_LLVM_SOURCE_DIR:-}" ] && [ ! -f "$EFSAN_DEPS_DIR/.llvm-$LLVM_VERSION-extracted" ]; then
+  if [ -z "${EFSAN_LLVM_SOURCE_DIR:-}" ] && [ ! -f "$(llvm_source_stamp)" ]; then
     need_src=1
   fi
   if [ ${#missing[@]} -eq 0 ] && [ $need_src = 0 ]; then return; fi
@@ -63,6 +63,7 @@ llvm_source_paths() {
   cat <<'PATHS'
 compiler-rt/lib/sanitizer_common/*
 compiler-rt/lib/interception/*
+compiler-rt/lib/ubsan/*
 compiler-rt/include/*
 compiler-rt/cmake/*
 compiler-rt/lib/CMakeLists.txt
@@ -80,6 +81,11 @@ llvm/lib/Passes/PassBuilder.cpp
 PATHS
 }
 
+# The stamp names the extraction list, so adding a path re-extracts.
+llvm_source_stamp() {
+  echo "$EFSAN_DEPS_DIR/.llvm-$LLVM_VERSION-$(llvm_source_paths | md5sum | cut -c1-12)"
+}
+
 # Only the directories efsan compiles against or patches are extracted: the
 # runtime needs sanitizer_common and interception, the native clang build
 # (utils/build-clang.sh) needs the clang sources it recompiles.
@@ -89,8 +95,8 @@ fetch_llvm_source() {
     return
   fi
   LLVM_SOURCE_DIR=$EFSAN_DEPS_DIR/llvm-project
-  # The stamp names the extraction list, so adding a path re-extracts.
-  local stamp=$EFSAN_DEPS_DIR/.llvm-$LLVM_VERSION-$(llvm_source_paths | md5sum | cut -c1-12)
+  local stamp
+  stamp=$(llvm_source_stamp)
   [ -f "$stamp" ] && return
   local dl=$EFSAN_DEPS_DIR/download
   mkdir -p "$dl"
