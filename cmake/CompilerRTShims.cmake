@@ -7,6 +7,10 @@
 set(SANITIZER_COMMON_SUPPORTED_ARCH x86_64)
 set(SANITIZER_COMMON_SUPPORTED_OS linux)
 set(EFSAN_SUPPORTED_ARCH x86_64)
+# ubsan: only its object libraries (RTUbsan, RTUbsan_cxx) are built; the
+# standalone UBSan runtimes stay off (COMPILER_RT_HAS_UBSAN is unset).
+set(UBSAN_COMMON_SUPPORTED_ARCH x86_64)
+set(SANITIZER_CAN_USE_CXXABI TRUE)
 set(COMPILER_RT_HAS_WNO_FORMAT TRUE)
 set(COMPILER_RT_HAS_FPIE_FLAG TRUE)
 set(COMPILER_RT_HAS_FFREESTANDING_FLAG TRUE)
@@ -78,6 +82,8 @@ function(add_compiler_rt_runtime name type)
       list(APPEND objs $<TARGET_OBJECTS:${lib}.${arch}>)
     endforeach()
     add_library(${target} STATIC ${A_SOURCES} ${objs})
+    # A runtime may consist of object libraries only (efsan_cxx).
+    set_target_properties(${target} PROPERTIES LINKER_LANGUAGE CXX)
     _efsan_rt_target_flags(${target} CFLAGS ${A_CFLAGS} DEFS ${A_DEFS}
                            INCLUDES ${CMAKE_CURRENT_SOURCE_DIR}/..)
     set_target_properties(${target} PROPERTIES

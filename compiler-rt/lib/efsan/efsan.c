@@ -1,0 +1,310 @@
+//===-- efsan.c - efsan runtime: init, tool dispatch, ABI entry points ----===//
+//
+// The entry points the instrumentation pass calls (docs/InstrumentationABI.md)
+// and the process-wide state they dispatch on. The working-set tool marks the
+// shadow; the cache-frag tool forwards accesses to efsan_cache_frag*.c while
+// one of its tracking windows is open.
+//
+//===----------------------------------------------------------------------===//
+#include "efsan_internal.h"
+#ifdef EFSAN_HAVE_CACHE_FRAG
+#include "efsan_cache_frag.h"
+#endif
+
+int efsan_active_tool;
+__thread u32 efsan_thread_index __attribute__((tls_model("initial-exec")));
+
+// Written only by the cache-frag tool; read by the instrumented fast path.
+EFSAN_INTERFACE u8 __efsan_cache_frag_tracking;
+
+static bool tool_started;
+// Heap range of this thread's last malloc hint (see efsan_core_malloc).
+static __thread uptr thread_heap_lo __attribute__((tls_model("initial-exec")));
+static __thread uptr thread_heap_hi __attribute__((tls_model("initial-exec")));
+static __thread u32 thread_heap_generation
+    __attribute__((tls_model("initial-exec")));
+static u32 next_thread_index = 1;
+static int finish_state; // 0: not yet, 1: report written
+
+u32 efsan_thread_count(void) {
+  return __atomic_load_n(&next_thread_index, __ATOMIC_RELAXED);
+}
+
+u32 efsan_core_next_thread_index(void) {
+  return __atomic_fetch_add(&next_thread_index, 1, __ATOMIC_RELAXED);
+}
+
+static const char *tool_name(int tool) {
+  switch (tool) {
+  case EFSAN_TOOL_CACHE_FRAG:
+    return "cache-frag";
+  case EFSAN_TOOL_WORKING_SET:
+    return "working-set";
+  default:
+    return "none";
+  }
+}
+
+static void start_tool(int tool) {
+  if (tool != EFSAN_TOOL_CACHE_FRAG && tool != EFSAN_TOOL_WORKING_SET)
+    efsan_fatal("unknown tool id %d (the program and the runtime disagree; "
+                "rebuild with the same efsan)", tool);
+#ifndef EFSAN_HAVE_CACHE_FRAG
+  if (tool == EFSAN_TOOL_CACHE_FRAG)
+    efsan_fatal("this runtime was built without the cache-frag tool");
+#endif
+  efsan_active_tool = tool;
+  efsan_shadow_reserve();
+  efsan_regions_init();
+  efsan_vreport(1, "EfficiencySanitizer: tool %s, shadow [0x%llx, 0x%llx)\n",
+                tool_name(tool), EFSAN_SHADOW_OFFSET, EFSAN_SHADOW_END);
+  if (tool == EFSAN_TOOL_WORKING_SET)
+    efsan_ws_init();
+#ifdef EFSAN_HAVE_CACHE_FRAG
+  else
+    efsan_cache_frag_init();
+#endif
+  tool_started = true;
+}
+
+void efsan_core_init(int tool) {
+  if (tool != EFSAN_TOOL_NONE && !tool_started)
+    start_tool(tool);
+}
+
+// Every instrumented module's constructor. The executable's tool was already
+// started from .preinit_array; a module loaded later (or an instrumented
+// library in an uninstrumented program) starts it here.
+EFSAN_INTERFACE void __efsan_init(int tool, void *module_info) {
+  efsan_glue_init();
+  if (!tool_started)
+    start_tool(tool);
+  else if (tool != efsan_active_tool)
+    efsan_fatal("a module instrumented for %s was loaded into a program "
+                "instrumented for %s; use one -fsanitize=efficiency-* tool "
+                "for all modules", tool_name(tool), tool_name(efsan_active_tool));
+#ifdef EFSAN_HAVE_CACHE_FRAG
+  if (tool == EFSAN_TOOL_CACHE_FRAG && module_info)
+    efsan_cache_frag_module_init(module_info);
+#else
+  (void)module_info;
+#endif
+}
+
+EFSAN_INTERFACE void __efsan_exit(void *module_info) {
+#ifdef EFSAN_HAVE_CACHE_FRAG
+  if (efsan_active_tool == EFSAN_TOOL_CACHE_FRAG && module_info)
+    efsan_cache_frag_module_exit(module_info);
+#else
+  (void)module_info;
+#endif
+}
+
+static void print_report(bool at_exit) {
+  if (efsan_active_tool == EFSAN_TOOL_WORKING_SET)
+    efsan_ws_report(at_exit);
+#ifdef EFSAN_HAVE_CACHE_FRAG
+  else if (efsan_active_tool == EFSAN_TOOL_CACHE_FRAG)
+    efsan_cache_frag_report();
+#endif
+}
+
+void efsan_core_finish(void) {
+  // Exactly once, whichever thread calls exit() first.
+  if (__atomic_exchange_n(&finish_state, 1, __ATOMIC_ACQ_REL))
+    return;
+  if (efsan_active_tool == EFSAN_TOOL_WORKING_SET)
+    efsan_ws_stop_sampler();
+  if (efsan_flags.report_at_exit)
+    print_report(true);
+}
+
+EFSAN_INTERFACE void __efsan_report(void) { print_report(false); }
+
+EFSAN_INTERFACE unsigned int __efsan_get_sample_count(void) {
+  if (efsan_active_tool != EFSAN_TOOL_WORKING_SET)
+    return 0;
+  return efsan_ws_sample_count();
+}
+
+//===-- Threads and fork ---------------------------------------------------===//
+
+void efsan_core_thread_start(uptr stack_lo, uptr stack_hi) {
+  if (!tool_started)
+    return;
+  if (stack_lo < stack_hi)
+    efsan_regions_set(stack_lo, stack_hi, EFSAN_REGION_STACK);
+#ifdef EFSAN_HAVE_CACHE_FRAG
+  if (efsan_active_tool == EFSAN_TOOL_CACHE_FRAG)
+    efsan_cache_frag_thread_start();
+#endif
+}
+
+void efsan_core_thread_exit(void) {
+#ifdef EFSAN_HAVE_CACHE_FRAG
+  if (efsan_active_tool == EFSAN_TOOL_CACHE_FRAG)
+    efsan_cache_frag_thread_exit();
+#endif
+}
+
+void efsan_core_fork_prepare(void) {
+  if (!tool_started)
+    return;
+  if (efsan_active_tool == EFSAN_TOOL_WORKING_SET)
+    efsan_ws_fork_prepare();
+  efsan_regions_lock();
+}
+
+void efsan_core_fork_parent(void) {
+  if (!tool_started)
+    return;
+  efsan_regions_unlock();
+  if (efsan_active_tool == EFSAN_TOOL_WORKING_SET)
+    efsan_ws_fork_parent();
+}
+
+void efsan_core_fork_child(void) {
+  if (!tool_started)
+    return;
+  efsan_regions_unlock();
+  if (efsan_active_tool == EFSAN_TOOL_WORKING_SET) {
+    efsan_shadow_forget_all();
+    efsan_ws_fork_child();
+  }
+#ifdef EFSAN_HAVE_CACHE_FRAG
+  else if (efsan_active_tool == EFSAN_TOOL_CACHE_FRAG)
+    efsan_cache_frag_fork_child();
+#endif
+}
+
+//===-- Memory events from interceptors ------------------------------------===//
+
+void efsan_core_mmap(uptr addr, uptr size) {
+  if (tool_started && size)
+    efsan_regions_set(addr, addr + size, EFSAN_REGION_OTHER);
+}
+
+void efsan_core_library_loaded(void) {
+  if (tool_started)
+    efsan_regions_refresh();
+}
+
+void efsan_core_malloc(uptr addr, uptr size, u32 stack_id) {
+  if (!tool_started || !addr)
+    return;
+  // Each thread remembers the heap range of its last hint (threads mostly
+  // allocate from their own malloc arena), then the shared cache is asked;
+  // only a block outside both takes the registry lock.
+  uptr end = addr + (size ? size : 1);
+  u32 generation =
+      __atomic_load_n(&efsan_regions_generation, __ATOMIC_ACQUIRE);
+  if (addr < thread_heap_lo || end > thread_heap_hi ||
+      generation != thread_heap_generation) {
+    if (generation != thread_heap_generation) {
+      thread_heap_generation = generation;
+      thread_heap_lo = thread_heap_hi = 0;
+    }
+    if (!efsan_regions_find_known_heap(addr, end, &thread_heap_lo,
+                                       &thread_heap_hi)) {
+      uptr page = efsan_page_size();
+      efsan_regions_set_heap(addr & ~(page - 1),
+                             (end + page - 1) & ~(page - 1), &thread_heap_lo,
+                             &thread_heap_hi);
+    }
+  }
+#ifdef EFSAN_HAVE_CACHE_FRAG
+  if (efsan_active_tool == EFSAN_TOOL_CACHE_FRAG)
+    efsan_cache_frag_alloc(addr, size, stack_id);
+#else
+  (void)stack_id;
+#endif
+}
+
+void efsan_core_free(uptr addr) {
+#ifdef EFSAN_HAVE_CACHE_FRAG
+  if (efsan_active_tool == EFSAN_TOOL_CACHE_FRAG && addr)
+    efsan_cache_frag_free(addr);
+#else
+  (void)addr;
+#endif
+}
+
+//===-- Access entry points ------------------------------------------------===//
+
+static inline __attribute__((always_inline)) void on_access(uptr addr,
+                                                            uptr size,
+                                                            bool is_write) {
+  if (EFSAN_LIKELY(efsan_active_tool == EFSAN_TOOL_WORKING_SET)) {
+    efsan_ws_mark_range(addr, size);
+    return;
+  }
+#ifdef EFSAN_HAVE_CACHE_FRAG
+  if (efsan_active_tool == EFSAN_TOOL_CACHE_FRAG &&
+      __atomic_load_n(&__efsan_cache_frag_tracking, __ATOMIC_RELAXED))
+    efsan_cache_frag_access(addr, size, is_write);
+#else
+  (void)is_write;
+#endif
+}
+
+void efsan_core_access_range(uptr addr, uptr size, bool is_write) {
+  if (size)
+    on_access(addr, size, is_write);
+}
+
+#define EFSAN_ACCESS_ENTRY(size)                                               \
+  EFSAN_INTERFACE void __efsan_load##size(void *addr) {                        \
+    on_access((uptr)addr, size, false);                                        \
+  }                                                                            \
+  EFSAN_INTERFACE void __efsan_store##size(void *addr) {                       \
+    on_access((uptr)addr, size, true);                                         \
+  }
+EFSAN_ACCESS_ENTRY(1)
+EFSAN_ACCESS_ENTRY(2)
+EFSAN_ACCESS_ENTRY(4)
+EFSAN_ACCESS_ENTRY(8)
+EFSAN_ACCESS_ENTRY(16)
+
+#define EFSAN_UNALIGNED_ENTRY(size)                                            \
+  EFSAN_INTERFACE void __efsan_unaligned_load##size(void *addr) {              \
+    on_access((uptr)addr, size, false);                                        \
+  }                                                                            \
+  EFSAN_INTERFACE void __efsan_unaligned_store##size(void *addr) {             \
+    on_access((uptr)addr, size, true);                                         \
+  }
+EFSAN_UNALIGNED_ENTRY(2)
+EFSAN_UNALIGNED_ENTRY(4)
+EFSAN_UNALIGNED_ENTRY(8)
+EFSAN_UNALIGNED_ENTRY(16)
+
+EFSAN_INTERFACE void __efsan_loadN(void *addr, uptr size) {
+  if (size)
+    on_access((uptr)addr, size, false);
+}
+
+EFSAN_INTERFACE void __efsan_storeN(void *addr, uptr size) {
+  if (size)
+    on_access((uptr)addr, size, true);
+}
+
+EFSAN_INTERFACE void *__efsan_memcpy(void *dest, const void *src, uptr n) {
+  if (n) {
+    on_access((uptr)src, n, false);
+    on_access((uptr)dest, n, true);
+  }
+  return efsan_real_memcpy(dest, src, n);
+}
+
+EFSAN_INTERFACE void *__efsan_memmove(void *dest, const void *src, uptr n) {
+  if (n) {
+    on_access((uptr)src, n, false);
+    on_access((uptr)dest, n, true);
+  }
+  return efsan_real_memmove(dest, src, n);
+}
+
+EFSAN_INTERFACE void *__efsan_memset(void *dest, int c, uptr n) {
+  if (n)
+    on_access((uptr)dest, n, true);
+  return efsan_real_memset(dest, c, n);
+}

@@ -1,0 +1,205 @@
+//===-- efsan.h - the door between efsan's C core and its C++ glue -*- C -*-===//
+//
+// The C core (efsan_*.c: shadow, working set, cache-frag, reports) cannot include
+// sanitizer_common's C++ headers, so everything it needs from sanitizer_common
+// (output, fatal errors, internal memory, threads, stacks, symbolization, flags)
+// is declared here and implemented by the glue (efsan_*.cpp). The calls the
+// glue makes into the core (init, interceptor events, report at exit) are here
+// too. Nothing in this header is part of the public interface; programs use
+// <sanitizer/efsan_interface.h>.
+//
+// Rule for core code: never call libc for the runtime's own work. libc calls
+// go through efsan's interceptors and would count the runtime's own memory
+// traffic; use the efsan_internal_* functions below instead.
+//
+//===----------------------------------------------------------------------===//
+#ifndef EFSAN_H
+#define EFSAN_H
+
+#ifdef __cplusplus
+extern "C" {
+#else
+#include <stdbool.h>
+#endif
+
+#include <stdarg.h>
+
+// The same types as sanitizer_common's (identical typedefs, so C++ files that
+// see both names compile).
+typedef unsigned long uptr;
+typedef signed long sptr;
+typedef unsigned char u8;
+typedef unsigned short u16;
+typedef unsigned int u32;
+typedef unsigned long long u64;
+
+#define EFSAN_CACHE_LINE_SIZE 64
+#define EFSAN_CACHE_LINE_SHIFT 6
+
+// Shadow mapping, as docs/InstrumentationABI.md: one byte per cache line.
+#define EFSAN_SHADOW_OFFSET 0x100000000000ULL
+#define EFSAN_SHADOW_END 0x120000000000ULL
+#define EFSAN_APP_END 0x800000000000ULL /* end of the 47-bit user space */
+static inline u8 *efsan_shadow_of(uptr addr) {
+  return (u8 *)((addr >> EFSAN_CACHE_LINE_SHIFT) + EFSAN_SHADOW_OFFSET);
+}
+static inline uptr efsan_app_of_shadow(const u8 *shadow) {
+  return ((uptr)shadow - EFSAN_SHADOW_OFFSET) << EFSAN_CACHE_LINE_SHIFT;
+}
+
+// Tool ids (docs/InstrumentationABI.md "Tools").
+enum efsan_tool {
+  EFSAN_TOOL_NONE = 0,
+  EFSAN_TOOL_CACHE_FRAG = 1,
+  EFSAN_TOOL_WORKING_SET = 2,
+};
+// The tool of this process, fixed at init (from __efsan_which_tool).
+extern int efsan_active_tool;
+
+//===-- Flags -------------------------------------------------------------===//
+// ESAN_OPTIONS values, one field per EFSAN_FLAG in efsan_flags.inc. Filled in
+// by the glue before any tool code runs; read-only afterwards. The common
+// flags (verbosity, log_path, exitcode, ...) live in sanitizer_common and are
+// reached through the accessors below.
+struct efsan_flags {
+#define EFSAN_FLAG(Type, Name, DefaultValue, Description) Type Name;
+#include "efsan_flags.inc"
+#undef EFSAN_FLAG
+};
+extern struct efsan_flags efsan_flags;
+int efsan_verbosity(void);
+int efsan_exitcode(void);
+
+//===-- Output ------------------------------------------------------------===//
+// Printf to the report destination: stderr, or log_path.PID with log_path=P.
+// The format language is sanitizer_common's: %d %u %x %zu %zd %llu %lld %p %s
+// %c %% with widths and '-' / '0'; there is no %f (print fixed point as
+// integers). Each call is one write(2).
+void efsan_printf(const char *format, ...) __attribute__((format(printf, 1, 2)));
+void efsan_vprintf(const char *format, va_list args);
+// Same as efsan_printf but prefixed with "==PID==" (sanitizer Report()).
+void efsan_report_line(const char *format, ...) __attribute__((format(printf, 1, 2)));
+// snprintf with the same format language, no libc.
+int efsan_snprintf(char *buffer, uptr length, const char *format, ...)
+    __attribute__((format(printf, 3, 4)));
+// Prints "==PID==EfficiencySanitizer: ERROR: <message>" (one line; the format
+// should not end in a newline) to stderr and exits with status 1.
+void efsan_fatal(const char *format, ...)
+    __attribute__((noreturn, format(printf, 1, 2)));
+// Prints only when verbosity >= level, prefixed like efsan_report_line.
+void efsan_vreport(int level, const char *format, ...)
+    __attribute__((format(printf, 2, 3)));
+
+//===-- Memory and libc replacements ----------------------------------------===//
+// Anonymous private mapping, zero-filled, page-granular; dies on failure.
+void *efsan_mmap(uptr size);
+void efsan_munmap(void *addr, uptr size);
+// Read-write anonymous MAP_NORESERVE mapping at exactly addr, never replacing
+// an existing mapping (MAP_FIXED_NOREPLACE), without transparent huge pages.
+// Returns 0 or an errno value.
+int efsan_mmap_fixed_noreserve(uptr addr, uptr size);
+// madvise(MADV_DONTNEED): the range reads as zero again and is not resident.
+void efsan_madvise_dontneed(uptr addr, uptr size);
+// mincore(2) without the interceptor; returns 0 on success.
+int efsan_mincore(uptr addr, uptr size, u8 *vec);
+void *efsan_internal_memset(void *s, int c, uptr n);
+void *efsan_internal_memcpy(void *dest, const void *src, uptr n);
+void *efsan_internal_memmove(void *dest, const void *src, uptr n);
+// libc's own (fast) memcpy/memmove/memset, bypassing the interceptors: the
+// operation without any marking.
+void *efsan_real_memcpy(void *dest, const void *src, uptr n);
+void *efsan_real_memmove(void *dest, const void *src, uptr n);
+void *efsan_real_memset(void *dest, int c, uptr n);
+uptr efsan_internal_strlen(const char *s);
+int efsan_internal_strcmp(const char *a, const char *b);
+uptr efsan_page_size(void);
+// Calls visit for every mapping of /proc/self/maps in address order. prot is
+// a mask of EFSAN_PROT_*; path is "" for anonymous memory.
+#define EFSAN_PROT_READ 1
+#define EFSAN_PROT_WRITE 2
+#define EFSAN_PROT_EXEC 4
+typedef void (*efsan_mapping_visitor)(uptr lo, uptr hi, int prot,
+                                      const char *path, void *arg);
+void efsan_for_each_mapping(efsan_mapping_visitor visit, void *arg);
+int efsan_getpid(void);
+
+//===-- Locking, threads, time ----------------------------------------------===//
+// A spin lock that yields; zero-initialised means unlocked. Not recursive.
+typedef struct efsan_mutex {
+  u64 opaque;
+} efsan_mutex;
+void efsan_mutex_lock(efsan_mutex *m);
+void efsan_mutex_unlock(efsan_mutex *m);
+
+// Starts a runtime thread with all signals blocked (it never runs program
+// code or takes the program's signals). Its efsan_thread_index is
+// EFSAN_INTERNAL_THREAD. Returns false if threads are not available.
+bool efsan_start_sideline_thread(void (*fn)(void *arg), void *arg);
+void efsan_sleep_ms(u32 ms);
+u64 efsan_monotonic_ns(void);
+
+// Stable index of the current thread: 0 for the main thread, then 1, 2, ... in
+// pthread_create order (a forked child keeps the forking thread's index).
+// Runtime threads have EFSAN_INTERNAL_THREAD. Reading it is one TLS load.
+#define EFSAN_INTERNAL_THREAD 0xffffffffu
+extern __thread u32 efsan_thread_index __attribute__((tls_model("initial-exec")));
+// Number of thread indices handed out so far (main thread included).
+u32 efsan_thread_count(void);
+
+//===-- Stacks and symbols --------------------------------------------------===//
+// Stack depot id of the caller's stack (fast frame-pointer unwind, at most
+// 64 frames, starting at the caller of efsan_capture_stack). 0 if none.
+u32 efsan_capture_stack(void);
+struct efsan_frame {
+  uptr pc;
+  const char *function; // never null ("<unknown>" if the symbolizer failed)
+  const char *file;     // null if unknown
+  int line;             // 0 if unknown
+};
+// Symbolizes the stack with depot id stack_id into at most max_frames frames
+// (inlined frames expanded, runtime frames skipped); returns the count. The
+// strings stay valid for the life of the process.
+uptr efsan_symbolize_stack(u32 stack_id, struct efsan_frame *frames,
+                           uptr max_frames);
+// Looks up the global variable containing addr with the symbolizer's data
+// lookup (symbol table). On success fills name (valid for the life of the
+// process), start and size and returns true.
+bool efsan_symbolize_global(uptr addr, const char **name, uptr *start,
+                            uptr *size);
+
+//===-- Glue -> core --------------------------------------------------------===//
+// Idempotent: parses ESAN_OPTIONS, installs the interceptors, then calls
+// efsan_core_init(__efsan_which_tool). Normally run from .preinit_array.
+void efsan_glue_init(void);
+// Next thread index in creation order (called by pthread_create).
+u32 efsan_core_next_thread_index(void);
+// Called once from .preinit_array (or the first __efsan_init) after the flags
+// are parsed and the interceptors are installed.
+void efsan_core_init(int tool);
+// Program is about to end (atexit machinery ran): write the final report once.
+void efsan_core_finish(void);
+// Thread lifecycle, called on the new thread itself (start) and before it
+// exits (exit). stack_lo/hi is the thread's stack.
+void efsan_core_thread_start(uptr stack_lo, uptr stack_hi);
+void efsan_core_thread_exit(void);
+// In the child right after fork (only the calling thread survives).
+void efsan_core_fork_child(void);
+// Before fork in the parent / after it in the parent: keep the sampler from
+// holding locks across fork.
+void efsan_core_fork_prepare(void);
+void efsan_core_fork_parent(void);
+// Memory events from interceptors. (munmap needs none: unmapped ranges stay
+// in the registry, so their lines keep counting.)
+void efsan_core_mmap(uptr addr, uptr size);
+void efsan_core_malloc(uptr addr, uptr size, u32 stack_id);
+void efsan_core_free(uptr addr);
+// A shared library was loaded (dlopen): its mappings join the registry now.
+void efsan_core_library_loaded(void);
+// Ranges libc read or wrote on the program's behalf.
+void efsan_core_access_range(uptr addr, uptr size, bool is_write);
+
+#ifdef __cplusplus
+} // extern "C"
+#endif
+
+#endif // EFSAN_H

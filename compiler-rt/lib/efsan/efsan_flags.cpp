@@ -1,0 +1,209 @@
+//===-- efsan_flags.cpp - ESAN_OPTIONS ------------------------------------===//
+//
+// efsan's flags (efsan_flags.inc) and sanitizer_common's common flags, parsed
+// from ESAN_OPTIONS by sanitizer_common's FlagParser. FlagParser only warns
+// about unknown names and prints multi-line errors, so ESAN_OPTIONS is first
+// checked here with the same syntax: any unknown name, malformed entry or
+// value of the wrong type is a one-line error and exit(1) before main.
+//
+//===----------------------------------------------------------------------===//
+#include "efsan.h"
+#include "efsan_glue.h"
+#include "sanitizer_common/sanitizer_common.h"
+#include "sanitizer_common/sanitizer_flag_parser.h"
+#include "sanitizer_common/sanitizer_flags.h"
+#include "sanitizer_common/sanitizer_libc.h"
+
+using namespace __sanitizer;
+
+extern "C" struct efsan_flags efsan_flags;
+struct efsan_flags efsan_flags;
+
+namespace __efsan {
+
+static const char kOptionsEnv[] = "ESAN_OPTIONS";
+
+enum FlagType { kBool, kInt, kUptr, kString, kSignalMode };
+static FlagType TypeOf(bool *) { return kBool; }
+static FlagType TypeOf(int *) { return kInt; }
+static FlagType TypeOf(uptr *) { return kUptr; }
+static FlagType TypeOf(const char **) { return kString; }
+static FlagType TypeOf(HandleSignalMode *) { return kSignalMode; }
+
+struct KnownFlag {
+  const char *name;
+  FlagType type;
+};
+
+static const KnownFlag kKnownFlags[] = {
+#define EFSAN_FLAG(Type, Name, DefaultValue, Description)                      \
+  {#Name, TypeOf(static_cast<Type *>(nullptr))},
+#include "efsan_flags.inc"
+#undef EFSAN_FLAG
+#define COMMON_FLAG(Type, Name, DefaultValue, Description)                     \
+  {#Name, TypeOf(static_cast<Type *>(nullptr))},
+#include "sanitizer_common/sanitizer_flags.inc"
+#undef COMMON_FLAG
+    {"include", kString},
+    {"include_if_exists", kString},
+};
+
+[[noreturn]] static void OptionError(const char *format, const char *a,
+                                     uptr a_len, const char *b, uptr b_len,
+                                     const char *why) {
+  char what[512];
+  internal_snprintf(what, sizeof(what), format, (int)a_len, a, (int)b_len, b);
+  Printf("EfficiencySanitizer: ERROR: %s: %s%s\n", kOptionsEnv, what, why);
+  internal__exit(1);
+}
+
+static bool IsSeparator(char c) {
+  // The separators FlagParser accepts between flags.
+  return c == ' ' || c == ',' || c == ':' || c == '\n' || c == '\t' ||
+         c == '\r';
+}
+
+static bool ValueHasType(const char *value, uptr len, FlagType type) {
+  char buffer[64];
+  if (type == kString)
+    return true;
+  if (len == 0 || len >= sizeof(buffer))
+    return false;
+  internal_memcpy(buffer, value, len);
+  buffer[len] = 0;
+  bool b;
+  if (type == kBool)
+    return ParseBool(buffer, &b);
+  if (type == kSignalMode && ParseBool(buffer, &b))
+    return true;
+  const char *end;
+  s64 number = internal_simple_strtoll(buffer, &end, 10);
+  if (*end)
+    return false;
+  if (type == kSignalMode)
+    return number >= 0 && number <= 2;
+  if (type == kUptr)
+    return number >= 0;
+  return number >= INT32_MIN && number <= INT32_MAX;
+}
+
+static const char *TypeName(FlagType type) {
+  switch (type) {
+  case kBool:
+    return " (want 0/1, true/false or yes/no)";
+  case kInt:
+    return " (want an integer)";
+  case kUptr:
+    return " (want a non-negative integer)";
+  case kSignalMode:
+    return " (want 0, 1 or 2)";
+  default:
+    return "";
+  }
+}
+
+static void CheckOptionsSyntax(const char *options) {
+  const char *p = options;
+  for (;;) {
+    while (IsSeparator(*p))
+      p++;
+    if (!*p)
+      return;
+    const char *name = p;
+    while (*p && *p != '=' && !IsSeparator(*p))
+      p++;
+    uptr name_len = p - name;
+    if (*p != '=')
+      OptionError("expected '=' after '%.*s'%.*s", name, name_len, "", 0,
+                  " (options are name=value, separated by ':')");
+    p++;
+    const char *value = p;
+    uptr value_len;
+    if (*p == '\'' || *p == '"') {
+      char quote = *p++;
+      value = p;
+      while (*p && *p != quote)
+        p++;
+      if (!*p)
+        OptionError("unterminated quoted value for '%.*s'%.*s", name,
+                    name_len, "", 0, "");
+      value_len = p - value;
+      p++;
+      if (*p && !IsSeparator(*p))
+        OptionError("expected a separator after the value of '%.*s'%.*s",
+                    name, name_len, "", 0, "");
+    } else {
+      while (*p && !IsSeparator(*p))
+        p++;
+      value_len = p - value;
+    }
+    const KnownFlag *known = nullptr;
+    for (const KnownFlag &flag : kKnownFlags)
+      if (internal_strlen(flag.name) == name_len &&
+          !internal_strncmp(flag.name, name, name_len))
+        known = &flag;
+    if (!known)
+      OptionError("unknown option '%.*s'%.*s", name, name_len, "", 0,
+                  " (help=1 lists the options)");
+    if (!ValueHasType(value, value_len, known->type))
+      OptionError("invalid value '%.*s' for option '%.*s'", value, value_len,
+                  name, name_len, TypeName(known->type));
+  }
+}
+
+[[noreturn]] static void BadValue(const char *name, const char *why) {
+  Printf("EfficiencySanitizer: ERROR: %s: invalid value for option '%s': "
+         "%s\n", kOptionsEnv, name, why);
+  internal__exit(1);
+}
+
+static void CheckValues() {
+  if (efsan_flags.sample_freq < 1)
+    BadValue("sample_freq", "must be at least 1 (milliseconds)");
+  if (efsan_flags.snapshot_step < 1 || efsan_flags.snapshot_step > 4)
+    BadValue("snapshot_step", "must be 1, 2, 3 or 4");
+  if (efsan_flags.snapshot_history < 1 ||
+      efsan_flags.snapshot_history > 65536)
+    BadValue("snapshot_history", "must be 1..65536");
+  if (internal_strcmp(efsan_flags.report_format, "text") &&
+      internal_strcmp(efsan_flags.report_format, "json"))
+    BadValue("report_format", "must be 'text' or 'json'");
+}
+
+void InitializeFlags() {
+  SetCommonFlagsDefaults();
+  {
+    CommonFlags cf;
+    cf.CopyFrom(*common_flags());
+    // The runtime installs no signal handlers: efsan never takes the
+    // program's signals (SIGSEGV, SIGALRM, SIGPROF... stay the program's).
+    cf.handle_segv = kHandleSignalNo;
+    cf.handle_sigbus = kHandleSignalNo;
+    cf.handle_sigfpe = kHandleSignalNo;
+    cf.handle_sigill = kHandleSignalNo;
+    cf.handle_abort = kHandleSignalNo;
+    cf.external_symbolizer_path = GetEnv("ESAN_SYMBOLIZER_PATH");
+    OverrideCommonFlags(cf);
+  }
+#define EFSAN_FLAG(Type, Name, DefaultValue, Description)                      \
+  efsan_flags.Name = DefaultValue;
+#include "efsan_flags.inc"
+#undef EFSAN_FLAG
+
+  FlagParser parser;
+#define EFSAN_FLAG(Type, Name, DefaultValue, Description)                      \
+  RegisterFlag(&parser, #Name, Description, &efsan_flags.Name);
+#include "efsan_flags.inc"
+#undef EFSAN_FLAG
+  RegisterCommonFlags(&parser);
+
+  if (const char *options = GetEnv(kOptionsEnv))
+    CheckOptionsSyntax(options);
+  parser.ParseStringFromEnv(kOptionsEnv);
+  InitializeCommonFlags();
+  CheckValues();
+  if (common_flags()->help)
+    parser.PrintFlagDescriptions();
+}
+
+} // namespace __efsan

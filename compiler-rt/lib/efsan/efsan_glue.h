@@ -1,0 +1,30 @@
+//===-- efsan_glue.h - declarations shared by the C++ glue -----*- C++ -*-===//
+//
+// Between the glue files only (flags, interceptors, start-up). The C core
+// sees none of this; its door is efsan.h.
+//
+//===----------------------------------------------------------------------===//
+#ifndef EFSAN_GLUE_H
+#define EFSAN_GLUE_H
+
+#include "efsan.h"
+#include "sanitizer_common/sanitizer_internal_defs.h"
+
+// UBSan's handlers live in the efsan runtime (efsan_ubsan.cpp); they are set
+// up once ESAN_OPTIONS has set the common flags.
+extern "C" void efsan_init_ubsan(void);
+
+namespace __efsan {
+// True once flags are parsed and interceptors are installed.
+extern bool glue_inited;
+// Parses ESAN_OPTIONS into efsan_flags and the common flags; a bad option is
+// a one-line error and exit(1).
+void InitializeFlags();
+void InitializeInterceptors();
+// Stack depot id of the stack starting at caller_pc, unwinding from
+// caller_frame (the frame of the function caller_pc is in or its callee's).
+u32 CaptureCallerStack(__sanitizer::uptr caller_pc,
+                       __sanitizer::uptr caller_frame);
+} // namespace __efsan
+
+#endif // EFSAN_GLUE_H

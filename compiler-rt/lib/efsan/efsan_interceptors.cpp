@@ -1,0 +1,317 @@
+//===-- efsan_interceptors.cpp - libc interceptors of efsan ---------------===//
+//
+// - sanitizer_common's common interceptors, so that bytes libc reads or
+//   writes for the program (memcpy, read, fgets, strlen...) are counted as
+//   accesses of the program;
+// - pthread_create (stable thread indices, thread stacks as stack regions,
+//   thread start/exit hooks), fork (a child has its own sampler and report);
+// - mmap (regions) and the malloc family (heap regions; allocation sizes and
+//   stacks for the cache-frag tool).
+// Signals are not intercepted: the runtime installs no handler and its
+// threads block all signals, so the program's handlers and timers are its own.
+//
+//===----------------------------------------------------------------------===//
+#define SANITIZER_COMMON_NO_REDEFINE_BUILTINS
+#include "efsan.h"
+#include "efsan_glue.h"
+#include "interception/interception.h"
+#include "sanitizer_common/sanitizer_allocator_internal.h"
+#include "sanitizer_common/sanitizer_common.h"
+#include "sanitizer_common/sanitizer_errno.h"
+#include "sanitizer_common/sanitizer_flags.h"
+#include "sanitizer_common/sanitizer_libc.h"
+#include "sanitizer_common/sanitizer_linux.h"
+#include "sanitizer_common/sanitizer_platform_limits_posix.h"
+#include "sanitizer_common/sanitizer_posix.h"
+#include "sanitizer_common/sanitizer_stackdepot.h"
+#include "sanitizer_common/sanitizer_stacktrace.h"
+
+using namespace __sanitizer;
+using namespace __efsan;
+
+extern "C" int pthread_key_create(unsigned *key, void (*destructor)(void *));
+extern "C" int pthread_setspecific(unsigned key, const void *value);
+
+//===-- Allocation before interception --------------------------------------===//
+// dlsym, which installs the interceptors, itself calls calloc; those few
+// early allocations come from a static arena and are never freed.
+static char early_arena[1 << 16] ALIGNED(16);
+static uptr early_arena_used;
+
+static bool IsEarly(const void *p) {
+  return (const char *)p >= early_arena &&
+         (const char *)p < early_arena + sizeof(early_arena);
+}
+
+static void *EarlyAlloc(uptr size) {
+  uptr start = RoundUpTo(early_arena_used, 16);
+  if (start + size > sizeof(early_arena))
+    return nullptr;
+  early_arena_used = start + size;
+  return early_arena + start;
+}
+
+//===-- Malloc family ---------------------------------------------------------===//
+
+static void OnAlloc(void *p, uptr size, u32 stack_id) {
+  if (p && glue_inited)
+    efsan_core_malloc((uptr)p, size, stack_id);
+}
+
+static void OnFree(void *p) {
+  if (p && glue_inited)
+    efsan_core_free((uptr)p);
+}
+
+// The allocation stack is only worth its cost when cache-frag attributes
+// heap objects.
+// Not while a new thread looks up its stack: pthread_getattr_np allocates
+// under a lock that the unwinder's own bounds lookup would take again.
+static __thread bool looking_up_thread_stack;
+#define ALLOC_STACK_ID()                                                       \
+  (efsan_active_tool == EFSAN_TOOL_CACHE_FRAG && !looking_up_thread_stack      \
+       ? CaptureCallerStack(GET_CALLER_PC(), GET_CURRENT_FRAME())              \
+       : 0)
+
+INTERCEPTOR(void *, malloc, uptr size) {
+  if (UNLIKELY(!REAL(malloc)))
+    return EarlyAlloc(size);
+  void *p = REAL(malloc)(size);
+  OnAlloc(p, size, ALLOC_STACK_ID());
+  return p;
+}
+
+INTERCEPTOR(void *, calloc, uptr count, uptr size) {
+  if (UNLIKELY(!REAL(calloc))) {
+    uptr total;
+    if (__builtin_mul_overflow(count, size, &total))
+      return nullptr;
+    return EarlyAlloc(total); // the arena is zero
+  }
+  void *p = REAL(calloc)(count, size);
+  OnAlloc(p, count * size, ALLOC_STACK_ID());
+  return p;
+}
+
+INTERCEPTOR(void *, realloc, void *old, uptr size) {
+  if (UNLIKELY(IsEarly(old) || !REAL(realloc))) {
+    void *p = REAL(malloc) ? REAL(malloc)(size) : EarlyAlloc(size);
+    if (p && old) {
+      uptr available = early_arena + sizeof(early_arena) - (char *)old;
+      internal_memcpy(p, old, Min(size, available));
+    }
+    return p;
+  }
+  OnFree(old);
+  void *p = REAL(realloc)(old, size);
+  OnAlloc(p, size, ALLOC_STACK_ID());
+  return p;
+}
+
+INTERCEPTOR(void *, reallocarray, void *old, uptr count, uptr size) {
+  uptr total;
+  if (__builtin_mul_overflow(count, size, &total)) {
+    errno = errno_ENOMEM;
+    return nullptr;
+  }
+  OnFree(old);
+  void *p = REAL(realloc)(old, total);
+  OnAlloc(p, total, ALLOC_STACK_ID());
+  return p;
+}
+
+INTERCEPTOR(void, free, void *p) {
+  if (UNLIKELY(!p || IsEarly(p)))
+    return;
+  OnFree(p);
+  REAL(free)(p);
+}
+
+INTERCEPTOR(int, posix_memalign, void **out, uptr alignment, uptr size) {
+  int res = REAL(posix_memalign)(out, alignment, size);
+  if (res == 0)
+    OnAlloc(*out, size, ALLOC_STACK_ID());
+  return res;
+}
+
+INTERCEPTOR(void *, aligned_alloc, uptr alignment, uptr size) {
+  void *p = REAL(aligned_alloc)(alignment, size);
+  OnAlloc(p, size, ALLOC_STACK_ID());
+  return p;
+}
+
+INTERCEPTOR(void *, memalign, uptr alignment, uptr size) {
+  void *p = REAL(memalign)(alignment, size);
+  OnAlloc(p, size, ALLOC_STACK_ID());
+  return p;
+}
+
+INTERCEPTOR(void *, valloc, uptr size) {
+  void *p = REAL(valloc)(size);
+  OnAlloc(p, size, ALLOC_STACK_ID());
+  return p;
+}
+
+INTERCEPTOR(void *, pvalloc, uptr size) {
+  void *p = REAL(pvalloc)(size);
+  OnAlloc(p, size, ALLOC_STACK_ID());
+  return p;
+}
+
+//===-- Threads -------------------------------------------------------------===//
+
+static unsigned thread_exit_key;
+
+static void OnThreadExit(void *) { efsan_core_thread_exit(); }
+
+struct ThreadStart {
+  void *(*callback)(void *);
+  void *param;
+  u32 index;
+};
+
+static void *ThreadTrampoline(void *raw) {
+  ThreadStart start = *static_cast<ThreadStart *>(raw);
+  InternalFree(raw);
+  efsan_thread_index = start.index;
+  uptr stack, stack_size, tls, tls_size;
+  looking_up_thread_stack = true;
+  GetThreadStackAndTls(/*main=*/false, &stack, &stack_size, &tls, &tls_size);
+  looking_up_thread_stack = false;
+  // The key's destructor runs when the thread returns or calls pthread_exit.
+  pthread_setspecific(thread_exit_key, (void *)1);
+  efsan_core_thread_start(stack, stack + stack_size);
+  return start.callback(start.param);
+}
+
+INTERCEPTOR(int, pthread_create, void *thread, void *attr,
+            void *(*callback)(void *), void *param) {
+  efsan_glue_init();
+  ThreadStart *start =
+      static_cast<ThreadStart *>(InternalAlloc(sizeof(ThreadStart)));
+  start->callback = callback;
+  start->param = param;
+  // Indices follow creation order, decided by the creating thread.
+  start->index = efsan_core_next_thread_index();
+  int res = REAL(pthread_create)(thread, attr, ThreadTrampoline, start);
+  if (res)
+    InternalFree(start);
+  return res;
+}
+
+INTERCEPTOR(int, pthread_join, void *thread, void **retval) {
+  return REAL(pthread_join)(thread, retval);
+}
+
+DEFINE_INTERNAL_PTHREAD_FUNCTIONS
+
+//===-- Fork ------------------------------------------------------------------===//
+
+INTERCEPTOR(int, fork, void) {
+  efsan_glue_init();
+  // Nothing the child needs may be locked by a thread that fork drops.
+  efsan_core_fork_prepare();
+  StackDepotLockBeforeFork();
+  InternalAllocatorLock();
+  int pid = REAL(fork)();
+  bool child = pid == 0;
+  InternalAllocatorUnlock();
+  StackDepotUnlockAfterFork(child);
+  if (child)
+    efsan_core_fork_child();
+  else
+    efsan_core_fork_parent();
+  return pid;
+}
+
+//===-- The common interceptors ----------------------------------------------===//
+
+#define COMMON_INTERCEPT_FUNCTION(name) INTERCEPT_FUNCTION(name)
+#define COMMON_INTERCEPT_FUNCTION_VER(name, ver) INTERCEPT_FUNCTION_VER(name, ver)
+#define COMMON_INTERCEPT_FUNCTION_VER_UNVERSIONED_FALLBACK(name, ver)           \
+  (INTERCEPT_FUNCTION_VER(name, ver) || INTERCEPT_FUNCTION(name))
+#define COMMON_INTERCEPTOR_ENTER(ctx, func, ...)                               \
+  ctx = nullptr;                                                               \
+  (void)ctx;                                                                   \
+  if (UNLIKELY(!glue_inited)) {                                                \
+    efsan_glue_init();                                                         \
+    if (!glue_inited)                                                          \
+      return REAL(func)(__VA_ARGS__);                                          \
+  }
+#define COMMON_INTERCEPTOR_WRITE_RANGE(ctx, ptr, size)                         \
+  efsan_core_access_range((uptr)(ptr), (uptr)(size), true)
+#define COMMON_INTERCEPTOR_READ_RANGE(ctx, ptr, size)                          \
+  efsan_core_access_range((uptr)(ptr), (uptr)(size), false)
+#define COMMON_INTERCEPTOR_DIR_ACQUIRE(ctx, path)                              \
+  do {                                                                         \
+  } while (false)
+#define COMMON_INTERCEPTOR_FD_ACQUIRE(ctx, fd)                                 \
+  do {                                                                         \
+  } while (false)
+#define COMMON_INTERCEPTOR_FD_RELEASE(ctx, fd)                                 \
+  do {                                                                         \
+  } while (false)
+#define COMMON_INTERCEPTOR_FD_SOCKET_ACCEPT(ctx, fd, newfd)                    \
+  do {                                                                         \
+  } while (false)
+#define COMMON_INTERCEPTOR_SET_THREAD_NAME(ctx, name)                          \
+  do {                                                                         \
+  } while (false)
+#define COMMON_INTERCEPTOR_SET_PTHREAD_NAME(ctx, thread, name)                 \
+  do {                                                                         \
+  } while (false)
+#define COMMON_INTERCEPTOR_BLOCK_REAL(name) REAL(name)
+// _exit skips atexit handlers and so the report, like exit paths that never
+// return to libc (abort, fatal signals).
+#define COMMON_INTERCEPTOR_ON_EXIT(ctx) 0
+#define COMMON_INTERCEPTOR_LIBRARY_LOADED(filename, handle)                    \
+  efsan_core_library_loaded()
+#define COMMON_INTERCEPTOR_NOTHING_IS_INITIALIZED (!glue_inited)
+#define COMMON_INTERCEPTOR_MMAP_IMPL(ctx, mmap, addr, sz, prot, flags, fd,     \
+                                     off)                                      \
+  {                                                                            \
+    void *res = REAL(mmap)(addr, sz, prot, flags, fd, off);                    \
+    if (res != (void *)-1)                                                     \
+      efsan_core_mmap((uptr)res, RoundUpTo(sz, GetPageSizeCached()));          \
+    return res;                                                                \
+  }
+
+#include "sanitizer_common/sanitizer_platform_interceptors.h"
+#include "sanitizer_common/sanitizer_common_interceptors_memintrinsics.inc"
+#include "sanitizer_common/sanitizer_common_interceptors.inc"
+
+//===-- libc's mem* without marking, for __efsan_memcpy and friends ---------===//
+
+extern "C" void *efsan_real_memcpy(void *dest, const void *src, uptr n) {
+  return LIKELY(REAL(memcpy)) ? REAL(memcpy)(dest, src, n)
+                              : internal_memcpy(dest, src, n);
+}
+extern "C" void *efsan_real_memmove(void *dest, const void *src, uptr n) {
+  return LIKELY(REAL(memmove)) ? REAL(memmove)(dest, src, n)
+                               : internal_memmove(dest, src, n);
+}
+extern "C" void *efsan_real_memset(void *dest, int c, uptr n) {
+  return LIKELY(REAL(memset)) ? REAL(memset)(dest, c, n)
+                              : internal_memset(dest, c, n);
+}
+
+namespace __efsan {
+void InitializeInterceptors() {
+  // The allocator first: everything after may allocate.
+  INTERCEPT_FUNCTION(malloc);
+  INTERCEPT_FUNCTION(calloc);
+  INTERCEPT_FUNCTION(realloc);
+  INTERCEPT_FUNCTION(reallocarray);
+  INTERCEPT_FUNCTION(free);
+  INTERCEPT_FUNCTION(posix_memalign);
+  INTERCEPT_FUNCTION(aligned_alloc);
+  INTERCEPT_FUNCTION(memalign);
+  INTERCEPT_FUNCTION(valloc);
+  INTERCEPT_FUNCTION(pvalloc);
+  INTERCEPT_FUNCTION(pthread_create);
+  INTERCEPT_FUNCTION(pthread_join);
+  INTERCEPT_FUNCTION(fork);
+  InitializeCommonInterceptors();
+  pthread_key_create(&thread_exit_key, OnThreadExit);
+}
+} // namespace __efsan

@@ -1,0 +1,439 @@
+//===-- efsan_rtl.cpp - efsan glue: start-up, exit, the door to the C core ===//
+//
+// Implements what efsan.h promises the C core on top of sanitizer_common
+// (output, memory, locks, threads, time, stacks, symbols) and runs the
+// runtime's start-up from .preinit_array: flags, interceptors, TLS size, the
+// exit report hook, then the C core for the program's tool.
+//
+//===----------------------------------------------------------------------===//
+#include "efsan.h"
+#include "efsan_glue.h"
+#include "sanitizer_common/sanitizer_allocator_internal.h"
+#include "sanitizer_common/sanitizer_atomic.h"
+#include "sanitizer_common/sanitizer_interface_internal.h"
+#include "sanitizer_common/sanitizer_common.h"
+#include "sanitizer_common/sanitizer_flags.h"
+#include "sanitizer_common/sanitizer_libc.h"
+#include "sanitizer_common/sanitizer_mutex.h"
+#include "sanitizer_common/sanitizer_posix.h"
+#include "sanitizer_common/sanitizer_file.h"
+#include "sanitizer_common/sanitizer_stackdepot.h"
+#include "sanitizer_common/sanitizer_stacktrace.h"
+#include "sanitizer_common/sanitizer_symbolizer.h"
+
+#include <sys/mman.h>
+
+using namespace __sanitizer;
+
+// The tool the executable was instrumented for (weak: absent in a program
+// with no instrumented code, e.g. when only a dlopen'ed library is).
+extern "C" SANITIZER_WEAK_ATTRIBUTE const int __efsan_which_tool;
+
+namespace __efsan {
+bool glue_inited;
+static bool glue_init_running;
+} // namespace __efsan
+using namespace __efsan;
+
+//===-- Output ------------------------------------------------------------===//
+namespace __sanitizer {
+int VSNPrintf(char *buff, int buff_length, const char *format, va_list args);
+}
+
+// Formats into a stack buffer, or an internal mapping when longer, and
+// hands the text to sanitizer_common (which owns log_path and its PID suffix).
+template <typename Print>
+static void FormatAndPrint(const char *format, va_list args, Print print) {
+  char local[1024];
+  va_list copy;
+  va_copy(copy, args);
+  int needed = VSNPrintf(local, sizeof(local), format, args);
+  if (needed < (int)sizeof(local)) {
+    print(local);
+  } else {
+    InternalMmapVector<char> big(needed + 1);
+    VSNPrintf(big.data(), needed + 1, format, copy);
+    print(big.data());
+  }
+  va_end(copy);
+}
+
+extern "C" void efsan_vprintf(const char *format, va_list args) {
+  FormatAndPrint(format, args, [](const char *text) { Printf("%s", text); });
+}
+
+extern "C" void efsan_printf(const char *format, ...) {
+  va_list args;
+  va_start(args, format);
+  efsan_vprintf(format, args);
+  va_end(args);
+}
+
+extern "C" void efsan_report_line(const char *format, ...) {
+  va_list args;
+  va_start(args, format);
+  FormatAndPrint(format, args, [](const char *text) { Report("%s", text); });
+  va_end(args);
+}
+
+extern "C" void efsan_vreport(int level, const char *format, ...) {
+  if (Verbosity() < level)
+    return;
+  va_list args;
+  va_start(args, format);
+  FormatAndPrint(format, args, [](const char *text) { Report("%s", text); });
+  va_end(args);
+}
+
+extern "C" int efsan_snprintf(char *buffer, uptr length, const char *format,
+                              ...) {
+  va_list args;
+  va_start(args, format);
+  int needed = VSNPrintf(buffer, (int)length, format, args);
+  va_end(args);
+  return needed < (int)length ? needed : (int)length - 1;
+}
+
+extern "C" void efsan_fatal(const char *format, ...) {
+  va_list args;
+  va_start(args, format);
+  FormatAndPrint(format, args, [](const char *text) {
+    Report("EfficiencySanitizer: ERROR: %s\n", text);
+  });
+  va_end(args);
+  Die();
+}
+
+extern "C" int efsan_verbosity(void) { return Verbosity(); }
+extern "C" int efsan_exitcode(void) { return common_flags()->exitcode; }
+
+//===-- Memory and libc replacements ----------------------------------------===//
+
+extern "C" void *efsan_mmap(uptr size) {
+  return MmapOrDie(RoundUpTo(size, GetPageSizeCached()), "efsan");
+}
+
+extern "C" void efsan_munmap(void *addr, uptr size) {
+  UnmapOrDie(addr, RoundUpTo(size, GetPageSizeCached()));
+}
+
+static const int kMapFixedNoReplace = 0x100000;
+static const int kMadviseNoHugePage = 15;
+static const int kMadviseDontDump = 16;
+static const int kMadviseDontNeed = 4;
+static const int kErrnoExists = 17;
+static const long kSyscallMincore = 27; // x86-64
+
+// sanitizer_common has no internal_mincore; a raw syscall keeps libc (and
+// so the interceptors) out of the sampler's hot loop.
+static long RawSyscall3(long nr, long a, long b, long c) {
+  long ret;
+  asm volatile("syscall"
+               : "=a"(ret)
+               : "a"(nr), "D"(a), "S"(b), "d"(c)
+               : "rcx", "r11", "memory");
+  return ret;
+}
+
+extern "C" int efsan_mmap_fixed_noreserve(uptr addr, uptr size) {
+  uptr res = internal_mmap((void *)addr, size, PROT_READ | PROT_WRITE,
+                           MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE |
+                               kMapFixedNoReplace,
+                           -1, 0);
+  int err;
+  if (internal_iserror(res, &err))
+    return err;
+  if (res != addr) {
+    // A kernel before 4.17 treats MAP_FIXED_NOREPLACE as a hint.
+    internal_munmap((void *)res, size);
+    return kErrnoExists;
+  }
+  internal_madvise(addr, size, kMadviseNoHugePage);
+  internal_madvise(addr, size, kMadviseDontDump);
+  return 0;
+}
+
+extern "C" void efsan_madvise_dontneed(uptr addr, uptr size) {
+  internal_madvise(addr, size, kMadviseDontNeed);
+}
+
+extern "C" int efsan_mincore(uptr addr, uptr size, u8 *vec) {
+  return RawSyscall3(kSyscallMincore, (long)addr, (long)size, (long)vec) < 0
+             ? -1
+             : 0;
+}
+
+extern "C" void *efsan_internal_memset(void *s, int c, uptr n) {
+  return internal_memset(s, c, n);
+}
+extern "C" void *efsan_internal_memcpy(void *d, const void *s, uptr n) {
+  return internal_memcpy(d, s, n);
+}
+extern "C" void *efsan_internal_memmove(void *d, const void *s, uptr n) {
+  return internal_memmove(d, s, n);
+}
+extern "C" uptr efsan_internal_strlen(const char *s) {
+  return internal_strlen(s);
+}
+extern "C" int efsan_internal_strcmp(const char *a, const char *b) {
+  return internal_strcmp(a, b);
+}
+extern "C" uptr efsan_page_size(void) { return GetPageSizeCached(); }
+extern "C" int efsan_getpid(void) { return internal_getpid(); }
+
+// /proc/self/maps is read into one buffer that lives as long as the process:
+// the sampler reads it at every sample, and mapping and unmapping a buffer
+// each time would cost TLB shootdowns on every core running the program.
+static char *maps_buffer;
+static uptr maps_capacity;
+static StaticSpinMutex maps_lock;
+
+static uptr ReadProcMaps() {
+  for (;;) {
+    if (!maps_capacity) {
+      maps_capacity = 1 << 16;
+      maps_buffer = (char *)MmapOrDie(maps_capacity, "efsan maps");
+    }
+    fd_t fd = OpenFile("/proc/self/maps", RdOnly);
+    if (fd == kInvalidFd)
+      return 0;
+    uptr used = 0;
+    for (;;) {
+      uptr n = internal_read(fd, maps_buffer + used, maps_capacity - used - 1);
+      if (internal_iserror(n) || n == 0)
+        break;
+      used += n;
+      if (used == maps_capacity - 1)
+        break;
+    }
+    CloseFile(fd);
+    if (used < maps_capacity - 1) {
+      maps_buffer[used] = 0;
+      return used;
+    }
+    // Did not fit: read it again into a buffer twice as large.
+    UnmapOrDie(maps_buffer, maps_capacity);
+    maps_capacity *= 2;
+    maps_buffer = (char *)MmapOrDie(maps_capacity, "efsan maps");
+  }
+}
+
+static uptr ParseMapsHex(const char **p) {
+  uptr value = 0;
+  for (;; (*p)++) {
+    char c = **p;
+    if (c >= '0' && c <= '9')
+      value = value * 16 + (c - '0');
+    else if (c >= 'a' && c <= 'f')
+      value = value * 16 + (c - 'a' + 10);
+    else
+      return value;
+  }
+}
+
+static const char *SkipField(const char *p) {
+  while (*p && *p != ' ' && *p != '\n')
+    p++;
+  while (*p == ' ')
+    p++;
+  return p;
+}
+
+// Lines are "lo-hi perms offset dev inode [path]".
+extern "C" void efsan_for_each_mapping(efsan_mapping_visitor visit,
+                                       void *arg) {
+  SpinMutexLock lock(&maps_lock);
+  if (!ReadProcMaps())
+    return;
+  char *line = maps_buffer;
+  while (*line) {
+    char *end = line;
+    while (*end && *end != '\n')
+      end++;
+    bool last = !*end;
+    *end = 0;
+    const char *p = line;
+    uptr lo = ParseMapsHex(&p);
+    uptr hi = *p == '-' ? (p++, ParseMapsHex(&p)) : 0;
+    while (*p == ' ')
+      p++;
+    int prot = 0;
+    if (p[0] == 'r')
+      prot |= EFSAN_PROT_READ;
+    if (p[0] && p[1] == 'w')
+      prot |= EFSAN_PROT_WRITE;
+    if (p[0] && p[1] && p[2] == 'x')
+      prot |= EFSAN_PROT_EXEC;
+    p = SkipField(p); // perms
+    p = SkipField(p); // offset
+    p = SkipField(p); // device
+    p = SkipField(p); // inode; the rest of the line is the path
+    if (lo < hi)
+      visit(lo, hi, prot, p, arg);
+    if (last)
+      break;
+    line = end + 1;
+  }
+}
+
+//===-- Locking, threads, time ----------------------------------------------===//
+
+static_assert(sizeof(StaticSpinMutex) <= sizeof(efsan_mutex),
+              "efsan_mutex too small");
+
+extern "C" void efsan_mutex_lock(efsan_mutex *m) {
+  reinterpret_cast<StaticSpinMutex *>(m)->Lock();
+}
+extern "C" void efsan_mutex_unlock(efsan_mutex *m) {
+  reinterpret_cast<StaticSpinMutex *>(m)->Unlock();
+}
+
+struct SidelineStart {
+  void (*fn)(void *);
+  void *arg;
+};
+
+static void *SidelineThreadMain(void *raw) {
+  SidelineStart start = *static_cast<SidelineStart *>(raw);
+  InternalFree(raw);
+  efsan_thread_index = EFSAN_INTERNAL_THREAD;
+  start.fn(start.arg);
+  return nullptr;
+}
+
+extern "C" bool efsan_start_sideline_thread(void (*fn)(void *), void *arg) {
+  SidelineStart *start =
+      static_cast<SidelineStart *>(InternalAlloc(sizeof(SidelineStart)));
+  start->fn = fn;
+  start->arg = arg;
+  // Signals stay blocked in the new thread: it never takes the program's.
+  if (!internal_start_thread(SidelineThreadMain, start)) {
+    InternalFree(start);
+    return false;
+  }
+  return true;
+}
+
+extern "C" void efsan_sleep_ms(u32 ms) { SleepForMillis(ms); }
+extern "C" u64 efsan_monotonic_ns(void) { return MonotonicNanoTime(); }
+
+//===-- Stacks and symbols --------------------------------------------------===//
+
+// The fast unwinder needs the current thread's stack bounds; looking them up
+// costs a pthread_getattr_np, so each thread does it once.
+static __thread uptr thread_stack_top, thread_stack_bottom;
+
+void __sanitizer::BufferedStackTrace::UnwindImpl(uptr pc, uptr bp,
+                                                 void *context,
+                                                 bool request_fast,
+                                                 u32 max_depth) {
+  if (!thread_stack_top)
+    GetThreadStackTopAndBottom(efsan_thread_index == 0, &thread_stack_top,
+                               &thread_stack_bottom);
+  Unwind(max_depth, pc, bp, context, thread_stack_top, thread_stack_bottom,
+         StackTrace::WillUseFastUnwind(request_fast));
+}
+
+static const u32 kEfsanStackDepth = 64;
+
+namespace __efsan {
+// Stack of the caller's caller: frame 0 is the function that called the
+// function that calls this (an interceptor's caller, for example).
+// Set while this thread captures a stack: the unwinder's first bounds lookup
+// (pthread_getattr_np) calls realloc, whose interceptor would capture again
+// and deadlock on the lock pthread_getattr_np holds.
+static __thread bool capturing_stack;
+
+NOINLINE u32 CaptureCallerStack(uptr caller_pc, uptr caller_frame) {
+  if (capturing_stack)
+    return 0;
+  capturing_stack = true;
+  BufferedStackTrace stack;
+  stack.Unwind(caller_pc, caller_frame, nullptr,
+               common_flags()->fast_unwind_on_malloc, kEfsanStackDepth);
+  capturing_stack = false;
+  if (!stack.size)
+    return 0;
+  return StackDepotPut(stack);
+}
+} // namespace __efsan
+
+extern "C" NOINLINE u32 efsan_capture_stack(void) {
+  return CaptureCallerStack(GET_CALLER_PC(), GET_CURRENT_FRAME());
+}
+
+static const char *Intern(const char *s) {
+  return s ? internal_strdup(s) : nullptr;
+}
+
+extern "C" uptr efsan_symbolize_stack(u32 stack_id, struct efsan_frame *frames,
+                                      uptr max_frames) {
+  if (!stack_id)
+    return 0;
+  StackTrace stack = StackDepotGet(stack_id);
+  uptr count = 0;
+  for (uptr i = 0; i < stack.size && count < max_frames; i++) {
+    uptr pc = StackTrace::GetPreviousInstructionPc(stack.trace[i]);
+    SymbolizedStackHolder holder(Symbolizer::GetOrInit()->SymbolizePC(pc));
+    const SymbolizedStack *frame = holder.get();
+    if (!frame) {
+      frames[count++] = {pc, "<unknown>", nullptr, 0};
+      continue;
+    }
+    for (; frame && count < max_frames; frame = frame->next) {
+      const AddressInfo &info = frame->info;
+      frames[count].pc = pc;
+      frames[count].function =
+          info.function ? Intern(info.function) : "<unknown>";
+      frames[count].file = Intern(info.file);
+      frames[count].line = (int)info.line;
+      count++;
+    }
+  }
+  return count;
+}
+
+extern "C" bool efsan_symbolize_global(uptr addr, const char **name,
+                                       uptr *start, uptr *size) {
+  DataInfo info;
+  if (!Symbolizer::GetOrInit()->SymbolizeData(addr, &info) || !info.name)
+    return false;
+  *name = Intern(info.name);
+  *start = info.start;
+  *size = info.size;
+  return true;
+}
+
+//===-- Start-up and exit ----------------------------------------------------===//
+
+static void FinishAtExit() { efsan_core_finish(); }
+
+// UBSan's handlers live in this runtime (efsan_ubsan.cpp).
+extern "C" void efsan_init_ubsan(void);
+
+extern "C" void efsan_glue_init(void) {
+  if (glue_inited || glue_init_running)
+    return;
+  glue_init_running = true;
+  SanitizerToolName = "EfficiencySanitizer";
+  CacheBinaryName();
+  InitializeFlags();
+  __sanitizer_set_report_path(common_flags()->log_path);
+  // The runtime's own libc calls go through the interceptors, so they must
+  // be in place before anything below calls libc (InitTlsSize calls confstr).
+  InitializeInterceptors();
+  InitTlsSize();
+  efsan_init_ubsan();
+  efsan_init_ubsan();
+  // Registered before the program's own atexit handlers and before ld.so's
+  // destructor runner, so the report comes after both (atexit is LIFO).
+  Atexit(FinishAtExit);
+  glue_inited = true;
+  glue_init_running = false;
+  efsan_core_init(&__efsan_which_tool ? __efsan_which_tool : EFSAN_TOOL_NONE);
+}
+
+// Runs before any shared library's or the program's constructors.
+__attribute__((section(".preinit_array"), used)) static void (*const
+                                                             efsan_preinit)(
+    void) = efsan_glue_init;

@@ -1,0 +1,98 @@
+//===-- efsan_shadow.c - the shadow mapping -------------------------------===//
+//
+// One shadow byte per 64-byte line at (addr >> 6) + 0x100000000000, reserved
+// once with MAP_NORESERVE so only touched shadow pages cost memory. Scans go
+// through mincore so that they cost in proportion to the shadow pages that
+// exist, never to the 2 TiB reserved.
+//
+//===----------------------------------------------------------------------===//
+#include "efsan_internal.h"
+
+#define ALL_BYTES(b) (0x0101010101010101ULL * (u8)(b))
+
+void efsan_shadow_reserve(void) {
+  int err = efsan_mmap_fixed_noreserve(EFSAN_SHADOW_OFFSET,
+                                       EFSAN_SHADOW_END - EFSAN_SHADOW_OFFSET);
+  if (err)
+    efsan_fatal("cannot reserve the shadow memory [0x%llx, 0x%llx) "
+                "(errno %d): the range is already mapped or the address "
+                "space is limited (ulimit -v)",
+                EFSAN_SHADOW_OFFSET, EFSAN_SHADOW_END, err);
+}
+
+void efsan_shadow_forget_all(void) {
+  efsan_madvise_dontneed(EFSAN_SHADOW_OFFSET,
+                         EFSAN_SHADOW_END - EFSAN_SHADOW_OFFSET);
+}
+
+void efsan_ws_mark_range(uptr addr, uptr size) {
+  if (EFSAN_UNLIKELY(addr >= EFSAN_APP_END || size == 0))
+    return;
+  uptr last = addr + size - 1;
+  if (last < addr || last >= EFSAN_APP_END)
+    last = EFSAN_APP_END - 1;
+  u8 *shadow = efsan_shadow_of(addr);
+  u8 *shadow_end = efsan_shadow_of(last) + 1;
+  // Whole words where possible: a word whose eight lines all have both bits
+  // is skipped without a store. Stores stay byte-sized so that they never
+  // overwrite bits that another thread or the sampler changes next door.
+  while (shadow < shadow_end) {
+    if (((uptr)shadow & 7) == 0 && shadow + 8 <= shadow_end) {
+      u64 word = *(volatile u64 *)shadow;
+      if ((word & ALL_BYTES(EFSAN_WS_ACCESS_BITS)) ==
+          ALL_BYTES(EFSAN_WS_ACCESS_BITS)) {
+        shadow += 8;
+        continue;
+      }
+    }
+    u8 bits = *(volatile u8 *)shadow;
+    if ((bits & EFSAN_WS_ACCESS_BITS) != EFSAN_WS_ACCESS_BITS)
+      *(volatile u8 *)shadow = bits | EFSAN_WS_ACCESS_BITS;
+    shadow++;
+  }
+}
+
+// 4096 pages of shadow (16 MiB, covering 1 GiB of application memory) per
+// mincore call. Callers serialize on the sampler lock, so one vector will do.
+#define MINCORE_CHUNK_PAGES 4096
+static u8 mincore_vec[MINCORE_CHUNK_PAGES];
+
+void efsan_shadow_for_each_resident(uptr app_lo, uptr app_hi,
+                                    efsan_shadow_visitor visit, void *arg) {
+  if (app_hi > EFSAN_APP_END)
+    app_hi = EFSAN_APP_END;
+  if (app_lo >= app_hi)
+    return;
+  uptr page = efsan_page_size();
+  // Regions are page aligned, so their shadow is 64-byte (word) aligned and
+  // two regions never share a shadow word.
+  uptr shadow_lo = (uptr)efsan_shadow_of(app_lo) & ~(uptr)7;
+  uptr shadow_hi = ((uptr)efsan_shadow_of(app_hi - 1) + 8) & ~(uptr)7;
+  uptr chunk = shadow_lo & ~(page - 1);
+  while (chunk < shadow_hi) {
+    uptr pages = (shadow_hi - chunk + page - 1) / page;
+    if (pages > MINCORE_CHUNK_PAGES)
+      pages = MINCORE_CHUNK_PAGES;
+    if (efsan_mincore(chunk, pages * page, mincore_vec) == 0) {
+      uptr i = 0;
+      while (i < pages) {
+        if (!(mincore_vec[i] & 1)) {
+          i++;
+          continue;
+        }
+        uptr run = i;
+        while (run < pages && (mincore_vec[run] & 1))
+          run++;
+        uptr lo = chunk + i * page, hi = chunk + run * page;
+        if (lo < shadow_lo)
+          lo = shadow_lo;
+        if (hi > shadow_hi)
+          hi = shadow_hi;
+        if (lo < hi)
+          visit((u64 *)lo, (hi - lo) / 8, arg);
+        i = run;
+      }
+    }
+    chunk += pages * page;
+  }
+}

@@ -1,0 +1,351 @@
+//===-- efsan_working_set.c - the working-set tool ------------------------===//
+//
+// Shadow byte of a line: bit 0 = touched since the last sample, bits 1..6 =
+// touched since the last snapshot of level 1..6, bit 7 = ever touched. The
+// instrumented code sets bits 0 and 7. A sideline thread wakes every
+// sample_freq ms and, for every populated shadow word:
+//   - counts the lines with bit 0 (the level-0 snapshot: lines touched in the
+//     last sample period),
+//   - copies bit 0 into bits 1..6 and clears bit 0,
+//   - for every level k due now (every 2^(k*snapshot_step) samples) counts
+//     the lines with bit k (touched in the last 2^(k*snapshot_step) periods)
+//     and clears bit k.
+// Each level keeps its snapshots in a circular buffer of snapshot_history
+// entries. Bit 7 is never cleared; at exit it gives the total working set.
+//
+// Races with the program's threads: the sampler changes a word only with a
+// compare-and-swap of the whole word, so a bit the program sets while the
+// sampler works on that word is never lost (the CAS fails and the word is
+// redone). The program's store is a plain "read byte, or in 0x81, write
+// byte"; if the sampler clears bits of that byte between the program's read
+// and write, the write puts back bits 1..6 that were just cleared. That can
+// only make the next snapshot of those levels count a line the program is
+// touching right now anyway (bit 0 is set by the same store, and bit 0 is
+// copied into bits 1..6 at the next sample), so no count is wrong by more
+// than the one-sample uncertainty of when an access happened.
+//
+//===----------------------------------------------------------------------===//
+#include "efsan_internal.h"
+
+#define NUM_LEVELS 7 // level 0 (bit 0) and levels 1..6 (bits 1..6)
+#define ONES 0x0101010101010101ULL
+#define EVER_BITS 0x8080808080808080ULL
+
+struct level_series {
+  u32 *lines;  // circular buffer of `history` snapshots
+  u64 taken;   // snapshots taken at this level, including dropped ones
+  u32 peak;    // largest snapshot ever taken at this level
+};
+
+static struct level_series levels[NUM_LEVELS];
+static u32 history;
+static u32 samples; // read without the lock by __efsan_get_sample_count
+static efsan_mutex sampler_lock;
+static bool sampler_stopped;
+static u64 sampler_generation; // a forked child starts a new generation
+static struct efsan_region *scan_regions; // sampler-owned copy of the registry
+static uptr scan_capacity;
+
+u32 efsan_ws_sample_count(void) {
+  return __atomic_load_n(&samples, __ATOMIC_ACQUIRE);
+}
+
+static u64 level_period_samples(int level) {
+  return 1ULL << (level * efsan_flags.snapshot_step);
+}
+
+//===-- Sampling -----------------------------------------------------------===//
+
+struct sample_scan {
+  u64 due_bits; // bits 1..6 of every byte, for the levels due now
+  u64 counts[NUM_LEVELS];
+  int due_levels[NUM_LEVELS];
+  int num_due;
+};
+
+static void sample_words(u64 *words, uptr count, void *arg) {
+  struct sample_scan *scan = arg;
+  u64 interesting = ONES | scan->due_bits;
+  for (uptr i = 0; i < count; i++) {
+    u64 old = __atomic_load_n(&words[i], __ATOMIC_RELAXED);
+    while (old & interesting) {
+      u64 counts[NUM_LEVELS];
+      u64 touched = old & ONES;
+      u64 updated = old;
+      counts[0] = __builtin_popcountll(touched);
+      // Each byte of `touched` is 0 or 1, so the product sets bits 1..6 in
+      // exactly the bytes with bit 0, without carries between bytes.
+      updated = (updated & ~ONES) | (touched * 0x7e);
+      for (int d = 0; d < scan->num_due; d++) {
+        int level = scan->due_levels[d];
+        u64 mask = ONES << level;
+        counts[level] = __builtin_popcountll(updated & mask);
+        updated &= ~mask;
+      }
+      if (__atomic_compare_exchange_n(&words[i], &old, updated, false,
+                                      __ATOMIC_RELAXED, __ATOMIC_RELAXED)) {
+        scan->counts[0] += counts[0];
+        for (int d = 0; d < scan->num_due; d++)
+          scan->counts[scan->due_levels[d]] += counts[scan->due_levels[d]];
+        break;
+      }
+      // The program changed the word meanwhile: redo it with its new value.
+    }
+  }
+}
+
+static void record(int level, u64 lines) {
+  struct level_series *series = &levels[level];
+  u32 value = lines > 0xffffffffu ? 0xffffffffu : (u32)lines;
+  series->lines[series->taken % history] = value;
+  series->taken++;
+  if (value > series->peak)
+    series->peak = value;
+}
+
+// Called with sampler_lock held.
+static void take_sample(void) {
+  efsan_regions_refresh();
+  u32 sample = samples + 1;
+  struct sample_scan scan;
+  efsan_internal_memset(&scan, 0, sizeof(scan));
+  for (int level = 1; level < NUM_LEVELS; level++) {
+    u64 period = level_period_samples(level);
+    if (sample % period == 0) {
+      scan.due_bits |= ONES << level;
+      scan.due_levels[scan.num_due++] = level;
+    }
+  }
+  uptr n = efsan_regions_snapshot(&scan_regions, &scan_capacity);
+  for (uptr i = 0; i < n; i++)
+    efsan_shadow_for_each_resident(scan_regions[i].lo, scan_regions[i].hi,
+                                   sample_words, &scan);
+  record(0, scan.counts[0]);
+  for (int d = 0; d < scan.num_due; d++)
+    record(scan.due_levels[d], scan.counts[scan.due_levels[d]]);
+  __atomic_store_n(&samples, sample, __ATOMIC_RELEASE);
+}
+
+static void sampler_main(void *arg) {
+  u64 generation = (u64)(uptr)arg;
+  u64 period_ns = (u64)efsan_flags.sample_freq * 1000000ULL;
+  u64 next = efsan_monotonic_ns() + period_ns;
+  for (;;) {
+    // Absolute deadlines, so the time a sample takes does not stretch the
+    // period; a late wake-up skips ahead instead of sampling in a burst.
+    u64 now = efsan_monotonic_ns();
+    if (now < next)
+      efsan_sleep_ms((u32)((next - now + 999999) / 1000000));
+    now = efsan_monotonic_ns();
+    while (next <= now)
+      next += period_ns;
+    efsan_mutex_lock(&sampler_lock);
+    if (sampler_stopped || generation != sampler_generation) {
+      efsan_mutex_unlock(&sampler_lock);
+      return;
+    }
+    take_sample();
+    efsan_mutex_unlock(&sampler_lock);
+  }
+}
+
+static void start_sampler(void) {
+  if (!efsan_flags.record_snapshots)
+    return;
+  if (!efsan_start_sideline_thread(sampler_main,
+                                   (void *)(uptr)sampler_generation))
+    efsan_fatal("cannot start the working-set sampler thread");
+}
+
+void efsan_ws_init(void) {
+  history = (u32)efsan_flags.snapshot_history;
+  for (int level = 0; level < NUM_LEVELS; level++)
+    levels[level].lines = efsan_mmap(history * sizeof(u32));
+  start_sampler();
+}
+
+void efsan_ws_stop_sampler(void) {
+  efsan_mutex_lock(&sampler_lock);
+  sampler_stopped = true;
+  efsan_mutex_unlock(&sampler_lock);
+}
+
+void efsan_ws_fork_prepare(void) { efsan_mutex_lock(&sampler_lock); }
+
+void efsan_ws_fork_parent(void) { efsan_mutex_unlock(&sampler_lock); }
+
+void efsan_ws_fork_child(void) {
+  // The child's working set starts at fork (the shadow was dropped); its
+  // sampler thread did not survive fork.
+  for (int level = 0; level < NUM_LEVELS; level++) {
+    levels[level].taken = 0;
+    levels[level].peak = 0;
+  }
+  __atomic_store_n(&samples, 0, __ATOMIC_RELEASE);
+  sampler_generation++;
+  efsan_mutex_unlock(&sampler_lock);
+  if (!sampler_stopped)
+    start_sampler();
+}
+
+//===-- Report -------------------------------------------------------------===//
+
+static void count_ever_touched(u64 *words, uptr count, void *arg) {
+  u64 *lines = arg;
+  for (uptr i = 0; i < count; i++) {
+    u64 word = __atomic_load_n(&words[i], __ATOMIC_RELAXED);
+    if (word)
+      *lines += __builtin_popcountll(word & EVER_BITS);
+  }
+}
+
+// "12.3 KiB": lines * 64 bytes with one decimal in the largest fitting unit.
+static void format_size(char *buffer, uptr length, u64 lines) {
+  u64 bytes = lines * EFSAN_CACHE_LINE_SIZE;
+  static const char *const units[] = {"KiB", "MiB", "GiB", "TiB"};
+  if (bytes < 1024) {
+    efsan_snprintf(buffer, length, "%llu B", bytes);
+    return;
+  }
+  u64 scale = 1024;
+  int unit = 0;
+  while (unit < 3 && bytes >= scale * 1024) {
+    scale *= 1024;
+    unit++;
+  }
+  u64 tenths = (bytes * 10 + scale / 2) / scale;
+  efsan_snprintf(buffer, length, "%llu.%llu %s", tenths / 10, tenths % 10,
+                 units[unit]);
+}
+
+static void format_duration(char *buffer, uptr length, u64 ms) {
+  if (ms < 1000)
+    efsan_snprintf(buffer, length, "%llu ms", ms);
+  else if (ms % 1000 == 0)
+    efsan_snprintf(buffer, length, "%llu s", ms / 1000);
+  else
+    efsan_snprintf(buffer, length, "%llu.%03llu s", ms / 1000, ms % 1000);
+}
+
+// Calls emit(value, index, arg) for the snapshots kept at a level, oldest
+// first.
+static u64 kept_snapshots(const struct level_series *series) {
+  return series->taken < history ? series->taken : history;
+}
+static u32 kept_snapshot(const struct level_series *series, u64 i) {
+  u64 first = series->taken - kept_snapshots(series);
+  return series->lines[(first + i) % history];
+}
+
+static void print_text(u64 total, const u64 *by_kind, u32 num_samples) {
+  char size[32], period[32];
+  int pid = efsan_getpid();
+  format_size(size, sizeof(size), total);
+  efsan_report_line("EfficiencySanitizer: the total working set size: %llu "
+                    "cache lines (%s)\n", total, size);
+  for (int kind = 0; kind < EFSAN_REGION_KINDS; kind++) {
+    format_size(size, sizeof(size), by_kind[kind]);
+    efsan_report_line("  %-8s %llu lines (%s)\n",
+                      efsan_region_kind_names[kind], by_kind[kind], size);
+  }
+  if (!efsan_flags.record_snapshots) {
+    efsan_report_line("  snapshots not recorded (record_snapshots=0)\n");
+  } else {
+    format_duration(period, sizeof(period), efsan_flags.sample_freq);
+    efsan_report_line("  %u samples, one every %s; level k keeps a snapshot "
+                      "every %d^k samples\n",
+                      num_samples, period, 1 << efsan_flags.snapshot_step);
+    for (int level = 0; level < NUM_LEVELS; level++) {
+      const struct level_series *series = &levels[level];
+      if (!series->taken)
+        break;
+      format_duration(period, sizeof(period),
+                      (u64)efsan_flags.sample_freq *
+                          level_period_samples(level));
+      format_size(size, sizeof(size), series->peak);
+      u64 kept = kept_snapshots(series);
+      efsan_report_line("  level %d: every %s, %llu snapshots%s, peak %u lines "
+                        "(%s); lines per snapshot, oldest first:\n",
+                        level, period, series->taken,
+                        kept < series->taken ? " (oldest dropped)" : "",
+                        series->peak, size);
+      char line[16 * 12 + 32];
+      uptr used = 0;
+      for (u64 i = 0; i < kept; i++) {
+        used += efsan_snprintf(line + used, sizeof(line) - used, " %u",
+                               kept_snapshot(series, i));
+        if ((i + 1) % 16 == 0 || i + 1 == kept) {
+          efsan_report_line("   %s\n", line);
+          used = 0;
+        }
+      }
+    }
+  }
+  format_size(size, sizeof(size), total);
+  efsan_printf("SUMMARY: EfficiencySanitizer: working set of %llu cache lines "
+               "(%s) in process %d\n", total, size, pid);
+}
+
+static void print_json(u64 total, const u64 *by_kind, u32 num_samples) {
+  efsan_printf("{\"tool\": \"working-set\", \"pid\": %d, \"cache_line_size\": "
+               "%d, \"total_lines\": %llu, \"total_bytes\": %llu,\n",
+               efsan_getpid(), EFSAN_CACHE_LINE_SIZE, total,
+               total * EFSAN_CACHE_LINE_SIZE);
+  efsan_printf(" \"regions\": {\"heap\": %llu, \"globals\": %llu, \"stack\": "
+               "%llu, \"other\": %llu},\n",
+               by_kind[EFSAN_REGION_HEAP], by_kind[EFSAN_REGION_GLOBALS],
+               by_kind[EFSAN_REGION_STACK], by_kind[EFSAN_REGION_OTHER]);
+  efsan_printf(" \"sample_period_ms\": %d, \"samples\": %u, \"snapshot_step\": "
+               "%d, \"snapshot_history\": %u,\n \"levels\": [",
+               efsan_flags.sample_freq, num_samples, efsan_flags.snapshot_step,
+               history);
+  for (int level = 0; level < NUM_LEVELS; level++) {
+    const struct level_series *series = &levels[level];
+    u64 kept = efsan_flags.record_snapshots ? kept_snapshots(series) : 0;
+    efsan_printf("%s\n  {\"level\": %d, \"period_ms\": %llu, \"taken\": %llu, "
+                 "\"peak_lines\": %u, \"lines\": [",
+                 level ? "," : "", level,
+                 (u64)efsan_flags.sample_freq * level_period_samples(level),
+                 efsan_flags.record_snapshots ? series->taken : 0,
+                 efsan_flags.record_snapshots ? series->peak : 0);
+    char line[16 * 12 + 32];
+    uptr used = 0;
+    for (u64 i = 0; i < kept; i++) {
+      used += efsan_snprintf(line + used, sizeof(line) - used, "%s%u",
+                             i ? ", " : "", kept_snapshot(series, i));
+      if ((i + 1) % 16 == 0 || i + 1 == kept) {
+        efsan_printf("%s", line);
+        used = 0;
+      }
+    }
+    efsan_printf("]}");
+  }
+  efsan_printf("\n ]}\n");
+}
+
+void efsan_ws_report(bool at_exit) {
+  (void)at_exit;
+  efsan_mutex_lock(&sampler_lock);
+  efsan_regions_refresh();
+  u64 by_kind[EFSAN_REGION_KINDS] = {0};
+  uptr n = efsan_regions_snapshot(&scan_regions, &scan_capacity);
+  for (uptr i = 0; i < n; i++) {
+    u64 lines = 0;
+    efsan_shadow_for_each_resident(scan_regions[i].lo, scan_regions[i].hi,
+                                   count_ever_touched, &lines);
+    by_kind[scan_regions[i].kind] += lines;
+    if (lines)
+      efsan_vreport(2, "  region [0x%zx, 0x%zx) %s: %llu lines\n",
+                    scan_regions[i].lo, scan_regions[i].hi,
+                    efsan_region_kind_names[scan_regions[i].kind], lines);
+  }
+  u64 total = 0;
+  for (int kind = 0; kind < EFSAN_REGION_KINDS; kind++)
+    total += by_kind[kind];
+  u32 num_samples = samples;
+  if (!efsan_internal_strcmp(efsan_flags.report_format, "json"))
+    print_json(total, by_kind, num_samples);
+  else
+    print_text(total, by_kind, num_samples);
+  efsan_mutex_unlock(&sampler_lock);
+}

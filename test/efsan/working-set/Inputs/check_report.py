@@ -1,0 +1,48 @@
+"""Checks a working-set JSON report against expressions.
+
+usage: check_report.py LOG_PREFIX [--count N] EXPR...
+
+Reads every LOG_PREFIX.<pid> file (the reports of log_path=LOG_PREFIX), parses
+each as one JSON report, and evaluates each EXPR in every report, with the
+report's top-level keys, the region names (heap, globals, stack, other),
+`level0` (the level-0 series), `levels`, `filename_pid` (the PID in the file
+name) and `reports` (all parsed reports) as variables. Exits 1 with the
+failing expression and the report if any is false.
+"""
+import glob
+import json
+import sys
+
+
+def main():
+    args = sys.argv[1:]
+    prefix = args.pop(0)
+    expected_count = None
+    if args and args[0] == "--count":
+        expected_count = int(args[1])
+        args = args[2:]
+    paths = sorted(p for p in glob.glob(prefix + ".*") if p[len(prefix) + 1:].isdigit())
+    if expected_count is not None and len(paths) != expected_count:
+        sys.exit("expected %d reports, found %d: %s" % (expected_count, len(paths), paths))
+    if not paths:
+        sys.exit("no report files %s.*" % prefix)
+    reports = []
+    for path in paths:
+        with open(path) as f:
+            reports.append((path, f.read()))
+    parsed = [json.loads(text) for _, text in reports]
+    for (path, text), report in zip(reports, parsed):
+        env = dict(report)
+        env.update(report["regions"])
+        env["level0"] = report["levels"][0]["lines"]
+        env["filename_pid"] = int(path.rsplit(".", 1)[1])
+        env["reports"] = parsed
+        for expr in args:
+            if not eval(expr, {"any": any, "all": all, "len": len, "max": max,
+                               "min": min, "sum": sum, "range": range}, env):
+                sys.exit("%s: false: %s\n%s" % (path, expr, text))
+    print("ok %d report(s)" % len(paths))
+
+
+if __name__ == "__main__":
+    main()
