@@ -7,9 +7,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "efsan_internal.h"
-#ifdef EFSAN_HAVE_CACHE_FRAG
 #include "efsan_cache_frag.h"
-#endif
 
 int efsan_active_tool;
 __thread u32 efsan_thread_index __attribute__((tls_model("initial-exec")));
@@ -49,10 +47,6 @@ static void start_tool(int tool) {
   if (tool != EFSAN_TOOL_CACHE_FRAG && tool != EFSAN_TOOL_WORKING_SET)
     efsan_fatal("unknown tool id %d (the program and the runtime disagree; "
                 "rebuild with the same efsan)", tool);
-#ifndef EFSAN_HAVE_CACHE_FRAG
-  if (tool == EFSAN_TOOL_CACHE_FRAG)
-    efsan_fatal("this runtime was built without the cache-frag tool");
-#endif
   efsan_active_tool = tool;
   efsan_shadow_reserve();
   efsan_regions_init();
@@ -60,10 +54,8 @@ static void start_tool(int tool) {
                 tool_name(tool), EFSAN_SHADOW_OFFSET, EFSAN_SHADOW_END);
   if (tool == EFSAN_TOOL_WORKING_SET)
     efsan_ws_init();
-#ifdef EFSAN_HAVE_CACHE_FRAG
   else
     efsan_cache_frag_init();
-#endif
   tool_started = true;
 }
 
@@ -83,30 +75,20 @@ EFSAN_INTERFACE void __efsan_init(int tool, void *module_info) {
     efsan_fatal("a module instrumented for %s was loaded into a program "
                 "instrumented for %s; use one -fsanitize=efficiency-* tool "
                 "for all modules", tool_name(tool), tool_name(efsan_active_tool));
-#ifdef EFSAN_HAVE_CACHE_FRAG
   if (tool == EFSAN_TOOL_CACHE_FRAG && module_info)
     efsan_cache_frag_module_init(module_info);
-#else
-  (void)module_info;
-#endif
 }
 
 EFSAN_INTERFACE void __efsan_exit(void *module_info) {
-#ifdef EFSAN_HAVE_CACHE_FRAG
   if (efsan_active_tool == EFSAN_TOOL_CACHE_FRAG && module_info)
     efsan_cache_frag_module_exit(module_info);
-#else
-  (void)module_info;
-#endif
 }
 
 static void print_report(bool at_exit) {
   if (efsan_active_tool == EFSAN_TOOL_WORKING_SET)
     efsan_ws_report(at_exit);
-#ifdef EFSAN_HAVE_CACHE_FRAG
   else if (efsan_active_tool == EFSAN_TOOL_CACHE_FRAG)
     efsan_cache_frag_report();
-#endif
 }
 
 void efsan_core_finish(void) {
@@ -134,17 +116,13 @@ void efsan_core_thread_start(uptr stack_lo, uptr stack_hi) {
     return;
   if (stack_lo < stack_hi)
     efsan_regions_set(stack_lo, stack_hi, EFSAN_REGION_STACK);
-#ifdef EFSAN_HAVE_CACHE_FRAG
   if (efsan_active_tool == EFSAN_TOOL_CACHE_FRAG)
     efsan_cache_frag_thread_start();
-#endif
 }
 
 void efsan_core_thread_exit(void) {
-#ifdef EFSAN_HAVE_CACHE_FRAG
   if (efsan_active_tool == EFSAN_TOOL_CACHE_FRAG)
     efsan_cache_frag_thread_exit();
-#endif
 }
 
 void efsan_core_fork_prepare(void) {
@@ -171,10 +149,8 @@ void efsan_core_fork_child(void) {
     efsan_shadow_forget_all();
     efsan_ws_fork_child();
   }
-#ifdef EFSAN_HAVE_CACHE_FRAG
   else if (efsan_active_tool == EFSAN_TOOL_CACHE_FRAG)
     efsan_cache_frag_fork_child();
-#endif
 }
 
 //===-- Memory events from interceptors ------------------------------------===//
@@ -212,21 +188,13 @@ void efsan_core_malloc(uptr addr, uptr size, u32 stack_id) {
                              &thread_heap_hi);
     }
   }
-#ifdef EFSAN_HAVE_CACHE_FRAG
   if (efsan_active_tool == EFSAN_TOOL_CACHE_FRAG)
     efsan_cache_frag_alloc(addr, size, stack_id);
-#else
-  (void)stack_id;
-#endif
 }
 
 void efsan_core_free(uptr addr) {
-#ifdef EFSAN_HAVE_CACHE_FRAG
   if (efsan_active_tool == EFSAN_TOOL_CACHE_FRAG && addr)
     efsan_cache_frag_free(addr);
-#else
-  (void)addr;
-#endif
 }
 
 //===-- Access entry points ------------------------------------------------===//
@@ -238,13 +206,9 @@ static inline __attribute__((always_inline)) void on_access(uptr addr,
     efsan_ws_mark_range(addr, size);
     return;
   }
-#ifdef EFSAN_HAVE_CACHE_FRAG
   if (efsan_active_tool == EFSAN_TOOL_CACHE_FRAG &&
       __atomic_load_n(&__efsan_cache_frag_tracking, __ATOMIC_RELAXED))
     efsan_cache_frag_access(addr, size, is_write);
-#else
-  (void)is_write;
-#endif
 }
 
 void efsan_core_access_range(uptr addr, uptr size, bool is_write) {

@@ -1,0 +1,147 @@
+//===-- efsan_cache_frag_structs.c - struct field counters ----------------===//
+//
+// The struct tables the pass emits per module (docs/InstrumentationABI.md):
+// registered by the module constructors, copied when a module goes away (its
+// counters die with it), and merged by type for the report: one struct type
+// compiled into several modules is one entry whose counts are the sums.
+//
+//===----------------------------------------------------------------------===//
+#include "efsan_cache_frag_internal.h"
+
+struct efsan_struct_info {
+  const char *name;
+  u32 size;
+  u32 num_fields;
+  const u32 *field_offsets;
+  const u32 *field_sizes;
+  const char *const *field_type_names;
+  u64 *field_counters;
+};
+
+struct efsan_cache_frag_module_info {
+  const char *module_name;
+  u32 num_structs;
+  struct efsan_struct_info *structs;
+};
+
+struct cf_module {
+  struct efsan_cache_frag_module_info *info;
+  // Non-null once the module exited: its counters, struct after struct.
+  u64 *saved_counters;
+};
+
+#define CF_MAX_MODULES 4096
+static efsan_mutex cf_modules_lock;
+static struct cf_module cf_modules[CF_MAX_MODULES];
+static u32 cf_module_count;
+static u32 cf_modules_dropped;
+
+void cf_structs_module_init(void *module_info) {
+  struct efsan_cache_frag_module_info *info = module_info;
+  if (!info->num_structs)
+    return;
+  efsan_mutex_lock(&cf_modules_lock);
+  if (cf_module_count < CF_MAX_MODULES) {
+    cf_modules[cf_module_count].info = info;
+    cf_modules[cf_module_count].saved_counters = 0;
+    cf_module_count++;
+  } else {
+    cf_modules_dropped++;
+  }
+  efsan_mutex_unlock(&cf_modules_lock);
+}
+
+static uptr cf_module_counter_total(struct efsan_cache_frag_module_info *info) {
+  uptr total = 0;
+  for (u32 i = 0; i < info->num_structs; i++)
+    total += info->structs[i].num_fields;
+  return total;
+}
+
+void cf_structs_module_exit(void *module_info) {
+  struct efsan_cache_frag_module_info *info = module_info;
+  efsan_mutex_lock(&cf_modules_lock);
+  for (u32 m = 0; m < cf_module_count; m++) {
+    if (cf_modules[m].info != info || cf_modules[m].saved_counters)
+      continue;
+    uptr total = cf_module_counter_total(info);
+    u64 *saved = (u64 *)efsan_mmap((total ? total : 1) * sizeof(u64));
+    uptr at = 0;
+    for (u32 i = 0; i < info->num_structs; i++) {
+      struct efsan_struct_info *s = &info->structs[i];
+      for (u32 f = 0; f < s->num_fields; f++)
+        saved[at++] = cf_load(&s->field_counters[f]);
+    }
+    cf_modules[m].saved_counters = saved;
+    break;
+  }
+  efsan_mutex_unlock(&cf_modules_lock);
+}
+
+static bool cf_same_layout(const struct cf_struct_usage *usage,
+                           const struct efsan_struct_info *s) {
+  if (usage->size != s->size || usage->num_fields != s->num_fields ||
+      efsan_internal_strcmp(usage->name, s->name) != 0)
+    return false;
+  for (u32 f = 0; f < s->num_fields; f++)
+    if (usage->field_offsets[f] != s->field_offsets[f] ||
+        usage->field_sizes[f] != s->field_sizes[f])
+      return false;
+  return true;
+}
+
+uptr cf_structs_collect(struct cf_struct_usage **out, uptr *capacity_out) {
+  efsan_mutex_lock(&cf_modules_lock);
+  uptr capacity = 0;
+  for (u32 m = 0; m < cf_module_count; m++)
+    capacity += cf_modules[m].info->num_structs;
+  struct cf_struct_usage *usages = 0;
+  uptr count = 0;
+  if (capacity)
+    usages = (struct cf_struct_usage *)efsan_mmap(capacity *
+                                                  sizeof(struct cf_struct_usage));
+  for (u32 m = 0; m < cf_module_count; m++) {
+    struct efsan_cache_frag_module_info *info = cf_modules[m].info;
+    const u64 *saved = cf_modules[m].saved_counters;
+    for (u32 i = 0; i < info->num_structs; i++) {
+      struct efsan_struct_info *s = &info->structs[i];
+      struct cf_struct_usage *usage = 0;
+      for (uptr u = 0; u < count && !usage; u++)
+        if (cf_same_layout(&usages[u], s))
+          usage = &usages[u];
+      if (!usage) {
+        usage = &usages[count++];
+        usage->name = s->name;
+        usage->size = s->size;
+        usage->num_fields = s->num_fields;
+        usage->field_offsets = s->field_offsets;
+        usage->field_sizes = s->field_sizes;
+        usage->field_type_names = s->field_type_names;
+        usage->counts = (u64 *)efsan_mmap(
+            (s->num_fields ? s->num_fields : 1) * sizeof(u64));
+        usage->total = 0;
+      }
+      for (u32 f = 0; f < s->num_fields; f++) {
+        u64 c = saved ? *saved++ : cf_load(&s->field_counters[f]);
+        usage->counts[f] += c;
+        usage->total += c;
+      }
+    }
+  }
+  efsan_mutex_unlock(&cf_modules_lock);
+  *out = usages;
+  *capacity_out = capacity;
+  return count;
+}
+
+void cf_structs_release(struct cf_struct_usage *usages, uptr count,
+                        uptr capacity) {
+  for (uptr u = 0; u < count; u++)
+    efsan_munmap(usages[u].counts,
+                 (usages[u].num_fields ? usages[u].num_fields : 1) *
+                     sizeof(u64));
+  if (usages)
+    efsan_munmap(usages, capacity * sizeof(struct cf_struct_usage));
+}
+
+u32 cf_structs_modules_dropped(void) { return cf_modules_dropped; }

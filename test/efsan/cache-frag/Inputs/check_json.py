@@ -1,0 +1,115 @@
+"""Checks a cache-frag JSON report against the text report of the same run
+configuration: the JSON must parse, have the documented keys, and carry the
+same findings (kinds, invalidations, objects, words) and struct counts.
+Addresses differ between runs (ASLR), so they are compared only within one
+report (object offsets)."""
+import json
+import re
+import sys
+
+FINDING_KEYS = {"kind", "line_address", "invalidations", "threads", "object", "words"}
+WORD_KEYS = {"offset", "thread", "reads", "writes"}
+FIELD_KEYS = {"index", "offset", "size", "type", "count"}
+TEXT_KINDS = {"false sharing": "false-sharing", "true sharing": "true-sharing",
+              "predicted false sharing": "predicted-false-sharing"}
+
+
+def fail(message):
+    print("check_json: " + message)
+    sys.exit(1)
+
+
+def parse_text(path):
+    findings, structs = [], []
+    finding = struct = None
+    for line in open(path):
+        line = line.rstrip("\n")
+        m = re.match(r"#\d+ (false sharing|true sharing|predicted false sharing)"
+                     r"[^:]*: (\d+) estimated invalidations .*threads((?: T\d+)*)", line)
+        if m:
+            finding = {"kind": TEXT_KINDS[m.group(1)], "invalidations": int(m.group(2)),
+                       "threads": [int(t[1:]) for t in m.group(3).split()], "words": []}
+            findings.append(finding)
+            continue
+        m = re.match(r"  object: (global|heap object|on a thread stack|unknown)(?: '([^']*)')?"
+                     r"(?: at 0x[0-9a-f]+, size (\d+))?", line)
+        if m and finding is not None:
+            kind = {"global": "global", "heap object": "heap",
+                    "on a thread stack": "stack", "unknown": "unknown"}[m.group(1)]
+            finding["object"] = {"kind": kind, "name": m.group(2),
+                                 "size": int(m.group(3)) if m.group(3) else None}
+            continue
+        m = re.match(r"\s+\+(\d+)\s+(\+\d+|-)\s+(T\d+|others)\s+(\d+)\s+(\d+)$", line)
+        if m and finding is not None:
+            finding["words"].append((int(m.group(1)),
+                                     -1 if m.group(3) == "others" else int(m.group(3)[1:]),
+                                     int(m.group(4)), int(m.group(5))))
+            continue
+        m = re.match(r"  (\S+): size (\d+), (\d+) fields, (\d+) accesses", line)
+        if m:
+            struct = {"name": m.group(1), "size": int(m.group(2)), "counts": []}
+            structs.append(struct)
+            continue
+        m = re.match(r"    field (\d+)\s+offset (\d+)\s+size (\d+)\s+.*count (\d+)", line)
+        if m and struct is not None:
+            struct["counts"].append((int(m.group(1)), int(m.group(2)),
+                                     int(m.group(3)), int(m.group(4))))
+    return findings, structs
+
+
+def main():
+    try:
+        report = json.load(open(sys.argv[1]))
+    except ValueError as e:
+        fail("JSON does not parse: %s" % e)
+    for key in ("tool", "sampled", "duty_cycle", "findings", "structs"):
+        if key not in report:
+            fail("missing key %r" % key)
+    if report["tool"] != "cache-frag":
+        fail("tool is %r" % report["tool"])
+    text_findings, text_structs = parse_text(sys.argv[2])
+    if len(report["findings"]) != len(text_findings):
+        fail("%d findings in JSON, %d in text" % (len(report["findings"]), len(text_findings)))
+    for j, t in zip(report["findings"], text_findings):
+        missing = FINDING_KEYS - set(j)
+        if missing:
+            fail("finding lacks %s" % sorted(missing))
+        for key in ("kind", "invalidations", "threads"):
+            if j[key] != t[key]:
+                fail("%s: JSON %r, text %r" % (key, j[key], t[key]))
+        obj = j["object"]
+        if obj["kind"] != t["object"]["kind"]:
+            fail("object kind: JSON %r, text %r" % (obj["kind"], t["object"]["kind"]))
+        if obj["kind"] == "global" and (obj.get("name") != t["object"]["name"] or
+                                        obj.get("size") != t["object"]["size"]):
+            fail("global: JSON %r, text %r" % (obj, t["object"]))
+        if obj["kind"] == "heap":
+            if obj.get("size") != t["object"]["size"]:
+                fail("heap size: JSON %r, text %r" % (obj.get("size"), t["object"]["size"]))
+            for frame in obj.get("alloc_stack", []):
+                if set(frame) != {"function", "file", "line"}:
+                    fail("alloc_stack frame keys %r" % sorted(frame))
+        words = []
+        for w in j["words"]:
+            if WORD_KEYS - set(w):
+                fail("word lacks %s" % sorted(WORD_KEYS - set(w)))
+            words.append((w["offset"], w["thread"], w["reads"], w["writes"]))
+        if words != t["words"]:
+            fail("words: JSON %r, text %r" % (words, t["words"]))
+    shown = [s for s in report["structs"]]
+    if len(shown) != len(text_structs):
+        fail("%d structs in JSON, %d in text" % (len(shown), len(text_structs)))
+    for j, t in zip(shown, text_structs):
+        if (j["name"], j["size"]) != (t["name"], t["size"]):
+            fail("struct: JSON %r, text %r" % ((j["name"], j["size"]), (t["name"], t["size"])))
+        counts = []
+        for f in j["fields"]:
+            if FIELD_KEYS - set(f):
+                fail("field lacks %s" % sorted(FIELD_KEYS - set(f)))
+            counts.append((f["index"], f["offset"], f["size"], f["count"]))
+        if counts != t["counts"]:
+            fail("struct %s counts: JSON %r, text %r" % (j["name"], counts, t["counts"]))
+    print("check_json: %d findings and %d structs match" % (len(text_findings), len(text_structs)))
+
+
+main()

@@ -1,0 +1,50 @@
+// Per-thread 64-byte structs on lines 1 and 2 of a 128-byte aligned heap
+// block: no line is shared and the two lines are not a 128-byte pair, but the
+// last word of one and the first word of the other are 8 bytes apart, so the
+// same data at another start offset would share a line: predicted false
+// sharing at another start offset, on the virtual line starting 8 bytes into
+// line 1 (the first of the seven offsets that covers both words).
+// RUN: %clang -O2 -g -fsanitize=efficiency-cache-frag -pthread %s -o %t
+// RUN: env ESAN_OPTIONS=cache_frag_period_ms=0:cache_frag_tracking_threshold=1 %run %t 2>&1 | FileCheck %s
+#include "Inputs/lockstep.h"
+
+struct slot {
+  long head;
+  long middle[6];
+  long tail;
+};
+
+static struct slot *slots;
+
+// Worker 0 updates the tail of slot 1, worker 1 the head of slot 2.
+static void bump(int me) {
+  if (me == 0)
+    slots[1].tail++;
+  else
+    slots[2].head++;
+}
+
+UNINSTRUMENTED static void clear(struct slot *s, int n) {
+  for (volatile long *p = (volatile long *)s; p < (volatile long *)(s + n); p++)
+    *p = 0;
+}
+
+int main(void) {
+  slots = aligned_alloc(128, 4 * sizeof(struct slot));
+  clear(slots, 4);
+  lockstep_run(bump);
+  free(slots);
+  return 0;
+}
+
+// CHECK-NOT: #{{[0-9]+}} false sharing
+// CHECK-NOT: predicted false sharing with 128-byte lines
+// CHECK: #1 predicted false sharing at another start offset: 3999 estimated invalidations of virtual 64-byte line {{\[}}0x{{[0-9a-f]+}}, 0x{{[0-9a-f]+}}) (3999 observed), threads T1 T2
+// CHECK-NEXT: object: heap object at 0x{{[0-9a-f]+}}, size 256, allocated at:
+// CHECK-NEXT: #0 0x{{[0-9a-f]+}} in main {{.*}}predicted-offset.c:[[@LINE-11]]
+// CHECK: words: offset object-offset thread reads writes
+// CHECK-NEXT: +48 +120 T1 1999 2000
+// CHECK-NEXT: +56 +128 T2 1999 2000
+// CHECK-NEXT: suggestion: different threads' parts of the heap object allocated at {{.*}} are less than 64 bytes apart across a line boundary
+// CHECK-NOT: #2
+// CHECK: SUMMARY: EfficiencySanitizer: cache-frag: 0 false sharing, 0 true sharing, 1 predicted false sharing;

@@ -1,0 +1,72 @@
+// Struct field counts are exact for a single-threaded program with the window
+// always open, and the report flags the hot/cold mix and the hot fields that
+// span two cache lines; an untouched byte array is shown as padding, not as a
+// cold field.
+// RUN: %clang -O2 -g -fsanitize=efficiency-cache-frag %s -o %t
+// RUN: env ESAN_OPTIONS=cache_frag_period_ms=0 %run %t 2>&1 | FileCheck %s
+// RUN: env ESAN_OPTIONS=cache_frag_period_ms=0:report_format=json %run %t 2>&1 | FileCheck %s --check-prefix=JSON
+
+struct node {
+  long key;      // written once per call
+  long value;    // read once per call
+  long history[6]; // never touched: cold
+  long hits;     // read and written once per call
+};
+
+struct unused {
+  int a;
+};
+
+struct padded_counter {
+  long value;   // read and written once per call
+  char pad[56]; // padding: never touched
+};
+
+// Each call: 1 store to key, 1 load of value, 1 load + 1 store of hits.
+__attribute__((noinline)) static void touch(struct node *n, int i) {
+  n->key = i;
+  n->hits += n->value;
+}
+
+__attribute__((noinline)) static void bump(struct padded_counter *c) {
+  c->value++;
+}
+
+struct node nodes[4];
+struct padded_counter counter;
+
+int main(void) {
+  for (int i = 0; i < 1000; i++)
+    touch(&nodes[i & 3], i);
+  for (int i = 0; i < 300; i++)
+    bump(&counter);
+  return 0;
+}
+
+// CHECK: Struct field usage (estimated accesses per field):
+// CHECK-NEXT: struct.node: size 72, 4 fields, 4000 accesses
+// CHECK-NEXT: field 0 offset 0 size 8 type i64 count 1000 (hot)
+// CHECK-NEXT: field 1 offset 8 size 8 type i64 count 1000 (hot)
+// CHECK-NEXT: field 2 offset 16 size 48 type [6 x i64] count 0 (cold)
+// CHECK-NEXT: field 3 offset 64 size 8 type i64 count 2000 (hot)
+// CHECK-NEXT: note: hot/cold mix: 1 cold field(s) share cache lines with 3 hot one(s)
+// CHECK-NEXT: note: hot fields span 72 bytes (at least 2 cache lines per object); group them together
+// CHECK-NEXT: struct.padded_counter: size 64, 2 fields, 600 accesses
+// CHECK-NEXT: field 0 offset 0 size 8 type i64 count 600 (hot)
+// CHECK-NEXT: field 1 offset 8 size 56 type [56 x i8] count 0 (unused: padding?)
+// CHECK-NOT: note:
+// CHECK-NOT: struct.unused
+// CHECK: SUMMARY: EfficiencySanitizer: cache-frag: 0 false sharing, 0 true sharing, 0 predicted false sharing; 2 struct types with field accesses
+
+// JSON: "structs": [
+// JSON-NEXT: {"name": "struct.node", "size": 72, "accesses": 4000, "hot_cold_mix": true, "hot_span": 72,
+// JSON-NEXT: "fields": [
+// JSON-NEXT: {"index": 0, "offset": 0, "size": 8, "type": "i64", "count": 1000, "heat": "hot"},
+// JSON-NEXT: {"index": 1, "offset": 8, "size": 8, "type": "i64", "count": 1000, "heat": "hot"},
+// JSON-NEXT: {"index": 2, "offset": 16, "size": 48, "type": "[6 x i64]", "count": 0, "heat": "cold"},
+// JSON-NEXT: {"index": 3, "offset": 64, "size": 8, "type": "i64", "count": 2000, "heat": "hot"}]},
+// JSON-NEXT: {"name": "struct.padded_counter", "size": 64, "accesses": 600, "hot_cold_mix": false, "hot_span": 8,
+// JSON-NEXT: "fields": [
+// JSON-NEXT: {"index": 0, "offset": 0, "size": 8, "type": "i64", "count": 600, "heat": "hot"},
+// JSON-NEXT: {"index": 1, "offset": 8, "size": 56, "type": "[56 x i8]", "count": 0, "heat": "padding"}]}
+// JSON-NEXT: ]
