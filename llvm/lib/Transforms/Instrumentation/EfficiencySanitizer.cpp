@@ -27,9 +27,12 @@
 #include "llvm/ADT/StringMap.h"
 #include "llvm/Analysis/CaptureTracking.h"
 #include "llvm/Analysis/ValueTracking.h"
+#include "llvm/BinaryFormat/Dwarf.h"
 #include "llvm/Demangle/Demangle.h"
 #include "llvm/IR/Constants.h"
 #include "llvm/IR/DataLayout.h"
+#include "llvm/IR/DebugInfo.h"
+#include "llvm/IR/DebugInfoMetadata.h"
 #include "llvm/IR/Function.h"
 #include "llvm/IR/GetElementPtrTypeIterator.h"
 #include "llvm/IR/IRBuilder.h"
@@ -124,9 +127,16 @@ namespace {
 struct MemoryAccess {
   Instruction *I;
   Value *Addr;
-  uint64_t Size; // bytes
+  Type *AccessTy; // the loaded/stored value's type
+  uint64_t Size;  // bytes
   Align Alignment;
   bool IsWrite;
+};
+
+/// A named LLVM struct type and a byte offset into one of its objects.
+struct StructOffset {
+  StructType *Struct;
+  uint64_t Offset;
 };
 
 /// A struct type whose fields the cache-frag tool counts, with the layout
@@ -174,6 +184,14 @@ private:
   std::optional<FieldRef> findStructField(const MemoryAccess &Access);
   std::optional<FieldRef> findFieldFromGEP(Value *Addr);
   std::optional<FieldRef> findFieldFromTBAA(const MemoryAccess &Access);
+  std::optional<FieldRef> findFieldFromAddress(const MemoryAccess &Access);
+  std::optional<StructOffset> findStructAtAddress(Value *Addr);
+  StructType *findStructTypeForAnonymousTBAA(const MemoryAccess &Access,
+                                             MDNode *Base,
+                                             uint64_t TagOffset);
+  std::string typedefNameFromDebugInfo(MDNode *Base);
+  std::string typedefNameFromPointerVariable(const MemoryAccess &Access,
+                                             MDNode *Base, uint64_t TagOffset);
   StructFieldTable &getOrCreateStructTable(StringRef Name);
   void createFieldCounters(StructFieldTable &Table);
   void fillTableFromStructType(StructFieldTable &Table, StructType *Struct);
@@ -200,6 +218,11 @@ private:
   SmallVector<std::unique_ptr<StructFieldTable>, 8> StructTables;
   StringMap<StructFieldTable *> StructTableByName;
   DenseMap<const Value *, bool> StackSlotEscapes;
+  // Anonymous structs behind a typedef, from the debug info (built on first
+  // use), and the typedef name found for each anonymous TBAA base type.
+  std::optional<SmallVector<std::pair<StringRef, DICompositeType *>, 8>>
+      TypedefedAnonymousStructs;
+  DenseMap<const MDNode *, std::string> TypedefNameOfTBAABase;
 };
 
 } // namespace
@@ -409,8 +432,8 @@ bool EfficiencySanitizer::instrumentLoadOrStore(Instruction *I) {
   TypeSize Size = DL.getTypeStoreSize(Ty);
   if (Size.isScalable() || Size.getFixedValue() == 0)
     return false;
-  instrumentAccess({I, Addr, Size.getFixedValue(), getLoadStoreAlignment(I),
-                    isa<StoreInst>(I)});
+  instrumentAccess({I, Addr, Ty, Size.getFixedValue(),
+                    getLoadStoreAlignment(I), isa<StoreInst>(I)});
   return true;
 }
 
@@ -433,7 +456,7 @@ bool EfficiencySanitizer::instrumentAtomic(Instruction *I) {
   TypeSize Size = DL.getTypeStoreSize(Ty);
   if (Size.isScalable())
     return false;
-  instrumentAccess({I, Addr, Size.getFixedValue(), Alignment, true});
+  instrumentAccess({I, Addr, Ty, Size.getFixedValue(), Alignment, true});
   return true;
 }
 
@@ -655,15 +678,296 @@ static std::string printableTypeName(Type *Ty) {
   return Name;
 }
 
+// The base type node of I's TBAA tag if the tag is a struct-path one (base
+// type != access type), else null.
+static MDNode *structPathTBAABase(const Instruction *I) {
+  MDNode *Tag = I->getMetadata(LLVMContext::MD_tbaa);
+  if (!Tag || Tag->getNumOperands() < 3)
+    return nullptr;
+  auto *Base = dyn_cast<MDNode>(Tag->getOperand(0));
+  auto *AccessTy = dyn_cast<MDNode>(Tag->getOperand(1));
+  if (!Base || !AccessTy || Base == AccessTy || Base->getNumOperands() < 3 ||
+      Base->getNumOperands() % 2 == 0 ||
+      !mdconst::dyn_extract<ConstantInt>(Tag->getOperand(2)))
+    return nullptr;
+  return Base;
+}
+
 std::optional<FieldRef>
 EfficiencySanitizer::findStructField(const MemoryAccess &Access) {
   if (!ClCacheFragFieldCounters)
     return std::nullopt;
   // Unoptimised code addresses fields with struct GEPs; optimised code with
-  // byte offsets, but keeps the struct path in its TBAA tags.
+  // byte offsets, but keeps the struct path in its TBAA tags. What neither
+  // names may still be an element of an array of structs or a struct
+  // object's start (field 0 is at offset 0: no GEP, or an array-style GEP).
   if (std::optional<FieldRef> Field = findFieldFromGEP(Access.Addr))
     return Field;
-  return findFieldFromTBAA(Access);
+  if (std::optional<FieldRef> Field = findFieldFromTBAA(Access))
+    return Field;
+  // A struct-path tag that could not be resolved (an anonymous struct with
+  // no name to give it) is not second-guessed from the address.
+  if (structPathTBAABase(Access.I))
+    return std::nullopt;
+  return findFieldFromAddress(Access);
+}
+
+// Walks the address back through constant-offset GEPs to a named struct it
+// points into: a GEP whose source element type is that struct (array-style
+// `getelementptr %struct.T, ptr %p, i64 %i`, or with constant field indices
+// after the first), or a global or stack slot of that type.
+std::optional<StructOffset>
+EfficiencySanitizer::findStructAtAddress(Value *Addr) {
+  auto NamedStruct = [](Type *Ty) -> StructType * {
+    auto *STy = dyn_cast<StructType>(Ty);
+    if (!STy || STy->isLiteral() || !STy->hasName() || STy->isOpaque() ||
+        !STy->isSized() || STy->isScalableTy())
+      return nullptr;
+    return STy;
+  };
+  int64_t Offset = 0;
+  for (unsigned Steps = 0; Steps < 16; ++Steps) { // real chains: 1 or 2 GEPs
+    StructType *Struct = nullptr;
+    int64_t Inner = 0;
+    if (auto *GEP = dyn_cast<GEPOperator>(Addr)) {
+      if ((Struct = NamedStruct(GEP->getSourceElementType()))) {
+        // The first index steps over whole objects; the rest must be constant
+        // to know where inside the object the GEP points.
+        SmallVector<Value *, 4> Indices = {ConstantInt::get(Int64Ty, 0)};
+        for (Value *Index : drop_begin(GEP->indices())) {
+          if (!isa<ConstantInt>(Index))
+            return std::nullopt;
+          Indices.push_back(Index);
+        }
+        Inner = DL.getIndexedOffsetInType(Struct, Indices);
+      } else {
+        APInt GEPOffset(DL.getIndexTypeSizeInBits(GEP->getType()), 0);
+        if (!GEP->accumulateConstantOffset(DL, GEPOffset))
+          return std::nullopt;
+        Offset += GEPOffset.getSExtValue();
+        Addr = GEP->getPointerOperand();
+        continue;
+      }
+    } else if (auto *GV = dyn_cast<GlobalVariable>(Addr)) {
+      Struct = NamedStruct(GV->getValueType());
+    } else if (auto *Slot = dyn_cast<AllocaInst>(Addr)) {
+      Struct = NamedStruct(Slot->getAllocatedType());
+    }
+    if (!Struct)
+      return std::nullopt;
+    Offset += Inner;
+    if (Offset < 0 ||
+        uint64_t(Offset) >= DL.getTypeAllocSize(Struct).getFixedValue())
+      return std::nullopt;
+    return StructOffset{Struct, uint64_t(Offset)};
+  }
+  return std::nullopt;
+}
+
+// The scalar (or vector) member of Ty that starts exactly at Offset, if any.
+static Type *memberStartingAt(const DataLayout &DL, Type *Ty, uint64_t Offset) {
+  while (true) {
+    if (auto *STy = dyn_cast<StructType>(Ty)) {
+      const StructLayout *Layout = DL.getStructLayout(STy);
+      if (Offset >= Layout->getSizeInBytes())
+        return nullptr;
+      unsigned Index = Layout->getElementContainingOffset(Offset);
+      Offset -= Layout->getElementOffset(Index);
+      Ty = STy->getElementType(Index);
+    } else if (auto *ATy = dyn_cast<ArrayType>(Ty)) {
+      uint64_t ElementSize =
+          DL.getTypeAllocSize(ATy->getElementType()).getFixedValue();
+      if (ElementSize == 0 || Offset >= ElementSize * ATy->getNumElements())
+        return nullptr;
+      Offset %= ElementSize;
+      Ty = ATy->getElementType();
+    } else {
+      return Offset == 0 ? Ty : nullptr;
+    }
+  }
+}
+
+// Accesses with neither a struct GEP nor a struct-path TBAA tag (field 0
+// through an array-style GEP or the object's own address, code built without
+// TBAA): counted only if they read or write exactly a member of the struct's
+// type, so that a type-punned or partial access is not taken for a field.
+// Like a struct GEP, a field of a nested struct counts for the innermost one.
+std::optional<FieldRef>
+EfficiencySanitizer::findFieldFromAddress(const MemoryAccess &Access) {
+  std::optional<StructOffset> Found = findStructAtAddress(Access.Addr);
+  if (!Found)
+    return std::nullopt;
+  Type *Member = memberStartingAt(DL, Found->Struct, Found->Offset);
+  if (Member != Access.AccessTy)
+    return std::nullopt;
+  StructType *Struct = Found->Struct;
+  uint64_t Offset = Found->Offset;
+  unsigned FieldIndex;
+  while (true) {
+    const StructLayout *Layout = DL.getStructLayout(Struct);
+    FieldIndex = Layout->getElementContainingOffset(Offset);
+    auto *Nested = dyn_cast<StructType>(Struct->getElementType(FieldIndex));
+    if (!Nested || Nested->isLiteral() || !Nested->hasName())
+      break;
+    Offset -= Layout->getElementOffset(FieldIndex);
+    Struct = Nested;
+  }
+  StructFieldTable &Table = getOrCreateStructTable(Struct->getName());
+  if (Table.FieldOffsets.empty())
+    fillTableFromStructType(Table, Struct);
+  createFieldCounters(Table);
+  if (FieldIndex >= Table.FieldOffsets.size())
+    return std::nullopt;
+  return FieldRef{&Table, FieldIndex};
+}
+
+// The TBAA base type node's members as byte offsets.
+static SmallVector<uint64_t, 8> tbaaMemberOffsets(MDNode *Base) {
+  SmallVector<uint64_t, 8> Offsets;
+  for (unsigned I = 1, N = Base->getNumOperands(); I + 1 < N; I += 2)
+    if (auto *Offset =
+            mdconst::dyn_extract<ConstantInt>(Base->getOperand(I + 1)))
+      Offsets.push_back(Offset->getZExtValue());
+  return Offsets;
+}
+
+// clang gives `typedef struct { ... } T;` an empty TBAA name but calls the
+// LLVM type `struct.T`. If the access's address is inside an object of a
+// named struct type at the tag's offset, and the tag's members all start
+// where that type's fields do, that is the struct.
+StructType *EfficiencySanitizer::findStructTypeForAnonymousTBAA(
+    const MemoryAccess &Access, MDNode *Base, uint64_t TagOffset) {
+  std::optional<StructOffset> Found = findStructAtAddress(Access.Addr);
+  if (!Found || Found->Offset != TagOffset)
+    return nullptr;
+  const StructLayout *Layout = DL.getStructLayout(Found->Struct);
+  for (uint64_t MemberOffset : tbaaMemberOffsets(Base)) {
+    if (MemberOffset >= Layout->getSizeInBytes())
+      return nullptr;
+    unsigned Index = Layout->getElementContainingOffset(MemberOffset);
+    if (Layout->getElementOffset(Index) != MemberOffset)
+      return nullptr;
+  }
+  return Found->Struct;
+}
+
+// The typedef's name if Ty is `typedef struct { ... } Name`.
+static StringRef typedefOfAnonymousStruct(const DIType *Ty,
+                                          DICompositeType *&Struct) {
+  auto *Typedef = dyn_cast_or_null<DIDerivedType>(Ty);
+  if (!Typedef || Typedef->getTag() != dwarf::DW_TAG_typedef)
+    return "";
+  Struct = dyn_cast_or_null<DICompositeType>(Typedef->getBaseType());
+  if (!Struct || Struct->getTag() != dwarf::DW_TAG_structure_type ||
+      !Struct->getName().empty() || Struct->isForwardDecl())
+    return "";
+  return Typedef->getName();
+}
+
+// Whether the debug info's struct has data members exactly at the TBAA base
+// type's member offsets (bit-fields at their storage unit's offset).
+static bool debugStructMatchesTBAA(DICompositeType *Struct,
+                                   ArrayRef<uint64_t> TBAAOffsets) {
+  SmallVector<uint64_t, 8> MemberOffsets;
+  for (DINode *Element : Struct->getElements()) {
+    auto *Member = dyn_cast_or_null<DIDerivedType>(Element);
+    if (!Member || Member->getTag() != dwarf::DW_TAG_member ||
+        Member->isStaticMember())
+      continue;
+    uint64_t Bits = Member->getOffsetInBits();
+    if (Member->isBitField())
+      if (auto *Storage =
+              dyn_cast_or_null<ConstantInt>(Member->getStorageOffsetInBits()))
+        Bits = Storage->getZExtValue();
+    MemberOffsets.push_back(Bits / 8);
+  }
+  if (TBAAOffsets.empty() || MemberOffsets.empty())
+    return false;
+  auto In = [](ArrayRef<uint64_t> Offsets) {
+    return [Offsets](uint64_t Offset) { return is_contained(Offsets, Offset); };
+  };
+  return all_of(TBAAOffsets, In(MemberOffsets)) &&
+         all_of(MemberOffsets, In(TBAAOffsets));
+}
+
+// A bare pointer parameter or local (`point_t *p; p->x`, or `p[2].x`): the
+// debug info of the variable the base pointer holds says `point_t *`. Every
+// variable describing that pointer must agree.
+std::string EfficiencySanitizer::typedefNameFromPointerVariable(
+    const MemoryAccess &Access, MDNode *Base, uint64_t TagOffset) {
+  APInt Offset(DL.getIndexTypeSizeInBits(Access.Addr->getType()), 0);
+  Value *Pointer = Access.Addr->stripAndAccumulateConstantOffsets(
+      DL, Offset, /*AllowNonInbounds=*/true);
+  if (Offset.isNegative() || Offset.getZExtValue() < TagOffset)
+    return "";
+  uint64_t ObjectsSkipped = Offset.getZExtValue() - TagOffset; // p[k]: k * size
+  SmallVector<DbgValueInst *, 4> Intrinsics;
+  SmallVector<DbgVariableRecord *, 4> Records;
+  findDbgValues(Intrinsics, Pointer, &Records);
+  SmallVector<DILocalVariable *, 4> Variables;
+  for (DbgValueInst *DVI : Intrinsics)
+    if (DVI->getExpression()->getNumElements() == 0)
+      Variables.push_back(DVI->getVariable());
+  for (DbgVariableRecord *DVR : Records)
+    if (DVR->getExpression()->getNumElements() == 0)
+      Variables.push_back(DVR->getVariable());
+  SmallVector<uint64_t, 8> TBAAOffsets = tbaaMemberOffsets(Base);
+  std::string Name;
+  for (DILocalVariable *Variable : Variables) {
+    auto *PointerTy = dyn_cast_or_null<DIDerivedType>(Variable->getType());
+    if (!PointerTy || PointerTy->getTag() != dwarf::DW_TAG_pointer_type)
+      return "";
+    const DIType *Pointee = PointerTy->getBaseType();
+    while (auto *Qualified = dyn_cast_or_null<DIDerivedType>(Pointee)) {
+      if (Qualified->getTag() != dwarf::DW_TAG_const_type &&
+          Qualified->getTag() != dwarf::DW_TAG_volatile_type)
+        break;
+      Pointee = Qualified->getBaseType();
+    }
+    DICompositeType *Struct = nullptr;
+    StringRef TypedefName = typedefOfAnonymousStruct(Pointee, Struct);
+    uint64_t StructSize = Struct->getSizeInBits() / 8;
+    if (TypedefName.empty() || !debugStructMatchesTBAA(Struct, TBAAOffsets) ||
+        (!Name.empty() && Name != TypedefName) || StructSize == 0 ||
+        ObjectsSkipped % StructSize != 0)
+      return "";
+    Name = TypedefName.str();
+  }
+  return Name;
+}
+
+// Otherwise the module's debug info may know the struct: the one typedef of
+// an anonymous struct whose members start at the tag's member offsets.
+// Several such typedefs with the same member offsets share one TBAA node, so
+// an ambiguous match names nothing.
+std::string EfficiencySanitizer::typedefNameFromDebugInfo(MDNode *Base) {
+  auto Cached = TypedefNameOfTBAABase.find(Base);
+  if (Cached != TypedefNameOfTBAABase.end())
+    return Cached->second;
+  if (!TypedefedAnonymousStructs) {
+    TypedefedAnonymousStructs.emplace();
+    DebugInfoFinder Finder;
+    Finder.processModule(M);
+    for (DIType *Ty : Finder.types()) {
+      DICompositeType *Struct = nullptr;
+      StringRef TypedefName = typedefOfAnonymousStruct(Ty, Struct);
+      if (!TypedefName.empty())
+        TypedefedAnonymousStructs->push_back({TypedefName, Struct});
+    }
+  }
+  SmallVector<uint64_t, 8> TBAAOffsets = tbaaMemberOffsets(Base);
+  std::string Name;
+  for (auto &[TypedefName, Struct] : *TypedefedAnonymousStructs) {
+    if (!debugStructMatchesTBAA(Struct, TBAAOffsets) || Name == TypedefName)
+      continue;
+    if (!Name.empty()) {
+      Name.clear(); // two typedefs fit: cannot tell which
+      break;
+    }
+    Name = TypedefName.str();
+  }
+  TypedefNameOfTBAABase[Base] = Name;
+  return Name;
 }
 
 // The innermost named struct a GEP indexes into with a constant field index.
@@ -722,17 +1026,13 @@ static std::string sourceTypeNameFromTBAA(StringRef TBAAName) {
 // members as (type, offset) pairs.
 std::optional<FieldRef>
 EfficiencySanitizer::findFieldFromTBAA(const MemoryAccess &Access) {
-  MDNode *Tag = Access.I->getMetadata(LLVMContext::MD_tbaa);
-  if (!Tag || Tag->getNumOperands() < 3)
+  MDNode *Base = structPathTBAABase(Access.I);
+  if (!Base)
     return std::nullopt;
-  auto *Base = dyn_cast<MDNode>(Tag->getOperand(0));
-  auto *AccessTy = dyn_cast<MDNode>(Tag->getOperand(1));
-  auto *Offset = mdconst::dyn_extract<ConstantInt>(Tag->getOperand(2));
-  if (!Base || !AccessTy || !Offset || Base == AccessTy ||
-      Base->getNumOperands() < 3 || Base->getNumOperands() % 2 == 0)
-    return std::nullopt;
+  auto *Offset = mdconst::extract<ConstantInt>(
+      Access.I->getMetadata(LLVMContext::MD_tbaa)->getOperand(2));
   auto *BaseName = dyn_cast<MDString>(Base->getOperand(0));
-  if (!BaseName || BaseName->getString().empty())
+  if (!BaseName)
     return std::nullopt;
 
   // Where the module still has the LLVM struct type (e.g. a global of that
@@ -740,7 +1040,19 @@ EfficiencySanitizer::findFieldFromTBAA(const MemoryAccess &Access) {
   // that type either way.
   std::string SourceName = sourceTypeNameFromTBAA(BaseName->getString());
   StructType *Known = nullptr;
+  if (SourceName.empty()) {
+    uint64_t TagOffset = Offset->getZExtValue();
+    Known = findStructTypeForAnonymousTBAA(Access, Base, TagOffset);
+    if (!Known)
+      SourceName = typedefNameFromPointerVariable(Access, Base, TagOffset);
+    if (!Known && SourceName.empty())
+      SourceName = typedefNameFromDebugInfo(Base);
+    if (!Known && SourceName.empty())
+      return std::nullopt;
+  }
   for (StringRef Kind : {"struct.", "class.", "union."}) {
+    if (Known)
+      break;
     StructType *STy = StructType::getTypeByName(Ctx, (Kind + SourceName).str());
     if (STy && !STy->isOpaque() && STy->isSized()) {
       Known = STy;
