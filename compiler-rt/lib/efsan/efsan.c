@@ -216,6 +216,13 @@ void efsan_core_access_range(uptr addr, uptr size, bool is_write) {
     on_access(addr, size, is_write);
 }
 
+bool efsan_core_ranges_wanted(void) {
+  if (EFSAN_LIKELY(efsan_active_tool == EFSAN_TOOL_WORKING_SET))
+    return true;
+  return efsan_active_tool == EFSAN_TOOL_CACHE_FRAG &&
+         __atomic_load_n(&__efsan_cache_frag_tracking, __ATOMIC_RELAXED);
+}
+
 #define EFSAN_ACCESS_ENTRY(size)                                               \
   EFSAN_INTERFACE void __efsan_load##size(void *addr) {                        \
     on_access((uptr)addr, size, false);                                        \

@@ -197,6 +197,9 @@ void efsan_core_free(uptr addr);
 void efsan_core_library_loaded(void);
 // Ranges libc read or wrote on the program's behalf.
 void efsan_core_access_range(uptr addr, uptr size, bool is_write);
+// Would a range be recorded now? False for cache-frag outside its tracking
+// windows, so that interceptors skip sizing the range (a strlen) at all.
+bool efsan_core_ranges_wanted(void);
 
 #ifdef __cplusplus
 } // extern "C"

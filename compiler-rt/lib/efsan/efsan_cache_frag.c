@@ -188,21 +188,24 @@ static int cf_history_access(cf_history *history, u32 thread_plus1,
   }
 }
 
+enum cf_invalidation { CF_NO_INVALIDATION, CF_TRUE_INVALIDATION, CF_FALSE_INVALIDATION };
+
 // Runs one access through a (real or virtual) line's history. word_record
 // holds the word that was accessed, to tell true from false sharing.
-static void cf_sharing_access(struct cf_sharing *sharing, u32 thread_plus1,
-                              bool is_write,
-                              struct cf_line_record *word_record, uptr word,
-                              u64 since_epoch) {
+static enum cf_invalidation
+cf_sharing_access(struct cf_sharing *sharing, u32 thread_plus1, bool is_write,
+                  struct cf_line_record *word_record, uptr word,
+                  u64 since_epoch) {
   u32 victims[2];
   int n = cf_history_access(&sharing->history, thread_plus1, is_write, victims);
   if (!n)
-    return;
+    return CF_NO_INVALIDATION;
   cf_add(&sharing->invalidations, 1);
   for (int i = 0; i < n; i++)
     if (cf_thread_used_word(word_record, word, victims[i], since_epoch))
-      return;
+      return CF_TRUE_INVALIDATION;
   cf_add(&sharing->false_invalidations, 1);
+  return CF_FALSE_INVALIDATION;
 }
 
 static void cf_track_neighbours(struct cf_line_record *record) {
@@ -229,8 +232,12 @@ static void cf_record_access(struct cf_line_record *record, uptr offset,
   // Epochs: a victim's use of the word counts only if it happened since the
   // last invalidation; this access itself belongs to the epoch it leaves.
   u64 epoch = cf_load(&record->real.invalidations) + 1;
-  cf_sharing_access(&record->real, thread_plus1, is_write, record, first_word,
-                    epoch);
+  enum cf_invalidation invalidation = cf_sharing_access(
+      &record->real, thread_plus1, is_write, record, first_word, epoch);
+  if (invalidation == CF_FALSE_INVALIDATION)
+    cf_add(&record->false_by_word[first_word], 1);
+  else if (invalidation == CF_TRUE_INVALIDATION)
+    cf_add(&record->true_by_word[first_word], 1);
   epoch = cf_load(&record->real.invalidations) + 1;
   struct cf_thread_counters *counters = cf_claim_counters(record, thread_plus1);
   for (uptr word = first_word; word <= last_word; word++) {
@@ -343,37 +350,65 @@ static void cf_close_window(u64 now) {
   }
 }
 
-// A new thread asks for an early window: a parallel phase shorter than the
-// period would otherwise be missed. Early windows start at most every
-// period / 4, so thread creation in a loop cannot keep the window open.
-static u8 cf_early_window_wanted;
-#define CF_EARLY_WINDOW_DIVISOR 4
-// The closed phase is slept in slices of this many ms (or the window length
-// if longer), to notice early-window requests.
-#define CF_CLOSED_SLICE_MS 4
+// The period adapts to the run. False sharing needs threads, and a parallel
+// phase may be much shorter than the period (a whole program can run a few
+// ms): when a thread is created, a *phase* starts. Its first
+// CF_PHASE_OPEN_WINDOWS x window are one continuous window (opened within
+// CF_CLOSED_SLICE_MS), then windows open every 2 x window (duty cycle 50%),
+// and the period then
+// grows with the phase's age (age / CF_PHASE_BACKOFF) back to
+// cache_frag_period_ms, reached CF_PHASE_BACKOFF periods after the thread
+// creation. Another thread creation restarts the phase only once that has
+// happened, so thread creation in a loop costs at most about 4 times the
+// duty cycle of window/period. The duty cycle is measured, not assumed, so
+// estimates stay right whatever the schedule.
+#define CF_PHASE_BACKOFF 4
+#define CF_PHASE_OPEN_WINDOWS 4
+static u64 cf_phase_start; // monotonic ns of the last phase start; 0: none
+// The closed phase is slept in 1 ms slices, to notice a phase start.
+#define CF_CLOSED_SLICE_MS 1
+
+// Is the window to stay open (the start of a phase)?
+static bool cf_in_open_span(u64 now) {
+  u64 phase = cf_load(&cf_phase_start);
+  u64 span = (u64)CF_PHASE_OPEN_WINDOWS *
+             (u64)efsan_flags.cache_frag_window_ms * 1000000;
+  return phase && now >= phase && now - phase < span;
+}
+
+static u64 cf_current_period_ns(u64 now) {
+  u64 window_ns = (u64)efsan_flags.cache_frag_window_ms * 1000000;
+  u64 period_ns = (u64)efsan_flags.cache_frag_period_ms * 1000000;
+  u64 phase = cf_load(&cf_phase_start);
+  if (!phase)
+    return period_ns;
+  if (cf_in_open_span(now))
+    return 0;
+  u64 adaptive = (now > phase ? now - phase : 0) / CF_PHASE_BACKOFF;
+  if (adaptive < 2 * window_ns)
+    adaptive = 2 * window_ns;
+  return adaptive < period_ns ? adaptive : period_ns;
+}
+
+int cf_adaptive_span_ms(void) {
+  return efsan_flags.cache_frag_period_ms * CF_PHASE_BACKOFF;
+}
 
 static void cf_window_thread(void *arg) {
   (void)arg;
   u64 window = (u64)efsan_flags.cache_frag_window_ms;
-  u64 period = (u64)efsan_flags.cache_frag_period_ms;
-  u64 slice = window > CF_CLOSED_SLICE_MS ? window : CF_CLOSED_SLICE_MS;
-  u64 early_after_ns = period * 1000000 / CF_EARLY_WINDOW_DIVISOR;
   for (;;) {
     u64 opened = cf_window_start;
     efsan_sleep_ms((u32)window);
+    while (cf_in_open_span(efsan_monotonic_ns()))
+      efsan_sleep_ms(CF_CLOSED_SLICE_MS);
     cf_close_window(efsan_monotonic_ns());
     for (;;) {
       u64 now = efsan_monotonic_ns();
-      u64 since_open = now - opened;
-      if (since_open >= period * 1000000)
+      if (now - opened >= cf_current_period_ns(now))
         break;
-      if (cf_load(&cf_early_window_wanted) && since_open >= early_after_ns)
-        break;
-      u64 left_ms = (period * 1000000 - since_open + 999999) / 1000000;
-      efsan_sleep_ms((u32)(left_ms < slice ? left_ms : slice));
+      efsan_sleep_ms(CF_CLOSED_SLICE_MS);
     }
-    if (cf_load(&cf_early_window_wanted))
-      cf_store(&cf_early_window_wanted, 0);
     cf_open_window(efsan_monotonic_ns());
   }
 }
@@ -476,9 +511,14 @@ void efsan_cache_frag_free(uptr addr) {
 void efsan_cache_frag_thread_start(void) {
   // (Thread stacks are recorded by the shared region registry, which the
   // report uses to attribute lines to "stack" objects.)
-  if (!cf_always_open && !__atomic_load_n(&__efsan_cache_frag_tracking,
-                                          __ATOMIC_RELAXED))
-    cf_store(&cf_early_window_wanted, 1);
+  if (cf_always_open)
+    return;
+  u64 now = efsan_monotonic_ns();
+  u64 phase = cf_load(&cf_phase_start);
+  u64 backed_off = (u64)CF_PHASE_BACKOFF *
+                   (u64)efsan_flags.cache_frag_period_ms * 1000000;
+  if (!phase || now - phase >= backed_off)
+    cf_cas(&cf_phase_start, &phase, now);
 }
 
 void efsan_cache_frag_thread_exit(void) {
@@ -491,6 +531,7 @@ void efsan_cache_frag_fork_child(void) {
   cf_heap_fork_child();
   if (cf_always_open)
     return;
+  cf_store(&cf_phase_start, 0); // the child has only the forking thread
   cf_close_window(efsan_monotonic_ns());
   cf_open_window(efsan_monotonic_ns());
   if (!efsan_start_sideline_thread(cf_window_thread, 0))

@@ -82,6 +82,10 @@ struct cf_line_record {
   // ends k words into the next one (k = 1..7; index 0 unused).
   struct cf_sharing vline128;
   struct cf_sharing shifted[CF_WORDS_PER_LINE];
+  // Invalidations of the real line by the word whose write caused them:
+  // the words that are really contended, which name the objects to fix.
+  u64 false_by_word[CF_WORDS_PER_LINE];
+  u64 true_by_word[CF_WORDS_PER_LINE];
 
   _Alignas(64) struct cf_thread_counters counters[CF_THREAD_SLOTS];
   // Threads beyond CF_THREAD_SLOTS, summed.
@@ -108,6 +112,9 @@ struct cf_line_record *cf_records(u32 *count);
 struct cf_line_record *cf_find_record(uptr line);
 // Lines that passed the tracking threshold but found the record table full.
 u64 cf_untracked_lines(void);
+// How long after a thread creation the window period is back at
+// cache_frag_period_ms.
+int cf_adaptive_span_ms(void);
 
 // Window accounting: duty cycle in parts per million of the run so far, and
 // whether the window was sampled (not always open).

@@ -30,6 +30,19 @@ struct cf_object {
   const char *name; // globals only
   uptr start, size;
   u32 stack_id; // heap only
+  // Invalidations caused by writes to this object's words, and those words
+  // (bit i: the word at finding address + 8 * i); 0 when the object was
+  // chosen without per-word invalidation counts (predictions).
+  u64 invalidations;
+  u32 contended_words;
+};
+
+// A finding's objects: those whose words caused its invalidations, most
+// invalidations first (a line can hold several globals).
+#define CF_MAX_OBJECTS 16 /* words of a 128-byte virtual line */
+struct cf_objects {
+  u32 count;
+  struct cf_object objects[CF_MAX_OBJECTS];
 };
 
 #define CF_MAX_THREADS_LISTED 64
@@ -298,6 +311,83 @@ static void cf_find_hottest(uptr word_address, struct cf_line_record *record,
   }
 }
 
+// The object a word belongs to; false if it is in no known object.
+static bool cf_object_of_word(uptr word_address, struct cf_line_record *record,
+                              struct cf_object *object) {
+  efsan_internal_memset(object, 0, sizeof(*object));
+  struct cf_attribution at = {object, false};
+  cf_attribute_word(word_address, record, 0, &at);
+  return at.done;
+}
+
+static bool cf_same_object(const struct cf_object *a, const struct cf_object *b) {
+  if (a->kind != b->kind)
+    return false;
+  // Stack objects have no known bounds: the finding's stack words are one.
+  return a->kind == CF_OBJECT_STACK || a->kind == CF_OBJECT_UNKNOWN ||
+         a->start == b->start;
+}
+
+struct cf_contention {
+  const struct cf_finding *finding;
+  struct cf_objects *objects;
+};
+
+// Adds a word whose writes invalidated other threads' copies (of the
+// finding's kind) to its object.
+static void cf_add_contended_word(uptr word_address,
+                                  struct cf_line_record *record, uptr word,
+                                  void *arg) {
+  struct cf_contention *c = arg;
+  u64 n = cf_load(c->finding->kind == CF_TRUE_SHARING
+                      ? &record->true_by_word[word]
+                      : &record->false_by_word[word]);
+  if (!n)
+    return;
+  struct cf_object object;
+  if (!cf_object_of_word(word_address, record, &object))
+    object.start = word_address; // unknown: the first contended word
+  struct cf_objects *list = c->objects;
+  u32 i = 0;
+  while (i < list->count && !cf_same_object(&list->objects[i], &object))
+    i++;
+  if (i == list->count) {
+    if (list->count == CF_MAX_OBJECTS)
+      return;
+    list->objects[list->count++] = object;
+  }
+  list->objects[i].invalidations += n;
+  list->objects[i].contended_words |=
+      1u << ((word_address - c->finding->address) / CF_WORD_SIZE);
+}
+
+static void cf_attribute(const struct cf_finding *f, struct cf_object *object);
+
+// Real-line findings are attributed by the words whose writes caused their
+// invalidations: every object holding such a word is named, most
+// invalidations first. Predictions (virtual lines) have no per-word counts
+// and name one object, as cf_attribute chooses it.
+static void cf_attribute_all(const struct cf_finding *f,
+                             struct cf_objects *list) {
+  list->count = 0;
+  if (f->kind == CF_FALSE_SHARING || f->kind == CF_TRUE_SHARING) {
+    struct cf_contention c = {f, list};
+    cf_for_each_word(f, cf_add_contended_word, &c);
+    for (u32 i = 1; i < list->count; i++) {
+      struct cf_object item = list->objects[i];
+      u32 j = i;
+      for (; j > 0 && list->objects[j - 1].invalidations < item.invalidations;
+           j--)
+        list->objects[j] = list->objects[j - 1];
+      list->objects[j] = item;
+    }
+  }
+  if (!list->count) {
+    cf_attribute(f, &list->objects[0]);
+    list->count = 1;
+  }
+}
+
 static void cf_attribute(const struct cf_finding *f, struct cf_object *object) {
   efsan_internal_memset(object, 0, sizeof(*object));
   struct cf_attribution at = {object, false};
@@ -316,6 +406,39 @@ static void cf_attribute(const struct cf_finding *f, struct cf_object *object) {
 static bool cf_in_object(const struct cf_object *o, uptr address) {
   return (o->kind == CF_OBJECT_HEAP || o->kind == CF_OBJECT_GLOBAL) &&
          o->start <= address && address - o->start < o->size;
+}
+
+// The named object that holds the address, or null.
+static const struct cf_object *cf_object_holding(const struct cf_objects *list,
+                                                 uptr address) {
+  for (u32 i = 0; i < list->count; i++)
+    if (cf_in_object(&list->objects[i], address))
+      return &list->objects[i];
+  return 0;
+}
+
+// "; contended words: +0 +8 (3999 invalidations)": offsets in the object
+// (in the line for objects without known bounds).
+static void cf_format_contended(char *buffer, uptr length,
+                                const struct cf_finding *f,
+                                const struct cf_object *o) {
+  buffer[0] = 0;
+  if (!o->contended_words)
+    return;
+  bool bounded = o->kind == CF_OBJECT_HEAP || o->kind == CF_OBJECT_GLOBAL;
+  uptr at = efsan_snprintf(buffer, length, "; contended words%s:",
+                           bounded ? "" : " (line offsets)");
+  for (uptr i = 0; i < 32 && at < length; i++) {
+    if (!(o->contended_words & (1u << i)))
+      continue;
+    uptr address = f->address + i * CF_WORD_SIZE;
+    at += efsan_snprintf(buffer + at, length - at, " +%zu",
+                         (uptr)(bounded ? address - o->start
+                                        : address - f->address));
+  }
+  if (at < length)
+    efsan_snprintf(buffer + at, length - at, " (%llu invalidations)",
+                   cf_estimate(o->invalidations, cf_duty_ppm));
 }
 
 static const char *cf_object_kind_name(int kind) {
@@ -353,15 +476,15 @@ static void cf_print_stack(u32 stack_id, const char *indent) {
   struct efsan_frame frames[CF_MAX_FRAMES];
   uptr n = stack_id ? efsan_symbolize_stack(stack_id, frames, CF_MAX_FRAMES) : 0;
   if (!n) {
-    efsan_printf("%s<allocation stack not available>\n", indent);
+    efsan_report_line("%s<allocation stack not available>\n", indent);
     return;
   }
   for (uptr i = 0; i < n; i++) {
     if (frames[i].file)
-      efsan_printf("%s#%zu 0x%zx in %s %s:%d\n", indent, i, frames[i].pc,
+      efsan_report_line("%s#%zu 0x%zx in %s %s:%d\n", indent, i, frames[i].pc,
                    frames[i].function, frames[i].file, frames[i].line);
     else
-      efsan_printf("%s#%zu 0x%zx in %s\n", indent, i, frames[i].pc,
+      efsan_report_line("%s#%zu 0x%zx in %s\n", indent, i, frames[i].pc,
                    frames[i].function);
   }
 }
@@ -431,9 +554,38 @@ static void cf_suggest(char *buffer, uptr length, const struct cf_finding *f,
   }
 }
 
+static void cf_print_text_object(const struct cf_finding *f,
+                                 const struct cf_object *o) {
+  char contended[256];
+  cf_format_contended(contended, sizeof(contended), f, o);
+  switch (o->kind) {
+  case CF_OBJECT_GLOBAL:
+    efsan_report_line("  object: global '%s' at 0x%zx, size %zu%s\n", o->name,
+                      o->start, o->size, contended);
+    break;
+  case CF_OBJECT_HEAP:
+    efsan_report_line("  object: heap object at 0x%zx, size %zu%s%sallocated "
+                      "at:\n",
+                      o->start, o->size, contended, *contended ? "; " : ", ");
+    cf_print_stack(o->stack_id, "    ");
+    break;
+  case CF_OBJECT_STACK:
+    efsan_report_line("  object: on a thread stack (first shared word at "
+                      "0x%zx)%s\n",
+                      o->start, contended);
+    break;
+  default:
+    efsan_report_line("  object: unknown: not a heap object, global or stack "
+                      "(first shared word at 0x%zx)%s\n",
+                      o->start, contended);
+    break;
+  }
+}
+
 static void cf_print_text_finding(uptr rank, const struct cf_finding *f) {
-  struct cf_object object;
-  cf_attribute(f, &object);
+  struct cf_objects objects;
+  cf_attribute_all(f, &objects);
+  const struct cf_object object = objects.objects[0];
   struct cf_thread_set threads = {0};
   cf_for_each_word(f, cf_collect_threads, &threads);
   char thread_list[CF_MAX_THREADS_LISTED * 12 + 16];
@@ -452,7 +604,7 @@ static void cf_print_text_finding(uptr rank, const struct cf_finding *f) {
     u64 other = f->kind == CF_FALSE_SHARING
                     ? cf_true_invalidations(&f->records[0]->real)
                     : cf_load(&f->records[0]->real.false_invalidations);
-    efsan_printf("#%zu %s: %llu estimated invalidations of cache line 0x%zx "
+    efsan_report_line("#%zu %s: %llu estimated invalidations of cache line 0x%zx "
                  "(%llu observed; %llu more observed were %s), threads%s\n",
                  rank, f->kind == CF_FALSE_SHARING ? "false sharing" : "true sharing",
                  f->estimated, f->address, f->observed, other,
@@ -461,14 +613,14 @@ static void cf_print_text_finding(uptr rank, const struct cf_finding *f) {
     break;
   }
   case CF_PREDICTED_128:
-    efsan_printf("#%zu predicted false sharing with 128-byte lines: %llu "
+    efsan_report_line("#%zu predicted false sharing with 128-byte lines: %llu "
                  "estimated invalidations of virtual line [0x%zx, 0x%zx) "
                  "(%llu observed), threads%s\n",
                  rank, f->estimated, f->address, f->address + f->length,
                  f->observed, thread_list);
     break;
   default:
-    efsan_printf("#%zu predicted false sharing at another start offset: %llu "
+    efsan_report_line("#%zu predicted false sharing at another start offset: %llu "
                  "estimated invalidations of virtual 64-byte line [0x%zx, "
                  "0x%zx) (%llu observed), threads%s\n",
                  rank, f->estimated, f->address, f->address + f->length,
@@ -476,29 +628,11 @@ static void cf_print_text_finding(uptr rank, const struct cf_finding *f) {
     break;
   }
 
-  switch (object.kind) {
-  case CF_OBJECT_GLOBAL:
-    efsan_printf("  object: global '%s' at 0x%zx, size %zu\n", object.name,
-                 object.start, object.size);
-    break;
-  case CF_OBJECT_HEAP:
-    efsan_printf("  object: heap object at 0x%zx, size %zu, allocated at:\n",
-                 object.start, object.size);
-    cf_print_stack(object.stack_id, "    ");
-    break;
-  case CF_OBJECT_STACK:
-    efsan_printf("  object: on a thread stack (first shared word at 0x%zx)\n",
-                 object.start);
-    break;
-  default:
-    efsan_printf("  object: unknown: not a heap object, global or stack "
-                 "(first shared word at 0x%zx)\n",
-                 object.start);
-    break;
-  }
+  for (u32 i = 0; i < objects.count; i++)
+    cf_print_text_object(f, &objects.objects[i]);
   // Columns as in the rows below (sanitizer_common pads strings only on the
   // right, numbers only on the left).
-  efsan_printf("  words:  offset object-offset  thread           reads       "
+  efsan_report_line("  words:  offset object-offset  thread           reads       "
                "writes\n");
   for (uptr a = f->address; a < f->address + f->length; a += CF_WORD_SIZE) {
     struct cf_line_record *record = 0;
@@ -513,9 +647,10 @@ static void cf_print_text_finding(uptr rank, const struct cf_finding *f) {
     char line_offset[32], object_offset[32] = "-", thread[32];
     efsan_snprintf(line_offset, sizeof(line_offset), "+%zu",
                    (uptr)(a - f->address));
-    if (cf_in_object(&object, a))
+    const struct cf_object *holder = cf_object_holding(&objects, a);
+    if (holder)
       efsan_snprintf(object_offset, sizeof(object_offset), "+%zu",
-                     (uptr)(a - object.start));
+                     (uptr)(a - holder->start));
     for (int s = 0; s < CF_THREAD_SLOTS; s++) {
       u32 owner = cf_load(&record->owners[s]);
       if (!owner)
@@ -525,21 +660,21 @@ static void cf_print_text_finding(uptr rank, const struct cf_finding *f) {
       if (!reads && !writes)
         continue;
       efsan_snprintf(thread, sizeof(thread), "T%u", owner - 1);
-      efsan_printf("          %-6s %-14s %-9s %12llu %12llu\n", line_offset,
+      efsan_report_line("          %-6s %-14s %-9s %12llu %12llu\n", line_offset,
                    object_offset, thread, cf_estimate(reads, cf_duty_ppm),
                    cf_estimate(writes, cf_duty_ppm));
     }
     u64 reads = cf_load(&record->other_reads[word]);
     u64 writes = cf_load(&record->other_writes[word]);
     if (reads || writes)
-      efsan_printf("          %-6s %-14s %-9s %12llu %12llu\n", line_offset,
+      efsan_report_line("          %-6s %-14s %-9s %12llu %12llu\n", line_offset,
                    object_offset, "others",
                    cf_estimate(reads, cf_duty_ppm),
                    cf_estimate(writes, cf_duty_ppm));
   }
   char suggestion[1024];
   cf_suggest(suggestion, sizeof(suggestion), f, &object);
-  efsan_printf("  suggestion: %s\n", suggestion);
+  efsan_report_line("  suggestion: %s\n", suggestion);
 }
 
 //===-- Struct field usage --------------------------------------------------===//
@@ -636,15 +771,15 @@ static uptr cf_structs_shown(const struct cf_struct_usage *u, uptr n) {
 static void cf_print_text_structs(struct cf_struct_usage *u, uptr n,
                                   uptr with_counts) {
   if (!with_counts) {
-    efsan_printf("Struct field usage: no struct field accesses were seen.\n");
+    efsan_report_line("Struct field usage: no struct field accesses were seen.\n");
     return;
   }
-  efsan_printf("Struct field usage (estimated accesses per field):\n");
+  efsan_report_line("Struct field usage (estimated accesses per field):\n");
   uptr shown = cf_structs_shown(u, n);
   for (uptr i = 0; i < shown; i++) {
     struct cf_struct_shape shape;
     cf_struct_shape(&u[i], &shape);
-    efsan_printf("  %s: size %u, %u fields, %llu accesses\n", u[i].name,
+    efsan_report_line("  %s: size %u, %u fields, %llu accesses\n", u[i].name,
                  u[i].size, u[i].num_fields, cf_estimate(u[i].total, cf_duty_ppm));
     for (u32 f = 0; f < u[i].num_fields; f++) {
       u64 count = u[i].counts[f];
@@ -653,25 +788,25 @@ static void cf_print_text_structs(struct cf_struct_usage *u, uptr n,
                         : heat == CF_HEAT_COLD    ? " (cold)"
                         : heat == CF_HEAT_PADDING ? " (unused: padding?)"
                                                   : "";
-      efsan_printf("    field %u offset %u size %u type %s count %llu%s\n", f,
+      efsan_report_line("    field %u offset %u size %u type %s count %llu%s\n", f,
                    u[i].field_offsets[f], u[i].field_sizes[f],
                    u[i].field_type_names[f], cf_estimate(count, cf_duty_ppm),
                    tag);
     }
     if (cf_hot_cold_mix(&shape))
-      efsan_printf("    note: hot/cold mix: %u cold field(s) share cache lines "
+      efsan_report_line("    note: hot/cold mix: %u cold field(s) share cache lines "
                    "with %u hot one(s); move the cold fields to a separate "
                    "struct so hot ones fill fewer lines\n",
                    shape.cold, shape.hot);
     if (cf_hot_span(&shape) > EFSAN_CACHE_LINE_SIZE)
-      efsan_printf("    note: hot fields span %zu bytes (at least %zu cache "
+      efsan_report_line("    note: hot fields span %zu bytes (at least %zu cache "
                    "lines per object); group them together\n",
                    cf_hot_span(&shape),
                    (cf_hot_span(&shape) + EFSAN_CACHE_LINE_SIZE - 1) /
                        EFSAN_CACHE_LINE_SIZE);
   }
   if (shown < with_counts)
-    efsan_printf("  (%zu more struct types with accesses not shown; see "
+    efsan_report_line("  (%zu more struct types with accesses not shown; see "
                  "cache_frag_max_structs)\n",
                  with_counts - shown);
 }
@@ -705,7 +840,7 @@ static void cf_json_string(const char *s) {
 
 struct cf_json_words {
   const struct cf_finding *finding;
-  const struct cf_object *object;
+  const struct cf_objects *objects;
   bool first;
 };
 
@@ -713,9 +848,10 @@ static void cf_json_word_entry(struct cf_json_words *w, uptr word_address,
                                long long thread, u64 reads, u64 writes) {
   efsan_printf("%s\n        {\"offset\": %zu, ", w->first ? "" : ",",
                (uptr)(word_address - w->finding->address));
-  if (cf_in_object(w->object, word_address))
+  const struct cf_object *holder = cf_object_holding(w->objects, word_address);
+  if (holder)
     efsan_printf("\"object_offset\": %zu, ",
-                 (uptr)(word_address - w->object->start));
+                 (uptr)(word_address - holder->start));
   else
     efsan_printf("\"object_offset\": null, ");
   efsan_printf("\"thread\": %lld, \"reads\": %llu, \"writes\": %llu}", thread,
@@ -741,23 +877,13 @@ static void cf_json_word(uptr word_address, struct cf_line_record *record,
     cf_json_word_entry(w, word_address, -1, reads, writes);
 }
 
-static void cf_print_json_finding(const struct cf_finding *f, bool last) {
-  struct cf_object object;
-  cf_attribute(f, &object);
-  struct cf_thread_set threads = {0};
-  cf_for_each_word(f, cf_collect_threads, &threads);
-  efsan_printf("    {\"kind\": \"%s\", \"line_address\": %zu, \"line_size\": %zu, "
-               "\"invalidations\": %llu, \"observed_invalidations\": %llu,\n",
-               cf_kind_name(f->kind), f->address, f->length, f->estimated,
-               f->observed);
-  if (f->kind == CF_PREDICTED_128 || f->kind == CF_PREDICTED_SHIFTED)
-    efsan_printf("     \"prediction\": \"%s\",\n",
-                 f->kind == CF_PREDICTED_128 ? "128-byte-line" : "start-offset");
-  efsan_printf("     \"threads\": [");
-  for (u32 i = 0; i < threads.count; i++)
-    efsan_printf("%s%u", i ? ", " : "", threads.threads[i]);
-  efsan_printf("],\n     \"object\": {\"kind\": \"%s\"",
-               cf_object_kind_name(object.kind));
+// One object: kind, name, bounds, allocation stack, and (when the finding's
+// per-word counts chose it) the invalidations its words caused and their
+// offsets (in the object, or in the line for objects without bounds).
+static void cf_print_json_object(const struct cf_finding *f,
+                                 const struct cf_object *o) {
+  const struct cf_object object = *o;
+  efsan_printf("{\"kind\": \"%s\"", cf_object_kind_name(object.kind));
   if (object.kind == CF_OBJECT_GLOBAL) {
     efsan_printf(", \"name\": ");
     cf_json_string(object.name);
@@ -784,8 +910,49 @@ static void cf_print_json_finding(const struct cf_finding *f, bool last) {
     }
     efsan_printf("]");
   }
-  efsan_printf("},\n     \"words\": [");
-  struct cf_json_words w = {f, &object, true};
+  if (object.contended_words) {
+    bool bounded = object.kind == CF_OBJECT_GLOBAL || object.kind == CF_OBJECT_HEAP;
+    efsan_printf(", \"invalidations\": %llu, \"contended_offsets\": [",
+                 cf_estimate(object.invalidations, cf_duty_ppm));
+    bool first = true;
+    for (uptr i = 0; i < 32; i++) {
+      if (!(object.contended_words & (1u << i)))
+        continue;
+      uptr address = f->address + i * CF_WORD_SIZE;
+      efsan_printf("%s%zu", first ? "" : ", ",
+                   (uptr)(bounded ? address - object.start : address - f->address));
+      first = false;
+    }
+    efsan_printf("]");
+  }
+  efsan_printf("}");
+}
+
+static void cf_print_json_finding(const struct cf_finding *f, bool last) {
+  struct cf_objects objects;
+  cf_attribute_all(f, &objects);
+  const struct cf_object object = objects.objects[0];
+  struct cf_thread_set threads = {0};
+  cf_for_each_word(f, cf_collect_threads, &threads);
+  efsan_printf("    {\"kind\": \"%s\", \"line_address\": %zu, \"line_size\": %zu, "
+               "\"invalidations\": %llu, \"observed_invalidations\": %llu,\n",
+               cf_kind_name(f->kind), f->address, f->length, f->estimated,
+               f->observed);
+  if (f->kind == CF_PREDICTED_128 || f->kind == CF_PREDICTED_SHIFTED)
+    efsan_printf("     \"prediction\": \"%s\",\n",
+                 f->kind == CF_PREDICTED_128 ? "128-byte-line" : "start-offset");
+  efsan_printf("     \"threads\": [");
+  for (u32 i = 0; i < threads.count; i++)
+    efsan_printf("%s%u", i ? ", " : "", threads.threads[i]);
+  efsan_printf("],\n     \"object\": ");
+  cf_print_json_object(f, &objects.objects[0]);
+  efsan_printf(",\n     \"objects\": [");
+  for (u32 i = 0; i < objects.count; i++) {
+    efsan_printf("%s", i ? ", " : "");
+    cf_print_json_object(f, &objects.objects[i]);
+  }
+  efsan_printf("],\n     \"words\": [");
+  struct cf_json_words w = {f, &objects, true};
   cf_for_each_word(f, cf_json_word, &w);
   char suggestion[1024];
   cf_suggest(suggestion, sizeof(suggestion), f, &object);
@@ -881,37 +1048,41 @@ void efsan_cache_frag_report(void) {
     efsan_report_line("EfficiencySanitizer: cache-frag report: false sharing "
                       "and struct field usage\n");
     if (sampled)
-      efsan_printf("Counts are sampled: tracking windows of %d ms every %d ms, "
+      efsan_report_line("Counts are sampled: tracking windows of %d ms every %d ms "
+                   "(more often for %d ms after a thread is created), "
                    "measured duty cycle %s; estimated counts are the counts "
                    "seen in windows divided by the duty cycle.\n",
                    efsan_flags.cache_frag_window_ms,
-                   efsan_flags.cache_frag_period_ms, duty);
+                   efsan_flags.cache_frag_period_ms, cf_adaptive_span_ms(),
+                   duty);
     else
-      efsan_printf("Counts are exact: the tracking window was open all the "
+      efsan_report_line("Counts are exact: the tracking window was open all the "
                    "time (duty cycle 100%%).\n");
-    efsan_printf("Cache lines tracked in detail: %llu (tracking threshold %d "
+    efsan_report_line("Cache lines tracked in detail: %llu (tracking threshold %d "
                  "writes, report threshold %d invalidations)\n",
                  tracked, efsan_flags.cache_frag_tracking_threshold,
                  efsan_flags.cache_frag_report_threshold);
     if (cf_untracked_lines())
-      efsan_printf("WARNING: %llu more lines passed the tracking threshold "
+      efsan_report_line("WARNING: %llu more lines passed the tracking threshold "
                    "but were not tracked (cache_frag_max_tracked_lines=%d)\n",
                    cf_untracked_lines(), efsan_flags.cache_frag_max_tracked_lines);
     if (!n)
-      efsan_printf("No false sharing, true sharing or predicted false sharing "
+      efsan_report_line("No false sharing, true sharing or predicted false sharing "
                    "above the report threshold.\n");
     for (uptr i = 0; i < shown; i++)
       cf_print_text_finding(i + 1, &findings[i]);
     if (shown < n)
-      efsan_printf("(%zu more findings not shown; see cache_frag_max_findings)\n",
+      efsan_report_line("(%zu more findings not shown; see cache_frag_max_findings)\n",
                    n - shown);
     cf_print_text_structs(structs, struct_count, structs_with_counts);
+    // Like every sanitizer's SUMMARY line, not prefixed (scripts look for it
+    // at the start of a line); the PID at its end names the process.
     efsan_printf("SUMMARY: EfficiencySanitizer: cache-frag: %zu false sharing, "
                  "%zu true sharing, %zu predicted false sharing; %zu struct "
-                 "types with field accesses\n",
+                 "types with field accesses in process %d\n",
                  counts[CF_FALSE_SHARING], counts[CF_TRUE_SHARING],
                  counts[CF_PREDICTED_128] + counts[CF_PREDICTED_SHIFTED],
-                 structs_with_counts);
+                 structs_with_counts, efsan_getpid());
   }
   cf_structs_release(structs, struct_count, struct_capacity);
   efsan_munmap(findings, findings_bytes);

@@ -238,10 +238,18 @@ INTERCEPTOR(int, fork, void) {
     if (!glue_inited)                                                          \
       return REAL(func)(__VA_ARGS__);                                          \
   }
+// The size argument is often a strlen: it is evaluated only when the range
+// will be recorded (cache-frag outside its windows records nothing).
 #define COMMON_INTERCEPTOR_WRITE_RANGE(ctx, ptr, size)                         \
-  efsan_core_access_range((uptr)(ptr), (uptr)(size), true)
+  do {                                                                         \
+    if (efsan_core_ranges_wanted())                                            \
+      efsan_core_access_range((uptr)(ptr), (uptr)(size), true);                \
+  } while (false)
 #define COMMON_INTERCEPTOR_READ_RANGE(ctx, ptr, size)                          \
-  efsan_core_access_range((uptr)(ptr), (uptr)(size), false)
+  do {                                                                         \
+    if (efsan_core_ranges_wanted())                                            \
+      efsan_core_access_range((uptr)(ptr), (uptr)(size), false);               \
+  } while (false)
 #define COMMON_INTERCEPTOR_DIR_ACQUIRE(ctx, path)                              \
   do {                                                                         \
   } while (false)
@@ -277,8 +285,114 @@ INTERCEPTOR(int, fork, void) {
   }
 
 #include "sanitizer_common/sanitizer_platform_interceptors.h"
+// The common interceptors of these string functions size their ranges with
+// internal_strlen, a byte loop that costs more than the libc call itself
+// (and strstr sizes both strings even when a match makes one unnecessary);
+// efsan's own below use libc's strlen. strtok_r and strncpy have no common
+// interceptor.
+#undef SANITIZER_INTERCEPT_STRSTR
+#define SANITIZER_INTERCEPT_STRSTR 0
+#undef SANITIZER_INTERCEPT_STRCHR
+#define SANITIZER_INTERCEPT_STRCHR 0
+#undef SANITIZER_INTERCEPT_STRRCHR
+#define SANITIZER_INTERCEPT_STRRCHR 0
+#undef SANITIZER_INTERCEPT_STRTOK
+#define SANITIZER_INTERCEPT_STRTOK 0
 #include "sanitizer_common/sanitizer_common_interceptors_memintrinsics.inc"
 #include "sanitizer_common/sanitizer_common_interceptors.inc"
+
+//===-- String functions sized with libc's strlen ---------------------------===//
+// Each marks exactly the bytes the function must read or write: up to the
+// match or the terminating NUL.
+
+static inline void ReadBytes(const void *p, uptr n) {
+  efsan_core_access_range((uptr)p, n, false);
+}
+
+INTERCEPTOR(char *, strstr, const char *haystack, const char *needle) {
+  if (UNLIKELY(!REAL(strstr))) // called while interceptors are installed
+    return internal_strstr(haystack, needle);
+  void *ctx;
+  COMMON_INTERCEPTOR_ENTER(ctx, strstr, haystack, needle);
+  char *match = REAL(strstr)(haystack, needle);
+  if (efsan_core_ranges_wanted()) {
+    uptr needle_length = REAL(strlen)(needle);
+    ReadBytes(haystack, match ? (uptr)(match - haystack) + needle_length
+                              : REAL(strlen)(haystack) + 1);
+    ReadBytes(needle, needle_length + 1);
+  }
+  return match;
+}
+
+INTERCEPTOR(char *, strchr, const char *s, int c) {
+  if (UNLIKELY(!REAL(strchr)))
+    return internal_strchr(s, c);
+  void *ctx;
+  COMMON_INTERCEPTOR_ENTER(ctx, strchr, s, c);
+  char *found = REAL(strchr)(s, c);
+  if (efsan_core_ranges_wanted())
+    ReadBytes(s, (found ? (uptr)(found - s) : REAL(strlen)(s)) + 1);
+  return found;
+}
+
+INTERCEPTOR(char *, strrchr, const char *s, int c) {
+  if (UNLIKELY(!REAL(strrchr)))
+    return internal_strrchr(s, c);
+  void *ctx;
+  COMMON_INTERCEPTOR_ENTER(ctx, strrchr, s, c);
+  char *found = REAL(strrchr)(s, c);
+  if (efsan_core_ranges_wanted())
+    ReadBytes(s, REAL(strlen)(s) + 1);
+  return found;
+}
+
+DECLARE_REAL(char *, strtok_r, char *str, const char *delimiters, char **save)
+
+// strtok_r scans from str (or *save) over leading delimiters to the end of
+// the token, and overwrites the delimiter that ends it with a NUL.
+static char *TokenizeAndMark(char *str, const char *delimiters, char **save) {
+  char *from = str ? str : *save;
+  char *token = REAL(strtok_r)(str, delimiters, save);
+  if (!from || !efsan_core_ranges_wanted())
+    return token;
+  ReadBytes(delimiters, REAL(strlen)(delimiters) + 1);
+  char *end = token ? token + REAL(strlen)(token) : from + REAL(strlen)(from);
+  ReadBytes(from, (uptr)(end - from) + 1);
+  if (token && *save > end)
+    efsan_core_access_range((uptr)end, 1, true);
+  return token;
+}
+
+INTERCEPTOR(char *, strtok_r, char *str, const char *delimiters, char **save) {
+  void *ctx;
+  COMMON_INTERCEPTOR_ENTER(ctx, strtok_r, str, delimiters, save);
+  char *token = TokenizeAndMark(str, delimiters, save);
+  COMMON_INTERCEPTOR_WRITE_RANGE(ctx, save, sizeof(*save));
+  return token;
+}
+
+// glibc's strtok is strtok_r with a hidden position; keeping our own
+// position tells where the scan starts.
+static char *strtok_position;
+
+INTERCEPTOR(char *, strtok, char *str, const char *delimiters) {
+  void *ctx;
+  COMMON_INTERCEPTOR_ENTER(ctx, strtok, str, delimiters);
+  return TokenizeAndMark(str, delimiters, &strtok_position);
+}
+
+INTERCEPTOR(char *, strncpy, char *dest, const char *src, uptr n) {
+  if (UNLIKELY(!REAL(strncpy)))
+    return internal_strncpy(dest, src, n);
+  void *ctx;
+  COMMON_INTERCEPTOR_ENTER(ctx, strncpy, dest, src, n);
+  char *res = REAL(strncpy)(dest, src, n);
+  if (n && efsan_core_ranges_wanted()) {
+    ReadBytes(src, Min(REAL(strnlen)(src, n) + 1, n));
+    efsan_core_access_range((uptr)dest, n, true);
+  }
+  return res;
+}
 
 //===-- libc's mem* without marking, for __efsan_memcpy and friends ---------===//
 
@@ -312,6 +426,12 @@ void InitializeInterceptors() {
   INTERCEPT_FUNCTION(pthread_join);
   INTERCEPT_FUNCTION(fork);
   InitializeCommonInterceptors();
+  INTERCEPT_FUNCTION(strstr);
+  INTERCEPT_FUNCTION(strchr);
+  INTERCEPT_FUNCTION(strrchr);
+  INTERCEPT_FUNCTION(strtok_r);
+  INTERCEPT_FUNCTION(strtok);
+  INTERCEPT_FUNCTION(strncpy);
   pthread_key_create(&thread_exit_key, OnThreadExit);
 }
 } // namespace __efsan

@@ -33,6 +33,17 @@ void efsan_ws_mark_range(uptr addr, uptr size) {
     last = EFSAN_APP_END - 1;
   u8 *shadow = efsan_shadow_of(addr);
   u8 *shadow_end = efsan_shadow_of(last) + 1;
+  // Ranges of at most 8 lines (most strings and small copies) whose lines
+  // are all marked already: one unaligned load. (The load may read shadow
+  // bytes past the range; the whole shadow is mapped and readable.)
+  uptr count = (uptr)(shadow_end - shadow);
+  if (count <= 8 && (uptr)shadow + 8 <= EFSAN_SHADOW_END) {
+    u64 word;
+    __builtin_memcpy(&word, shadow, 8);
+    u64 wanted = ALL_BYTES(EFSAN_WS_ACCESS_BITS) >> (8 * (8 - count));
+    if ((word & wanted) == wanted)
+      return;
+  }
   // Whole words where possible: a word whose eight lines all have both bits
   // is skipped without a store. Stores stay byte-sized so that they never
   // overwrite bits that another thread or the sampler changes next door.

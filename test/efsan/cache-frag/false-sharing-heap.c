@@ -31,7 +31,7 @@ int main(void) {
 
 // Freed before exit: the attribution was taken while the object was live.
 // CHECK: #1 false sharing: 3999 estimated invalidations of cache line [[LINE:0x[0-9a-f]+]] (3999 observed; 0 more observed were true sharing), threads T1 T2
-// CHECK-NEXT: object: heap object at [[LINE]], size 192, allocated at:
+// CHECK-NEXT: object: heap object at [[LINE]], size 192; contended words: +0 +48 (3999 invalidations); allocated at:
 // CHECK-NEXT: #0 0x{{[0-9a-f]+}} in main {{.*}}false-sharing-heap.c:[[@LINE-10]]
 // CHECK: words: offset object-offset thread reads writes
 // CHECK-NEXT: +0 +0 T1 1999 2000

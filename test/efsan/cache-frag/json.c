@@ -32,7 +32,8 @@ int main(void) {
 // JSON: "findings": [
 // JSON-NEXT: {"kind": "false-sharing", "line_address": {{[0-9]+}}, "line_size": 64, "invalidations": 3999, "observed_invalidations": 3999,
 // JSON-NEXT: "threads": [1, 2],
-// JSON-NEXT: "object": {"kind": "global", "name": "pairs", "address": {{[0-9]+}}, "size": 64},
+// JSON-NEXT: "object": {"kind": "global", "name": "pairs", "address": {{[0-9]+}}, "size": 64, "invalidations": 3999, "contended_offsets": [0, 16]},
+// JSON-NEXT: "objects": [{"kind": "global", "name": "pairs", "address": {{[0-9]+}}, "size": 64, "invalidations": 3999, "contended_offsets": [0, 16]}],
 // JSON-NEXT: "words": [
 // JSON-NEXT: {"offset": 0, "object_offset": 0, "thread": 1, "reads": 1999, "writes": 2000},
 // JSON-NEXT: {"offset": 16, "object_offset": 16, "thread": 2, "reads": 2000, "writes": 2000}],

@@ -23,7 +23,8 @@ def parse_text(path):
     findings, structs = [], []
     finding = struct = None
     for line in open(path):
-        line = line.rstrip("\n")
+        # Every line of the text report starts with ==PID==.
+        line = re.sub(r"^==\d+==", "", line.rstrip("\n"))
         m = re.match(r"#\d+ (false sharing|true sharing|predicted false sharing)"
                      r"[^:]*: (\d+) estimated invalidations .*threads((?: T\d+)*)", line)
         if m:
@@ -33,12 +34,15 @@ def parse_text(path):
             continue
         m = re.match(r"  object: (global|heap object|on a thread stack|unknown)(?: '([^']*)')?"
                      r"(?: at 0x[0-9a-f]+, size (\d+))?", line)
-        if m and finding is not None:
+        if m and finding is not None and "object" not in finding:
+            # The first object is the one JSON's "object" holds.
             kind = {"global": "global", "heap object": "heap",
                     "on a thread stack": "stack", "unknown": "unknown"}[m.group(1)]
             finding["object"] = {"kind": kind, "name": m.group(2),
                                  "size": int(m.group(3)) if m.group(3) else None}
             continue
+        if m:
+            continue  # a further object of the finding
         m = re.match(r"\s+\+(\d+)\s+(\+\d+|-)\s+(T\d+|others)\s+(\d+)\s+(\d+)$", line)
         if m and finding is not None:
             finding["words"].append((int(m.group(1)),

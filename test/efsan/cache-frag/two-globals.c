@@ -1,0 +1,47 @@
+// Two globals on one cache line, only the second falsely shared: the finding
+// names the global whose words are contended, not the one written most.
+// RUN: %clang -O2 -g -fsanitize=efficiency-cache-frag -pthread %s -o %t
+// RUN: env ESAN_OPTIONS=cache_frag_period_ms=0:cache_frag_tracking_threshold=1 %run %t 2>&1 | FileCheck %s
+// RUN: env ESAN_OPTIONS=cache_frag_period_ms=0:cache_frag_tracking_threshold=1:report_format=json %run %t 2>&1 | FileCheck %s --check-prefix=JSON
+//
+// A turn of T1 is slots[0]++ then three writes of solo, which only T1
+// touches; a turn of T2 is slots[1]++. Each thread's slots write follows the
+// other thread's accesses (2 * 2000 - 1 = 3999 invalidations, as in
+// false-sharing-global.c); T1's writes of solo follow its own and invalidate
+// nothing, although solo is the line's most written word.
+#include "Inputs/lockstep.h"
+
+_Alignas(64) volatile long solo;
+volatile long slots[2];
+
+static void turn(int me) {
+  slots[me]++;
+  if (me == 0) {
+    solo++;
+    solo++;
+    solo++;
+  }
+}
+
+int main(void) {
+  // The test needs both globals on one line.
+  if (((unsigned long)&solo ^ (unsigned long)&slots[1]) >= 64) {
+    fprintf(stderr, "solo and slots are not on one cache line\n");
+    return 1;
+  }
+  lockstep_run(turn);
+  return 0;
+}
+
+// CHECK: #1 false sharing: 3999 estimated invalidations of cache line [[LINE:0x[0-9a-f]+]] (3999 observed; 0 more observed were true sharing), threads T1 T2
+// CHECK-NEXT: object: global 'slots' at 0x{{[0-9a-f]+}}, size 16; contended words: +0 +8 (3999 invalidations)
+// CHECK-NEXT: words: offset object-offset thread reads writes
+// CHECK-NEXT: +0 - T1 6000 6000
+// CHECK-NEXT: +{{8|16}} +0 T1 1999 2000
+// CHECK-NEXT: +{{16|24}} +8 T2 2000 2000
+// CHECK-NEXT: suggestion: threads write different words of global 'slots' on one cache line
+// CHECK-NOT: #2
+// CHECK: SUMMARY: EfficiencySanitizer: cache-frag: 1 false sharing, 0 true sharing, 0 predicted false sharing;
+
+// JSON: "object": {"kind": "global", "name": "slots", "address": {{[0-9]+}}, "size": 16, "invalidations": 3999, "contended_offsets": [0, 8]},
+// JSON-NEXT: "objects": [{"kind": "global", "name": "slots", "address": {{[0-9]+}}, "size": 16, "invalidations": 3999, "contended_offsets": [0, 8]}],
