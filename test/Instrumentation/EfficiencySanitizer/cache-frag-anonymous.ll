@@ -52,10 +52,10 @@ define void @array_element(ptr %p, i64 %i) {
 ; CHECK:         load i8, ptr @__efsan_cache_frag_tracking
 ; CHECK:         load i64, ptr getelementptr inbounds ([3 x i64], ptr @__efsan.struct.point_t.counters, i32 0, i32 1)
 ; CHECK:         call void @__efsan_load8(ptr %y.addr)
-; CHECK:         load i8, ptr @__efsan_cache_frag_tracking
+; CHECK-NOT:     __efsan_cache_frag_tracking
 ; CHECK:         load i64, ptr @__efsan.struct.point_t.counters,
 ; CHECK:         call void @__efsan_load8(ptr %e)
-; CHECK:         load i8, ptr @__efsan_cache_frag_tracking
+; CHECK-NOT:     __efsan_cache_frag_tracking
 ; CHECK:         load i64, ptr @__efsan.struct.point_t.counters,
 ; CHECK:         call void @__efsan_store8(ptr %e)
 ; CHECK:         ret void

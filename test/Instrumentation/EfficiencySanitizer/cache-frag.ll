@@ -1,5 +1,7 @@
-; cache-frag: one load of the runtime's mode byte and a branch per access;
-; inside the (cold) branch the struct field counter bump and the callout.
+; cache-frag: one load of the runtime's mode byte and a branch per run of
+; accesses (a basic block, split at calls that may free memory), before the
+; instruction that ends the run; inside the (cold) branch the struct field
+; counter bumps and the callouts of all the run's accesses, in order.
 ; RUN: %opt -load-pass-plugin=%efsan_plugin -passes='efsan<cache-frag>' -S %s | FileCheck %s
 ; RUN: %opt -load-pass-plugin=%efsan_plugin -passes='efsan<cache-frag>' -efsan-cache-frag-stack -S %s | FileCheck %s --check-prefix=STACK
 
@@ -41,6 +43,7 @@ define i64 @field_load(ptr %n) {
 }
 ; CHECK-LABEL: define i64 @field_load(ptr %n)
 ; CHECK-NEXT:    %f = getelementptr inbounds %struct.node, ptr %n, i64 0, i32 1
+; CHECK-NEXT:    %v = load i64, ptr %f, align 8
 ; CHECK-NEXT:    %1 = load i8, ptr @__efsan_cache_frag_tracking, align 1, !nosanitize ![[NOSAN:[0-9]+]]
 ; CHECK-NEXT:    %2 = icmp ne i8 %1, 0
 ; CHECK-NEXT:    br i1 %2, label %3, label %6, !prof ![[UNLIKELY:[0-9]+]]
@@ -51,7 +54,6 @@ define i64 @field_load(ptr %n) {
 ; CHECK-NEXT:    call void @__efsan_load8(ptr %f)
 ; CHECK-NEXT:    br label %6
 ; CHECK:       6:
-; CHECK-NEXT:    %v = load i64, ptr %f, align 8
 ; CHECK-NEXT:    ret i64 %v
 
 ; A field of a nested struct counts for the innermost struct; a field that is
@@ -66,15 +68,28 @@ define void @nested(ptr %o, i8 %c) {
   ret void
 }
 ; CHECK-LABEL: define void @nested(ptr %o, i8 %c)
-; CHECK:         load i64, ptr getelementptr inbounds ([4 x i64], ptr @__efsan.struct.node.counters, i32 0, i32 2)
-; CHECK:         call void @__efsan_store1(ptr %inner)
 ; CHECK:         store i8 %c, ptr %inner, align 1
-; CHECK:         load i64, ptr getelementptr inbounds ([2 x i64], ptr @__efsan.struct.outer.counters, i32 0, i32 1)
-; CHECK:         call void @__efsan_store4(ptr %whole)
 ; CHECK:         store i32 0, ptr %whole, align 8
-; CHECK:         load i64, ptr getelementptr inbounds ([4 x i64], ptr @__efsan.struct.node.counters, i32 0, i32 3)
-; CHECK:         call void @__efsan_store8(ptr getelementptr inbounds (%struct.node, ptr @gnode, i64 0, i32 3))
-; CHECK:         store ptr null, ptr getelementptr inbounds (%struct.node, ptr @gnode, i64 0, i32 3), align 8
+; CHECK-NEXT:    store ptr null, ptr getelementptr inbounds (%struct.node, ptr @gnode, i64 0, i32 3), align 8
+; CHECK-NEXT:    %1 = load i8, ptr @__efsan_cache_frag_tracking, align 1, !nosanitize
+; CHECK-NEXT:    %2 = icmp ne i8 %1, 0
+; CHECK-NEXT:    br i1 %2, label %3, label %10, !prof ![[UNLIKELY]]
+; CHECK:       3:
+; CHECK-NEXT:    load i64, ptr getelementptr inbounds ([4 x i64], ptr @__efsan.struct.node.counters, i32 0, i32 2)
+; CHECK-NEXT:    add i64
+; CHECK-NEXT:    store i64
+; CHECK-NEXT:    call void @__efsan_store1(ptr %inner)
+; CHECK-NEXT:    load i64, ptr getelementptr inbounds ([2 x i64], ptr @__efsan.struct.outer.counters, i32 0, i32 1)
+; CHECK-NEXT:    add i64
+; CHECK-NEXT:    store i64
+; CHECK-NEXT:    call void @__efsan_store4(ptr %whole)
+; CHECK-NEXT:    load i64, ptr getelementptr inbounds ([4 x i64], ptr @__efsan.struct.node.counters, i32 0, i32 3)
+; CHECK-NEXT:    add i64
+; CHECK-NEXT:    store i64
+; CHECK-NEXT:    call void @__efsan_store8(ptr getelementptr inbounds (%struct.node, ptr @gnode, i64 0, i32 3))
+; CHECK-NEXT:    br label %10
+; CHECK:       10:
+; CHECK-NEXT:    ret void
 
 ; Plain pointers: no counter, the sized callouts (aligned, unaligned, N);
 ; atomics count as stores. No repeated-access skipping for cache-frag: reads
@@ -89,15 +104,57 @@ define void @callouts(ptr %p) {
   ret void
 }
 ; CHECK-LABEL: define void @callouts(ptr %p)
-; CHECK-NOT:     counters
-; CHECK:         call void @__efsan_load2(ptr %p)
-; CHECK-NOT:     counters
-; CHECK:         call void @__efsan_store2(ptr %p)
-; CHECK:         call void @__efsan_unaligned_load4(ptr %p)
-; CHECK:         call void @__efsan_loadN(ptr %p, i64 32)
-; CHECK:         call void @__efsan_store8(ptr %p)
-; CHECK:         call void @__efsan_load16(ptr %p)
-; CHECK:         ret void
+; CHECK:         %e = load i128, ptr %p, align 16
+; CHECK-NEXT:    %1 = load i8, ptr @__efsan_cache_frag_tracking, align 1, !nosanitize
+; CHECK-NEXT:    %2 = icmp ne i8 %1, 0
+; CHECK-NEXT:    br i1 %2, label %3, label %4, !prof ![[UNLIKELY]]
+; CHECK:       3:
+; CHECK-NEXT:    call void @__efsan_load2(ptr %p)
+; CHECK-NEXT:    call void @__efsan_store2(ptr %p)
+; CHECK-NEXT:    call void @__efsan_unaligned_load4(ptr %p)
+; CHECK-NEXT:    call void @__efsan_loadN(ptr %p, i64 32)
+; CHECK-NEXT:    call void @__efsan_store8(ptr %p)
+; CHECK-NEXT:    call void @__efsan_load16(ptr %p)
+; CHECK-NEXT:    br label %4
+; CHECK:       4:
+; CHECK-NEXT:    ret void
+
+; A call that may free memory (or synchronise) ends a run: the accesses
+; before it are reported before it. Calls that only read memory, or only
+; touch their arguments' memory (memcpy, which becomes a runtime call that
+; frees nothing), do not.
+define void @runs(ptr %p, ptr %q) {
+  store i32 1, ptr %p, align 4
+  %len = call i64 @strlen(ptr %q)
+  call void @llvm.memcpy.p0.p0.i64(ptr %q, ptr %p, i64 4, i1 false)
+  store i32 2, ptr %q, align 4
+  call void @free(ptr %p)
+  %v = load i32, ptr %q, align 4
+  ret void
+}
+; CHECK-LABEL: define void @runs(ptr %p, ptr %q)
+; CHECK-NEXT:    store i32 1, ptr %p, align 4
+; CHECK-NEXT:    %len = call i64 @strlen(ptr %q)
+; CHECK-NEXT:    %1 = call ptr @__efsan_memcpy(ptr %q, ptr %p, i64 4)
+; CHECK-NEXT:    store i32 2, ptr %q, align 4
+; CHECK-NEXT:    %2 = load i8, ptr @__efsan_cache_frag_tracking
+; CHECK-NEXT:    %3 = icmp ne i8 %2, 0
+; CHECK-NEXT:    br i1 %3, label %4, label %5, !prof ![[UNLIKELY]]
+; CHECK:       4:
+; CHECK-NEXT:    call void @__efsan_store4(ptr %p)
+; CHECK-NEXT:    call void @__efsan_store4(ptr %q)
+; CHECK-NEXT:    br label %5
+; CHECK:       5:
+; CHECK-NEXT:    call void @free(ptr %p)
+; CHECK-NEXT:    %v = load i32, ptr %q, align 4
+; CHECK-NEXT:    %6 = load i8, ptr @__efsan_cache_frag_tracking
+; CHECK-NEXT:    %7 = icmp ne i8 %6, 0
+; CHECK-NEXT:    br i1 %7, label %8, label %9, !prof ![[UNLIKELY]]
+; CHECK:       8:
+; CHECK-NEXT:    call void @__efsan_load4(ptr %q)
+; CHECK-NEXT:    br label %9
+; CHECK:       9:
+; CHECK-NEXT:    ret void
 
 ; A stack slot whose address does not escape cannot be falsely shared: not
 ; instrumented by default. One passed to a call is.
@@ -115,10 +172,13 @@ define i32 @stack() {
 ; CHECK-NEXT:    store i32 1, ptr %local, align 4
 ; CHECK-NEXT:    %v = load i32, ptr %local, align 4
 ; CHECK-NEXT:    %shared = alloca i32, align 4
+; CHECK-NEXT:    store i32 2, ptr %shared, align 4
 ; CHECK-NEXT:    load i8, ptr @__efsan_cache_frag_tracking
-; CHECK:         call void @__efsan_store4(ptr %shared)
 ; CHECK-NOT:     __efsan_{{load|store}}4(ptr %local)
-; CHECK:         ret i32 %v
+; CHECK:         call void @__efsan_store4(ptr %shared)
+; CHECK-NEXT:    br label
+; CHECK:         call void @escape(ptr %shared)
+; CHECK-NEXT:    ret i32 %v
 
 ; Replacing a memcpy by a runtime call (which takes the slot's address) does
 ; not make the slot's own accesses count as escaping.
@@ -148,4 +208,6 @@ define void @stack_memcpy(ptr %dst) {
 ; CHECK-DAG: ![[UNLIKELY]] = !{!"branch_weights", i32 1, i32 1048575}
 
 declare void @escape(ptr)
+declare i64 @strlen(ptr) nounwind willreturn memory(argmem: read)
+declare void @free(ptr) nounwind willreturn allockind("free") memory(argmem: readwrite, inaccessiblemem: readwrite)
 declare void @llvm.memcpy.p0.p0.i64(ptr, ptr, i64, i1)

@@ -2,6 +2,8 @@
 ; fast path out for callouts.
 ; RUN: %opt -load-pass-plugin=%efsan_plugin -passes='efsan<working-set>' -efsan-inline-fast-path=false -S %s | FileCheck %s --check-prefix=CALLOUT
 ; RUN: %opt -load-pass-plugin=%efsan_plugin -passes='efsan<working-set>' -efsan-skip-repeated-accesses=false -S %s | FileCheck %s --check-prefix=REPEAT
+; RUN: %opt -load-pass-plugin=%efsan_plugin -passes='efsan<working-set>' -efsan-coalesce-accesses=false -S %s | FileCheck %s --check-prefix=NOCOALESCE
+; RUN: %opt -load-pass-plugin=%efsan_plugin -passes='efsan<working-set>' -S %s | FileCheck %s --check-prefix=COALESCE
 ; RUN: %opt -load-pass-plugin=%efsan_plugin -passes='efsan<working-set>' -efsan-instrument-loads-and-stores=false -S %s | FileCheck %s --check-prefix=NOLS
 ; RUN: %opt -load-pass-plugin=%efsan_plugin -passes='efsan<working-set>' -efsan-instrument-atomics=false -S %s | FileCheck %s --check-prefix=NOATOMIC
 ; RUN: %opt -load-pass-plugin=%efsan_plugin -passes='efsan<working-set>' -efsan-instrument-masked=false -S %s | FileCheck %s --check-prefix=NOMASKED
@@ -46,5 +48,33 @@ define void @f(ptr %p, ptr %q, <2 x i1> %m) {
 ; NOMASKED:         %old = atomicrmw
 ; NOMASKED-NEXT:    %w = call <2 x i32> @llvm.masked.load
 ; NOMASKED-NEXT:    ret void
+
+; Neighbouring fields: one check of both by default; without coalescing one
+; per access (the repeated load of %p is still skipped).
+define i64 @g(ptr %p) {
+  %a = load i64, ptr %p, align 8
+  %q = getelementptr inbounds i8, ptr %p, i64 8
+  %b = load i64, ptr %q, align 8
+  %c = load i64, ptr %p, align 8
+  %s = add i64 %a, %b
+  %t = add i64 %s, %c
+  ret i64 %t
+}
+; COALESCE-LABEL: define i64 @g(
+; COALESCE-COUNT-1: ptrtoint
+; COALESCE-NOT:     ptrtoint
+; COALESCE:         call void @__efsan_unaligned_load16(ptr %p)
+; COALESCE-NOT:     ptrtoint
+; COALESCE:         ret i64
+
+; NOCOALESCE-LABEL: define i64 @g(
+; NOCOALESCE-NEXT:    ptrtoint ptr %p to i64
+; NOCOALESCE-NOT:     call
+; NOCOALESCE:         %a = load i64, ptr %p, align 8
+; NOCOALESCE-NEXT:    %q = getelementptr inbounds i8, ptr %p, i64 8
+; NOCOALESCE-NEXT:    ptrtoint ptr %q to i64
+; NOCOALESCE-NOT:     call
+; NOCOALESCE:         %b = load i64, ptr %q, align 8
+; NOCOALESCE-NEXT:    %c = load i64, ptr %p, align 8
 
 declare <2 x i32> @llvm.masked.load.v2i32.p0(ptr, i32, <2 x i1>, <2 x i32>)

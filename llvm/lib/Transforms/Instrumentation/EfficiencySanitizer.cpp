@@ -12,8 +12,9 @@
 //    touches, inline, with a check so that a hot line costs a load and a
 //    branch and never a store;
 //  - cache-frag: outside a tracking window one load of a runtime mode byte
-//    and a branch; inside, a callout per access for the runtime's false
-//    sharing bookkeeping and a counter bump per struct field access.
+//    and a branch per basic block; inside, a callout per access for the
+//    runtime's false sharing bookkeeping and a counter bump per struct field
+//    access.
 //
 // The emitted code is the contract in docs/InstrumentationABI.md; change
 // both together.
@@ -22,6 +23,7 @@
 
 #include "llvm/Transforms/Instrumentation/EfficiencySanitizer.h"
 #include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/StringMap.h"
@@ -88,6 +90,13 @@ static cl::opt<bool> ClInlineFastPath(
 static cl::opt<bool> ClSkipRepeatedAccesses(
     "efsan-skip-repeated-accesses",
     cl::desc("working-set: instrument an address once per basic block"),
+    cl::init(true), cl::Hidden);
+
+static cl::opt<bool> ClCoalesceAccesses(
+    "efsan-coalesce-accesses",
+    cl::desc("working-set: one check for the accesses of a basic block at "
+             "constant offsets from one pointer that span at most a line "
+             "(only with -efsan-skip-repeated-accesses)"),
     cl::init(true), cl::Hidden);
 
 static cl::opt<bool> ClCacheFragStack(
@@ -169,13 +178,16 @@ private:
   bool isUntrackedStackSlot(Value *Addr);
   bool instrumentFunction(Function &F);
 
-  bool instrumentLoadOrStore(Instruction *I);
-  bool instrumentAtomic(Instruction *I);
+  std::optional<MemoryAccess> describeAccess(Instruction &I);
   bool instrumentMemIntrinsic(MemIntrinsic *MI);
   bool instrumentMaskedAccess(IntrinsicInst *II);
-  void instrumentAccess(const MemoryAccess &Access);
+  void instrumentWorkingSetBlock(ArrayRef<MemoryAccess> Accesses);
+  void instrumentCacheFragRun(Instruction *End,
+                              ArrayRef<MemoryAccess> Accesses);
 
   void emitWorkingSetFastPath(Instruction *InsertBefore, Value *Addr);
+  void emitWorkingSetTwoLineFastPath(Instruction *InsertBefore, Value *Addr,
+                                     uint64_t Size, bool IsWrite);
   Instruction *emitTrackingBranch(Instruction *InsertBefore);
   void emitAccessCallout(IRBuilder<> &IRB, Value *Addr, uint64_t Size,
                          Align Alignment, bool IsWrite);
@@ -362,47 +374,44 @@ static bool isMaskedAccess(const IntrinsicInst *II) {
   }
 }
 
+// A call that may write memory other than through its arguments may free or
+// unmap memory (free, munmap, realloc, a function that calls them) or
+// synchronise with another thread: cache-frag reports the accesses before it
+// before it runs.
+static bool mayFreeOrSynchronize(const Instruction &I) {
+  const auto *Call = dyn_cast<CallBase>(&I);
+  if (!Call || isa<DbgInfoIntrinsic>(Call) || isa<AssumeInst>(Call))
+    return false;
+  return !Call->onlyReadsMemory() && !Call->onlyAccessesArgMemory();
+}
+
 bool EfficiencySanitizer::instrumentFunction(Function &F) {
   // Collect first: instrumenting splits blocks and adds the pass's own
-  // accesses, which must not be visited.
-  SmallVector<Instruction *, 16> LoadsAndStores, Atomics;
+  // accesses, which must not be visited. Loads, stores and atomics are
+  // grouped in runs: for working-set a run is a whole basic block, for
+  // cache-frag the part of a block between calls that may free memory.
+  SmallVector<std::pair<Instruction *, SmallVector<MemoryAccess, 8>>, 16>
+      AccessRuns; // (instruction the run ends before, accesses in order)
   SmallVector<MemIntrinsic *, 4> MemIntrinsics;
   SmallVector<IntrinsicInst *, 4> MaskedAccesses;
+  bool CacheFrag = Tool == EfficiencySanitizerOptions::ESAN_CacheFrag;
   for (BasicBlock &BB : F) {
-    // working-set: a second access to the same address in one block touches
-    // no new line.
-    SmallDenseMap<const Value *, uint64_t, 16> SizeSeenInBlock;
+    SmallVector<MemoryAccess, 8> Run;
+    auto EndRunBefore = [&](Instruction *End) {
+      if (!Run.empty())
+        AccessRuns.push_back({End, std::move(Run)});
+      Run.clear();
+    };
     for (Instruction &I : BB) {
       if (I.hasMetadata(LLVMContext::MD_nosanitize))
         continue;
-      // Addresses are vetted before anything is emitted: the callouts would
-      // make every stack slot they mention look captured.
-      if (isa<LoadInst>(I) || isa<StoreInst>(I)) {
-        if (!ClInstrumentLoadsAndStores ||
-            !shouldInstrumentAddress(getLoadStorePointerOperand(&I)))
-          continue;
-        if (Tool == EfficiencySanitizerOptions::ESAN_WorkingSet &&
-            ClSkipRepeatedAccesses) {
-          Value *Addr = getLoadStorePointerOperand(&I);
-          Type *Ty = getLoadStoreType(&I);
-          TypeSize Size = DL.getTypeStoreSize(Ty);
-          if (!Size.isScalable()) {
-            uint64_t &Seen = SizeSeenInBlock[Addr];
-            if (Size.getFixedValue() <= Seen)
-              continue;
-            Seen = Size.getFixedValue();
-          }
-        }
-        LoadsAndStores.push_back(&I);
-      } else if (auto *RMW = dyn_cast<AtomicRMWInst>(&I)) {
-        if (ClInstrumentAtomics &&
-            shouldInstrumentAddress(RMW->getPointerOperand()))
-          Atomics.push_back(&I);
-      } else if (auto *CmpXchg = dyn_cast<AtomicCmpXchgInst>(&I)) {
-        if (ClInstrumentAtomics &&
-            shouldInstrumentAddress(CmpXchg->getPointerOperand()))
-          Atomics.push_back(&I);
-      } else if (auto *MI = dyn_cast<MemIntrinsic>(&I)) {
+      if (std::optional<MemoryAccess> Access = describeAccess(I)) {
+        Run.push_back(*Access);
+        continue;
+      }
+      if (CacheFrag && mayFreeOrSynchronize(I))
+        EndRunBefore(&I);
+      if (auto *MI = dyn_cast<MemIntrinsic>(&I)) {
         if (ClInstrumentMemIntrinsics)
           MemIntrinsics.push_back(MI);
       } else if (auto *II = dyn_cast<IntrinsicInst>(&I)) {
@@ -411,13 +420,16 @@ bool EfficiencySanitizer::instrumentFunction(Function &F) {
           MaskedAccesses.push_back(II);
       }
     }
+    EndRunBefore(BB.getTerminator());
   }
 
-  bool Changed = false;
-  for (Instruction *I : LoadsAndStores)
-    Changed |= instrumentLoadOrStore(I);
-  for (Instruction *I : Atomics)
-    Changed |= instrumentAtomic(I);
+  bool Changed = !AccessRuns.empty();
+  for (auto &[End, Accesses] : AccessRuns) {
+    if (CacheFrag)
+      instrumentCacheFragRun(End, Accesses);
+    else
+      instrumentWorkingSetBlock(Accesses);
+  }
   for (IntrinsicInst *II : MaskedAccesses)
     Changed |= instrumentMaskedAccess(II);
   for (MemIntrinsic *MI : MemIntrinsics)
@@ -425,39 +437,42 @@ bool EfficiencySanitizer::instrumentFunction(Function &F) {
   return Changed;
 }
 
-// Plain and atomic loads and stores.
-bool EfficiencySanitizer::instrumentLoadOrStore(Instruction *I) {
-  Value *Addr = getLoadStorePointerOperand(I);
-  Type *Ty = getLoadStoreType(I);
-  TypeSize Size = DL.getTypeStoreSize(Ty);
-  if (Size.isScalable() || Size.getFixedValue() == 0)
-    return false;
-  instrumentAccess({I, Addr, Ty, Size.getFixedValue(),
-                    getLoadStoreAlignment(I), isa<StoreInst>(I)});
-  return true;
-}
-
-// atomicrmw and cmpxchg: one write access (for false sharing, a failed
-// cmpxchg still takes the line exclusive).
-bool EfficiencySanitizer::instrumentAtomic(Instruction *I) {
+// Plain and atomic loads and stores, atomicrmw and cmpxchg (one write: for
+// false sharing a failed cmpxchg still takes the line exclusive). Addresses
+// are vetted here, before anything is emitted: the callouts would make every
+// stack slot they mention look captured.
+std::optional<MemoryAccess> EfficiencySanitizer::describeAccess(Instruction &I) {
   Value *Addr;
   Type *Ty;
   Align Alignment;
-  if (auto *RMW = dyn_cast<AtomicRMWInst>(I)) {
+  bool IsWrite = true;
+  if (isa<LoadInst>(I) || isa<StoreInst>(I)) {
+    if (!ClInstrumentLoadsAndStores)
+      return std::nullopt;
+    Addr = getLoadStorePointerOperand(&I);
+    Ty = getLoadStoreType(&I);
+    Alignment = getLoadStoreAlignment(&I);
+    IsWrite = isa<StoreInst>(I);
+  } else if (auto *RMW = dyn_cast<AtomicRMWInst>(&I)) {
+    if (!ClInstrumentAtomics)
+      return std::nullopt;
     Addr = RMW->getPointerOperand();
     Ty = RMW->getValOperand()->getType();
     Alignment = RMW->getAlign();
-  } else {
-    auto *CmpXchg = cast<AtomicCmpXchgInst>(I);
+  } else if (auto *CmpXchg = dyn_cast<AtomicCmpXchgInst>(&I)) {
+    if (!ClInstrumentAtomics)
+      return std::nullopt;
     Addr = CmpXchg->getPointerOperand();
     Ty = CmpXchg->getCompareOperand()->getType();
     Alignment = CmpXchg->getAlign();
+  } else {
+    return std::nullopt;
   }
   TypeSize Size = DL.getTypeStoreSize(Ty);
-  if (Size.isScalable())
-    return false;
-  instrumentAccess({I, Addr, Ty, Size.getFixedValue(), Alignment, true});
-  return true;
+  if (Size.isScalable() || Size.getFixedValue() == 0 ||
+      !shouldInstrumentAddress(Addr))
+    return std::nullopt;
+  return MemoryAccess{&I, Addr, Ty, Size.getFixedValue(), Alignment, IsWrite};
 }
 
 // memset/memcpy/memmove become runtime calls that mark the ranges and do the
@@ -543,30 +558,187 @@ bool EfficiencySanitizer::instrumentMaskedAccess(IntrinsicInst *II) {
   return true;
 }
 
-void EfficiencySanitizer::instrumentAccess(const MemoryAccess &Access) {
-  if (Tool == EfficiencySanitizerOptions::ESAN_WorkingSet) {
-    // An access of at most its alignment (and at most a line) stays inside
-    // one line: alignments are powers of two, so either they divide 64 or
-    // the access starts a line.
-    bool WithinOneLine = Access.Size <= Access.Alignment.value() &&
-                         Access.Size <= (1u << kShadowScale);
-    if (ClInlineFastPath && WithinOneLine) {
-      emitWorkingSetFastPath(Access.I, Access.Addr);
-    } else {
-      IRBuilder<> IRB(Access.I);
-      emitAccessCallout(IRB, Access.Addr, Access.Size, Access.Alignment,
-                        Access.IsWrite);
-    }
-    return;
+namespace {
+/// Where an address points: Ptr + Index * Scale + a constant (Index null
+/// when there is none).
+struct AddressBase {
+  Value *Ptr;
+  Value *Index;
+  uint64_t Scale;
+  bool operator==(const AddressBase &Other) const {
+    return Ptr == Other.Ptr && Index == Other.Index && Scale == Other.Scale;
   }
-  // cache-frag: everything happens only while a tracking window is open.
-  std::optional<FieldRef> Field = findStructField(Access);
-  Instruction *Tracked = emitTrackingBranch(Access.I);
+};
+
+/// One working-set check: the bytes [Begin, End) from Base, which covers one
+/// or more accesses of a basic block and sits before the first of them.
+struct WorkingSetCheck {
+  Instruction *InsertBefore; // the group's first access
+  AddressBase Base;
+  int64_t Begin, End;
+  Value *FirstAddr; // the first access's address, at offset FirstOffset
+  int64_t FirstOffset;
+  Align FirstAlignment;
+  bool IsWrite;
+  bool Callout; // wider than a line, or the inline fast path is off
+  SmallVector<std::pair<int64_t, Align>, 4> Members; // offset, alignment
+};
+} // namespace
+
+// Splits Addr into a base and a constant byte offset: constant GEP offsets,
+// and for a GEP with one variable pointer-sized index `x + c` (add, or a
+// disjoint or) the constant c times the element size, so that the unrolled
+// copies of a loop body (p[i], p[i + 4]) share a base. Offsets are exact
+// modulo 2^64, which is all address arithmetic is.
+static std::pair<AddressBase, int64_t>
+decomposeAddress(const DataLayout &DL, Value *Addr) {
+  unsigned Bits = DL.getIndexTypeSizeInBits(Addr->getType());
+  APInt Offset(Bits, 0);
+  Value *Ptr = Addr->stripAndAccumulateConstantOffsets(
+      DL, Offset, /*AllowNonInbounds=*/true);
+  AddressBase Base{Ptr, nullptr, 0};
+  auto *GEP = dyn_cast<GetElementPtrInst>(Ptr);
+  TypeSize ElementSize =
+      GEP ? DL.getTypeAllocSize(GEP->getSourceElementType())
+          : TypeSize::getFixed(0);
+  if (GEP && GEP->getNumIndices() == 1 && !ElementSize.isScalable() &&
+      GEP->getOperand(1)->getType()->getIntegerBitWidth() == Bits) {
+    Value *Index = GEP->getOperand(1);
+    APInt Scale(Bits, ElementSize.getFixedValue());
+    auto *Sum = dyn_cast<BinaryOperator>(Index);
+    auto *Addend = Sum ? dyn_cast<ConstantInt>(Sum->getOperand(1)) : nullptr;
+    if (Addend && (Sum->getOpcode() == Instruction::Add ||
+                   (Sum->getOpcode() == Instruction::Or &&
+                    cast<PossiblyDisjointInst>(Sum)->isDisjoint()))) {
+      Offset += Addend->getValue() * Scale;
+      Index = Sum->getOperand(0);
+    }
+    Value *GEPBase =
+        GEP->getPointerOperand()->stripAndAccumulateConstantOffsets(
+            DL, Offset, /*AllowNonInbounds=*/true);
+    Base = {GEPBase, Index, ElementSize.getFixedValue()};
+  }
+  if (Offset.getSignificantBits() > 48)
+    return {{Addr, nullptr, 0}, 0};
+  return {Base, Offset.getSExtValue()};
+}
+
+// Working set: accesses of one block at constant offsets from one base
+// pointer whose bytes span at most a line share one check of the whole span,
+// placed at the first of them. The span's first and last bytes belong to
+// accesses of the group, and a span of at most 64 bytes has at most two
+// lines, those of its first and last bytes, so the check marks exactly the
+// lines the group touches. Marking them a few instructions early is harmless:
+// the accesses all run once the block is entered, unless a call between them
+// never returns (exit, longjmp, an exception), and then at most the lines of
+// the block's later accesses are counted although not touched. Marking has
+// no other effect (nothing is dereferenced but the shadow), so memory freed
+// or unmapped in between does not matter. An access inside a span already
+// checked in the block is not checked again (-efsan-skip-repeated-accesses).
+void EfficiencySanitizer::instrumentWorkingSetBlock(
+    ArrayRef<MemoryAccess> Accesses) {
+  constexpr int64_t LineSize = int64_t(1) << kShadowScale;
+  // Coalescing widens the checks that skipping repeated accesses looks up:
+  // without the latter every access gets its own check.
+  bool Merge = ClSkipRepeatedAccesses;
+  bool Coalesce = Merge && ClCoalesceAccesses;
+  SmallVector<WorkingSetCheck, 8> Checks;
+  SmallDenseMap<std::tuple<Value *, Value *, uint64_t>,
+                SmallVector<unsigned, 2>, 8>
+      ChecksOfBase;
+  for (const MemoryAccess &Access : Accesses) {
+    AddressBase Base{Access.Addr, nullptr, 0};
+    int64_t Begin = 0;
+    if (Merge)
+      std::tie(Base, Begin) = decomposeAddress(DL, Access.Addr);
+    int64_t End = Begin + int64_t(Access.Size);
+    bool Inline = ClInlineFastPath && Access.Size <= uint64_t(LineSize);
+    SmallVector<unsigned, 2> &Indices = ChecksOfBase[{Base.Ptr, Base.Index, Base.Scale}];
+    bool Covered = false;
+    WorkingSetCheck *Joined = nullptr;
+    for (unsigned Index : Indices) {
+      WorkingSetCheck &Check = Checks[Index];
+      if (Merge && Check.Begin <= Begin && End <= Check.End) {
+        Covered = true;
+        break;
+      }
+      if (Coalesce && Inline && !Check.Callout && !Joined &&
+          std::max(End, Check.End) - std::min(Begin, Check.Begin) <= LineSize)
+        Joined = &Check;
+    }
+    if (Covered)
+      continue;
+    if (Joined) {
+      Joined->Begin = std::min(Joined->Begin, Begin);
+      Joined->End = std::max(Joined->End, End);
+      Joined->IsWrite |= Access.IsWrite;
+      Joined->Members.push_back({Begin, Access.Alignment});
+      continue;
+    }
+    Indices.push_back(Checks.size());
+    Checks.push_back({Access.I, Base, Begin, End, Access.Addr, Begin,
+                      Access.Alignment, Access.IsWrite, !Inline,
+                      {{Begin, Access.Alignment}}});
+  }
+
+  for (WorkingSetCheck &Check : Checks) {
+    uint64_t Span = Check.End - Check.Begin;
+    IRBuilder<> IRB(Check.InsertBefore);
+    if (Check.Callout) {
+      emitAccessCallout(IRB, Check.FirstAddr, Span, Check.FirstAlignment,
+                        Check.IsWrite);
+      continue;
+    }
+    Value *Start = Check.FirstAddr;
+    if (Check.FirstOffset != Check.Begin) {
+      const AddressBase &Base = Check.Base;
+      Start = Base.Ptr;
+      if (Base.Index)
+        Start = IRB.CreateGEP(
+            Int8Ty, Start,
+            IRB.CreateMul(Base.Index,
+                          ConstantInt::get(Base.Index->getType(), Base.Scale)));
+      if (Check.Begin != 0)
+        Start = IRB.CreateConstGEP1_64(Int8Ty, Start, Check.Begin);
+    }
+    // The span stays in one line if its start is aligned to at least its
+    // size (alignments are powers of two: either they divide 64 or the span
+    // starts a line). Each member's alignment bounds the start's.
+    Align StartAlignment(1);
+    for (auto &[Offset, Alignment] : Check.Members)
+      StartAlignment = std::max(
+          StartAlignment, commonAlignment(Alignment, Offset - Check.Begin));
+    if (Span <= StartAlignment.value())
+      emitWorkingSetFastPath(Check.InsertBefore, Start);
+    else
+      emitWorkingSetTwoLineFastPath(Check.InsertBefore, Start, Span,
+                                    Check.IsWrite);
+  }
+}
+
+// Cache-frag: one load of the mode byte and one branch per run of accesses
+// (a basic block, split at calls that may free memory); the window block,
+// before the instruction that ends the run, bumps the field counters and
+// makes the callouts of all the run's accesses in program order. So the
+// accesses of a run reach the runtime together at its end, after the run's
+// other instructions: an access of the run made just before a window opens
+// (at another thread's call) is reported in it, one made just before it
+// closes is not, and the interleaving with other threads' accesses is
+// coarsened by at most one run. The addresses are SSA values, still valid
+// there, and no call in between has freed their memory.
+void EfficiencySanitizer::instrumentCacheFragRun(
+    Instruction *End, ArrayRef<MemoryAccess> Accesses) {
+  SmallVector<std::optional<FieldRef>, 8> Fields;
+  for (const MemoryAccess &Access : Accesses)
+    Fields.push_back(findStructField(Access));
+  Instruction *Tracked = emitTrackingBranch(End);
   IRBuilder<> IRB(Tracked);
-  if (Field)
-    emitFieldCounterIncrement(IRB, *Field);
-  emitAccessCallout(IRB, Access.Addr, Access.Size, Access.Alignment,
-                    Access.IsWrite);
+  for (auto [Access, Field] : zip(Accesses, Fields)) {
+    if (Field)
+      emitFieldCounterIncrement(IRB, *Field);
+    emitAccessCallout(IRB, Access.Addr, Access.Size, Access.Alignment,
+                      Access.IsWrite);
+  }
 }
 
 static void markNoSanitize(Instruction *I) {
@@ -600,6 +772,42 @@ void EfficiencySanitizer::emitWorkingSetFastPath(Instruction *InsertBefore,
   StoreInst *Mark = IRB.CreateAlignedStore(
       IRB.CreateOr(Current, kWorkingSetAccessBits), Shadow, Align(1));
   markNoSanitize(Mark);
+}
+
+// s1 = shadow(a); s2 = s1 + (((a & 63) + size - 1) >> 6);
+// if (!(*s1 & *s2 & 1)) <callout>;
+// Up to 64 bytes at any alignment touch the lines of their first and last
+// bytes only; s2 is s1 or the next shadow byte. Both lines marked costs two
+// byte loads, an and, a test and a not-taken branch, with no extra induction
+// variable for the second line. The cold block calls the runtime, which
+// marks both lines and stores only where a bit is missing; a call there
+// keeps the hot path free of the second conditional store.
+void EfficiencySanitizer::emitWorkingSetTwoLineFastPath(
+    Instruction *InsertBefore, Value *Addr, uint64_t Size, bool IsWrite) {
+  IRBuilder<> IRB(InsertBefore);
+  Value *Int = IRB.CreatePtrToInt(Addr, IntptrTy);
+  Value *FirstShadow = IRB.CreateAdd(IRB.CreateLShr(Int, kShadowScale),
+                                     ConstantInt::get(IntptrTy, kShadowOffset));
+  Value *LastByteLine = IRB.CreateLShr(
+      IRB.CreateAdd(
+          IRB.CreateAnd(Int, ConstantInt::get(IntptrTy, (1u << kShadowScale) - 1)),
+          ConstantInt::get(IntptrTy, Size - 1)),
+      kShadowScale);
+  Value *First = IRB.CreateIntToPtr(FirstShadow, PtrTy);
+  Value *Last =
+      IRB.CreateIntToPtr(IRB.CreateAdd(FirstShadow, LastByteLine), PtrTy);
+  LoadInst *FirstByte = IRB.CreateAlignedLoad(Int8Ty, First, Align(1));
+  markNoSanitize(FirstByte);
+  LoadInst *LastByte = IRB.CreateAlignedLoad(Int8Ty, Last, Align(1));
+  markNoSanitize(LastByte);
+  Value *NotSampled = IRB.CreateICmpEQ(
+      IRB.CreateAnd(IRB.CreateAnd(FirstByte, LastByte), kWorkingSetSampledBit),
+      IRB.getInt8(0));
+  Instruction *MarkTerm =
+      SplitBlockAndInsertIfThen(NotSampled, InsertBefore->getIterator(),
+                                /*Unreachable=*/false, UnlikelyWeights);
+  IRBuilder<> Cold(MarkTerm);
+  emitAccessCallout(Cold, Addr, Size, Align(1), IsWrite);
 }
 
 // if (__efsan_cache_frag_tracking) { ... }: returns the terminator of the
