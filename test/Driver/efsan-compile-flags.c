@@ -8,7 +8,7 @@
 // RUN:   | FileCheck %s --check-prefixes=CHECK,%if efsan-clang-driver %{PLUGIN-CF%} %else %{NATIVE-CF%}
 // CHECK: "-cc1"
 // PLUGIN-WS-SAME: "-mframe-pointer=all"
-// PLUGIN-WS-SAME: "-idirafter" "{{[^"]*}}/lib/clang/19/include"
+// PLUGIN-WS-SAME: "-idirafter" "{{[^"]*}}/lib/efsan/include"
 // PLUGIN-WS-SAME: "-internal-isystem" "{{[^"]*}}/lib/clang/19/include"
 // PLUGIN-WS-SAME: "-fpass-plugin={{[^"]*}}/lib/EfficiencySanitizer.so" "-load" "{{[^"]*}}/lib/EfficiencySanitizer.so" "-mllvm" "-efsan-tool=working-set"
 // PLUGIN-CF-SAME: "-mframe-pointer=all"
@@ -64,5 +64,15 @@
 #ifdef WITH_INTERFACE
 #include <sanitizer/efsan_interface.h>
 void report_now(void) { __efsan_report(); }
+#endif
+
+// clang's own headers that #include_next a libc header still work: the
+// header directory the driver adds holds only efsan's header.
+// RUN: %clang -fsanitize=efficiency-working-set -fsyntax-only -DWITH_STDATOMIC %s
+#ifdef WITH_STDATOMIC
+#include <stdatomic.h>
+#include <stdint.h>
+static atomic_long hits;
+long bump(void) { return atomic_fetch_add_explicit(&hits, 1, memory_order_relaxed); }
 #endif
 int main(void) { return 0; }

@@ -40,7 +40,10 @@
 #define EFSAN_RUNTIME_SUBDIR EFSAN_CLANG_RESOURCE_SUBDIR "/lib/linux"
 #define EFSAN_RUNTIME_NAME "libclang_rt.efsan-x86_64.a"
 #define EFSAN_CXX_RUNTIME_NAME "libclang_rt.efsan_cxx-x86_64.a"
-#define EFSAN_INCLUDE_SUBDIR EFSAN_CLANG_RESOURCE_SUBDIR "/include"
+// Only our public header lives there: an -idirafter of a full resource
+// include dir would make clang's own #include_next (stdatomic.h, ...) find
+// a second copy of the same header.
+#define EFSAN_INCLUDE_SUBDIR "lib/efsan/include"
 
 static const char *program_name = "efsan-clang";
 
