@@ -506,24 +506,16 @@ bool EfficiencySanitizer::instrumentMaskedAccess(IntrinsicInst *II) {
   Value *Mask;
   Type *ValueTy;
   switch (II->getIntrinsicID()) {
+  // Loads and gathers take (pointers, alignment, mask, passthru); stores and
+  // scatters take (value, pointers, alignment, mask).
   case Intrinsic::masked_load:
-    IsWrite = false;
-    ValueTy = II->getType();
-    Pointers = II->getArgOperand(0);
-    Mask = II->getArgOperand(2);
-    break;
-  case Intrinsic::masked_store:
-    IsWrite = true;
-    ValueTy = II->getArgOperand(0)->getType();
-    Pointers = II->getArgOperand(1);
-    Mask = II->getArgOperand(3);
-    break;
   case Intrinsic::masked_gather:
     IsWrite = false;
     ValueTy = II->getType();
     Pointers = II->getArgOperand(0);
     Mask = II->getArgOperand(2);
     break;
+  case Intrinsic::masked_store:
   case Intrinsic::masked_scatter:
     IsWrite = true;
     ValueTy = II->getArgOperand(0)->getType();
