@@ -252,9 +252,10 @@ static void print_text(u64 total, const u64 *by_kind, u32 num_samples) {
     efsan_report_line("  snapshots not recorded (record_snapshots=0)\n");
   } else {
     format_duration(period, sizeof(period), efsan_flags.sample_freq);
-    efsan_report_line("  %u samples, one every %s; level k keeps a snapshot "
+    efsan_report_line("  %u sample%s, one every %s; level k keeps a snapshot "
                       "every %d^k samples\n",
-                      num_samples, period, 1 << efsan_flags.snapshot_step);
+                      num_samples, num_samples == 1 ? "" : "s", period,
+                      1 << efsan_flags.snapshot_step);
     for (int level = 0; level < NUM_LEVELS; level++) {
       const struct level_series *series = &levels[level];
       if (!series->taken)
@@ -264,9 +265,10 @@ static void print_text(u64 total, const u64 *by_kind, u32 num_samples) {
                           level_period_samples(level));
       format_size(size, sizeof(size), series->peak);
       u64 kept = kept_snapshots(series);
-      efsan_report_line("  level %d: every %s, %llu snapshots%s, peak %u lines "
+      efsan_report_line("  level %d: every %s, %llu snapshot%s%s, peak %u lines "
                         "(%s); lines per snapshot, oldest first:\n",
                         level, period, series->taken,
+                        series->taken == 1 ? "" : "s",
                         kept < series->taken ? " (oldest dropped)" : "",
                         series->peak, size);
       char line[16 * 12 + 32];
