@@ -48,21 +48,23 @@
 static const char *program_name = "efsan-clang";
 
 // clang's diagnostic format: "<program>: error: <message>".
-static void diag_error(const char *fmt, ...) {
-  va_list ap;
-  va_start(ap, fmt);
+static void vdiag_error(const char *fmt, va_list ap) {
   fprintf(stderr, "%s: error: ", program_name);
   vfprintf(stderr, fmt, ap);
   fputc('\n', stderr);
+}
+
+static void diag_error(const char *fmt, ...) {
+  va_list ap;
+  va_start(ap, fmt);
+  vdiag_error(fmt, ap);
   va_end(ap);
 }
 
 static void fatal(const char *fmt, ...) {
   va_list ap;
   va_start(ap, fmt);
-  fprintf(stderr, "%s: error: ", program_name);
-  vfprintf(stderr, fmt, ap);
-  fputc('\n', stderr);
+  vdiag_error(fmt, ap);
   va_end(ap);
   exit(1);
 }

@@ -178,13 +178,20 @@ static bool cf_word_used(struct cf_line_record *record, uptr word) {
   return cf_load(&record->other_reads[word]) || cf_load(&record->other_writes[word]);
 }
 
+// The tracking record (of the finding's one or two real lines) that holds the
+// word at address a, or null.
+static struct cf_line_record *cf_record_covering(const struct cf_finding *f,
+                                                 uptr a) {
+  for (int i = 0; i < 2; i++)
+    if (f->records[i] && a - f->records[i]->line < EFSAN_CACHE_LINE_SIZE)
+      return f->records[i];
+  return 0;
+}
+
 static void cf_for_each_word(const struct cf_finding *f, cf_word_visitor visit,
                              void *arg) {
   for (uptr a = f->address; a < f->address + f->length; a += CF_WORD_SIZE) {
-    struct cf_line_record *record = 0;
-    for (int i = 0; i < 2; i++)
-      if (f->records[i] && a - f->records[i]->line < EFSAN_CACHE_LINE_SIZE)
-        record = f->records[i];
+    struct cf_line_record *record = cf_record_covering(f, a);
     if (!record)
       continue;
     uptr word = (a - record->line) / CF_WORD_SIZE;
@@ -635,10 +642,7 @@ static void cf_print_text_finding(uptr rank, const struct cf_finding *f) {
   efsan_report_line("  words:  offset object-offset  thread           reads       "
                "writes\n");
   for (uptr a = f->address; a < f->address + f->length; a += CF_WORD_SIZE) {
-    struct cf_line_record *record = 0;
-    for (int i = 0; i < 2; i++)
-      if (f->records[i] && a - f->records[i]->line < EFSAN_CACHE_LINE_SIZE)
-        record = f->records[i];
+    struct cf_line_record *record = cf_record_covering(f, a);
     if (!record)
       continue;
     uptr word = (a - record->line) / CF_WORD_SIZE;
