@@ -11,6 +11,7 @@
 ;  - with no struct-path tag at all, an access that reads or writes exactly a
 ;    member of the struct the address points into.
 ; RUN: %opt -load-pass-plugin=%efsan_plugin -passes='efsan<cache-frag>' -S %s | FileCheck %s
+; RUN: %opt -load-pass-plugin=%efsan_plugin -passes='efsan<cache-frag>' -S %s | FileCheck %s --check-prefix=NOBUMP
 ; RUN: %opt -load-pass-plugin=%efsan_plugin -passes='efsan<cache-frag>' -efsan-cache-frag-field-counters=false -S %s | FileCheck %s --check-prefix=NOCOUNT
 
 target datalayout = "e-m:e-p270:32:32-p271:32:32-p272:64:64-i64:64-i128:128-f80:128-n8:16:32:64-S128"
@@ -49,16 +50,12 @@ define void @array_element(ptr %p, i64 %i) {
   ret void
 }
 ; CHECK-LABEL: define void @array_element(
-; CHECK:         load i8, ptr @__efsan_cache_frag_tracking
-; CHECK:         load i64, ptr getelementptr inbounds ([3 x i64], ptr @__efsan.struct.point_t.counters, i32 0, i32 1)
-; CHECK:         call void @__efsan_load8(ptr %y.addr)
-; CHECK-NOT:     __efsan_cache_frag_tracking
-; CHECK:         load i64, ptr @__efsan.struct.point_t.counters,
-; CHECK:         call void @__efsan_load8(ptr %e)
-; CHECK-NOT:     __efsan_cache_frag_tracking
-; CHECK:         load i64, ptr @__efsan.struct.point_t.counters,
-; CHECK:         call void @__efsan_store8(ptr %e)
-; CHECK:         ret void
+; CHECK:         add nsw i64 %{{[0-9]+}}, -3
+; CHECK-NEXT:    icmp sle i64 %{{[0-9]+}}, 0
+; CHECK:         call void @__efsan_cache_frag_access(ptr %y.addr, i64 8, i32 0, ptr getelementptr inbounds ([3 x i64], ptr @__efsan.struct.point_t.counters, i32 0, i32 1))
+; CHECK-NEXT:    call void @__efsan_cache_frag_access(ptr %e, i64 8, i32 0, ptr @__efsan.struct.point_t.counters)
+; CHECK-NEXT:    call void @__efsan_cache_frag_access(ptr %e, i64 8, i32 1, ptr @__efsan.struct.point_t.counters)
+; CHECK:         ret
 
 ; The unrolled form: an array-style GEP off a constant offset from the base
 ; (p + 1 element), and a global of the type (offset 0, no GEP).
@@ -71,10 +68,11 @@ define void @unrolled_and_global(ptr %p, i64 %i) {
   ret void
 }
 ; CHECK-LABEL: define void @unrolled_and_global(
-; CHECK:         load i64, ptr getelementptr inbounds ([3 x i64], ptr @__efsan.struct.point_t.counters, i32 0, i32 2)
-; CHECK:         call void @__efsan_store4(ptr %id.addr)
-; CHECK:         load i64, ptr @__efsan.struct.point_t.counters,
-; CHECK:         call void @__efsan_store8(ptr @origin)
+; CHECK:         add nsw i64 %{{[0-9]+}}, -2
+; CHECK-NEXT:    icmp sle i64 %{{[0-9]+}}, 0
+; CHECK:         call void @__efsan_cache_frag_access(ptr %id.addr, i64 4, i32 1, ptr getelementptr inbounds ([3 x i64], ptr @__efsan.struct.point_t.counters, i32 0, i32 2))
+; CHECK-NEXT:    call void @__efsan_cache_frag_access(ptr @origin, i64 8, i32 1, ptr @__efsan.struct.point_t.counters)
+; CHECK:         ret
 
 ; A bare pointer: the debug info's typedef names the struct.
 define i64 @bare_pointer(ptr %s) {
@@ -86,10 +84,11 @@ define i64 @bare_pointer(ptr %s) {
   ret i64 %r
 }
 ; CHECK-LABEL: define i64 @bare_pointer(
-; CHECK:         load i64, ptr @__efsan.struct.seg_t.counters,
-; CHECK:         call void @__efsan_load8(ptr %s)
-; CHECK:         load i64, ptr getelementptr inbounds ([2 x i64], ptr @__efsan.struct.seg_t.counters, i32 0, i32 1)
-; CHECK:         call void @__efsan_load4(ptr %kind.addr)
+; CHECK:         add nsw i64 %{{[0-9]+}}, -2
+; CHECK-NEXT:    icmp sle i64 %{{[0-9]+}}, 0
+; CHECK:         call void @__efsan_cache_frag_access(ptr %s, i64 8, i32 0, ptr @__efsan.struct.seg_t.counters)
+; CHECK-NEXT:    call void @__efsan_cache_frag_access(ptr %kind.addr, i64 4, i32 0, ptr getelementptr inbounds ([2 x i64], ptr @__efsan.struct.seg_t.counters, i32 0, i32 1))
+; CHECK:         ret
 
 ; pair_a and pair_b have the same members, hence the same TBAA node: the
 ; variables holding the pointers tell them apart (also one element further
@@ -107,15 +106,13 @@ define void @pointer_variables(ptr %a, ptr %b) !dbg !90 {
   ret void
 }
 ; CHECK-LABEL: define void @pointer_variables(
-; CHECK:         load i64, ptr @__efsan.struct.pair_a.counters,
-; CHECK:         call void @__efsan_store4(ptr %a)
-; CHECK:         load i64, ptr getelementptr inbounds ([2 x i64], ptr @__efsan.struct.pair_a.counters, i32 0, i32 1)
-; CHECK:         call void @__efsan_store4(ptr %a1.y)
-; CHECK:         load i64, ptr getelementptr inbounds ([2 x i64], ptr @__efsan.struct.pair_b.counters, i32 0, i32 1)
-; CHECK:         call void @__efsan_store4(ptr %b.y)
-; CHECK-NOT:     counters
-; CHECK:         call void @__efsan_store4(ptr %half)
-; CHECK:         ret void
+; CHECK:         add nsw i64 %{{[0-9]+}}, -4
+; CHECK-NEXT:    icmp sle i64 %{{[0-9]+}}, 0
+; CHECK:         call void @__efsan_cache_frag_access(ptr %a, i64 4, i32 1, ptr @__efsan.struct.pair_a.counters)
+; CHECK-NEXT:    call void @__efsan_cache_frag_access(ptr %a1.y, i64 4, i32 1, ptr getelementptr inbounds ([2 x i64], ptr @__efsan.struct.pair_a.counters, i32 0, i32 1))
+; CHECK-NEXT:    call void @__efsan_cache_frag_access(ptr %b.y, i64 4, i32 1, ptr getelementptr inbounds ([2 x i64], ptr @__efsan.struct.pair_b.counters, i32 0, i32 1))
+; CHECK-NEXT:    call void @__efsan_cache_frag_access(ptr %half, i64 4, i32 1, ptr null)
+; CHECK:         ret
 
 ; Without such a variable, pair_a and pair_b cannot be told apart: no
 ; counter. Nor when the address says point_t but at another offset than the
@@ -128,11 +125,11 @@ define void @unresolved(ptr %q, ptr %p, i64 %i) {
   ret void
 }
 ; CHECK-LABEL: define void @unresolved(
-; CHECK-NOT:     counters
-; CHECK:         call void @__efsan_store4(ptr %q)
-; CHECK-NOT:     counters
-; CHECK:         call void @__efsan_load8(ptr %y.addr)
-; CHECK:         ret void
+; CHECK:         add nsw i64 %{{[0-9]+}}, -2
+; CHECK-NEXT:    icmp sle i64 %{{[0-9]+}}, 0
+; CHECK:         call void @__efsan_cache_frag_access(ptr %q, i64 4, i32 1, ptr null)
+; CHECK-NEXT:    call void @__efsan_cache_frag_access(ptr %y.addr, i64 8, i32 0, ptr null)
+; CHECK:         ret
 
 ; No struct-path tag (none at all, or a scalar one as for *(double *)&p[i]):
 ; an access of exactly a member type at a member's offset counts, a punned or
@@ -152,20 +149,19 @@ define void @no_struct_path(ptr %p, ptr %l, i64 %i) {
   ret void
 }
 ; CHECK-LABEL: define void @no_struct_path(
-; CHECK:         load i64, ptr @__efsan.struct.point_t.counters,
-; CHECK:         call void @__efsan_load8(ptr %e)
-; CHECK:         load i64, ptr @__efsan.struct.point_t.counters,
-; CHECK:         call void @__efsan_load8(ptr %e)
-; CHECK-NOT:     counters
-; CHECK:         call void @__efsan_load8(ptr %e)
-; CHECK-NOT:     counters
-; CHECK:         call void @__efsan_load4(ptr %half)
-; CHECK:         load i64, ptr getelementptr inbounds ([3 x i64], ptr @__efsan.struct.point_t.counters, i32 0, i32 2)
-; CHECK:         call void @__efsan_load4(ptr %id.addr)
-; CHECK:         load i64, ptr getelementptr inbounds ([3 x i64], ptr @__efsan.struct.point_t.counters, i32 0, i32 1)
-; CHECK:         call void @__efsan_load8(ptr %end.y)
-; CHECK:         ret void
+; CHECK:         add nsw i64 %{{[0-9]+}}, -6
+; CHECK-NEXT:    icmp sle i64 %{{[0-9]+}}, 0
+; CHECK:         call void @__efsan_cache_frag_access(ptr %e, i64 8, i32 0, ptr @__efsan.struct.point_t.counters)
+; CHECK-NEXT:    call void @__efsan_cache_frag_access(ptr %e, i64 8, i32 0, ptr @__efsan.struct.point_t.counters)
+; CHECK-NEXT:    call void @__efsan_cache_frag_access(ptr %e, i64 8, i32 0, ptr null)
+; CHECK-NEXT:    call void @__efsan_cache_frag_access(ptr %half, i64 4, i32 0, ptr null)
+; CHECK-NEXT:    call void @__efsan_cache_frag_access(ptr %id.addr, i64 4, i32 0, ptr getelementptr inbounds ([3 x i64], ptr @__efsan.struct.point_t.counters, i32 0, i32 2))
+; CHECK-NEXT:    call void @__efsan_cache_frag_access(ptr %end.y, i64 8, i32 0, ptr getelementptr inbounds ([3 x i64], ptr @__efsan.struct.point_t.counters, i32 0, i32 1))
+; CHECK:         ret
 
+; Without field counters every access passes a null counter.
+; NOCOUNT-NOT: counters
+; NOCOUNT:     call void @__efsan_cache_frag_access(ptr %y.addr, i64 8, i32 0, ptr null)
 ; NOCOUNT-NOT: counters
 
 !llvm.dbg.cu = !{!0}
@@ -234,3 +230,6 @@ define void @no_struct_path(ptr %p, ptr %l, i64 %i) {
 !97 = !DIDerivedType(tag: DW_TAG_pointer_type, baseType: !70, size: 64)
 !98 = !DIDerivedType(tag: DW_TAG_pointer_type, baseType: !99, size: 64)
 !99 = !DIDerivedType(tag: DW_TAG_const_type, baseType: !80)
+
+; The field counters are the runtime's to bump, when it samples the access.
+; NOBUMP-NOT: {{(load|store) i64.*counters}}

@@ -3,6 +3,7 @@
 ; offsets (padding included; the last field as wide as its widest access),
 ; unless the module still has the LLVM struct type.
 ; RUN: %opt -load-pass-plugin=%efsan_plugin -passes='efsan<cache-frag>' -S %s | FileCheck %s
+; RUN: %opt -load-pass-plugin=%efsan_plugin -passes='efsan<cache-frag>' -S %s | FileCheck %s --check-prefix=NOBUMP
 ; RUN: %opt -load-pass-plugin=%efsan_plugin -passes='efsan<cache-frag>' -efsan-cache-frag-field-counters=false -S %s | FileCheck %s --check-prefix=NOCOUNT
 
 target datalayout = "e-m:e-p270:32:32-p271:32:32-p272:64:64-i64:64-i128:128-f80:128-n8:16:32:64-S128"
@@ -35,13 +36,13 @@ define i64 @item_fields(ptr %p) {
   ret i64 %a
 }
 ; CHECK-LABEL: define i64 @item_fields(ptr %p)
-; CHECK:         load i64, ptr getelementptr inbounds ([3 x i64], ptr @"__efsan.struct.ns::item.counters", i32 0, i32 1)
-; CHECK:         call void @__efsan_load8(ptr %f1)
-; CHECK:         load i64, ptr getelementptr inbounds ([3 x i64], ptr @"__efsan.struct.ns::item.counters", i32 0, i32 2)
-; CHECK:         call void @__efsan_load8(ptr %f2)
-; A scalar tag (base == access type) names no struct.
-; CHECK-NOT:     counters
-; CHECK:         call void @__efsan_load1(ptr %p)
+; CHECK:         add nsw i64 %{{[0-9]+}}, -3
+; CHECK-NEXT:    icmp sle i64 %{{[0-9]+}}, 0
+; CHECK:         call void @__efsan_cache_frag_access(ptr %f1, i64 8, i32 0, ptr getelementptr inbounds ([3 x i64], ptr @"__efsan.struct.ns::item.counters", i32 0, i32 1))
+; CHECK-NEXT:    call void @__efsan_cache_frag_access(ptr %f2, i64 8, i32 0, ptr getelementptr inbounds ([3 x i64], ptr @"__efsan.struct.ns::item.counters", i32 0, i32 2))
+; A scalar tag (base == access type) names no struct: a null counter.
+; CHECK-NEXT:    call void @__efsan_cache_frag_access(ptr %p, i64 1, i32 0, ptr null)
+; CHECK:         ret
 
 define void @pair_field(ptr %p) {
   %f = getelementptr inbounds i8, ptr %p, i64 8
@@ -49,9 +50,15 @@ define void @pair_field(ptr %p) {
   ret void
 }
 ; CHECK-LABEL: define void @pair_field(ptr %p)
-; CHECK:         load i64, ptr getelementptr inbounds ([2 x i64], ptr @__efsan.struct.pair.counters, i32 0, i32 1)
-; CHECK:         call void @__efsan_store8(ptr %f)
+; CHECK:         add nsw i64 %{{[0-9]+}}, -1
+; CHECK-NEXT:    icmp sle i64 %{{[0-9]+}}, 0
+; CHECK:         call void @__efsan_cache_frag_access(ptr %f, i64 8, i32 1, ptr getelementptr inbounds ([2 x i64], ptr @__efsan.struct.pair.counters, i32 0, i32 1))
+; CHECK:         ret
 
+; Without field counters every access passes a null counter.
+; NOCOUNT-NOT: counters
+; NOCOUNT:     call void @__efsan_cache_frag_access(ptr %f1, i64 8, i32 0, ptr null)
+; NOCOUNT:     call void @__efsan_cache_frag_access(ptr %f, i64 8, i32 1, ptr null)
 ; NOCOUNT-NOT: counters
 
 !5 = !{!6, !10, i64 8}
@@ -65,3 +72,6 @@ define void @pair_field(ptr %p) {
 !13 = !{!6, !11, i64 16}
 !20 = !{!"pair", !7, i64 0, !10, i64 8}
 !21 = !{!20, !10, i64 8}
+
+; The field counters are the runtime's to bump, when it samples the access.
+; NOBUMP-NOT: {{(load|store) i64.*counters}}

@@ -1,8 +1,13 @@
-; cache-frag: one load of the runtime's mode byte and a branch per run of
-; accesses (a basic block, split at calls that may free memory), before the
-; instruction that ends the run; inside the (cold) branch the struct field
-; counter bumps and the callouts of all the run's accesses, in order.
+; cache-frag: per-thread countdown sampling. A function with accesses loads
+; the thread's countdown at entry and keeps it in a register; each run of n
+; accesses (the part of a block between call sites) subtracts n at its end and
+; branches, when the count has run out, to a cold block that stores the count
+; from before the run back, calls __efsan_cache_frag_access for each access in
+; order (address, size, flags with bit 0 = write, field counter or null) and
+; reloads the countdown. Struct field counters are passed, not bumped.
 ; RUN: %opt -load-pass-plugin=%efsan_plugin -passes='efsan<cache-frag>' -S %s | FileCheck %s
+; RUN: %opt -load-pass-plugin=%efsan_plugin -passes='efsan<cache-frag>' -S %s | FileCheck %s --check-prefix=NOBUMP
+; RUN: %opt -load-pass-plugin=%efsan_plugin -passes='efsan<cache-frag>' -S %s | %opt -passes=verify -disable-output
 ; RUN: %opt -load-pass-plugin=%efsan_plugin -passes='efsan<cache-frag>' -efsan-cache-frag-stack -S %s | FileCheck %s --check-prefix=STACK
 
 target datalayout = "e-m:e-p270:32:32-p271:32:32-p272:64:64-i64:64-i128:128-f80:128-n8:16:32:64-S128"
@@ -13,7 +18,8 @@ target triple = "x86_64-unknown-linux-gnu"
 
 @gnode = global %struct.node zeroinitializer, align 8
 
-; CHECK: @__efsan_cache_frag_tracking = external global i8
+; CHECK-NOT: __efsan_cache_frag_tracking
+; CHECK: @__efsan_cache_frag_countdown = external thread_local(initialexec) global i64
 ; CHECK: @__efsan.struct.node.counters = private global [4 x i64] zeroinitializer
 ; CHECK: @__efsan.struct.outer.counters = private global [2 x i64] zeroinitializer
 ; CHECK: @__efsan.struct.node.field_type.0 = private unnamed_addr constant [4 x i8] c"i32\00"
@@ -41,24 +47,34 @@ define i64 @field_load(ptr %n) {
   %v = load i64, ptr %f, align 8
   ret i64 %v
 }
+; The countdown is loaded at entry (after the allocas, if any) and stored
+; back before the return. c2 = c - 1 is an `add nsw` of -1: the backend then
+; branches on the flags of the subtraction itself.
 ; CHECK-LABEL: define i64 @field_load(ptr %n)
+; CHECK-NEXT:    [[TLS:%[0-9]+]] = call ptr @llvm.threadlocal.address.p0(ptr @__efsan_cache_frag_countdown), !nosanitize ![[NOSAN:[0-9]+]]
+; CHECK-NEXT:    [[C:%[0-9]+]] = load i64, ptr [[TLS]], align 8, !nosanitize ![[NOSAN]]
 ; CHECK-NEXT:    %f = getelementptr inbounds %struct.node, ptr %n, i64 0, i32 1
 ; CHECK-NEXT:    %v = load i64, ptr %f, align 8
-; CHECK-NEXT:    %1 = load i8, ptr @__efsan_cache_frag_tracking, align 1, !nosanitize ![[NOSAN:[0-9]+]]
-; CHECK-NEXT:    %2 = icmp ne i8 %1, 0
-; CHECK-NEXT:    br i1 %2, label %3, label %6, !prof ![[UNLIKELY:[0-9]+]]
-; CHECK:       3:
-; CHECK-NEXT:    %4 = load i64, ptr getelementptr inbounds ([4 x i64], ptr @__efsan.struct.node.counters, i32 0, i32 1), align 8, !nosanitize ![[NOSAN]]
-; CHECK-NEXT:    %5 = add i64 %4, 1
-; CHECK-NEXT:    store i64 %5, ptr getelementptr inbounds ([4 x i64], ptr @__efsan.struct.node.counters, i32 0, i32 1), align 8, !nosanitize ![[NOSAN]]
-; CHECK-NEXT:    call void @__efsan_load8(ptr %f)
-; CHECK-NEXT:    br label %6
-; CHECK:       6:
+; CHECK-NEXT:    [[C2:%[0-9]+]] = add nsw i64 [[C]], -1
+; CHECK-NEXT:    [[DUE:%[0-9]+]] = icmp sle i64 [[C2]], 0
+; CHECK-NEXT:    br i1 [[DUE]], label %[[SAMPLE:[0-9]+]], label %[[JOIN:[0-9]+]], !prof ![[UNLIKELY:[0-9]+]]
+; CHECK:       [[SAMPLE]]:
+; CHECK-NEXT:    [[BEFORE:%[0-9]+]] = add nsw i64 [[C2]], 1
+; CHECK-NEXT:    [[TLS1:%[0-9]+]] = call ptr @llvm.threadlocal.address.p0(ptr @__efsan_cache_frag_countdown), !nosanitize ![[NOSAN]]
+; CHECK-NEXT:    store i64 [[BEFORE]], ptr [[TLS1]], align 8, !nosanitize ![[NOSAN]]
+; CHECK-NEXT:    call void @__efsan_cache_frag_access(ptr %f, i64 8, i32 0, ptr getelementptr inbounds ([4 x i64], ptr @__efsan.struct.node.counters, i32 0, i32 1)), !nosanitize ![[NOSAN]]
+; CHECK-NEXT:    [[TLS2:%[0-9]+]] = call ptr @llvm.threadlocal.address.p0(ptr @__efsan_cache_frag_countdown), !nosanitize ![[NOSAN]]
+; CHECK-NEXT:    [[C3:%[0-9]+]] = load i64, ptr [[TLS2]], align 8, !nosanitize ![[NOSAN]]
+; CHECK-NEXT:    br label %[[JOIN]]
+; CHECK:       [[JOIN]]:
+; CHECK-NEXT:    [[CJ:%.+]] = phi i64 [ [[C3]], %[[SAMPLE]] ], [ [[C2]], %0 ]
+; CHECK-NEXT:    [[TLS3:%[0-9]+]] = call ptr @llvm.threadlocal.address.p0(ptr @__efsan_cache_frag_countdown), !nosanitize ![[NOSAN]]
+; CHECK-NEXT:    store i64 [[CJ]], ptr [[TLS3]], align 8, !nosanitize ![[NOSAN]]
 ; CHECK-NEXT:    ret i64 %v
 
 ; A field of a nested struct counts for the innermost struct; a field that is
 ; a struct counts for the outer one. A store to a global's field (a constant
-; GEP) counts too.
+; GEP) counts too. Three accesses: one subtraction of 3.
 define void @nested(ptr %o, i8 %c) {
   %inner = getelementptr inbounds %struct.outer, ptr %o, i64 0, i32 1, i32 2, i64 3
   store i8 %c, ptr %inner, align 1
@@ -68,61 +84,62 @@ define void @nested(ptr %o, i8 %c) {
   ret void
 }
 ; CHECK-LABEL: define void @nested(ptr %o, i8 %c)
-; CHECK:         store i8 %c, ptr %inner, align 1
-; CHECK:         store i32 0, ptr %whole, align 8
-; CHECK-NEXT:    store ptr null, ptr getelementptr inbounds (%struct.node, ptr @gnode, i64 0, i32 3), align 8
-; CHECK-NEXT:    %1 = load i8, ptr @__efsan_cache_frag_tracking, align 1, !nosanitize
-; CHECK-NEXT:    %2 = icmp ne i8 %1, 0
-; CHECK-NEXT:    br i1 %2, label %3, label %10, !prof ![[UNLIKELY]]
-; CHECK:       3:
-; CHECK-NEXT:    load i64, ptr getelementptr inbounds ([4 x i64], ptr @__efsan.struct.node.counters, i32 0, i32 2)
-; CHECK-NEXT:    add i64
+; CHECK:         [[C:%[0-9]+]] = load i64, ptr
+; CHECK:         store ptr null, ptr getelementptr inbounds (%struct.node, ptr @gnode, i64 0, i32 3), align 8
+; CHECK-NEXT:    [[C2:%[0-9]+]] = add nsw i64 [[C]], -3
+; CHECK-NEXT:    [[DUE:%[0-9]+]] = icmp sle i64 [[C2]], 0
+; CHECK-NEXT:    br i1 [[DUE]], label %[[SAMPLE:[0-9]+]], label %[[JOIN:[0-9]+]], !prof ![[UNLIKELY]]
+; CHECK:       [[SAMPLE]]:
+; CHECK-NEXT:    [[BEFORE:%[0-9]+]] = add nsw i64 [[C2]], 3
+; CHECK-NEXT:    [[TLS:%[0-9]+]] = call ptr @llvm.threadlocal.address.p0(ptr @__efsan_cache_frag_countdown)
+; CHECK-NEXT:    store i64 [[BEFORE]], ptr [[TLS]]
+; CHECK-NEXT:    call void @__efsan_cache_frag_access(ptr %inner, i64 1, i32 1, ptr getelementptr inbounds ([4 x i64], ptr @__efsan.struct.node.counters, i32 0, i32 2))
+; CHECK-NEXT:    call void @__efsan_cache_frag_access(ptr %whole, i64 4, i32 1, ptr getelementptr inbounds ([2 x i64], ptr @__efsan.struct.outer.counters, i32 0, i32 1))
+; CHECK-NEXT:    call void @__efsan_cache_frag_access(ptr getelementptr inbounds (%struct.node, ptr @gnode, i64 0, i32 3), i64 8, i32 1, ptr getelementptr inbounds ([4 x i64], ptr @__efsan.struct.node.counters, i32 0, i32 3))
+; CHECK-NEXT:    call ptr @llvm.threadlocal.address.p0(
+; CHECK-NEXT:    load i64, ptr
+; CHECK-NEXT:    br label %[[JOIN]]
+; CHECK:       [[JOIN]]:
+; CHECK-NEXT:    phi i64
+; CHECK-NEXT:    call ptr @llvm.threadlocal.address.p0(
 ; CHECK-NEXT:    store i64
-; CHECK-NEXT:    call void @__efsan_store1(ptr %inner)
-; CHECK-NEXT:    load i64, ptr getelementptr inbounds ([2 x i64], ptr @__efsan.struct.outer.counters, i32 0, i32 1)
-; CHECK-NEXT:    add i64
-; CHECK-NEXT:    store i64
-; CHECK-NEXT:    call void @__efsan_store4(ptr %whole)
-; CHECK-NEXT:    load i64, ptr getelementptr inbounds ([4 x i64], ptr @__efsan.struct.node.counters, i32 0, i32 3)
-; CHECK-NEXT:    add i64
-; CHECK-NEXT:    store i64
-; CHECK-NEXT:    call void @__efsan_store8(ptr getelementptr inbounds (%struct.node, ptr @gnode, i64 0, i32 3))
-; CHECK-NEXT:    br label %10
-; CHECK:       10:
 ; CHECK-NEXT:    ret void
 
-; Plain pointers: no counter, the sized callouts (aligned, unaligned, N);
-; atomics count as stores. No repeated-access skipping for cache-frag: reads
-; and writes are told apart.
+; Plain pointers: a null counter, the access's size whatever its alignment
+; (the runtime handles accesses that straddle lines); atomics are writes. No
+; repeated-access skipping for cache-frag: reads and writes are told apart.
 define void @callouts(ptr %p) {
   %a = load i16, ptr %p, align 2
   store i16 %a, ptr %p, align 2
   %b = load i32, ptr %p, align 1
   %c = load <8 x i32>, ptr %p, align 32
   %d = atomicrmw add ptr %p, i64 1 seq_cst, align 8
+  %x = cmpxchg ptr %p, i32 0, i32 1 seq_cst seq_cst, align 4
   %e = load i128, ptr %p, align 16
   ret void
 }
 ; CHECK-LABEL: define void @callouts(ptr %p)
 ; CHECK:         %e = load i128, ptr %p, align 16
-; CHECK-NEXT:    %1 = load i8, ptr @__efsan_cache_frag_tracking, align 1, !nosanitize
-; CHECK-NEXT:    %2 = icmp ne i8 %1, 0
-; CHECK-NEXT:    br i1 %2, label %3, label %4, !prof ![[UNLIKELY]]
-; CHECK:       3:
-; CHECK-NEXT:    call void @__efsan_load2(ptr %p)
-; CHECK-NEXT:    call void @__efsan_store2(ptr %p)
-; CHECK-NEXT:    call void @__efsan_unaligned_load4(ptr %p)
-; CHECK-NEXT:    call void @__efsan_loadN(ptr %p, i64 32)
-; CHECK-NEXT:    call void @__efsan_store8(ptr %p)
-; CHECK-NEXT:    call void @__efsan_load16(ptr %p)
-; CHECK-NEXT:    br label %4
-; CHECK:       4:
-; CHECK-NEXT:    ret void
+; CHECK-NEXT:    [[C2:%[0-9]+]] = add nsw i64 %{{[0-9]+}}, -7
+; CHECK-NEXT:    icmp sle i64 [[C2]], 0
+; CHECK-NEXT:    br i1
+; CHECK:         add nsw i64 [[C2]], 7
+; CHECK-NEXT:    call ptr @llvm.threadlocal.address.p0(
+; CHECK-NEXT:    store i64
+; CHECK-NEXT:    call void @__efsan_cache_frag_access(ptr %p, i64 2, i32 0, ptr null)
+; CHECK-NEXT:    call void @__efsan_cache_frag_access(ptr %p, i64 2, i32 1, ptr null)
+; CHECK-NEXT:    call void @__efsan_cache_frag_access(ptr %p, i64 4, i32 0, ptr null)
+; CHECK-NEXT:    call void @__efsan_cache_frag_access(ptr %p, i64 32, i32 0, ptr null)
+; CHECK-NEXT:    call void @__efsan_cache_frag_access(ptr %p, i64 8, i32 1, ptr null)
+; CHECK-NEXT:    call void @__efsan_cache_frag_access(ptr %p, i64 4, i32 1, ptr null)
+; CHECK-NEXT:    call void @__efsan_cache_frag_access(ptr %p, i64 16, i32 0, ptr null)
+; CHECK-NEXT:    call ptr @llvm.threadlocal.address.p0(
+; CHECK-NEXT:    load i64
 
-; A call that may free memory (or synchronise) ends a run: the accesses
-; before it are reported before it. Calls that only read memory, or only
-; touch their arguments' memory (memcpy, which becomes a runtime call that
-; frees nothing), do not.
+; Every call ends a run, also one that only reads memory (strlen) and a
+; memcpy (which becomes a runtime call): the countdown is stored back before
+; it and reloaded after it. Between two calls with no access in between, the
+; store and the reload cancel out and are dropped.
 define void @runs(ptr %p, ptr %q) {
   store i32 1, ptr %p, align 4
   %len = call i64 @strlen(ptr %q)
@@ -133,31 +150,44 @@ define void @runs(ptr %p, ptr %q) {
   ret void
 }
 ; CHECK-LABEL: define void @runs(ptr %p, ptr %q)
+; CHECK-NEXT:    call ptr @llvm.threadlocal.address.p0(
+; CHECK-NEXT:    [[C:%[0-9]+]] = load i64, ptr
 ; CHECK-NEXT:    store i32 1, ptr %p, align 4
+; CHECK-NEXT:    [[C2:%[0-9]+]] = add nsw i64 [[C]], -1
+; CHECK-NEXT:    icmp sle i64 [[C2]], 0
+; CHECK-NEXT:    br i1
+; CHECK:         call void @__efsan_cache_frag_access(ptr %p, i64 4, i32 1, ptr null)
+; CHECK:         [[CJ:%.+]] = phi i64
+; CHECK-NEXT:    [[TLS:%[0-9]+]] = call ptr @llvm.threadlocal.address.p0(ptr @__efsan_cache_frag_countdown)
+; CHECK-NEXT:    store i64 [[CJ]], ptr [[TLS]], align 8
 ; CHECK-NEXT:    %len = call i64 @strlen(ptr %q)
-; CHECK-NEXT:    %1 = call ptr @__efsan_memcpy(ptr %q, ptr %p, i64 4)
+; CHECK-NEXT:    call ptr @__efsan_memcpy(ptr %q, ptr %p, i64 4)
+; CHECK-NEXT:    [[TLS:%[0-9]+]] = call ptr @llvm.threadlocal.address.p0(ptr @__efsan_cache_frag_countdown)
+; CHECK-NEXT:    [[C:%[0-9]+]] = load i64, ptr [[TLS]], align 8
 ; CHECK-NEXT:    store i32 2, ptr %q, align 4
-; CHECK-NEXT:    %2 = load i8, ptr @__efsan_cache_frag_tracking
-; CHECK-NEXT:    %3 = icmp ne i8 %2, 0
-; CHECK-NEXT:    br i1 %3, label %4, label %5, !prof ![[UNLIKELY]]
-; CHECK:       4:
-; CHECK-NEXT:    call void @__efsan_store4(ptr %p)
-; CHECK-NEXT:    call void @__efsan_store4(ptr %q)
-; CHECK-NEXT:    br label %5
-; CHECK:       5:
+; CHECK-NEXT:    [[C2:%[0-9]+]] = add nsw i64 [[C]], -1
+; CHECK-NEXT:    icmp sle i64 [[C2]], 0
+; CHECK-NEXT:    br i1
+; CHECK:         call void @__efsan_cache_frag_access(ptr %q, i64 4, i32 1, ptr null)
+; CHECK:         [[CJ:%.+]] = phi i64
+; CHECK-NEXT:    [[TLS:%[0-9]+]] = call ptr @llvm.threadlocal.address.p0(ptr @__efsan_cache_frag_countdown)
+; CHECK-NEXT:    store i64 [[CJ]], ptr [[TLS]], align 8
 ; CHECK-NEXT:    call void @free(ptr %p)
+; CHECK-NEXT:    call ptr @llvm.threadlocal.address.p0(
+; CHECK-NEXT:    [[C:%[0-9]+]] = load i64, ptr
 ; CHECK-NEXT:    %v = load i32, ptr %q, align 4
-; CHECK-NEXT:    %6 = load i8, ptr @__efsan_cache_frag_tracking
-; CHECK-NEXT:    %7 = icmp ne i8 %6, 0
-; CHECK-NEXT:    br i1 %7, label %8, label %9, !prof ![[UNLIKELY]]
-; CHECK:       8:
-; CHECK-NEXT:    call void @__efsan_load4(ptr %q)
-; CHECK-NEXT:    br label %9
-; CHECK:       9:
+; CHECK-NEXT:    [[C2:%[0-9]+]] = add nsw i64 [[C]], -1
+; CHECK-NEXT:    icmp sle i64 [[C2]], 0
+; CHECK-NEXT:    br i1
+; CHECK:         call void @__efsan_cache_frag_access(ptr %q, i64 4, i32 0, ptr null)
+; CHECK:         [[CJ:%.+]] = phi i64
+; CHECK-NEXT:    [[TLS:%[0-9]+]] = call ptr @llvm.threadlocal.address.p0(ptr @__efsan_cache_frag_countdown)
+; CHECK-NEXT:    store i64 [[CJ]], ptr [[TLS]], align 8
 ; CHECK-NEXT:    ret void
 
 ; A stack slot whose address does not escape cannot be falsely shared: not
-; instrumented by default. One passed to a call is.
+; instrumented by default. One passed to a call is. The reload after the last
+; call would only be stored back at the return: neither is emitted.
 define i32 @stack() {
   %local = alloca i32, align 4
   store i32 1, ptr %local, align 4
@@ -169,19 +199,24 @@ define i32 @stack() {
 }
 ; CHECK-LABEL: define i32 @stack()
 ; CHECK-NEXT:    %local = alloca i32, align 4
+; CHECK-NEXT:    call ptr @llvm.threadlocal.address.p0(
+; CHECK-NEXT:    [[C:%[0-9]+]] = load i64, ptr
 ; CHECK-NEXT:    store i32 1, ptr %local, align 4
 ; CHECK-NEXT:    %v = load i32, ptr %local, align 4
 ; CHECK-NEXT:    %shared = alloca i32, align 4
 ; CHECK-NEXT:    store i32 2, ptr %shared, align 4
-; CHECK-NEXT:    load i8, ptr @__efsan_cache_frag_tracking
-; CHECK-NOT:     __efsan_{{load|store}}4(ptr %local)
-; CHECK:         call void @__efsan_store4(ptr %shared)
-; CHECK-NEXT:    br label
-; CHECK:         call void @escape(ptr %shared)
+; CHECK-NEXT:    add nsw i64 [[C]], -1
+; CHECK-NOT:     __efsan_cache_frag_access(ptr %local
+; CHECK:         call void @__efsan_cache_frag_access(ptr %shared, i64 4, i32 1, ptr null)
+; CHECK:         phi i64
+; CHECK-NEXT:    call ptr @llvm.threadlocal.address.p0(
+; CHECK-NEXT:    store i64
+; CHECK-NEXT:    call void @escape(ptr %shared)
 ; CHECK-NEXT:    ret i32 %v
 
 ; Replacing a memcpy by a runtime call (which takes the slot's address) does
-; not make the slot's own accesses count as escaping.
+; not make the slot's own accesses count as escaping. A function with no run
+; has no copy of the countdown: its callees keep the thread's current.
 define void @stack_memcpy(ptr %dst) {
   %local = alloca [4 x i32], align 4
   store i32 1, ptr %local, align 4
@@ -195,9 +230,15 @@ define void @stack_memcpy(ptr %dst) {
 ; CHECK-NEXT:    ret void
 
 ; STACK-LABEL: define i32 @stack()
-; STACK:         call void @__efsan_store4(ptr %local)
-; STACK:         call void @__efsan_load4(ptr %local)
-; STACK:         call void @__efsan_store4(ptr %shared)
+; STACK:         add nsw i64 %{{[0-9]+}}, -3
+; STACK:         call void @__efsan_cache_frag_access(ptr %local, i64 4, i32 1, ptr null)
+; STACK-NEXT:    call void @__efsan_cache_frag_access(ptr %local, i64 4, i32 0, ptr null)
+; STACK-NEXT:    call void @__efsan_cache_frag_access(ptr %shared, i64 4, i32 1, ptr null)
+
+; The runtime gets the access callout only, and bumps the counters itself.
+; CHECK-NOT: declare void @__efsan_{{load|store|unaligned}}
+; CHECK: declare void @__efsan_cache_frag_access(ptr, i64, i32, ptr)
+; CHECK-NOT: declare void @__efsan_{{load|store|unaligned}}
 
 ; CHECK-LABEL: define internal void @efsan.module_ctor()
 ; CHECK-NEXT:    call void @__efsan_init(i32 1, ptr @__efsan.cache_frag_module_info)
@@ -211,3 +252,6 @@ declare void @escape(ptr)
 declare i64 @strlen(ptr) nounwind willreturn memory(argmem: read)
 declare void @free(ptr) nounwind willreturn allockind("free") memory(argmem: readwrite, inaccessiblemem: readwrite)
 declare void @llvm.memcpy.p0.p0.i64(ptr, ptr, i64, i1)
+
+; The field counters are the runtime's to bump, when it samples the access.
+; NOBUMP-NOT: {{(load|store) i64.*counters}}

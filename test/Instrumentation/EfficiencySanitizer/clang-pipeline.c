@@ -61,11 +61,21 @@ long bump(struct counter *c, long n) {
 // CHECK-LABEL: define internal void @efsan.module_ctor()
 // CHECK-NEXT:    call void @__efsan_init(i32 2, ptr null)
 
+// CF: @__efsan_cache_frag_countdown = external thread_local(initialexec) global i64
 // CF: @__efsan.struct.counter.counters = private global [2 x i64] zeroinitializer
 // CF: @__efsan_which_tool = weak constant i32 1
 // CF-LABEL: define {{.*}}i64 @bump(
-// CF:         load i8, ptr @__efsan_cache_frag_tracking
-// CF:         call void @__efsan_
+// CF-NEXT:    call ptr @llvm.threadlocal.address.p0(ptr @__efsan_cache_frag_countdown)
+// CF-NEXT:    load i64, ptr
+// At -O2 the loop is folded: one run of the load and store of c->misses, one
+// of the load of c->hits, each passing the field's counter.
+// CF:         add nsw i64 %{{[0-9]+}}, -2
+// CF:         call void @__efsan_cache_frag_access(ptr %{{[0-9]+}}, i64 8, i32 0, ptr getelementptr inbounds ([2 x i64], ptr @__efsan.struct.counter.counters, i32 0, i32 1))
+// CF-NEXT:    call void @__efsan_cache_frag_access(ptr %{{[0-9]+}}, i64 8, i32 1, ptr getelementptr inbounds ([2 x i64], ptr @__efsan.struct.counter.counters, i32 0, i32 1))
+// CF:         add nsw i64 %{{[0-9]+}}, -1
+// CF:         call void @__efsan_cache_frag_access(ptr %0, i64 8, i32 0, ptr @__efsan.struct.counter.counters)
+// CF:         store i64 %{{[0-9]+}}, ptr %{{[0-9]+}}, align 8, !nosanitize
+// CF-NEXT:    ret i64
 
 // ONCE: 1
 // LAST: Running pass: EfficiencySanitizerPass on [module]

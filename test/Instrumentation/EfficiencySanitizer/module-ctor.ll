@@ -29,7 +29,7 @@ define i32 @f() {
 ; WS-LABEL: define i32 @f()
 ; ONCE:      lshr
 ; ONCE-NOT:  lshr
-; ONCE-NOT:  __efsan_cache_frag_tracking
+; ONCE-NOT:  __efsan_cache_frag_countdown
 ; WS-LABEL: define internal void @efsan.module_ctor()
 ; WS-NEXT:    call void @__efsan_init(i32 2, ptr null)
 ; WS-NEXT:    ret void

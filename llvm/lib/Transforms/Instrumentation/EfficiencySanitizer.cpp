@@ -11,10 +11,12 @@
 //  - working-set: marks the shadow byte of every 64-byte cache line an access
 //    touches, inline, with a check so that a hot line costs a load and a
 //    branch and never a store;
-//  - cache-frag: outside a tracking window one load of a runtime mode byte
-//    and a branch per basic block; inside, a callout per access for the
-//    runtime's false sharing bookkeeping and a counter bump per struct field
-//    access.
+//  - cache-frag: samples accesses per thread by counting them down. Each
+//    function keeps a copy of the thread's countdown in a register, so a run
+//    of n accesses costs a subtraction of n and a not-taken branch; when the
+//    count runs out a cold block hands the run's accesses (with their struct
+//    field counters) to the runtime, which picks the sample. The copy is
+//    written back to the thread-local countdown around calls and at returns.
 //
 // The emitted code is the contract in docs/InstrumentationABI.md; change
 // both together.
@@ -24,6 +26,7 @@
 #include "llvm/Transforms/Instrumentation/EfficiencySanitizer.h"
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/SmallPtrSet.h"
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/StringMap.h"
@@ -35,6 +38,7 @@
 #include "llvm/IR/DataLayout.h"
 #include "llvm/IR/DebugInfo.h"
 #include "llvm/IR/DebugInfoMetadata.h"
+#include "llvm/IR/Dominators.h"
 #include "llvm/IR/Function.h"
 #include "llvm/IR/GetElementPtrTypeIterator.h"
 #include "llvm/IR/IRBuilder.h"
@@ -46,7 +50,9 @@
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/raw_ostream.h"
 #include "llvm/Transforms/Utils/BasicBlockUtils.h"
+#include "llvm/Transforms/Utils/Local.h"
 #include "llvm/Transforms/Utils/ModuleUtils.h"
+#include "llvm/Transforms/Utils/PromoteMemToReg.h"
 
 using namespace llvm;
 
@@ -120,7 +126,9 @@ static constexpr char kModuleCtorName[] = "efsan.module_ctor";
 static constexpr char kModuleDtorName[] = "efsan.module_dtor";
 static constexpr char kInitName[] = "__efsan_init";
 static constexpr char kExitName[] = "__efsan_exit";
-static constexpr char kTrackingFlagName[] = "__efsan_cache_frag_tracking";
+static constexpr char kCountdownName[] = "__efsan_cache_frag_countdown";
+static constexpr char kCacheFragAccessName[] = "__efsan_cache_frag_access";
+static constexpr uint32_t kCacheFragWriteFlag = 1; // flags bit 0
 
 // Sizes with a dedicated callout: 1, 2, 4, 8, 16 bytes.
 static constexpr size_t kNumSizeClasses = 5;
@@ -176,22 +184,34 @@ private:
   bool shouldInstrumentFunction(const Function &F) const;
   bool shouldInstrumentAddress(Value *Addr);
   bool isUntrackedStackSlot(Value *Addr);
+  bool willInstrumentMemIntrinsic(const MemIntrinsic *MI) const;
+  bool willInstrumentMaskedAccess(IntrinsicInst *II);
+  bool isCacheFragCallSite(Instruction &I);
   bool instrumentFunction(Function &F);
 
   std::optional<MemoryAccess> describeAccess(Instruction &I);
-  bool instrumentMemIntrinsic(MemIntrinsic *MI);
-  bool instrumentMaskedAccess(IntrinsicInst *II);
+  void instrumentMemIntrinsic(MemIntrinsic *MI);
+  void instrumentMaskedAccess(IntrinsicInst *II);
   void instrumentWorkingSetBlock(ArrayRef<MemoryAccess> Accesses);
   void instrumentCacheFragRun(Instruction *End,
                               ArrayRef<MemoryAccess> Accesses);
+  void instrumentCacheFragCallSite(CallBase *Call);
+  void promoteCountdown(Function &F);
 
   void emitWorkingSetFastPath(Instruction *InsertBefore, Value *Addr);
   void emitWorkingSetTwoLineFastPath(Instruction *InsertBefore, Value *Addr,
                                      uint64_t Size, bool IsWrite);
-  Instruction *emitTrackingBranch(Instruction *InsertBefore);
   void emitAccessCallout(IRBuilder<> &IRB, Value *Addr, uint64_t Size,
                          Align Alignment, bool IsWrite);
-  void emitFieldCounterIncrement(IRBuilder<> &IRB, const FieldRef &Field);
+  void emitCacheFragAccess(IRBuilder<> &IRB, Value *Addr, Value *Size,
+                           bool IsWrite, Constant *FieldCounter);
+  Constant *fieldCounterAddress(const MemoryAccess &Access);
+  Value *loadLocalCountdown(IRBuilder<> &IRB);
+  void storeLocalCountdown(IRBuilder<> &IRB, Value *Count);
+  LoadInst *loadThreadCountdown(IRBuilder<> &IRB);
+  void storeThreadCountdown(IRBuilder<> &IRB, Value *Count);
+  void reloadCountdown(IRBuilder<> &IRB);
+  void writeBackCountdown(IRBuilder<> &IRB);
 
   std::optional<FieldRef> findStructField(const MemoryAccess &Access);
   std::optional<FieldRef> findFieldFromGEP(Value *Addr);
@@ -224,7 +244,16 @@ private:
   FunctionCallee UnalignedLoad[kNumSizeClasses],
       UnalignedStore[kNumSizeClasses];
   FunctionCallee LoadN, StoreN, Memcpy, Memmove, Memset;
-  GlobalVariable *TrackingFlag = nullptr;
+  FunctionCallee CacheFragAccess;
+  GlobalVariable *Countdown = nullptr; // the thread's countdown (TLS)
+
+  // Cache-frag, per function: the slot that holds the function's copy of the
+  // countdown until promoteCountdown() turns it into SSA values (null in a
+  // function with no run of accesses), and the thread-local loads and stores
+  // emitted for it.
+  AllocaInst *CountdownSlot = nullptr;
+  SmallPtrSet<LoadInst *, 16> ThreadCountdownLoads;
+  SmallVector<StoreInst *, 16> ThreadCountdownStores;
 
   // Cache-frag struct tables, in the order the pass met them.
   SmallVector<std::unique_ptr<StructFieldTable>, 8> StructTables;
@@ -265,6 +294,20 @@ void EfficiencySanitizer::declareRuntimeFunctions() {
   AttributeList Attrs =
       AttributeList().addFnAttribute(Ctx, Attribute::NoUnwind);
   Type *VoidTy = Type::getVoidTy(Ctx);
+  auto DeclareMemFunctions = [&] {
+    Memcpy = M.getOrInsertFunction("__efsan_memcpy", Attrs, PtrTy, PtrTy, PtrTy,
+                                   Int64Ty);
+    Memmove = M.getOrInsertFunction("__efsan_memmove", Attrs, PtrTy, PtrTy,
+                                    PtrTy, Int64Ty);
+    Memset = M.getOrInsertFunction("__efsan_memset", Attrs, PtrTy, PtrTy,
+                                   Int32Ty, Int64Ty);
+  };
+  if (Tool == EfficiencySanitizerOptions::ESAN_CacheFrag) {
+    DeclareMemFunctions();
+    CacheFragAccess = M.getOrInsertFunction(kCacheFragAccessName, Attrs, VoidTy,
+                                            PtrTy, Int64Ty, Int32Ty, PtrTy);
+    return;
+  }
   for (unsigned Index = 0; Index < kNumSizeClasses; ++Index) {
     std::string Bytes = utostr(1u << Index);
     AlignedLoad[Index] = M.getOrInsertFunction("__efsan_load" + Bytes, Attrs,
@@ -282,16 +325,7 @@ void EfficiencySanitizer::declareRuntimeFunctions() {
                                 Int64Ty);
   StoreN = M.getOrInsertFunction("__efsan_storeN", Attrs, VoidTy, PtrTy,
                                  Int64Ty);
-  Memcpy = M.getOrInsertFunction("__efsan_memcpy", Attrs, PtrTy, PtrTy, PtrTy,
-                                 Int64Ty);
-  Memmove = M.getOrInsertFunction("__efsan_memmove", Attrs, PtrTy, PtrTy,
-                                  PtrTy, Int64Ty);
-  Memset = M.getOrInsertFunction("__efsan_memset", Attrs, PtrTy, PtrTy,
-                                 Int32Ty, Int64Ty);
-  if (Tool == EfficiencySanitizerOptions::ESAN_CacheFrag) {
-    TrackingFlag = cast<GlobalVariable>(
-        M.getOrInsertGlobal(kTrackingFlagName, Int8Ty));
-  }
+  DeclareMemFunctions();
 }
 
 bool EfficiencySanitizer::shouldInstrumentFunction(const Function &F) const {
@@ -374,26 +408,59 @@ static bool isMaskedAccess(const IntrinsicInst *II) {
   }
 }
 
-// A call that may write memory other than through its arguments may free or
-// unmap memory (free, munmap, realloc, a function that calls them) or
-// synchronise with another thread: cache-frag reports the accesses before it
-// before it runs.
-static bool mayFreeOrSynchronize(const Instruction &I) {
-  const auto *Call = dyn_cast<CallBase>(&I);
-  if (!Call || isa<DbgInfoIntrinsic>(Call) || isa<AssumeInst>(Call))
+bool EfficiencySanitizer::willInstrumentMemIntrinsic(
+    const MemIntrinsic *MI) const {
+  if (!ClInstrumentMemIntrinsics || MI->getDestAddressSpace() != 0)
     return false;
-  return !Call->onlyReadsMemory() && !Call->onlyAccessesArgMemory();
+  auto *MT = dyn_cast<MemTransferInst>(MI);
+  return !MT || MT->getSourceAddressSpace() == 0;
+}
+
+bool EfficiencySanitizer::willInstrumentMaskedAccess(IntrinsicInst *II) {
+  if (!ClInstrumentMaskedAccesses || !isMaskedAccess(II))
+    return false;
+  bool IsStore = II->getIntrinsicID() == Intrinsic::masked_store ||
+                 II->getIntrinsicID() == Intrinsic::masked_scatter;
+  Type *ValueTy = IsStore ? II->getArgOperand(0)->getType() : II->getType();
+  // Scalable vectors have no lanes to enumerate at compile time.
+  return isa<FixedVectorType>(ValueTy) &&
+         shouldInstrumentAddress(maskedAccessPointers(II));
+}
+
+// Cache-frag: the calls around which the function's copy of the countdown is
+// written back and reloaded, since the callee may count down too. That is
+// every call that reaches code: any call of a function (instrumented code,
+// the runtime's interceptors, or code that calls either), and the intrinsics
+// the pass turns into runtime calls. Intrinsics that stay intrinsics and
+// inline asm (also callbr, which LLVM 19 only allows for asm goto) run no
+// instrumented code. A call tagged nosanitize still runs its callee.
+bool EfficiencySanitizer::isCacheFragCallSite(Instruction &I) {
+  auto *Call = dyn_cast<CallBase>(&I);
+  if (!Call || Call->isInlineAsm())
+    return false;
+  auto *II = dyn_cast<IntrinsicInst>(Call);
+  if (!II)
+    return true;
+  if (I.hasMetadata(LLVMContext::MD_nosanitize))
+    return false;
+  if (auto *MI = dyn_cast<MemIntrinsic>(II))
+    return willInstrumentMemIntrinsic(MI);
+  return willInstrumentMaskedAccess(II);
 }
 
 bool EfficiencySanitizer::instrumentFunction(Function &F) {
   // Collect first: instrumenting splits blocks and adds the pass's own
   // accesses, which must not be visited. Loads, stores and atomics are
   // grouped in runs: for working-set a run is a whole basic block, for
-  // cache-frag the part of a block between calls that may free memory.
+  // cache-frag the part of a block between call sites.
   SmallVector<std::pair<Instruction *, SmallVector<MemoryAccess, 8>>, 16>
       AccessRuns; // (instruction the run ends before, accesses in order)
   SmallVector<MemIntrinsic *, 4> MemIntrinsics;
   SmallVector<IntrinsicInst *, 4> MaskedAccesses;
+  // Cache-frag only: where the countdown is synced with the thread's.
+  SmallVector<CallBase *, 16> CallSites;
+  SmallVector<Instruction *, 4> Exits;
+  SmallVector<LandingPadInst *, 4> LandingPads;
   bool CacheFrag = Tool == EfficiencySanitizerOptions::ESAN_CacheFrag;
   for (BasicBlock &BB : F) {
     SmallVector<MemoryAccess, 8> Run;
@@ -403,37 +470,79 @@ bool EfficiencySanitizer::instrumentFunction(Function &F) {
       Run.clear();
     };
     for (Instruction &I : BB) {
+      if (CacheFrag && isCacheFragCallSite(I)) {
+        EndRunBefore(&I);
+        CallSites.push_back(cast<CallBase>(&I));
+      }
+      if (auto *LP = dyn_cast<LandingPadInst>(&I); LP && CacheFrag)
+        LandingPads.push_back(LP);
       if (I.hasMetadata(LLVMContext::MD_nosanitize))
         continue;
       if (std::optional<MemoryAccess> Access = describeAccess(I)) {
         Run.push_back(*Access);
         continue;
       }
-      if (CacheFrag && mayFreeOrSynchronize(I))
-        EndRunBefore(&I);
       if (auto *MI = dyn_cast<MemIntrinsic>(&I)) {
-        if (ClInstrumentMemIntrinsics)
+        if (willInstrumentMemIntrinsic(MI))
           MemIntrinsics.push_back(MI);
       } else if (auto *II = dyn_cast<IntrinsicInst>(&I)) {
-        if (ClInstrumentMaskedAccesses && isMaskedAccess(II) &&
-            shouldInstrumentAddress(maskedAccessPointers(II)))
+        if (willInstrumentMaskedAccess(II))
           MaskedAccesses.push_back(II);
       }
     }
     EndRunBefore(BB.getTerminator());
+    // Not after a musttail call or a deoptimize call: the return must follow
+    // it immediately, and the countdown was written back before the call.
+    Instruction *Term = BB.getTerminator();
+    if (CacheFrag && (isa<ReturnInst>(Term) || isa<ResumeInst>(Term)) &&
+        !BB.getTerminatingMustTailCall() && !BB.getTerminatingDeoptimizeCall())
+      Exits.push_back(Term);
   }
 
-  bool Changed = !AccessRuns.empty();
-  for (auto &[End, Accesses] : AccessRuns) {
-    if (CacheFrag)
-      instrumentCacheFragRun(End, Accesses);
-    else
+  bool Changed =
+      !AccessRuns.empty() || !MaskedAccesses.empty() || !MemIntrinsics.empty();
+  if (!CacheFrag) {
+    for (auto &[End, Accesses] : AccessRuns)
       instrumentWorkingSetBlock(Accesses);
+  } else if (!AccessRuns.empty()) {
+    // The function's copy of the countdown lives in a stack slot until
+    // promoteCountdown(); a function with no run leaves the thread's
+    // countdown to its callees. The countdown is initial-exec: the runtime
+    // defines it in the executable, and syncing at every call site must not
+    // cost a __tls_get_addr call.
+    if (!Countdown)
+      Countdown = cast<GlobalVariable>(
+          M.getOrInsertGlobal(kCountdownName, Int64Ty, [&] {
+            return new GlobalVariable(
+                M, Int64Ty, /*isConstant=*/false, GlobalValue::ExternalLinkage,
+                /*Initializer=*/nullptr, kCountdownName,
+                /*InsertBefore=*/nullptr, GlobalValue::InitialExecTLSModel);
+          }));
+    IRBuilder<> IRB(&F.getEntryBlock(), F.getEntryBlock().begin());
+    CountdownSlot = IRB.CreateAlloca(Int64Ty, nullptr, "efsan.countdown");
+    IRB.SetInsertPointPastAllocas(&F);
+    reloadCountdown(IRB);
+    for (auto &[End, Accesses] : AccessRuns)
+      instrumentCacheFragRun(End, Accesses);
+    for (CallBase *Call : CallSites)
+      instrumentCacheFragCallSite(Call);
+    // A landing pad is entered only by unwinding out of a call site, which
+    // leaves the thread's countdown current.
+    for (LandingPadInst *LP : LandingPads) {
+      IRB.SetInsertPoint(LP->getNextNode());
+      reloadCountdown(IRB);
+    }
+    for (Instruction *Exit : Exits) {
+      IRB.SetInsertPoint(Exit);
+      writeBackCountdown(IRB);
+    }
   }
   for (IntrinsicInst *II : MaskedAccesses)
-    Changed |= instrumentMaskedAccess(II);
+    instrumentMaskedAccess(II);
   for (MemIntrinsic *MI : MemIntrinsics)
-    Changed |= instrumentMemIntrinsic(MI);
+    instrumentMemIntrinsic(MI);
+  if (CountdownSlot)
+    promoteCountdown(F);
   return Changed;
 }
 
@@ -476,13 +585,9 @@ std::optional<MemoryAccess> EfficiencySanitizer::describeAccess(Instruction &I) 
 }
 
 // memset/memcpy/memmove become runtime calls that mark the ranges and do the
-// operation (also for cache-frag, whose runtime checks the window itself).
-bool EfficiencySanitizer::instrumentMemIntrinsic(MemIntrinsic *MI) {
-  if (MI->getDestAddressSpace() != 0)
-    return false;
-  if (auto *MT = dyn_cast<MemTransferInst>(MI))
-    if (MT->getSourceAddressSpace() != 0)
-      return false;
+// operation (also for cache-frag, whose runtime counts them down and samples
+// them itself: they are call sites, so the thread's countdown is current).
+void EfficiencySanitizer::instrumentMemIntrinsic(MemIntrinsic *MI) {
   IRBuilder<> IRB(MI);
   Value *Length = IRB.CreateZExtOrTrunc(MI->getLength(), Int64Ty);
   if (auto *MS = dyn_cast<MemSetInst>(MI)) {
@@ -495,12 +600,13 @@ bool EfficiencySanitizer::instrumentMemIntrinsic(MemIntrinsic *MI) {
                    {MT->getDest(), MT->getSource(), Length});
   }
   MI->eraseFromParent();
-  return true;
 }
 
 // Masked loads/stores and gathers/scatters: one sized callout per lane, size
-// 0 for lanes whose mask bit is off (their address may be anything).
-bool EfficiencySanitizer::instrumentMaskedAccess(IntrinsicInst *II) {
+// 0 for lanes whose mask bit is off (their address may be anything). For
+// cache-frag they are call sites, with no inline countdown check: the runtime
+// counts the lanes down itself, and ignores those of size 0.
+void EfficiencySanitizer::instrumentMaskedAccess(IntrinsicInst *II) {
   bool IsWrite;
   Value *Pointers; // a pointer (masked load/store) or a vector of them
   Value *Mask;
@@ -525,18 +631,12 @@ bool EfficiencySanitizer::instrumentMaskedAccess(IntrinsicInst *II) {
   default:
     llvm_unreachable("not a masked access");
   }
-  auto *VecTy = dyn_cast<FixedVectorType>(ValueTy);
-  if (!VecTy)
-    return false;
+  auto *VecTy = cast<FixedVectorType>(ValueTy);
   Type *ElementTy = VecTy->getElementType();
   uint64_t ElementSize = DL.getTypeStoreSize(ElementTy).getFixedValue();
   bool IsGatherScatter = Pointers->getType()->isVectorTy();
 
-  Instruction *InsertBefore = II;
-  if (Tool == EfficiencySanitizerOptions::ESAN_CacheFrag)
-    InsertBefore = emitTrackingBranch(II);
-  IRBuilder<> IRB(InsertBefore);
-  FunctionCallee Callout = IsWrite ? StoreN : LoadN;
+  IRBuilder<> IRB(II);
   for (unsigned Lane = 0, E = VecTy->getNumElements(); Lane < E; ++Lane) {
     Value *LaneAddr =
         IsGatherScatter ? IRB.CreateExtractElement(Pointers, IRB.getInt64(Lane))
@@ -545,9 +645,12 @@ bool EfficiencySanitizer::instrumentMaskedAccess(IntrinsicInst *II) {
     Value *LaneOn = IRB.CreateExtractElement(Mask, IRB.getInt64(Lane));
     Value *LaneSize = IRB.CreateSelect(LaneOn, IRB.getInt64(ElementSize),
                                        IRB.getInt64(0));
-    IRB.CreateCall(Callout, {LaneAddr, LaneSize});
+    if (Tool == EfficiencySanitizerOptions::ESAN_CacheFrag)
+      emitCacheFragAccess(IRB, LaneAddr, LaneSize, IsWrite,
+                          ConstantPointerNull::get(PtrTy));
+    else
+      IRB.CreateCall(IsWrite ? StoreN : LoadN, {LaneAddr, LaneSize});
   }
-  return true;
 }
 
 namespace {
@@ -708,29 +811,108 @@ void EfficiencySanitizer::instrumentWorkingSetBlock(
   }
 }
 
-// Cache-frag: one load of the mode byte and one branch per run of accesses
-// (a basic block, split at calls that may free memory); the window block,
-// before the instruction that ends the run, bumps the field counters and
-// makes the callouts of all the run's accesses in program order. So the
-// accesses of a run reach the runtime together at its end, after the run's
-// other instructions: an access of the run made just before a window opens
-// (at another thread's call) is reported in it, one made just before it
-// closes is not, and the interleaving with other threads' accesses is
-// coarsened by at most one run. The addresses are SSA values, still valid
-// there, and no call in between has freed their memory.
+// Cache-frag samples accesses per thread: the runtime keeps a thread-local
+// countdown and samples the access that brings it to zero or below, so every
+// access of a thread is equally likely to be sampled, whatever the timing.
+// A function keeps its own copy of the countdown (a stack slot here, SSA
+// values after promoteCountdown()), so counting down writes no memory:
+//
+//   c2 = c - n;                  // n: the run's accesses
+//   if (c2 <= 0) {               // cold
+//     countdown = c;             // the thread's, as before the run
+//     __efsan_cache_frag_access(addr1, size1, flags1, counter1); ...
+//     c3 = countdown;            // counted down, reset by the runtime
+//   }
+//   c = phi(c2, c3);
+//
+// at the end of each run (before the call site or terminator that ends it),
+// with the accesses in program order. So the runtime sees a run's accesses
+// together at its end, after the run's other instructions; the addresses are
+// SSA values, still valid there, and no call in between has freed their
+// memory.
 void EfficiencySanitizer::instrumentCacheFragRun(
     Instruction *End, ArrayRef<MemoryAccess> Accesses) {
-  SmallVector<std::optional<FieldRef>, 8> Fields;
+  SmallVector<Constant *, 8> Counters;
   for (const MemoryAccess &Access : Accesses)
-    Fields.push_back(findStructField(Access));
-  Instruction *Tracked = emitTrackingBranch(End);
-  IRBuilder<> IRB(Tracked);
-  for (auto [Access, Field] : zip(Accesses, Fields)) {
-    if (Field)
-      emitFieldCounterIncrement(IRB, *Field);
-    emitAccessCallout(IRB, Access.Addr, Access.Size, Access.Alignment,
-                      Access.IsWrite);
+    Counters.push_back(fieldCounterAddress(Access));
+  IRBuilder<> IRB(End);
+  Value *Count = loadLocalCountdown(IRB);
+  // c - n as `add nsw c, -n`: the backend turns a sub of a constant into an
+  // add without the nsw flag, and needs nsw to branch on the add's own flags
+  // instead of testing c2 again. It never wraps: the runtime keeps the
+  // countdown far from INT64_MIN.
+  uint64_t N = Accesses.size();
+  Value *Left = IRB.CreateNSWAdd(Count, IRB.getInt64(-int64_t(N)));
+  storeLocalCountdown(IRB, Left);
+  Instruction *SampleTerm = SplitBlockAndInsertIfThen(
+      IRB.CreateICmpSLE(Left, IRB.getInt64(0)), End->getIterator(),
+      /*Unreachable=*/false, UnlikelyWeights);
+  // c is recomputed from c2 so that only c2 stays live on the hot path: the
+  // backend then subtracts in place and branches on the flags.
+  IRBuilder<> Cold(SampleTerm);
+  storeThreadCountdown(Cold, Cold.CreateNSWAdd(Left, Cold.getInt64(N)));
+  for (auto [Access, Counter] : zip(Accesses, Counters))
+    emitCacheFragAccess(Cold, Access.Addr, Cold.getInt64(Access.Size),
+                        Access.IsWrite, Counter);
+  reloadCountdown(Cold);
+}
+
+// The callee counts down from the thread's countdown (and the runtime may
+// reset it), so the function's copy is written back before a call site and
+// reloaded after it: at the normal destination of an invoke (on an edge of
+// its own), while the caller reloads at its landing pads.
+void EfficiencySanitizer::instrumentCacheFragCallSite(CallBase *Call) {
+  IRBuilder<> IRB(Call);
+  writeBackCountdown(IRB);
+  if (auto *Invoke = dyn_cast<InvokeInst>(Call)) {
+    BasicBlock *Normal = Invoke->getNormalDest();
+    if (!Normal->getSinglePredecessor())
+      Normal = SplitEdge(Invoke->getParent(), Normal);
+    IRB.SetInsertPoint(Normal, Normal->getFirstInsertionPt());
+    reloadCountdown(IRB);
+    return;
   }
+  // Nothing follows a call that does not return; the return must follow a
+  // musttail call immediately. callbr is asm goto only, never a call site.
+  auto *CI = cast<CallInst>(Call);
+  if (CI->isMustTailCall() || CI->doesNotReturn())
+    return;
+  IRB.SetInsertPoint(CI->getNextNode());
+  reloadCountdown(IRB);
+}
+
+// The slot becomes SSA values, with phis at joins and loop headers, so a loop
+// with no call keeps the count in a register. Then a write-back of the value
+// just reloaded, with no call in between (consecutive calls, a call just
+// before a return), is dropped, and so are the reloads nothing uses.
+void EfficiencySanitizer::promoteCountdown(Function &F) {
+  DominatorTree DT(F);
+  PromoteMemToReg({CountdownSlot}, DT);
+  for (StoreInst *Store : ThreadCountdownStores) {
+    auto *Load = dyn_cast<LoadInst>(Store->getValueOperand());
+    if (!Load || !ThreadCountdownLoads.contains(Load) ||
+        Load->getParent() != Store->getParent())
+      continue;
+    bool CallBetween = false;
+    for (Instruction *I = Load->getNextNode(); I != Store; I = I->getNextNode())
+      if (isa<CallBase>(I) && !isa<IntrinsicInst>(I))
+        CallBetween = true;
+    if (CallBetween)
+      continue;
+    Value *Addr = Store->getPointerOperand();
+    Store->eraseFromParent();
+    RecursivelyDeleteTriviallyDeadInstructions(Addr);
+  }
+  for (LoadInst *Load : ThreadCountdownLoads) {
+    if (!Load->use_empty())
+      continue;
+    Value *Addr = Load->getPointerOperand();
+    Load->eraseFromParent();
+    RecursivelyDeleteTriviallyDeadInstructions(Addr);
+  }
+  CountdownSlot = nullptr;
+  ThreadCountdownLoads.clear();
+  ThreadCountdownStores.clear();
 }
 
 static void markNoSanitize(Instruction *I) {
@@ -802,17 +984,6 @@ void EfficiencySanitizer::emitWorkingSetTwoLineFastPath(
   emitAccessCallout(Cold, Addr, Size, Align(1), IsWrite);
 }
 
-// if (__efsan_cache_frag_tracking) { ... }: returns the terminator of the
-// (cold) tracked block, before which the caller emits the bookkeeping.
-Instruction *EfficiencySanitizer::emitTrackingBranch(Instruction *InsertBefore) {
-  IRBuilder<> IRB(InsertBefore);
-  LoadInst *Mode = IRB.CreateLoad(Int8Ty, TrackingFlag);
-  markNoSanitize(Mode);
-  Value *Tracking = IRB.CreateICmpNE(Mode, IRB.getInt8(0));
-  return SplitBlockAndInsertIfThen(Tracking, InsertBefore->getIterator(),
-                                   /*Unreachable=*/false, UnlikelyWeights);
-}
-
 // Aligned 1/2/4/8/16 -> __efsan_{load,store}N; the same sizes misaligned ->
 // __efsan_unaligned_*; anything else -> __efsan_{load,store}N(ptr, size).
 void EfficiencySanitizer::emitAccessCallout(IRBuilder<> &IRB, Value *Addr,
@@ -833,16 +1004,67 @@ void EfficiencySanitizer::emitAccessCallout(IRBuilder<> &IRB, Value *Addr,
   IRB.CreateCall(IsWrite ? StoreN : LoadN, {Addr, IRB.getInt64(Size)});
 }
 
-void EfficiencySanitizer::emitFieldCounterIncrement(IRBuilder<> &IRB,
-                                                    const FieldRef &Field) {
-  GlobalVariable *Counters = Field.Table->Counters;
-  Value *Counter = IRB.CreateConstInBoundsGEP2_32(Counters->getValueType(),
-                                                  Counters, 0, Field.Index);
-  LoadInst *Count = IRB.CreateLoad(Int64Ty, Counter);
+// The runtime bumps the field's counter when it samples the access.
+void EfficiencySanitizer::emitCacheFragAccess(IRBuilder<> &IRB, Value *Addr,
+                                              Value *Size, bool IsWrite,
+                                              Constant *FieldCounter) {
+  CallInst *Call = IRB.CreateCall(
+      CacheFragAccess,
+      {Addr, Size, IRB.getInt32(IsWrite ? kCacheFragWriteFlag : 0),
+       FieldCounter});
+  markNoSanitize(Call);
+}
+
+// The i64 counter of the struct field the access goes to, or null.
+Constant *EfficiencySanitizer::fieldCounterAddress(const MemoryAccess &Access) {
+  std::optional<FieldRef> Field = findStructField(Access);
+  if (!Field)
+    return ConstantPointerNull::get(PtrTy);
+  GlobalVariable *Counters = Field->Table->Counters;
+  Constant *Indices[] = {ConstantInt::get(Int32Ty, 0),
+                         ConstantInt::get(Int32Ty, Field->Index)};
+  return ConstantExpr::getInBoundsGetElementPtr(Counters->getValueType(),
+                                                Counters, Indices);
+}
+
+Value *EfficiencySanitizer::loadLocalCountdown(IRBuilder<> &IRB) {
+  LoadInst *Count = IRB.CreateLoad(Int64Ty, CountdownSlot);
   markNoSanitize(Count);
-  StoreInst *Bumped = IRB.CreateStore(IRB.CreateAdd(Count, IRB.getInt64(1)),
-                                      Counter);
-  markNoSanitize(Bumped);
+  return Count;
+}
+
+void EfficiencySanitizer::storeLocalCountdown(IRBuilder<> &IRB, Value *Count) {
+  markNoSanitize(IRB.CreateStore(Count, CountdownSlot));
+}
+
+// LLVM 19 wants a thread_local global's address taken with
+// llvm.threadlocal.address where it is used (a coroutine may resume on
+// another thread), so each access gets its own.
+LoadInst *EfficiencySanitizer::loadThreadCountdown(IRBuilder<> &IRB) {
+  CallInst *Addr = IRB.CreateThreadLocalAddress(Countdown);
+  markNoSanitize(Addr);
+  LoadInst *Count = IRB.CreateLoad(Int64Ty, Addr);
+  markNoSanitize(Count);
+  ThreadCountdownLoads.insert(Count);
+  return Count;
+}
+
+void EfficiencySanitizer::storeThreadCountdown(IRBuilder<> &IRB, Value *Count) {
+  CallInst *Addr = IRB.CreateThreadLocalAddress(Countdown);
+  markNoSanitize(Addr);
+  StoreInst *Store = IRB.CreateStore(Count, Addr);
+  markNoSanitize(Store);
+  ThreadCountdownStores.push_back(Store);
+}
+
+// Thread's countdown -> the function's copy.
+void EfficiencySanitizer::reloadCountdown(IRBuilder<> &IRB) {
+  storeLocalCountdown(IRB, loadThreadCountdown(IRB));
+}
+
+// The function's copy -> thread's countdown.
+void EfficiencySanitizer::writeBackCountdown(IRBuilder<> &IRB) {
+  storeThreadCountdown(IRB, loadLocalCountdown(IRB));
 }
 
 //===----------------------------------------------------------------------===//
