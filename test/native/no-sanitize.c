@@ -10,7 +10,7 @@ int shared;
 // CHECK-LABEL: define {{.*}}@skip_working_set(
 // WS-SAME: #[[SKIP:[0-9]+]]
 // WS-NOT: 17592186044416
-// CF: __efsan_cache_frag_tracking
+// CF: __efsan_cache_frag_countdown
 // CHECK: ret void
 __attribute__((no_sanitize("efficiency-working-set"))) void skip_working_set(int v) { shared = v; }
 
@@ -32,7 +32,7 @@ __attribute__((no_sanitize("efficiency"))) void skip_group(int v) { shared = v; 
 // CHECK-LABEL: define {{.*}}@instrumented(
 // CHECK-NOT: #[[SKIP]]
 // WS: add i64 {{.*}}, 17592186044416
-// CF: __efsan_cache_frag_tracking
+// CF: __efsan_cache_frag_countdown
 // CHECK: ret void
 void instrumented(int v) { shared = v; }
 
