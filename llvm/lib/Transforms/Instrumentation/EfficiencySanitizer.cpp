@@ -873,9 +873,11 @@ void EfficiencySanitizer::instrumentCacheFragCallSite(CallBase *Call) {
     return;
   }
   // Nothing follows a call that does not return; the return must follow a
-  // musttail call immediately. callbr is asm goto only, never a call site.
-  auto *CI = cast<CallInst>(Call);
-  if (CI->isMustTailCall() || CI->doesNotReturn())
+  // musttail call immediately. A callbr (LLVM 19 allows only asm goto, which
+  // is not a call site) would leave its successors the count from before it:
+  // less accurate, never invalid.
+  auto *CI = dyn_cast<CallInst>(Call);
+  if (!CI || CI->isMustTailCall() || CI->doesNotReturn())
     return;
   IRB.SetInsertPoint(CI->getNextNode());
   reloadCountdown(IRB);
