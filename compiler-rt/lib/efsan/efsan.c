@@ -2,8 +2,8 @@
 //
 // The entry points the instrumentation pass calls (docs/InstrumentationABI.md)
 // and the process-wide state they dispatch on. The working-set tool marks the
-// shadow; the cache-frag tool forwards accesses to efsan_cache_frag*.c while
-// one of its tracking windows is open.
+// shadow; the cache-frag tool counts accesses down to its next sample
+// (efsan_cache_frag.c).
 //
 //===----------------------------------------------------------------------===//
 #include "efsan_internal.h"
@@ -11,9 +11,6 @@
 
 int efsan_active_tool;
 __thread u32 efsan_thread_index __attribute__((tls_model("initial-exec")));
-
-// Written only by the cache-frag tool; read by the instrumented fast path.
-EFSAN_INTERFACE u8 __efsan_cache_frag_tracking;
 
 static bool tool_started;
 // Heap range of this thread's last malloc hint (see efsan_core_malloc).
@@ -29,7 +26,10 @@ u32 efsan_thread_count(void) {
 }
 
 u32 efsan_core_next_thread_index(void) {
-  return __atomic_fetch_add(&next_thread_index, 1, __ATOMIC_RELAXED);
+  u32 index = __atomic_fetch_add(&next_thread_index, 1, __ATOMIC_RELAXED);
+  if (tool_started && efsan_active_tool == EFSAN_TOOL_CACHE_FRAG)
+    efsan_cache_frag_thread_created(index);
+  return index;
 }
 
 static const char *tool_name(int tool) {
@@ -48,6 +48,7 @@ static void start_tool(int tool) {
     efsan_fatal("unknown tool id %d (the program and the runtime disagree; "
                 "rebuild with the same efsan)", tool);
   efsan_active_tool = tool;
+  efsan_cache_frag_check_flags();
   efsan_shadow_reserve();
   efsan_regions_init();
   efsan_vreport(1, "EfficiencySanitizer: tool %s, shadow [0x%llx, 0x%llx)\n",
@@ -117,12 +118,17 @@ void efsan_core_thread_start(uptr stack_lo, uptr stack_hi) {
   if (stack_lo < stack_hi)
     efsan_regions_set(stack_lo, stack_hi, EFSAN_REGION_STACK);
   if (efsan_active_tool == EFSAN_TOOL_CACHE_FRAG)
-    efsan_cache_frag_thread_start();
+    efsan_cache_frag_thread_start(efsan_thread_handle(), stack_lo, stack_hi);
 }
 
 void efsan_core_thread_exit(void) {
   if (efsan_active_tool == EFSAN_TOOL_CACHE_FRAG)
     efsan_cache_frag_thread_exit();
+}
+
+void efsan_core_thread_joined(uptr handle) {
+  if (tool_started && efsan_active_tool == EFSAN_TOOL_CACHE_FRAG)
+    efsan_cache_frag_thread_joined(handle);
 }
 
 void efsan_core_fork_prepare(void) {
@@ -206,8 +212,7 @@ static inline __attribute__((always_inline)) void on_access(uptr addr,
     efsan_ws_mark_range(addr, size);
     return;
   }
-  if (efsan_active_tool == EFSAN_TOOL_CACHE_FRAG &&
-      __atomic_load_n(&__efsan_cache_frag_tracking, __ATOMIC_RELAXED))
+  if (efsan_active_tool == EFSAN_TOOL_CACHE_FRAG)
     efsan_cache_frag_access(addr, size, is_write);
 }
 
@@ -217,10 +222,7 @@ void efsan_core_access_range(uptr addr, uptr size, bool is_write) {
 }
 
 bool efsan_core_ranges_wanted(void) {
-  if (EFSAN_LIKELY(efsan_active_tool == EFSAN_TOOL_WORKING_SET))
-    return true;
-  return efsan_active_tool == EFSAN_TOOL_CACHE_FRAG &&
-         __atomic_load_n(&__efsan_cache_frag_tracking, __ATOMIC_RELAXED);
+  return efsan_active_tool != EFSAN_TOOL_NONE;
 }
 
 #define EFSAN_ACCESS_ENTRY(size)                                               \

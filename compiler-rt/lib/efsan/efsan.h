@@ -94,6 +94,9 @@ void efsan_vreport(int level, const char *format, ...)
 // Anonymous private mapping, zero-filled, page-granular; dies on failure.
 void *efsan_mmap(uptr size);
 void efsan_munmap(void *addr, uptr size);
+// The same with MAP_NORESERVE: for large tables of which only the parts
+// used become resident.
+void *efsan_mmap_noreserve(uptr size);
 // Read-write anonymous MAP_NORESERVE mapping at exactly addr, never replacing
 // an existing mapping (MAP_FIXED_NOREPLACE), without transparent huge pages.
 // Returns 0 or an errno value.
@@ -145,6 +148,8 @@ u64 efsan_monotonic_ns(void);
 extern __thread u32 efsan_thread_index __attribute__((tls_model("initial-exec")));
 // Number of thread indices handed out so far (main thread included).
 u32 efsan_thread_count(void);
+// pthread_self() of the calling thread.
+uptr efsan_thread_handle(void);
 
 //===-- Stacks and symbols --------------------------------------------------===//
 // Stack depot id of the caller's stack (fast frame-pointer unwind, at most
@@ -182,6 +187,8 @@ void efsan_core_finish(void);
 // exits (exit). stack_lo/hi is the thread's stack.
 void efsan_core_thread_start(uptr stack_lo, uptr stack_hi);
 void efsan_core_thread_exit(void);
+// pthread_join(handle) returned 0 (called on the joining thread).
+void efsan_core_thread_joined(uptr handle);
 // In the child right after fork (only the calling thread survives).
 void efsan_core_fork_child(void);
 // Before fork in the parent / after it in the parent: keep the sampler from

@@ -1,23 +1,88 @@
-//===-- efsan_cache_frag.c - false sharing state machine -----------------===//
+//===-- efsan_cache_frag.c - sampled per-thread access records -----------===//
 //
-// The cache-frag tool's access path: Predator's per-line state machine, run
-// only while a tracking window is open. Per 64-byte line a write counter;
-// once it reaches cache_frag_tracking_threshold the line gets a record with
-// the two-entry history table that counts invalidations, per-thread word
-// counters, and the history tables of the virtual lines used to predict
-// latent false sharing (the 128-byte line and the seven 64-byte lines that
-// start at another word of the line). The window thread opens and closes
-// windows and measures the duty cycle the report scales counts by.
+// The cache-frag tool's access path. Instrumented code keeps a per-thread
+// countdown of accesses (in a register, synced with __efsan_cache_frag_countdown
+// at calls) and calls __efsan_cache_frag_access for the accesses of a run
+// only when it runs out. The runtime then samples the access at which the
+// countdown reaches zero and draws the next period at random (mean
+// cache_frag_sample_period): every access of a thread is sampled with the
+// same probability, whatever the run it belongs to and however slowly the
+// sampled path runs, so sampled counts times the mean period estimate the
+// real ones without bias. cache_frag_sample_period=1 samples every access.
 //
-// Metadata: a two-level table of 32-bit line states (one lazily mapped chunk
-// per 4 MiB of application memory that was written in a window), and an
-// array of records. A line state below CF_RECORD_BIT is the line's write
-// count; with the bit set the low bits index its record.
+// A sample carries the thread's virtual clock: the accesses it has made, on
+// top of its creator's clock when it was created (and of the clock of every
+// thread it joined). The contention model (efsan_cache_frag_model.c)
+// compares threads on that clock, as if each had run on its own core, so
+// estimates do not depend on how this run's scheduler interleaved them.
+//
+// Per line, a 32-bit state in a lazily mapped two-level table (4 MiB of
+// application memory per chunk): the one thread that sampled it so far and
+// whether it wrote, until a second thread's sample meets a write (or one
+// thread writes it often: prediction). Then the line gets a record: per
+// thread sampled reads and writes, byte masks, the kinds of access with the
+// heap object live at the time, the clock span, and Predator's two-entry
+// history table over the accesses seen, classifying each invalidation byte
+// by byte. All of that is written by the sampling thread into its own part
+// of the record; nothing is aggregated on the fast path.
 //
 //===----------------------------------------------------------------------===//
 #include "efsan_cache_frag_internal.h"
 
+// The countdown instrumented code keeps (docs/InstrumentationABI.md).
+EFSAN_INTERFACE __thread long long __efsan_cache_frag_countdown
+    __attribute__((tls_model("initial-exec")));
+
+// Per-thread sampling state. A thread's clock at its n-th access is
+// clock_base + n; accesses_done counts the accesses of the periods finished.
+struct cf_sampler {
+  u64 period;        // length of the current period
+  u64 accesses_done; // accesses of the finished periods
+  u64 clock_base;
+  u64 random;
+  bool started;
+};
+static __thread struct cf_sampler cf_self
+    __attribute__((tls_model("initial-exec")));
+
+static u64 cf_mean_period;
+static u32 cf_prediction_samples;
+
+// What the report needs of each program thread, indexed by thread index;
+// each entry on its own line, written by its thread (accesses) or by its
+// creator before it runs (clock_base).
+struct cf_thread_info {
+  u64 accesses;
+  u64 clock_base;
+  u64 final_clock; // clock at exit, for threads joining it
+  uptr handle;     // pthread_t
+  uptr stack_lo, stack_hi;
+  u8 exited;
+} __attribute__((aligned(64)));
+#define CF_MAX_THREAD_INFOS (1u << 20)
+static struct cf_thread_info *cf_thread_infos;
+
+// pthread_t -> thread index, direct-mapped: a handle is reused only after
+// its thread was joined or detached, and a lost entry only costs the join's
+// clock merge.
+#define CF_HANDLE_SLOTS 16384
+static u32 *cf_handle_index; // thread index + 1
+
+//===-- Line states -------------------------------------------------------===//
+
+// State of a line without a record: bits 0-15 the sampling thread's index + 1
+// (CF_SEVERAL_READERS: more than one thread, all reading), bit 16 a write was
+// sampled, bits 17-30 the single thread's sampled writes (saturating). Bit 31
+// set: the low bits index the line's record (CF_NO_RECORD: the table was
+// full).
 #define CF_RECORD_BIT 0x80000000u
+#define CF_NO_RECORD 0xffffffffu
+#define CF_THREAD_MASK 0xffffu
+#define CF_SEVERAL_READERS 0xffffu
+#define CF_WRITTEN_BIT 0x10000u
+#define CF_WRITE_COUNT_SHIFT 17
+#define CF_WRITE_COUNT_MAX 0x3fffu
+
 #define CF_CHUNK_SHIFT 22 /* application bytes per chunk: 4 MiB */
 #define CF_LINES_PER_CHUNK (1u << (CF_CHUNK_SHIFT - EFSAN_CACHE_LINE_SHIFT))
 #define CF_NUM_CHUNKS (EFSAN_APP_END >> CF_CHUNK_SHIFT)
@@ -27,17 +92,6 @@ static struct cf_line_record *cf_record_table;
 static u32 cf_record_capacity;
 static u32 cf_record_count;
 static u64 cf_untracked;
-static u32 cf_tracking_threshold;
-static u64 cf_prediction_threshold;
-static u64 cf_report_threshold;
-
-// Window accounting (written by the window thread only).
-static bool cf_always_open;
-static u64 cf_start_ns;
-static u64 cf_open_ns;      // closed windows, summed
-static u64 cf_window_start; // start of the open window, 0 if closed
-
-//===-- Line states -------------------------------------------------------===//
 
 static u32 *cf_line_state(uptr line, bool create) {
   uptr chunk_index = line >> CF_CHUNK_SHIFT;
@@ -47,7 +101,7 @@ static u32 *cf_line_state(uptr line, bool create) {
   if (!chunk) {
     if (!create)
       return 0;
-    u32 *fresh = (u32 *)efsan_mmap(CF_LINES_PER_CHUNK * sizeof(u32));
+    u32 *fresh = (u32 *)efsan_mmap_noreserve(CF_LINES_PER_CHUNK * sizeof(u32));
     u32 *expected = 0;
     if (__atomic_compare_exchange_n(&cf_chunks[chunk_index], &expected, fresh,
                                     false, __ATOMIC_ACQ_REL,
@@ -66,51 +120,10 @@ struct cf_line_record *cf_find_record(uptr line) {
   if (!state)
     return 0;
   u32 value = __atomic_load_n(state, __ATOMIC_ACQUIRE);
-  return (value & CF_RECORD_BIT) ? &cf_record_table[value & ~CF_RECORD_BIT]
-                                 : 0;
-}
-
-// Gives the line a record unless it has one. Returns the line's record, or
-// null when the record table is full (the line state then saturates at the
-// threshold so that later writes stop trying).
-static struct cf_line_record *cf_attach_record(u32 *state, uptr line,
-                                               uptr accessed) {
-  u32 value = __atomic_load_n(state, __ATOMIC_ACQUIRE);
-  if (value & CF_RECORD_BIT)
-    return &cf_record_table[value & ~CF_RECORD_BIT];
-  u32 index = cf_add(&cf_record_count, 1);
-  if (index >= cf_record_capacity) {
-    cf_store(&cf_record_count, cf_record_capacity);
-    cf_add(&cf_untracked, 1);
-    while (!(value & CF_RECORD_BIT) && value < cf_tracking_threshold &&
-           !cf_cas(state, &value, cf_tracking_threshold)) {
-    }
+  if (!(value & CF_RECORD_BIT) || value == CF_NO_RECORD)
     return 0;
-  }
-  struct cf_line_record *record = &cf_record_table[index];
-  // The heap object is looked up now, while it is certainly live.
-  uptr start, size;
-  u32 stack;
-  if (cf_heap_lookup(accessed, &start, &size, &stack)) {
-    record->heap_found = 1;
-    record->heap_start = start;
-    record->heap_size = size;
-    record->heap_stack = stack;
-  }
-  record->line = line;
-  while (!(value & CF_RECORD_BIT)) {
-    if (__atomic_compare_exchange_n(state, &value, index | CF_RECORD_BIT,
-                                    false, __ATOMIC_RELEASE,
-                                    __ATOMIC_ACQUIRE))
-      return record;
-  }
-  // Another thread attached a record first; this one was never reachable and
-  // stays unused (the report skips records whose line is 0).
-  cf_store(&record->line, 0);
   return &cf_record_table[value & ~CF_RECORD_BIT];
 }
-
-//===-- Records -----------------------------------------------------------===//
 
 struct cf_line_record *cf_records(u32 *count) {
   u32 n = cf_load(&cf_record_count);
@@ -120,43 +133,167 @@ struct cf_line_record *cf_records(u32 *count) {
 
 u64 cf_untracked_lines(void) { return cf_load(&cf_untracked); }
 
-// This thread's counters on the record, claiming a slot on its first access;
+u64 cf_sample_period(void) { return cf_mean_period; }
+
+u64 cf_thread_accesses(u32 thread) {
+  if (thread >= CF_MAX_THREAD_INFOS)
+    return 0;
+  return cf_load(&cf_thread_infos[thread].accesses);
+}
+
+// Gives the line a record (seeding its history table with the thread that
+// held the line so far, so that the first access of another thread is an
+// invalidation as it would have been). Returns the line's record, or null
+// when the table is full.
+static struct cf_line_record *cf_attach_record(u32 *state, uptr line,
+                                               u32 value) {
+  for (;;) {
+    if (value & CF_RECORD_BIT)
+      return value == CF_NO_RECORD ? 0
+                                   : &cf_record_table[value & ~CF_RECORD_BIT];
+    u32 index = cf_add(&cf_record_count, 1);
+    if (index >= cf_record_capacity) {
+      cf_store(&cf_record_count, cf_record_capacity);
+      if (cf_cas(state, &value, CF_NO_RECORD))
+        cf_add(&cf_untracked, 1);
+      continue;
+    }
+    struct cf_line_record *record = &cf_record_table[index];
+    u32 holder = value & CF_THREAD_MASK;
+    if (holder && holder != CF_SEVERAL_READERS)
+      record->history = holder;
+    record->line = line;
+    if (cf_cas(state, &value, index | CF_RECORD_BIT))
+      return record;
+    // Another thread changed the state first; this record was never
+    // reachable and stays unused (the report skips records whose line is 0).
+    cf_store(&record->line, 0);
+  }
+}
+
+//===-- Records -----------------------------------------------------------===//
+
+static u64 cf_byte_mask(uptr offset, uptr length) {
+  u64 bits = length >= 64 ? ~0ull : ((1ull << length) - 1);
+  return bits << offset;
+}
+
+// This thread's part of the record, claiming a slot on its first sample;
 // null when all slots belong to other threads.
-static struct cf_thread_counters *cf_claim_counters(struct cf_line_record *record,
-                                                   u32 thread_plus1) {
+static struct cf_thread_line *cf_claim_slot(struct cf_line_record *record,
+                                            u32 thread_plus1) {
   for (int i = 0; i < CF_THREAD_SLOTS; i++) {
     u32 owner = cf_load(&record->owners[i]);
     if (owner == thread_plus1)
-      return &record->counters[i];
+      return &record->threads[i];
     if (owner == 0) {
       if (cf_cas(&record->owners[i], &owner, thread_plus1) ||
           owner == thread_plus1)
-        return &record->counters[i];
+        return &record->threads[i];
     }
   }
   return 0;
 }
 
-// Did the thread use the word? For the real line: since the line's last
-// invalidation (so the copy the thread loses holds a word it uses: true
-// sharing), or in the epoch before, because concurrent accesses read the
-// epoch racily and an access can be stamped one epoch late: the doubt goes to
-// true sharing. For virtual lines, whose invalidations happen at other times:
-// ever (a thread that initialised the word once makes sharing count as true,
-// never the other way round).
-static bool cf_thread_used_word(struct cf_line_record *record, uptr word,
-                                u32 thread_plus1, u64 since_epoch) {
-  struct cf_thread_counters *counters = cf_counters_of(record, thread_plus1);
-  if (counters) {
-    u64 last = cf_load(&counters->last_epoch[word]);
-    return last && last + 1 >= since_epoch;
+static struct cf_thread_line *cf_slot_of(struct cf_line_record *record,
+                                         u32 thread_plus1) {
+  for (int i = 0; i < CF_THREAD_SLOTS; i++) {
+    u32 owner = cf_load(&record->owners[i]);
+    if (owner == thread_plus1)
+      return &record->threads[i];
+    if (!owner)
+      break;
   }
-  if (!cf_load(&record->owners[CF_THREAD_SLOTS - 1]))
-    return false; // the thread never accessed the line
-  // The thread may hide among the "other threads": assume it used the word,
-  // so that sharing is never called false without evidence.
-  return cf_load(&record->other_reads[word]) ||
-         cf_load(&record->other_writes[word]);
+  return 0;
+}
+
+// The record's entry for the live heap object holding addr (index + 1), or
+// 0 when addr is in no heap object. A block freed since is never returned.
+static u8 cf_object_of(struct cf_line_record *record, uptr addr) {
+  u32 n = cf_load(&record->object_count);
+  for (u32 i = 0; i < n; i++) {
+    struct cf_line_object *o = &record->objects[i];
+    if (cf_load(&o->live) && addr - o->start < o->size)
+      return (u8)(i + 1);
+  }
+  struct cf_heap_block block;
+  if (!cf_heap_lookup(addr, &block))
+    return 0;
+  u8 found = 0;
+  efsan_mutex_lock(&record->objects_lock);
+  n = record->object_count;
+  for (u32 i = 0; i < n && !found; i++)
+    if (record->objects[i].serial == block.serial && record->objects[i].live)
+      found = (u8)(i + 1);
+  if (!found && n < CF_LINE_OBJECTS) {
+    struct cf_line_object *o = &record->objects[n];
+    o->start = block.start;
+    o->size = block.size;
+    o->stack_id = block.stack_id;
+    o->serial = block.serial;
+    cf_store(&o->live, 1);
+    cf_store(&record->object_count, n + 1);
+    found = (u8)(n + 1);
+  }
+  efsan_mutex_unlock(&record->objects_lock);
+  return found;
+}
+
+void cf_forget_heap_object(uptr start, uptr size, u32 serial) {
+  // Records of the block's lines; a huge block is only looked at in its
+  // first 64 KiB (where contended headers live), which bounds free's cost.
+  uptr end = start + (size < 65536 ? size : 65536);
+  for (uptr line = start & ~(uptr)(EFSAN_CACHE_LINE_SIZE - 1); line < end;
+       line += EFSAN_CACHE_LINE_SIZE) {
+    struct cf_line_record *record = cf_find_record(line);
+    if (!record)
+      continue;
+    u32 n = cf_load(&record->object_count);
+    for (u32 i = 0; i < n; i++)
+      if (record->objects[i].serial == serial)
+        cf_store(&record->objects[i].live, 0);
+  }
+}
+
+// Counts the access among the thread's kinds of access to the line; returns
+// its entry (null when it went to the overflow counts).
+static struct cf_shape *cf_count_shape(struct cf_line_record *record,
+                           struct cf_thread_line *slot, uptr line_offset,
+                           uptr length, bool is_write, u64 mask) {
+  uptr addr = record->line + line_offset;
+  for (int i = 0; i < CF_SHAPES; i++) {
+    struct cf_shape *shape = &slot->shapes[i];
+    if (!shape->length)
+      break;
+    if (shape->offset != line_offset || shape->length != length)
+      continue;
+    if (shape->object &&
+        !cf_load(&record->objects[shape->object - 1].live))
+      continue; // that block was freed: this access is to another one
+    if (is_write)
+      shape->writes++;
+    else
+      shape->reads++;
+    return shape;
+  }
+  for (int i = 0; i < CF_SHAPES; i++) {
+    struct cf_shape *shape = &slot->shapes[i];
+    if (shape->length)
+      continue;
+    shape->offset = (u8)line_offset;
+    shape->object = cf_object_of(record, addr);
+    shape->reads = !is_write;
+    shape->writes = is_write;
+    // Published last: the report reads shapes of running threads.
+    __atomic_store_n(&shape->length, (u8)length, __ATOMIC_RELEASE);
+    return shape;
+  }
+  if (is_write)
+    slot->overflow_writes++;
+  else
+    slot->overflow_reads++;
+  slot->overflow_bytes |= mask;
+  return 0;
 }
 
 // Predator's history table. Returns the number of invalidated threads
@@ -188,141 +325,192 @@ static int cf_history_access(cf_history *history, u32 thread_plus1,
   }
 }
 
-enum cf_invalidation { CF_NO_INVALIDATION, CF_TRUE_INVALIDATION, CF_FALSE_INVALIDATION };
-
-// Runs one access through a (real or virtual) line's history. word_record
-// holds the word that was accessed, to tell true from false sharing.
-static enum cf_invalidation
-cf_sharing_access(struct cf_sharing *sharing, u32 thread_plus1, bool is_write,
-                  struct cf_line_record *word_record, uptr word,
-                  u64 since_epoch) {
+// Runs a seen access through the history table. An invalidation is true
+// sharing when the written bytes meet bytes a victim used since it last got
+// the line; the victims' copies are gone, so their byte sets restart. The
+// writer's kind of access (its own, so plain updates) keeps the count: the
+// bytes whose writes invalidate name the objects to fix.
+static void cf_observe(struct cf_line_record *record, u32 thread_plus1,
+                       bool is_write, u64 mask, struct cf_shape *shape) {
   u32 victims[2];
-  int n = cf_history_access(&sharing->history, thread_plus1, is_write, victims);
+  int n = cf_history_access(&record->history, thread_plus1, is_write, victims);
   if (!n)
-    return CF_NO_INVALIDATION;
-  cf_add(&sharing->invalidations, 1);
-  for (int i = 0; i < n; i++)
-    if (cf_thread_used_word(word_record, word, victims[i], since_epoch))
-      return CF_TRUE_INVALIDATION;
-  cf_add(&sharing->false_invalidations, 1);
-  return CF_FALSE_INVALIDATION;
-}
-
-static void cf_track_neighbours(struct cf_line_record *record) {
-  u8 expected = 0;
-  if (!cf_cas(&record->neighbours_tracked, &expected, 1))
     return;
-  uptr line = record->line;
-  if (line >= EFSAN_CACHE_LINE_SIZE) {
-    u32 *state = cf_line_state(line - EFSAN_CACHE_LINE_SIZE, true);
-    if (state)
-      cf_attach_record(state, line - EFSAN_CACHE_LINE_SIZE,
-                       line - EFSAN_CACHE_LINE_SIZE);
+  bool true_sharing = false;
+  for (int i = 0; i < n; i++) {
+    struct cf_thread_line *victim = cf_slot_of(record, victims[i]);
+    u64 held = victim ? cf_load(&victim->held_bytes)
+                      : cf_load(&record->others.read_bytes) |
+                            cf_load(&record->others.written_bytes);
+    if (held & mask)
+      true_sharing = true;
+    if (victim && held)
+      cf_store(&victim->held_bytes, 0);
   }
-  u32 *state = cf_line_state(line + EFSAN_CACHE_LINE_SIZE, true);
-  if (state)
-    cf_attach_record(state, line + EFSAN_CACHE_LINE_SIZE,
-                     line + EFSAN_CACHE_LINE_SIZE);
+  cf_add(&record->observed, 1);
+  if (true_sharing)
+    cf_add(&record->observed_true, 1);
+  if (shape) {
+    cf_store(&shape->invalidations, shape->invalidations + 1);
+    if (true_sharing)
+      cf_store(&shape->true_invalidations, shape->true_invalidations + 1);
+  }
 }
 
-static void cf_record_access(struct cf_line_record *record, uptr offset,
-                             uptr length, bool is_write, u32 thread_plus1) {
-  uptr first_word = offset / CF_WORD_SIZE;
-  uptr last_word = (offset + length - 1) / CF_WORD_SIZE;
-  // Epochs: a victim's use of the word counts only if it happened since the
-  // last invalidation; this access itself belongs to the epoch it leaves.
-  u64 epoch = cf_load(&record->real.invalidations) + 1;
-  enum cf_invalidation invalidation = cf_sharing_access(
-      &record->real, thread_plus1, is_write, record, first_word, epoch);
-  if (invalidation == CF_FALSE_INVALIDATION)
-    cf_add(&record->false_by_word[first_word], 1);
-  else if (invalidation == CF_TRUE_INVALIDATION)
-    cf_add(&record->true_by_word[first_word], 1);
-  epoch = cf_load(&record->real.invalidations) + 1;
-  struct cf_thread_counters *counters = cf_claim_counters(record, thread_plus1);
-  for (uptr word = first_word; word <= last_word; word++) {
-    if (!counters) {
-      cf_add(is_write ? &record->other_writes[word] : &record->other_reads[word],
-             1);
-      continue;
-    }
-    if (cf_load(&counters->last_epoch[word]) != epoch)
-      cf_store(&counters->last_epoch[word], epoch);
-    // Only the owning thread writes its counters: no atomic read-modify-write.
+static void cf_record_sample(struct cf_line_record *record, uptr offset,
+                             uptr length, bool is_write, u32 thread_plus1,
+                             u64 clock) {
+  u64 mask = cf_byte_mask(offset, length);
+  struct cf_thread_line *slot = cf_claim_slot(record, thread_plus1);
+  struct cf_shape *shape = 0;
+  if (slot) {
+    // Only this thread writes these fields: plain updates.
     if (is_write) {
-      u64 writes = cf_load(&counters->writes[word]) + 1;
-      cf_store(&counters->writes[word], writes);
-      if (writes == cf_prediction_threshold)
-        cf_track_neighbours(record);
+      cf_store(&slot->writes, slot->writes + 1);
+      if ((slot->written_bytes & mask) != mask)
+        cf_store(&slot->written_bytes, slot->written_bytes | mask);
     } else {
-      cf_store(&counters->reads[word], cf_load(&counters->reads[word]) + 1);
+      cf_store(&slot->reads, slot->reads + 1);
+      if ((slot->read_bytes & mask) != mask)
+        cf_store(&slot->read_bytes, slot->read_bytes | mask);
+    }
+    if (!slot->first_clock)
+      cf_store(&slot->first_clock, clock);
+    cf_store(&slot->last_clock, clock);
+    shape = cf_count_shape(record, slot, offset, length, is_write, mask);
+  } else {
+    struct cf_thread_line *others = &record->others;
+    cf_add(is_write ? &others->writes : &others->reads, 1);
+    u64 *bytes = is_write ? &others->written_bytes : &others->read_bytes;
+    if ((cf_load(bytes) & mask) != mask)
+      __atomic_fetch_or(bytes, mask, __ATOMIC_RELAXED);
+    u64 first = cf_load(&others->first_clock);
+    while ((!first || clock < first) &&
+           !cf_cas(&others->first_clock, &first, clock)) {
+    }
+    u64 last = cf_load(&others->last_clock);
+    while (clock > last && !cf_cas(&others->last_clock, &last, clock)) {
     }
   }
-
-  // Virtual lines for prediction. Once the line itself shows false sharing
-  // above the report threshold, no prediction that covers it will be
-  // reported (the report shows the real sharing instead), so its accesses
-  // stop paying for them.
-  if (cf_load(&record->real.false_invalidations) >= cf_report_threshold)
-    return;
-  // The previous line's record holds the virtual lines that start in it and
-  // end in this one.
-  uptr line = record->line;
-  struct cf_line_record *previous =
-      line >= EFSAN_CACHE_LINE_SIZE ? cf_find_record(line - EFSAN_CACHE_LINE_SIZE)
-                                    : 0;
-  struct cf_line_record *pair_base =
-      (line & EFSAN_CACHE_LINE_SIZE) ? previous : record;
-  if (pair_base)
-    cf_sharing_access(&pair_base->vline128, thread_plus1, is_write, record,
-                      first_word, 1);
-  for (uptr k = 1; k < CF_WORDS_PER_LINE; k++) {
-    struct cf_line_record *owner = first_word >= k ? record : previous;
-    if (owner)
-      cf_sharing_access(&owner->shifted[k], thread_plus1, is_write, record,
-                        first_word, 1);
-  }
+  cf_observe(record, thread_plus1, is_write, mask, shape);
+  // After the history table, which may have just emptied it.
+  if (slot && (cf_load(&slot->held_bytes) & mask) != mask)
+    __atomic_fetch_or(&slot->held_bytes, mask, __ATOMIC_RELAXED);
 }
 
-static void cf_line_access(uptr line, uptr offset, uptr length, bool is_write,
-                           u32 thread_plus1) {
-  u32 *state = cf_line_state(line, is_write);
+// One sampled access to [line + offset, line + offset + length).
+static void cf_sample_line(uptr line, uptr offset, uptr length, bool is_write,
+                           u32 thread_plus1, u64 clock) {
+  u32 *state = cf_line_state(line, true);
   if (!state)
     return;
   u32 value = __atomic_load_n(state, __ATOMIC_ACQUIRE);
-  struct cf_line_record *record;
-  if (value & CF_RECORD_BIT) {
-    record = &cf_record_table[value & ~CF_RECORD_BIT];
-  } else {
-    // Below the threshold only writes count (Predator): reads cost a load.
-    if (!is_write || value >= cf_tracking_threshold)
-      return;
-    for (;;) {
-      if (value + 1 >= cf_tracking_threshold) {
-        record = cf_attach_record(state, line, line + offset);
+  struct cf_line_record *record = 0;
+  while (!record) {
+    if (value & CF_RECORD_BIT) {
+      if (value == CF_NO_RECORD)
+        return;
+      record = &cf_record_table[value & ~CF_RECORD_BIT];
+      break;
+    }
+    u32 holder = value & CF_THREAD_MASK;
+    u32 updated;
+    if (!holder) {
+      updated = thread_plus1 |
+                (is_write ? CF_WRITTEN_BIT | (1u << CF_WRITE_COUNT_SHIFT) : 0);
+    } else if (holder == thread_plus1) {
+      if (!is_write)
+        return;
+      u32 writes = (value >> CF_WRITE_COUNT_SHIFT) & CF_WRITE_COUNT_MAX;
+      if (writes + 1 >= cf_prediction_samples) {
+        // One thread writes the line often: track it, so that the report
+        // can predict false sharing with the neighbouring lines.
+        record = cf_attach_record(state, line, value);
         if (!record)
           return;
         break;
       }
-      if (cf_cas(state, &value, value + 1))
+      updated = (value & ~(CF_WRITE_COUNT_MAX << CF_WRITE_COUNT_SHIFT)) |
+                CF_WRITTEN_BIT | ((writes + 1) << CF_WRITE_COUNT_SHIFT);
+    } else if (!is_write && !(value & CF_WRITTEN_BIT)) {
+      // Threads that only read share the line harmlessly so far.
+      if (holder == CF_SEVERAL_READERS)
         return;
-      if (value & CF_RECORD_BIT) {
-        record = &cf_record_table[value & ~CF_RECORD_BIT];
-        break;
-      }
+      updated = CF_SEVERAL_READERS;
+    } else {
+      record = cf_attach_record(state, line, value);
+      if (!record)
+        return;
+      break;
     }
+    if (cf_cas(state, &value, updated))
+      return;
   }
-  cf_record_access(record, offset, length, is_write, thread_plus1);
+  cf_record_sample(record, offset, length, is_write, thread_plus1, clock);
 }
 
-void efsan_cache_frag_access(uptr addr, uptr size, int is_write) {
-  if (!__atomic_load_n(&__efsan_cache_frag_tracking, __ATOMIC_RELAXED) ||
-      size == 0)
-    return;
+//===-- Sampling ----------------------------------------------------------===//
+
+static u64 cf_next_random(void) {
+  // xorshift64*: per thread, cheap, good enough to break aliasing with loops.
+  u64 x = cf_self.random;
+  x ^= x >> 12;
+  x ^= x << 25;
+  x ^= x >> 27;
+  cf_self.random = x;
+  return x * 0x2545f4914f6cdd1dull;
+}
+
+// Uniform in [1, 2 * mean - 1]: mean period `mean`, never a fixed stride
+// that a loop could alias with.
+static u64 cf_next_period(void) {
+  if (cf_mean_period <= 1)
+    return 1;
+  return 1 + (cf_next_random() >> 11) % (2 * cf_mean_period - 1);
+}
+
+static void cf_start_thread_sampler(u32 thread, u64 clock_base) {
+  cf_self.random = 0x9e3779b97f4a7c15ull * (thread + 1) ^ efsan_monotonic_ns();
+  if (!cf_self.random)
+    cf_self.random = 1;
+  cf_self.clock_base = clock_base;
+  cf_self.accesses_done = 0;
+  cf_self.period = cf_next_period();
+  __efsan_cache_frag_countdown = (long long)cf_self.period;
+  cf_self.started = true;
+}
+
+// The clock of the current thread now (accesses so far + its base).
+static u64 cf_current_clock(void) {
+  long long left = __efsan_cache_frag_countdown;
+  u64 into_period =
+      left <= 0 ? cf_self.period
+                : (u64)left >= cf_self.period ? 0 : cf_self.period - (u64)left;
+  return cf_self.clock_base + cf_self.accesses_done + into_period;
+}
+
+// The period just ended at an access of this thread: returns the thread
+// index + 1 and the access's clock, and starts the next period. 0 for the
+// runtime's own threads.
+static u32 cf_end_period(u64 *clock) {
   u32 thread = efsan_thread_index;
-  if (thread == EFSAN_INTERNAL_THREAD)
-    return;
-  u32 thread_plus1 = thread + 1;
+  if (thread == EFSAN_INTERNAL_THREAD) {
+    __efsan_cache_frag_countdown = 1ll << 62;
+    return 0;
+  }
+  if (!cf_self.started)
+    cf_start_thread_sampler(thread, 0);
+  cf_self.accesses_done += cf_self.period;
+  *clock = cf_self.clock_base + cf_self.accesses_done;
+  if (thread < CF_MAX_THREAD_INFOS)
+    cf_store(&cf_thread_infos[thread].accesses, cf_self.accesses_done);
+  cf_self.period = cf_next_period();
+  __efsan_cache_frag_countdown = (long long)cf_self.period;
+  return thread + 1;
+}
+
+static void cf_sample_range(uptr addr, uptr size, bool is_write,
+                            u32 thread_plus1, u64 clock) {
   uptr end = addr + size;
   if (end < addr || end > EFSAN_APP_END)
     return;
@@ -331,123 +519,131 @@ void efsan_cache_frag_access(uptr addr, uptr size, int is_write) {
     uptr lo = addr > line ? addr : line;
     uptr hi = end < line + EFSAN_CACHE_LINE_SIZE ? end
                                                   : line + EFSAN_CACHE_LINE_SIZE;
-    cf_line_access(line, lo - line, hi - lo, is_write != 0, thread_plus1);
+    cf_sample_line(line, lo - line, hi - lo, is_write, thread_plus1, clock);
   }
 }
 
-//===-- Windows -----------------------------------------------------------===//
-
-static void cf_open_window(u64 now) {
-  cf_window_start = now;
-  __atomic_store_n(&__efsan_cache_frag_tracking, 1, __ATOMIC_RELAXED);
-}
-
-static void cf_close_window(u64 now) {
-  __atomic_store_n(&__efsan_cache_frag_tracking, 0, __ATOMIC_RELAXED);
-  if (cf_window_start) {
-    cf_open_ns += now - cf_window_start;
-    cf_window_start = 0;
-  }
-}
-
-// The period adapts to the run. False sharing needs threads, and a parallel
-// phase may be much shorter than the period (a whole program can run a few
-// ms): when a thread is created, a *phase* starts. Its first
-// CF_PHASE_OPEN_WINDOWS x window are one continuous window (opened within
-// CF_CLOSED_SLICE_MS), then windows open every 2 x window (duty cycle 50%),
-// and the period then
-// grows with the phase's age (age / CF_PHASE_BACKOFF) back to
-// cache_frag_period_ms, reached CF_PHASE_BACKOFF periods after the thread
-// creation. Another thread creation restarts the phase only once that has
-// happened, so thread creation in a loop costs at most about 4 times the
-// duty cycle of window/period. The duty cycle is measured, not assumed, so
-// estimates stay right whatever the schedule.
-#define CF_PHASE_BACKOFF 4
-#define CF_PHASE_OPEN_WINDOWS 4
-static u64 cf_phase_start; // monotonic ns of the last phase start; 0: none
-// The closed phase is slept in 1 ms slices, to notice a phase start.
-#define CF_CLOSED_SLICE_MS 1
-
-// Is the window to stay open (the start of a phase)?
-static bool cf_in_open_span(u64 now) {
-  u64 phase = cf_load(&cf_phase_start);
-  u64 span = (u64)CF_PHASE_OPEN_WINDOWS *
-             (u64)efsan_flags.cache_frag_window_ms * 1000000;
-  return phase && now >= phase && now - phase < span;
-}
-
-static u64 cf_current_period_ns(u64 now) {
-  u64 window_ns = (u64)efsan_flags.cache_frag_window_ms * 1000000;
-  u64 period_ns = (u64)efsan_flags.cache_frag_period_ms * 1000000;
-  u64 phase = cf_load(&cf_phase_start);
-  if (!phase)
-    return period_ns;
-  if (cf_in_open_span(now))
-    return 0;
-  u64 adaptive = (now > phase ? now - phase : 0) / CF_PHASE_BACKOFF;
-  if (adaptive < 2 * window_ns)
-    adaptive = 2 * window_ns;
-  return adaptive < period_ns ? adaptive : period_ns;
-}
-
-int cf_adaptive_span_ms(void) {
-  return efsan_flags.cache_frag_period_ms * CF_PHASE_BACKOFF;
-}
-
-static void cf_window_thread(void *arg) {
-  (void)arg;
-  u64 window = (u64)efsan_flags.cache_frag_window_ms;
-  for (;;) {
-    u64 opened = cf_window_start;
-    efsan_sleep_ms((u32)window);
-    while (cf_in_open_span(efsan_monotonic_ns()))
-      efsan_sleep_ms(CF_CLOSED_SLICE_MS);
-    cf_close_window(efsan_monotonic_ns());
-    for (;;) {
-      u64 now = efsan_monotonic_ns();
-      if (now - opened >= cf_current_period_ns(now))
-        break;
-      efsan_sleep_ms(CF_CLOSED_SLICE_MS);
-    }
-    cf_open_window(efsan_monotonic_ns());
-  }
-}
-
-u64 cf_duty_cycle_ppm(void) {
-  if (cf_always_open)
-    return 1000000;
-  u64 now = efsan_monotonic_ns();
-  u64 open = cf_open_ns;
-  u64 window_start = cf_window_start;
-  if (window_start && now > window_start)
-    open += now - window_start;
-  u64 elapsed = now - cf_start_ns;
-  if (elapsed == 0 || open >= elapsed)
-    return 1000000;
-  u64 ppm = (u64)(((unsigned __int128)open * 1000000) / elapsed);
-  return ppm ? ppm : 1;
-}
-
-bool cf_is_sampled(void) { return !cf_always_open; }
-
-static void cf_start_windows(void) {
-  cf_start_ns = efsan_monotonic_ns();
-  int period = efsan_flags.cache_frag_period_ms;
-  int window = efsan_flags.cache_frag_window_ms;
-  cf_always_open = period == 0 || window >= period;
-  cf_open_window(cf_start_ns);
-  if (cf_always_open)
+EFSAN_INTERFACE void __efsan_cache_frag_access(void *addr, uptr size,
+                                               u32 flags, u64 *field_counter) {
+  if (!size || --__efsan_cache_frag_countdown > 0)
     return;
-  if (!efsan_start_sideline_thread(cf_window_thread, 0)) {
-    efsan_vreport(1, "cache-frag: no window thread; the window stays open\n");
-    cf_always_open = true;
+  u64 clock;
+  u32 thread_plus1 = cf_end_period(&clock);
+  if (!thread_plus1)
+    return;
+  if (field_counter)
+    cf_add(field_counter, 1);
+  cf_sample_range((uptr)addr, size, flags & 1, thread_plus1, clock);
+}
+
+void efsan_cache_frag_access(uptr addr, uptr size, int is_write) {
+  // A range libc or a mem* call touched: one access per line it covers, so
+  // a large copy is sampled where the countdown runs out within it.
+  if (!size)
+    return;
+  uptr end = addr + size;
+  if (end < addr)
+    return;
+  uptr first_line = addr & ~(uptr)(EFSAN_CACHE_LINE_SIZE - 1);
+  u64 lines = (end - first_line + EFSAN_CACHE_LINE_SIZE - 1) >>
+              EFSAN_CACHE_LINE_SHIFT;
+  long long left = __efsan_cache_frag_countdown;
+  if (left > 0 && (u64)left > lines) {
+    __efsan_cache_frag_countdown = left - (long long)lines;
+    return;
   }
+  u64 done = 0;
+  for (;;) {
+    u64 step = left > 0 ? (u64)left : 1;
+    if (step > lines - done) {
+      __efsan_cache_frag_countdown = (long long)(step - (lines - done));
+      return;
+    }
+    done += step;
+    __efsan_cache_frag_countdown = 0;
+    u64 clock;
+    u32 thread_plus1 = cf_end_period(&clock);
+    if (!thread_plus1)
+      return;
+    uptr line = first_line + (done - 1) * EFSAN_CACHE_LINE_SIZE;
+    uptr lo = addr > line ? addr : line;
+    uptr hi = end < line + EFSAN_CACHE_LINE_SIZE ? end
+                                                  : line + EFSAN_CACHE_LINE_SIZE;
+    cf_sample_range(lo, hi - lo, is_write != 0, thread_plus1, clock);
+    left = __efsan_cache_frag_countdown;
+  }
+}
+
+//===-- Threads -----------------------------------------------------------===//
+
+static u32 cf_handle_slot(uptr handle) {
+  return (u32)((handle * 0x9e3779b97f4a7c15ull) >> 50) & (CF_HANDLE_SLOTS - 1);
+}
+
+void efsan_cache_frag_thread_created(u32 thread) {
+  // On the creating thread, before the new one runs: the new thread's clock
+  // starts where its creator's is, as if both went on in parallel.
+  if (thread >= CF_MAX_THREAD_INFOS)
+    return;
+  u64 base = efsan_thread_index == EFSAN_INTERNAL_THREAD ? 0 : cf_current_clock();
+  cf_store(&cf_thread_infos[thread].clock_base, base);
+}
+
+void efsan_cache_frag_thread_start(uptr handle, uptr stack_lo,
+                                   uptr stack_hi) {
+  u32 thread = efsan_thread_index;
+  if (thread == EFSAN_INTERNAL_THREAD)
+    return;
+  u64 base = 0;
+  if (thread < CF_MAX_THREAD_INFOS) {
+    base = cf_load(&cf_thread_infos[thread].clock_base);
+    cf_store(&cf_thread_infos[thread].stack_lo, stack_lo);
+    cf_store(&cf_thread_infos[thread].stack_hi, stack_hi);
+    cf_store(&cf_thread_infos[thread].handle, handle);
+    cf_store(&cf_handle_index[cf_handle_slot(handle)], thread + 1);
+  }
+  cf_start_thread_sampler(thread, base);
+}
+
+bool efsan_cache_frag_thread_stack(u32 thread, uptr *lo, uptr *hi) {
+  if (thread >= CF_MAX_THREAD_INFOS)
+    return false;
+  *lo = cf_load(&cf_thread_infos[thread].stack_lo);
+  *hi = cf_load(&cf_thread_infos[thread].stack_hi);
+  return *lo < *hi;
+}
+
+void efsan_cache_frag_thread_exit(void) {
+  u32 thread = efsan_thread_index;
+  if (thread >= CF_MAX_THREAD_INFOS || !cf_self.started)
+    return;
+  struct cf_thread_info *info = &cf_thread_infos[thread];
+  cf_store(&info->accesses, cf_current_clock() - cf_self.clock_base);
+  cf_store(&info->final_clock, cf_current_clock());
+  __atomic_store_n(&info->exited, 1, __ATOMIC_RELEASE);
+}
+
+void efsan_cache_frag_thread_joined(uptr handle) {
+  // The joiner goes on after the joined thread ended: its clock moves there.
+  u32 thread_plus1 = cf_load(&cf_handle_index[cf_handle_slot(handle)]);
+  if (!thread_plus1 || !cf_self.started)
+    return;
+  struct cf_thread_info *info = &cf_thread_infos[thread_plus1 - 1];
+  if (cf_load(&info->handle) != handle ||
+      !__atomic_load_n(&info->exited, __ATOMIC_ACQUIRE))
+    return;
+  u64 joined = cf_load(&info->final_clock), now = cf_current_clock();
+  if (joined > now)
+    cf_self.clock_base += joined - now;
 }
 
 //===-- Hooks called by the shared runtime ---------------------------------===//
 
 static void cf_check_flags(void) {
   struct efsan_flags *f = &efsan_flags;
+  if (f->cache_frag_sample_period < 1)
+    efsan_fatal("cache_frag_sample_period must be >= 1 (got %d)",
+                f->cache_frag_sample_period);
   if (f->cache_frag_period_ms < 0)
     efsan_fatal("cache_frag_period_ms must be >= 0 (got %d)",
                 f->cache_frag_period_ms);
@@ -464,6 +660,13 @@ static void cf_check_flags(void) {
   if (f->cache_frag_report_threshold < 1)
     efsan_fatal("cache_frag_report_threshold must be >= 1 (got %d)",
                 f->cache_frag_report_threshold);
+  if (f->cache_frag_transfer_ns < 1 || f->cache_frag_transfer_ns > 100000)
+    efsan_fatal("cache_frag_transfer_ns must be 1..100000 (got %d)",
+                f->cache_frag_transfer_ns);
+  if (efsan_cache_frag_min_share_ppm() < 0)
+    efsan_fatal("cache_frag_min_share must be a percentage from 0 to 100 with "
+                "at most 4 decimals, e.g. 1 or 0.5 (got '%s')",
+                f->cache_frag_min_share);
   if (f->cache_frag_max_tracked_lines < 1 ||
       f->cache_frag_max_tracked_lines > (1 << 24))
     efsan_fatal("cache_frag_max_tracked_lines must be 1..16777216 (got %d)",
@@ -476,18 +679,60 @@ static void cf_check_flags(void) {
                 f->cache_frag_max_structs);
 }
 
+int efsan_cache_frag_min_share_ppm(void) {
+  // "1", "0.5", "12.25": a percentage, parsed without libc.
+  const char *s = efsan_flags.cache_frag_min_share;
+  long long ppm = 0;
+  int digits = 0, decimals = -1;
+  for (; *s; s++) {
+    if (*s == '.' && decimals < 0) {
+      decimals = 0;
+      continue;
+    }
+    if (*s < '0' || *s > '9')
+      return -1;
+    if (decimals >= 0 && ++decimals > 4)
+      return -1;
+    ppm = ppm * 10 + (*s - '0');
+    digits++;
+    if (ppm > 100000000)
+      return -1;
+  }
+  if (!digits)
+    return -1;
+  // ppm now holds the percentage times 10^decimals.
+  for (int d = decimals < 0 ? 0 : decimals; d < 4; d++)
+    ppm *= 10;
+  // The percentage times 10^4 is parts per million.
+  return ppm > 1000000 ? -1 : (int)ppm;
+}
+
+void efsan_cache_frag_check_flags(void) { cf_check_flags(); }
+
 void efsan_cache_frag_init(void) {
   cf_check_flags();
-  cf_tracking_threshold = (u32)efsan_flags.cache_frag_tracking_threshold;
-  cf_prediction_threshold = (u64)efsan_flags.cache_frag_prediction_threshold;
-  cf_report_threshold = (u64)efsan_flags.cache_frag_report_threshold;
-  // Address space only: chunks and records become resident when used.
-  cf_chunks = (u32 **)efsan_mmap(CF_NUM_CHUNKS * sizeof(u32 *));
+  // cache_frag_period_ms=0 was the spelling of "see every access" when the
+  // tool sampled time windows; it still means that.
+  cf_mean_period = efsan_flags.cache_frag_period_ms == 0
+                       ? 1
+                       : (u64)efsan_flags.cache_frag_sample_period;
+  u64 samples = ((u64)efsan_flags.cache_frag_prediction_threshold +
+                 cf_mean_period - 1) / cf_mean_period;
+  if (cf_mean_period > 1 && samples < 4)
+    samples = 4; // a single sampled write is no evidence of a hot line
+  cf_prediction_samples =
+      samples > CF_WRITE_COUNT_MAX ? CF_WRITE_COUNT_MAX : (u32)samples;
+  // Address space only: chunks, records and thread entries become resident
+  // when used.
+  cf_chunks = (u32 **)efsan_mmap_noreserve(CF_NUM_CHUNKS * sizeof(u32 *));
   cf_record_capacity = (u32)efsan_flags.cache_frag_max_tracked_lines;
-  cf_record_table = (struct cf_line_record *)efsan_mmap(
+  cf_record_table = (struct cf_line_record *)efsan_mmap_noreserve(
       (uptr)cf_record_capacity * sizeof(struct cf_line_record));
+  cf_thread_infos = (struct cf_thread_info *)efsan_mmap_noreserve(
+      CF_MAX_THREAD_INFOS * sizeof(struct cf_thread_info));
+  cf_handle_index = (u32 *)efsan_mmap_noreserve(CF_HANDLE_SLOTS * sizeof(u32));
   cf_heap_init();
-  cf_start_windows();
+  cf_start_thread_sampler(0, 0);
 }
 
 void efsan_cache_frag_module_init(void *module_info) {
@@ -508,32 +753,12 @@ void efsan_cache_frag_free(uptr addr) {
     cf_heap_remove(addr);
 }
 
-void efsan_cache_frag_thread_start(void) {
-  // (Thread stacks are recorded by the shared region registry, which the
-  // report uses to attribute lines to "stack" objects.)
-  if (cf_always_open)
-    return;
-  u64 now = efsan_monotonic_ns();
-  u64 phase = cf_load(&cf_phase_start);
-  u64 backed_off = (u64)CF_PHASE_BACKOFF *
-                   (u64)efsan_flags.cache_frag_period_ms * 1000000;
-  if (!phase || now - phase >= backed_off)
-    cf_cas(&cf_phase_start, &phase, now);
-}
-
-void efsan_cache_frag_thread_exit(void) {
-  // Counts are kept by thread index, which is never reused: nothing to undo.
-}
-
 void efsan_cache_frag_fork_child(void) {
-  // The child keeps the parent's counts (its report covers the parent's run
-  // up to the fork as well) but has lost the window thread and the locks.
+  // The child keeps the parent's records (its report covers the parent's
+  // run up to the fork as well) but has lost the other threads' locks.
   cf_heap_fork_child();
-  if (cf_always_open)
-    return;
-  cf_store(&cf_phase_start, 0); // the child has only the forking thread
-  cf_close_window(efsan_monotonic_ns());
-  cf_open_window(efsan_monotonic_ns());
-  if (!efsan_start_sideline_thread(cf_window_thread, 0))
-    cf_always_open = true;
+  u32 n;
+  struct cf_line_record *records = cf_records(&n);
+  for (u32 i = 0; i < n; i++)
+    efsan_internal_memset(&records[i].objects_lock, 0, sizeof(efsan_mutex));
 }

@@ -17,8 +17,20 @@ void efsan_cache_frag_module_exit(void *module_info);
 void efsan_cache_frag_access(uptr addr, uptr size, int is_write);
 void efsan_cache_frag_alloc(uptr addr, uptr size, u32 alloc_stack_id);
 void efsan_cache_frag_free(uptr addr);
-void efsan_cache_frag_thread_start(void);
+// On the creating thread, for the index the new thread will have.
+void efsan_cache_frag_thread_created(u32 thread);
+// On the new thread; handle is its pthread_t, [stack_lo, stack_hi) its stack.
+void efsan_cache_frag_thread_start(uptr handle, uptr stack_lo, uptr stack_hi);
+// The stack of a thread started so far (false if unknown).
+bool efsan_cache_frag_thread_stack(u32 thread, uptr *lo, uptr *hi);
 void efsan_cache_frag_thread_exit(void);
+// After pthread_join(handle) returned 0, on the joining thread.
+void efsan_cache_frag_thread_joined(uptr handle);
+// Validates the cache_frag_* options (whatever the tool: a typo must not
+// wait for the day the other tool is used).
+void efsan_cache_frag_check_flags(void);
+// cache_frag_min_share in parts per million, -1 if malformed.
+int efsan_cache_frag_min_share_ppm(void);
 void efsan_cache_frag_fork_child(void);
 void efsan_cache_frag_report(void);
 

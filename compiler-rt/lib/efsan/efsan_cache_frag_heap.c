@@ -1,7 +1,9 @@
 //===-- efsan_cache_frag_heap.c - live heap objects and thread stacks ----===//
 //
-// Attribution for the cache-frag report: which heap object (start, size,
-// allocation stack) an address belongs to.
+// Attribution for the cache-frag tool: which live heap object (start, size,
+// allocation stack, allocation number) an address belongs to. A block that
+// was looked up is marked, so that freeing it tells the line records that
+// refer to it (the next block at that address is another object).
 //
 // Heap objects live in a hash table keyed by the 256-byte block of their
 // start address (so that a chain holds few objects and free is quick), in
@@ -25,8 +27,12 @@ struct cf_heap_node {
   uptr size;
   u32 stack_id;
   u32 large_index; // position in cf_large (large objects only)
+  u32 serial;
+  u8 attributed;   // a line record refers to it
   struct cf_heap_node *next;
 };
+
+static u32 cf_next_serial = 1;
 
 struct cf_heap_stripe {
   efsan_mutex lock;
@@ -117,6 +123,8 @@ void cf_heap_insert(uptr start, uptr size, u32 stack_id) {
   node->start = start;
   node->size = size;
   node->stack_id = stack_id;
+  node->serial = cf_add(&cf_next_serial, 1);
+  node->attributed = 0;
   node->next = cf_buckets[bucket];
   cf_buckets[bucket] = node;
   efsan_mutex_unlock(&stripe->lock);
@@ -132,20 +140,37 @@ void cf_heap_remove(uptr start) {
   while (*link && (*link)->start != start)
     link = &(*link)->next;
   struct cf_heap_node *node = *link;
+  struct cf_heap_block forgotten = {0, 0, 0, 0};
   if (node) {
     *link = node->next;
     // Unlinked from its bucket first, so a lookup that finds it in the
     // large list sees a node that is still intact.
     if (node->size > CF_HEAP_SMALL_MAX)
       cf_large_del(node);
+    if (node->attributed) {
+      forgotten.start = node->start;
+      forgotten.size = node->size;
+      forgotten.serial = node->serial;
+    }
     node->next = stripe->free_nodes;
     stripe->free_nodes = node;
   }
   efsan_mutex_unlock(&stripe->lock);
+  if (forgotten.serial)
+    cf_forget_heap_object(forgotten.start, forgotten.size, forgotten.serial);
 }
 
-static bool cf_bucket_lookup(uptr block, uptr addr, uptr *start, uptr *size,
-                             u32 *stack_id) {
+static void cf_take_block(struct cf_heap_node *node,
+                          struct cf_heap_block *block) {
+  node->attributed = 1;
+  block->start = node->start;
+  block->size = node->size;
+  block->stack_id = node->stack_id;
+  block->serial = node->serial;
+}
+
+static bool cf_bucket_lookup(uptr block, uptr addr,
+                             struct cf_heap_block *found_block) {
   uptr block_address = block << CF_HEAP_BLOCK_SHIFT;
   u32 bucket = cf_bucket_of(block_address);
   struct cf_heap_stripe *stripe = &cf_stripes[cf_stripe_of(block_address)];
@@ -154,9 +179,7 @@ static bool cf_bucket_lookup(uptr block, uptr addr, uptr *start, uptr *size,
   for (struct cf_heap_node *node = cf_buckets[bucket]; node; node = node->next) {
     if (node->start <= addr && addr - node->start < node->size &&
         node->size <= CF_HEAP_SMALL_MAX) {
-      *start = node->start;
-      *size = node->size;
-      *stack_id = node->stack_id;
+      cf_take_block(node, found_block);
       found = true;
       break;
     }
@@ -165,22 +188,20 @@ static bool cf_bucket_lookup(uptr block, uptr addr, uptr *start, uptr *size,
   return found;
 }
 
-bool cf_heap_lookup(uptr addr, uptr *start, uptr *size, u32 *stack_id) {
+bool cf_heap_lookup(uptr addr, struct cf_heap_block *block) {
   uptr last = addr >> CF_HEAP_BLOCK_SHIFT;
   uptr first = addr >= CF_HEAP_SMALL_MAX
                    ? (addr - (CF_HEAP_SMALL_MAX - 1)) >> CF_HEAP_BLOCK_SHIFT
                    : 0;
-  for (uptr block = last + 1; block-- > first;)
-    if (cf_bucket_lookup(block, addr, start, size, stack_id))
+  for (uptr b = last + 1; b-- > first;)
+    if (cf_bucket_lookup(b, addr, block))
       return true;
   bool found = false;
   efsan_mutex_lock(&cf_large_lock);
   for (u32 i = 0; i < cf_large_count; i++) {
     struct cf_heap_node *node = cf_large[i];
     if (node->start <= addr && addr - node->start < node->size) {
-      *start = node->start;
-      *size = node->size;
-      *stack_id = node->stack_id;
+      cf_take_block(node, block);
       found = true;
       break;
     }

@@ -1,8 +1,10 @@
 //===-- efsan_cache_frag_internal.h - cache-frag tool internals --*- C -*-===//
 //
-// Shared between the files of the cache-frag tool: the false-sharing state
-// machine (efsan_cache_frag.c), the live-allocation map
-// (efsan_cache_frag_heap.c) and the report (efsan_cache_frag_report.c).
+// Shared between the files of the cache-frag tool: sampling and the per-line
+// records (efsan_cache_frag.c), the contention model that turns records into
+// estimates (efsan_cache_frag_model.c), the live-allocation map
+// (efsan_cache_frag_heap.c), struct field counters
+// (efsan_cache_frag_structs.c) and the report (efsan_cache_frag_report.c).
 // docs/CacheFrag.md explains the algorithm and every number it produces.
 //
 //===----------------------------------------------------------------------===//
@@ -12,16 +14,6 @@
 #include "efsan_cache_frag.h"
 #include "efsan_internal.h"
 
-// Non-zero while a tracking window is open (defined in efsan.c, read by the
-// instrumented fast path; only the window code here writes it).
-extern u8 __efsan_cache_frag_tracking;
-
-#define CF_WORD_SIZE 8
-#define CF_WORDS_PER_LINE (EFSAN_CACHE_LINE_SIZE / CF_WORD_SIZE)
-// Threads recorded by name per tracked line; accesses by further threads are
-// summed per word into the "other threads" counters.
-#define CF_THREAD_SLOTS 8
-
 #define cf_load(p) __atomic_load_n((p), __ATOMIC_RELAXED)
 #define cf_store(p, v) __atomic_store_n((p), (v), __ATOMIC_RELAXED)
 #define cf_add(p, v) __atomic_fetch_add((p), (v), __ATOMIC_RELAXED)
@@ -29,110 +21,143 @@ extern u8 __efsan_cache_frag_tracking;
   __atomic_compare_exchange_n((p), (expected), (desired), false,               \
                               __ATOMIC_ACQ_REL, __ATOMIC_RELAXED)
 
-// Accesses of one thread to a tracked line, per 8-byte word. Only that
-// thread writes it, and it fills whole cache lines, so threads updating their
-// counters do not falsely share the runtime's own metadata.
-struct cf_thread_counters {
-  u64 reads[CF_WORDS_PER_LINE];
-  u64 writes[CF_WORDS_PER_LINE];
-  // The line's invalidation count + 1 at this thread's last access to the
-  // word: equal to the current count + 1 iff the thread used the word since
-  // the line was last invalidated, i.e. the word is part of the copy it holds.
-  u64 last_epoch[CF_WORDS_PER_LINE];
+// Threads recorded one by one per tracked line; samples of further threads
+// are summed into the line's "other threads" entry.
+#define CF_THREAD_SLOTS 16
+// Distinct (offset, length, object) accesses remembered per thread and line;
+// further ones are summed into the thread's overflow counts.
+#define CF_SHAPES 8
+// Heap objects remembered per line (live at the time of some access).
+#define CF_LINE_OBJECTS 8
+
+// One kind of access a thread made to a line: the bytes it covered and the
+// heap object that held them at the time.
+struct cf_shape {
+  u8 offset, length; // in the line; length 0: unused entry
+  u8 object;         // index in cf_line_record.objects + 1; 0: not heap
+  u8 unused;
+  u32 reads, writes; // sampled accesses
+  // Invalidations the history table counted on this thread's writes of
+  // these bytes, and those that were true sharing.
+  u32 invalidations, true_invalidations;
 };
+
+// One thread's sampled use of one line. Only that thread writes it (the
+// "other threads" entry uses atomics), except held_bytes, which a thread that
+// invalidates this one clears. Whole cache lines, so that threads updating
+// their own entries do not falsely share the runtime's metadata.
+struct cf_thread_line {
+  u64 reads, writes;              // sampled accesses
+  u64 read_bytes, written_bytes;  // bit i: byte i was read / written
+  u64 held_bytes;                 // bytes used since the thread last got the
+                                  // line, in the history table's view
+  u64 first_clock, last_clock;    // virtual clock of the first / last sample
+  u32 overflow_reads, overflow_writes; // samples whose shape did not fit
+  u64 overflow_bytes;
+  struct cf_shape shapes[CF_SHAPES];
+} __attribute__((aligned(64)));
 
 // A two-entry cache history table (Predator): each half holds a thread index
 // + 1, 0 for an empty entry; the high half is only set when the low one is.
 typedef u64 cf_history;
 
-// Invalidation counts of one (real or virtual) line.
-struct cf_sharing {
-  cf_history history;
-  u64 invalidations;       // every invalidation the history table saw
-  u64 false_invalidations; // those where the invalidated thread never
-                           // touched the word being written
+struct cf_line_object {
+  uptr start, size;
+  u32 stack_id;
+  u32 serial; // the heap block's allocation number (blocks reuse addresses)
+  u8 live;
 };
 
-enum cf_object_kind {
-  CF_OBJECT_UNKNOWN = 0,
-  CF_OBJECT_HEAP,
-  CF_OBJECT_GLOBAL,
-  CF_OBJECT_STACK,
-};
-
-// Detailed state of one tracked 64-byte line. Read-mostly fields first,
-// then the history tables (written by every thread that invalidates), then
-// one block of counters per thread.
+// Everything known about one line that more than one thread used with at
+// least one write (or that one thread writes often: prediction needs it).
 struct cf_line_record {
   uptr line; // line address; 0 while the record is unused
-  // Threads (index + 1) that own counters[i], in the order they first
-  // accessed the line; 0 = free. Written once per slot.
+  // Threads (index + 1) that own threads[i], in the order they first
+  // sampled the line; 0 = free. Written once per slot.
   u32 owners[CF_THREAD_SLOTS];
-  u8 neighbours_tracked;
-  // The heap object live when tracking started (heap attribution must be
-  // taken while the object is live: it may be freed before the report).
-  u8 heap_found;
-  u32 heap_stack;
-  uptr heap_start, heap_size;
+  efsan_mutex objects_lock;
+  u32 object_count;
+  struct cf_line_object objects[CF_LINE_OBJECTS];
 
-  _Alignas(64) struct cf_sharing real;
-  // Virtual lines (prediction). vline128 is the 128-byte line made of this
-  // line and the next one (kept only in records of 128-byte aligned lines).
-  // shifted[k] is the 64-byte line that starts k words into this line and
-  // ends k words into the next one (k = 1..7; index 0 unused).
-  struct cf_sharing vline128;
-  struct cf_sharing shifted[CF_WORDS_PER_LINE];
-  // Invalidations of the real line by the word whose write caused them:
-  // the words that are really contended, which name the objects to fix.
-  u64 false_by_word[CF_WORDS_PER_LINE];
-  u64 true_by_word[CF_WORDS_PER_LINE];
+  _Alignas(64) cf_history history;
+  // Invalidations Predator's history table counted over the accesses the
+  // tool saw (every access at sample period 1), and those of them where the
+  // writer's bytes met bytes the invalidated thread had used.
+  u64 observed;
+  u64 observed_true;
 
-  _Alignas(64) struct cf_thread_counters counters[CF_THREAD_SLOTS];
-  // Threads beyond CF_THREAD_SLOTS, summed.
-  u64 other_reads[CF_WORDS_PER_LINE];
-  u64 other_writes[CF_WORDS_PER_LINE];
+  struct cf_thread_line threads[CF_THREAD_SLOTS];
+  struct cf_thread_line others;
 };
 
-// The counters of a thread (index + 1) on a record, or null if it has none.
-static inline struct cf_thread_counters *
-cf_counters_of(struct cf_line_record *record, u32 thread_plus1) {
-  for (int i = 0; i < CF_THREAD_SLOTS; i++) {
-    u32 owner = cf_load(&record->owners[i]);
-    if (owner == thread_plus1)
-      return &record->counters[i];
-    if (!owner)
-      return 0;
-  }
-  return 0;
+// The thread index + 1 that owns record->threads[i], or 0.
+static inline u32 cf_owner(struct cf_line_record *record, int i) {
+  return cf_load(&record->owners[i]);
 }
 
-// Tracked-line records in creation order (efsan_cache_frag.c).
+// Sampling (efsan_cache_frag.c).
+// Mean sampling period in accesses (1: every access is seen).
+u64 cf_sample_period(void);
+// Tracked-line records in creation order, and their count.
 struct cf_line_record *cf_records(u32 *count);
-// The record of a line, or null.
 struct cf_line_record *cf_find_record(uptr line);
-// Lines that passed the tracking threshold but found the record table full.
+// Lines that needed a record but found the table full.
 u64 cf_untracked_lines(void);
-// How long after a thread creation the window period is back at
-// cache_frag_period_ms.
-int cf_adaptive_span_ms(void);
-
-// Window accounting: duty cycle in parts per million of the run so far, and
-// whether the window was sampled (not always open).
-u64 cf_duty_cycle_ppm(void);
-bool cf_is_sampled(void);
-// Counts seen in windows scaled to the whole run.
-static inline u64 cf_estimate(u64 observed, u64 duty_ppm) {
-  if (duty_ppm >= 1000000 || duty_ppm == 0)
-    return observed;
-  return (observed * 1000000 + duty_ppm / 2) / duty_ppm;
-}
+// Accesses made by a program thread so far (0 if unknown), and the number of
+// thread indices handed out.
+u64 cf_thread_accesses(u32 thread);
+// Marks the record objects that refer to a freed heap block as dead.
+void cf_forget_heap_object(uptr start, uptr size, u32 serial);
 
 // Live heap allocations (efsan_cache_frag_heap.c).
+struct cf_heap_block {
+  uptr start, size;
+  u32 stack_id;
+  u32 serial;
+};
 void cf_heap_init(void);
 void cf_heap_insert(uptr start, uptr size, u32 stack_id);
 void cf_heap_remove(uptr start);
-bool cf_heap_lookup(uptr addr, uptr *start, uptr *size, u32 *stack_id);
+// Finds the live block holding addr; marks it so that freeing it calls
+// cf_forget_heap_object.
+bool cf_heap_lookup(uptr addr, struct cf_heap_block *block);
 void cf_heap_fork_child(void);
+
+// The contention model (efsan_cache_frag_model.c): the estimates for one
+// real or virtual line. A view is what one thread did on up to 128 bytes.
+#define CF_VIEW_MAX_BYTES 128
+#define CF_VIEW_MAX_SHAPES (2 * (CF_SHAPES + 1))
+struct cf_view_shape {
+  u16 offset, length; // in the (virtual) line: the first byte to the last
+  u64 bytes[2];       // the bytes themselves (a summed shape has gaps)
+  u32 reads, writes;  // sampled
+  struct cf_line_record *record; // where it came from (object lookup)
+  u8 object;                     // record->objects index + 1, 0: not heap
+  u32 observed, observed_true;   // history-table invalidations its writes caused
+  double invalidations;          // out: invalidations its writes caused
+  double true_invalidations;     // out: those that were true sharing
+};
+struct cf_view {
+  u32 thread; // index, or EFSAN_INTERNAL_THREAD for "other threads"
+  bool involved; // out: took part in estimated or observed invalidations
+  u64 reads, writes; // sampled
+  u64 bytes[2];      // bytes used (bit i of word i/64)
+  u64 first_clock, last_clock;
+  u32 shape_count;
+  struct cf_view_shape shapes[CF_VIEW_MAX_SHAPES];
+};
+struct cf_estimate {
+  double parallel;      // invalidations if the threads ran at once
+  double parallel_true; // of which true sharing
+};
+// Runs the model over the views (in: accesses; out: per-shape shares).
+void cf_model(struct cf_view *views, u32 count, struct cf_estimate *out);
+// Fills views from one record (virtual line = the real line) or from the
+// bytes [from, from + length) of the records of two adjacent lines.
+u32 cf_views_of_line(struct cf_line_record *record, struct cf_view *views);
+u32 cf_views_of_range(struct cf_line_record *first,
+                      struct cf_line_record *second, uptr from, uptr length,
+                      struct cf_view *views);
 
 // Struct field counters of the instrumented modules
 // (efsan_cache_frag_structs.c), merged by type for the report.
@@ -145,7 +170,7 @@ struct cf_struct_usage {
   const u32 *field_offsets;
   const u32 *field_sizes;
   const char *const *field_type_names;
-  u64 *counts; // summed over modules, as seen in windows
+  u64 *counts; // sampled accesses, summed over modules
   u64 total;
 };
 // Returns the number of distinct struct types; *usages has room for

@@ -1,10 +1,15 @@
 //===-- efsan_cache_frag_report.c - cache-frag report ---------------------===//
 //
-// Turns the tracked lines into findings (false sharing, true sharing,
-// predicted false sharing), attributes each to its object, ranks them by
-// estimated invalidations and prints them with the struct field usage, as
-// sanitizer-style text or as JSON (report_format=json). docs/CacheFrag.md
-// explains every number printed here.
+// Turns the tracked lines into findings: one per line, false or true sharing
+// by its dominant kind, and predicted false sharing for virtual lines (the
+// 128-byte pair, the 64-byte line at another start offset). Each finding
+// carries the invalidations Predator's history table observed, those the
+// contention model estimates if the threads ran in parallel
+// (efsan_cache_frag_model.c), and their impact: estimated time lost and its
+// share of the involved threads' time, by which findings are ranked and
+// filtered. Objects are named per contended byte; struct field usage
+// follows. Text or JSON (report_format=json); docs/CacheFrag.md explains
+// every number printed here.
 //
 //===----------------------------------------------------------------------===//
 #include "efsan_cache_frag_internal.h"
@@ -18,71 +23,166 @@ enum cf_finding_kind {
 
 struct cf_finding {
   u8 kind;
-  uptr address; // first byte of the (virtual) line
-  uptr length;  // 64 or 128
-  u64 observed; // invalidations seen in windows
-  u64 estimated;
+  bool has_observed;  // real lines only
+  uptr address;       // first byte of the (virtual) line
+  uptr length;        // 64 or 128
   struct cf_line_record *records[2]; // real lines the (virtual) line covers
+  u64 observed, observed_true;
+  u64 parallel, parallel_true;
+  u64 invalidations;      // the larger estimate, which decides the kind
+  u64 true_invalidations; // of those
+  u64 lost_ns;
+  u64 threads_ns; // involved threads' accesses at CF_ACCESS_NS each
+  u32 share_ppm;  // lost / (lost + threads)
+  u64 sampled_writes;
 };
+
+// Samples of writes a finding needs: with fewer, an estimate scaled up by
+// the sampling period is noise (a rare writer's one lucky sample).
+#define CF_MIN_SAMPLED_WRITES 4
+
+// The model's cost of one memory access that hits the cache (and of the
+// work around it): the involved threads' time is their accesses times this.
+#define CF_ACCESS_NS 1
 
 struct cf_object {
   int kind;
   const char *name; // globals only
-  uptr start, size;
-  u32 stack_id; // heap only
-  // Invalidations caused by writes to this object's words, and those words
-  // (bit i: the word at finding address + 8 * i); 0 when the object was
-  // chosen without per-word invalidation counts (predictions).
-  u64 invalidations;
-  u32 contended_words;
+  uptr start, size; // heap and globals; stack and unknown: first byte
+  u32 stack_id;     // heap only
+  u32 thread;       // stack only
+  double invalidations; // caused by writes to its bytes
+  u64 bytes[2];         // its contended bytes (bit i: finding address + i)
 };
 
-// A finding's objects: those whose words caused its invalidations, most
-// invalidations first (a line can hold several globals).
-#define CF_MAX_OBJECTS 16 /* words of a 128-byte virtual line */
+enum cf_object_kind {
+  CF_OBJECT_UNKNOWN = 0,
+  CF_OBJECT_HEAP,
+  CF_OBJECT_GLOBAL,
+  CF_OBJECT_STACK,
+};
+
+#define CF_MAX_OBJECTS 16
 struct cf_objects {
   u32 count;
   struct cf_object objects[CF_MAX_OBJECTS];
 };
 
-#define CF_MAX_THREADS_LISTED 64
+#define CF_MAX_VIEWS (2 * CF_THREAD_SLOTS + 2)
 #define CF_MAX_FRAMES 16
 
-static u64 cf_duty_ppm;
 static bool cf_json;
+static u64 cf_period;
+static struct cf_view *cf_views; // CF_MAX_VIEWS, mapped for the report
+static struct efsan_region *cf_regions;
+static uptr cf_region_capacity, cf_region_count;
 
-//===-- Collecting findings -----------------------------------------------===//
+//===-- Estimates -----------------------------------------------------------===//
 
-static u64 cf_true_invalidations(const struct cf_sharing *s) {
-  u64 all = cf_load(&s->invalidations), false_ones = cf_load(&s->false_invalidations);
-  return all > false_ones ? all - false_ones : 0;
+static u64 cf_round(double x) { return x <= 0 ? 0 : (u64)(x + 0.5); }
+
+static void cf_set_impact(struct cf_finding *f, struct cf_view *views,
+                          u32 count) {
+  f->threads_ns = 0;
+  f->sampled_writes = 0;
+  for (u32 i = 0; i < count; i++) {
+    f->sampled_writes += views[i].writes;
+    // Only the threads that take part: a thread that read the line once
+    // after the others ended must not dilute the share.
+    if (views[i].involved && views[i].thread != EFSAN_INTERNAL_THREAD)
+      f->threads_ns += cf_thread_accesses(views[i].thread) * CF_ACCESS_NS;
+  }
+  f->lost_ns = f->invalidations * (u64)efsan_flags.cache_frag_transfer_ns;
+  u64 all = f->lost_ns + f->threads_ns;
+  f->share_ppm =
+      all ? (u32)(((unsigned __int128)f->lost_ns * 1000000) / all) : 0;
 }
 
-static bool cf_reportable(u64 observed) {
-  return observed &&
-         cf_estimate(observed, cf_duty_ppm) >=
-             (u64)efsan_flags.cache_frag_report_threshold;
+static bool cf_significant(const struct cf_finding *f) {
+  return f->invalidations >= (u64)efsan_flags.cache_frag_report_threshold &&
+         f->share_ppm >= (u32)efsan_cache_frag_min_share_ppm() &&
+         (cf_period == 1 || f->sampled_writes >= CF_MIN_SAMPLED_WRITES);
 }
 
-static void cf_add_finding(struct cf_finding *findings, uptr *count, u8 kind,
-                           uptr address, uptr length, u64 observed,
-                           struct cf_line_record *first,
-                           struct cf_line_record *second) {
-  struct cf_finding *f = &findings[(*count)++];
+// The finding of a real line, whether or not it is significant.
+static void cf_line_finding(struct cf_line_record *r, struct cf_finding *f) {
+  efsan_internal_memset(f, 0, sizeof(*f));
+  u32 count = cf_views_of_line(r, cf_views);
+  struct cf_estimate e;
+  cf_model(cf_views, count, &e);
+  f->has_observed = true;
+  f->address = r->line;
+  f->length = EFSAN_CACHE_LINE_SIZE;
+  f->records[0] = r;
+  f->observed = cf_load(&r->observed);
+  f->observed_true = cf_load(&r->observed_true);
+  f->parallel = cf_round(e.parallel);
+  f->parallel_true = cf_round(e.parallel_true);
+  if (f->observed >= f->parallel) {
+    f->invalidations = f->observed;
+    f->true_invalidations = f->observed_true;
+  } else {
+    f->invalidations = f->parallel;
+    f->true_invalidations = f->parallel_true;
+  }
+  f->kind = 2 * f->true_invalidations > f->invalidations ? CF_TRUE_SHARING
+                                                         : CF_FALSE_SHARING;
+  cf_set_impact(f, cf_views, count);
+}
+
+static u64 cf_false_part(u64 all, u64 true_part) {
+  return all > true_part ? all - true_part : 0;
+}
+
+// False sharing the model estimates for a virtual line beyond the false
+// sharing of the real lines it covers.
+static void cf_virtual_finding(struct cf_line_record *first,
+                               struct cf_line_record *second, uptr from,
+                               uptr length, u8 kind, u64 real_false,
+                               struct cf_finding *f) {
+  efsan_internal_memset(f, 0, sizeof(*f));
+  u32 count = cf_views_of_range(first, second, from, length, cf_views);
+  struct cf_estimate e;
+  cf_model(cf_views, count, &e);
+  u64 virtual_false = cf_false_part(cf_round(e.parallel), cf_round(e.parallel_true));
   f->kind = kind;
-  f->address = address;
+  f->address = from;
   f->length = length;
-  f->observed = observed;
-  f->estimated = cf_estimate(observed, cf_duty_ppm);
   f->records[0] = first;
   f->records[1] = second;
+  f->parallel = virtual_false;
+  f->invalidations = virtual_false > real_false ? virtual_false - real_false : 0;
+  cf_set_impact(f, cf_views, count);
 }
 
-static bool cf_has_observed_false_sharing(struct cf_line_record *record) {
-  return record && cf_reportable(cf_load(&record->real.false_invalidations));
+// Views of a finding's (virtual) line, with the model's per-shape results.
+static u32 cf_finding_views(const struct cf_finding *f) {
+  u32 count =
+      f->kind == CF_FALSE_SHARING || f->kind == CF_TRUE_SHARING
+          ? cf_views_of_line(f->records[0], cf_views)
+          : cf_views_of_range(f->records[0], f->records[1], f->address,
+                              f->length, cf_views);
+  struct cf_estimate e;
+  cf_model(cf_views, count, &e);
+  return count;
 }
 
-// At most 4 findings per record: false, true, predicted 128, predicted shifted.
+static bool cf_line_reported(struct cf_line_record *r) {
+  if (!r)
+    return false;
+  struct cf_finding f;
+  cf_line_finding(r, &f);
+  return cf_significant(&f);
+}
+
+static u64 cf_line_false(struct cf_line_record *r) {
+  if (!r)
+    return 0;
+  struct cf_finding f;
+  cf_line_finding(r, &f);
+  return cf_false_part(f.invalidations, f.true_invalidations);
+}
+
 static uptr cf_collect_findings(struct cf_finding *findings,
                                 struct cf_line_record *records, u32 count) {
   uptr n = 0;
@@ -90,59 +190,47 @@ static uptr cf_collect_findings(struct cf_finding *findings,
     struct cf_line_record *r = &records[i];
     if (!cf_load(&r->line))
       continue;
-    u64 false_observed = cf_load(&r->real.false_invalidations);
-    u64 true_observed = cf_true_invalidations(&r->real);
-    if (cf_reportable(false_observed))
-      cf_add_finding(findings, &n, CF_FALSE_SHARING, r->line,
-                     EFSAN_CACHE_LINE_SIZE, false_observed, r, 0);
-    if (cf_reportable(true_observed))
-      cf_add_finding(findings, &n, CF_TRUE_SHARING, r->line,
-                     EFSAN_CACHE_LINE_SIZE, true_observed, r, 0);
+    cf_line_finding(r, &findings[n]);
+    if (cf_significant(&findings[n]))
+      n++;
   }
-  // Predictions: only where no real line of the virtual one already shows
-  // false sharing, and only for invalidations beyond those observed.
+  // Predictions: virtual lines over two tracked lines, neither of which is
+  // reported already, for the false sharing beyond that of the real lines.
   for (u32 i = 0; i < count; i++) {
     struct cf_line_record *r = &records[i];
     if (!cf_load(&r->line))
       continue;
     struct cf_line_record *next = cf_find_record(r->line + EFSAN_CACHE_LINE_SIZE);
-    if (cf_has_observed_false_sharing(r) || cf_has_observed_false_sharing(next))
+    if (!next || cf_line_reported(r) || cf_line_reported(next))
       continue;
-    bool predicted_pair = false;
+    u64 real_false = cf_line_false(r) + cf_line_false(next);
     if (!(r->line & EFSAN_CACHE_LINE_SIZE)) {
-      u64 virtual_false = cf_load(&r->vline128.false_invalidations);
-      u64 real_false = cf_load(&r->real.false_invalidations) +
-                       (next ? cf_load(&next->real.false_invalidations) : 0);
-      if (virtual_false > real_false &&
-          cf_reportable(virtual_false - real_false)) {
-        cf_add_finding(findings, &n, CF_PREDICTED_128, r->line,
-                       2 * EFSAN_CACHE_LINE_SIZE, virtual_false, r, next);
-        predicted_pair = true;
+      cf_virtual_finding(r, next, r->line, 2 * EFSAN_CACHE_LINE_SIZE,
+                         CF_PREDICTED_128, real_false, &findings[n]);
+      if (cf_significant(&findings[n])) {
+        n++;
+        continue;
       }
     }
-    if (predicted_pair)
-      continue;
-    u64 best = 0;
-    uptr best_k = 0;
-    for (uptr k = 1; k < CF_WORDS_PER_LINE; k++) {
-      u64 v = cf_load(&r->shifted[k].false_invalidations);
-      if (v > best) {
-        best = v;
-        best_k = k;
-      }
+    struct cf_finding best;
+    best.invalidations = 0;
+    for (uptr k = 1; k < 8; k++) {
+      struct cf_finding shifted;
+      cf_virtual_finding(r, next, r->line + 8 * k, EFSAN_CACHE_LINE_SIZE,
+                         CF_PREDICTED_SHIFTED, real_false, &shifted);
+      if (shifted.invalidations > best.invalidations)
+        best = shifted;
     }
-    if (best_k && cf_reportable(best))
-      cf_add_finding(findings, &n, CF_PREDICTED_SHIFTED,
-                     r->line + best_k * CF_WORD_SIZE, EFSAN_CACHE_LINE_SIZE,
-                     best, r, next);
+    if (best.invalidations && cf_significant(&best))
+      findings[n++] = best;
   }
   return n;
 }
 
 static bool cf_ranks_before(const struct cf_finding *a,
                             const struct cf_finding *b) {
-  if (a->estimated != b->estimated)
-    return a->estimated > b->estimated;
+  if (a->lost_ns != b->lost_ns)
+    return a->lost_ns > b->lost_ns;
   if (a->address != b->address)
     return a->address < b->address;
   return a->kind < b->kind;
@@ -163,289 +251,155 @@ static void cf_sort_findings(struct cf_finding *findings, uptr n) {
   }
 }
 
-//===-- Words, threads, objects -------------------------------------------===//
+//===-- Objects -------------------------------------------------------------===//
 
-// Calls visit for each 8-byte word of the finding's (virtual) line that has
-// accesses, with the record and word index that hold it.
-typedef void (*cf_word_visitor)(uptr word_address, struct cf_line_record *record,
-                                uptr word, void *arg);
-
-static bool cf_word_used(struct cf_line_record *record, uptr word) {
-  for (int s = 0; s < CF_THREAD_SLOTS; s++)
-    if (cf_load(&record->counters[s].reads[word]) ||
-        cf_load(&record->counters[s].writes[word]))
-      return true;
-  return cf_load(&record->other_reads[word]) || cf_load(&record->other_writes[word]);
-}
-
-// The tracking record (of the finding's one or two real lines) that holds the
-// word at address a, or null.
-static struct cf_line_record *cf_record_covering(const struct cf_finding *f,
-                                                 uptr a) {
-  for (int i = 0; i < 2; i++)
-    if (f->records[i] && a - f->records[i]->line < EFSAN_CACHE_LINE_SIZE)
-      return f->records[i];
-  return 0;
-}
-
-static void cf_for_each_word(const struct cf_finding *f, cf_word_visitor visit,
-                             void *arg) {
-  for (uptr a = f->address; a < f->address + f->length; a += CF_WORD_SIZE) {
-    struct cf_line_record *record = cf_record_covering(f, a);
-    if (!record)
-      continue;
-    uptr word = (a - record->line) / CF_WORD_SIZE;
-    if (cf_word_used(record, word))
-      visit(a, record, word, arg);
-  }
-}
-
-struct cf_thread_set {
-  u32 count;
-  u32 threads[CF_MAX_THREADS_LISTED];
-  bool others; // threads beyond the per-word slots
-};
-
-static void cf_collect_threads(uptr word_address, struct cf_line_record *record,
-                               uptr word, void *arg) {
-  (void)word_address;
-  struct cf_thread_set *set = arg;
-  for (int s = 0; s < CF_THREAD_SLOTS; s++) {
-    u32 owner = cf_load(&record->owners[s]);
-    if (!owner)
+static u32 cf_stack_owner(uptr address, bool *on_stack) {
+  *on_stack = false;
+  for (uptr i = 0; i < cf_region_count; i++)
+    if (cf_regions[i].lo <= address && address < cf_regions[i].hi) {
+      *on_stack = cf_regions[i].kind == EFSAN_REGION_STACK;
       break;
-    if (!cf_load(&record->counters[s].reads[word]) &&
-        !cf_load(&record->counters[s].writes[word]))
-      continue;
-    u32 thread = owner - 1, i = 0;
-    while (i < set->count && set->threads[i] < thread)
-      i++;
-    if (i < set->count && set->threads[i] == thread)
-      continue;
-    if (set->count == CF_MAX_THREADS_LISTED) {
-      set->others = true;
-      continue;
     }
-    for (u32 j = set->count; j > i; j--)
-      set->threads[j] = set->threads[j - 1];
-    set->threads[i] = thread;
-    set->count++;
+  u32 threads = efsan_thread_count();
+  for (u32 t = 1; t < threads; t++) {
+    uptr lo, hi;
+    if (efsan_cache_frag_thread_stack(t, &lo, &hi) && lo <= address &&
+        address < hi) {
+      *on_stack = true;
+      return t;
+    }
   }
-  if (cf_load(&record->other_reads[word]) || cf_load(&record->other_writes[word]))
-    set->others = true;
+  return 0; // the main thread's, when on a stack at all
 }
 
-static struct efsan_region *cf_regions;
-static uptr cf_region_capacity, cf_region_count;
-
-static bool cf_on_a_stack(uptr address) {
+static bool cf_in_module_data(uptr address) {
   for (uptr i = 0; i < cf_region_count; i++)
     if (cf_regions[i].lo <= address && address < cf_regions[i].hi)
-      return cf_regions[i].kind == EFSAN_REGION_STACK;
+      return cf_regions[i].kind == EFSAN_REGION_GLOBALS;
   return false;
 }
 
-struct cf_attribution {
-  struct cf_object *object;
-  bool done;
-};
-
-static void cf_attribute_word(uptr word_address, struct cf_line_record *record,
-                              uptr word, void *arg) {
-  (void)word;
-  struct cf_attribution *at = arg;
-  if (at->done)
-    return;
-  struct cf_object *object = at->object;
-  if (record->heap_found && record->heap_start <= word_address &&
-      word_address - record->heap_start < record->heap_size) {
-    object->kind = CF_OBJECT_HEAP;
-    object->start = record->heap_start;
-    object->size = record->heap_size;
-    object->stack_id = record->heap_stack;
-    at->done = true;
+// The object that held the byte at address when the shape's access was
+// sampled: the heap block the record noted then, else a global or a thread
+// stack by address.
+static void cf_object_of_shape(const struct cf_view_shape *s, uptr address,
+                               struct cf_object *o) {
+  efsan_internal_memset(o, 0, sizeof(*o));
+  if (s->object) {
+    struct cf_line_object *lo = &s->record->objects[s->object - 1];
+    o->kind = CF_OBJECT_HEAP;
+    o->start = lo->start;
+    o->size = lo->size;
+    o->stack_id = lo->stack_id;
     return;
   }
   const char *name;
   uptr start, size;
-  // The symbolizer answers "??" (size 0) for addresses it does not know.
-  if (efsan_symbolize_global(word_address, &name, &start, &size) && name &&
-      size && start <= word_address && word_address - start < size &&
+  // Only addresses in a module's data go to the symbolizer: it complains
+  // on stderr about addresses it cannot map to a file.
+  if (cf_in_module_data(address) &&
+      efsan_symbolize_global(address, &name, &start, &size) && name && size &&
+      start <= address && address - start < size &&
       efsan_internal_strcmp(name, "??") != 0) {
-    object->kind = CF_OBJECT_GLOBAL;
-    object->name = name;
-    object->start = start;
-    object->size = size;
-    at->done = true;
+    o->kind = CF_OBJECT_GLOBAL;
+    o->name = name;
+    o->start = start;
+    o->size = size;
     return;
   }
-  if (cf_on_a_stack(word_address)) {
-    object->kind = CF_OBJECT_STACK;
-    object->start = word_address; // object bounds unknown: the first word
-    at->done = true;
-  }
-}
-
-static void cf_first_word(uptr word_address, struct cf_line_record *record,
-                          uptr word, void *arg) {
-  (void)record;
-  (void)word;
-  uptr *first = arg;
-  if (!*first)
-    *first = word_address;
-}
-
-// The object of the finding. Stack and unknown objects have no known bounds:
-// start is their first accessed word.
-struct cf_hottest {
-  uptr address;
-  struct cf_line_record *record;
-  uptr word;
-  u64 writes;
-};
-
-static void cf_find_hottest(uptr word_address, struct cf_line_record *record,
-                            uptr word, void *arg) {
-  struct cf_hottest *hottest = arg;
-  u64 writes = cf_load(&record->other_writes[word]);
-  for (int s = 0; s < CF_THREAD_SLOTS; s++)
-    writes += cf_load(&record->counters[s].writes[word]);
-  if (!hottest->record || writes > hottest->writes) {
-    hottest->address = word_address;
-    hottest->record = record;
-    hottest->word = word;
-    hottest->writes = writes;
-  }
-}
-
-// The object a word belongs to; false if it is in no known object.
-static bool cf_object_of_word(uptr word_address, struct cf_line_record *record,
-                              struct cf_object *object) {
-  efsan_internal_memset(object, 0, sizeof(*object));
-  struct cf_attribution at = {object, false};
-  cf_attribute_word(word_address, record, 0, &at);
-  return at.done;
+  bool on_stack;
+  u32 thread = cf_stack_owner(address, &on_stack);
+  o->kind = on_stack ? CF_OBJECT_STACK : CF_OBJECT_UNKNOWN;
+  o->thread = thread;
+  o->start = address;
 }
 
 static bool cf_same_object(const struct cf_object *a, const struct cf_object *b) {
   if (a->kind != b->kind)
     return false;
-  // Stack objects have no known bounds: the finding's stack words are one.
-  return a->kind == CF_OBJECT_STACK || a->kind == CF_OBJECT_UNKNOWN ||
-         a->start == b->start;
+  if (a->kind == CF_OBJECT_STACK)
+    return a->thread == b->thread;
+  return a->kind == CF_OBJECT_UNKNOWN || a->start == b->start;
 }
 
-struct cf_contention {
-  const struct cf_finding *finding;
-  struct cf_objects *objects;
-};
-
-// Adds a word whose writes invalidated other threads' copies (of the
-// finding's kind) to its object.
-static void cf_add_contended_word(uptr word_address,
-                                  struct cf_line_record *record, uptr word,
-                                  void *arg) {
-  struct cf_contention *c = arg;
-  u64 n = cf_load(c->finding->kind == CF_TRUE_SHARING
-                      ? &record->true_by_word[word]
-                      : &record->false_by_word[word]);
-  if (!n)
-    return;
-  struct cf_object object;
-  if (!cf_object_of_word(word_address, record, &object))
-    object.start = word_address; // unknown: the first contended word
-  struct cf_objects *list = c->objects;
+static void cf_add_object(struct cf_objects *list, const struct cf_object *o,
+                          double invalidations, uptr first,
+                          const u64 bytes[2]) {
   u32 i = 0;
-  while (i < list->count && !cf_same_object(&list->objects[i], &object))
+  while (i < list->count && !cf_same_object(&list->objects[i], o))
     i++;
   if (i == list->count) {
     if (list->count == CF_MAX_OBJECTS)
       return;
-    list->objects[list->count++] = object;
+    list->objects[list->count++] = *o;
   }
-  list->objects[i].invalidations += n;
-  list->objects[i].contended_words |=
-      1u << ((word_address - c->finding->address) / CF_WORD_SIZE);
+  struct cf_object *target = &list->objects[i];
+  target->invalidations += invalidations;
+  if ((target->kind == CF_OBJECT_STACK || target->kind == CF_OBJECT_UNKNOWN) &&
+      first < target->start)
+    target->start = first;
+  target->bytes[0] |= bytes[0];
+  target->bytes[1] |= bytes[1];
 }
 
-static void cf_attribute(const struct cf_finding *f, struct cf_object *object);
-
-// Real-line findings are attributed by the words whose writes caused their
-// invalidations: every object holding such a word is named, most
-// invalidations first. Predictions (virtual lines) have no per-word counts
-// and name one object, as cf_attribute chooses it.
-static void cf_attribute_all(const struct cf_finding *f,
-                             struct cf_objects *list) {
+// The objects whose bytes' writes caused the finding's invalidations (of
+// its kind), most invalidations first, by the estimate the finding's count
+// comes from: the history table's per-write counts when it observed more
+// (it knows which write took the line), else the model's shares; when
+// neither names a byte, the objects of every written byte.
+static void cf_attribute(const struct cf_finding *f, u32 view_count,
+                         struct cf_objects *list) {
   list->count = 0;
-  if (f->kind == CF_FALSE_SHARING || f->kind == CF_TRUE_SHARING) {
-    struct cf_contention c = {f, list};
-    cf_for_each_word(f, cf_add_contended_word, &c);
-    for (u32 i = 1; i < list->count; i++) {
-      struct cf_object item = list->objects[i];
-      u32 j = i;
-      for (; j > 0 && list->objects[j - 1].invalidations < item.invalidations;
-           j--)
-        list->objects[j] = list->objects[j - 1];
-      list->objects[j] = item;
+  bool want_true = f->kind == CF_TRUE_SHARING;
+  bool by_observed = f->has_observed && f->observed >= f->parallel;
+  for (int pass = 0; pass < 2 && !list->count; pass++) {
+    for (u32 v = 0; v < view_count; v++) {
+      for (u32 s = 0; s < cf_views[v].shape_count; s++) {
+        struct cf_view_shape *shape = &cf_views[v].shapes[s];
+        double all = by_observed ? shape->observed : shape->invalidations;
+        double true_part =
+            by_observed ? shape->observed_true : shape->true_invalidations;
+        double part = want_true ? true_part : all - true_part;
+        if (pass == 0 ? part <= 0.5 : !shape->writes)
+          continue;
+        uptr first = f->address + shape->offset;
+        struct cf_object o;
+        cf_object_of_shape(shape, first, &o);
+        cf_add_object(list, &o, pass == 0 ? part : 0, first, shape->bytes);
+      }
     }
   }
   if (!list->count) {
-    cf_attribute(f, &list->objects[0]);
+    efsan_internal_memset(&list->objects[0], 0, sizeof(list->objects[0]));
+    list->objects[0].start = f->address;
     list->count = 1;
   }
-}
-
-static void cf_attribute(const struct cf_finding *f, struct cf_object *object) {
-  efsan_internal_memset(object, 0, sizeof(*object));
-  struct cf_attribution at = {object, false};
-  // The most written word names the object (a line can hold several
-  // globals); failing that, the first word that can be attributed.
-  struct cf_hottest hottest = {0, 0, 0, 0};
-  cf_for_each_word(f, cf_find_hottest, &hottest);
-  if (hottest.record)
-    cf_attribute_word(hottest.address, hottest.record, hottest.word, &at);
-  if (!at.done)
-    cf_for_each_word(f, cf_attribute_word, &at);
-  if (!at.done)
-    cf_for_each_word(f, cf_first_word, &object->start);
-}
-
-static bool cf_in_object(const struct cf_object *o, uptr address) {
-  return (o->kind == CF_OBJECT_HEAP || o->kind == CF_OBJECT_GLOBAL) &&
-         o->start <= address && address - o->start < o->size;
-}
-
-// The named object that holds the address, or null.
-static const struct cf_object *cf_object_holding(const struct cf_objects *list,
-                                                 uptr address) {
-  for (u32 i = 0; i < list->count; i++)
-    if (cf_in_object(&list->objects[i], address))
-      return &list->objects[i];
-  return 0;
-}
-
-// "; contended words: +0 +8 (3999 invalidations)": offsets in the object
-// (in the line for objects without known bounds).
-static void cf_format_contended(char *buffer, uptr length,
-                                const struct cf_finding *f,
-                                const struct cf_object *o) {
-  buffer[0] = 0;
-  if (!o->contended_words)
-    return;
-  bool bounded = o->kind == CF_OBJECT_HEAP || o->kind == CF_OBJECT_GLOBAL;
-  uptr at = efsan_snprintf(buffer, length, "; contended words%s:",
-                           bounded ? "" : " (line offsets)");
-  for (uptr i = 0; i < 32 && at < length; i++) {
-    if (!(o->contended_words & (1u << i)))
-      continue;
-    uptr address = f->address + i * CF_WORD_SIZE;
-    at += efsan_snprintf(buffer + at, length - at, " +%zu",
-                         (uptr)(bounded ? address - o->start
-                                        : address - f->address));
+  for (u32 i = 1; i < list->count; i++) {
+    struct cf_object item = list->objects[i];
+    u32 j = i;
+    for (; j > 0 && list->objects[j - 1].invalidations < item.invalidations; j--)
+      list->objects[j] = list->objects[j - 1];
+    list->objects[j] = item;
   }
-  if (at < length)
-    efsan_snprintf(buffer + at, length - at, " (%llu invalidations)",
-                   cf_estimate(o->invalidations, cf_duty_ppm));
+}
+
+// Byte ranges of a 128-bit set, relative to base: "+0..3 +8..15".
+static void cf_format_bytes(char *buffer, uptr length, const u64 bytes[2],
+                            uptr base_offset) {
+  uptr at = 0;
+  buffer[0] = 0;
+  for (u32 i = 0; i < 128 && at < length;) {
+    if (!(bytes[i / 64] & (1ull << (i % 64)))) {
+      i++;
+      continue;
+    }
+    u32 end = i;
+    while (end + 1 < 128 && (bytes[(end + 1) / 64] & (1ull << ((end + 1) % 64))))
+      end++;
+    at += efsan_snprintf(buffer + at, length - at, "%s+%zu..%zu", at ? " " : "",
+                         (uptr)(i + base_offset), (uptr)(end + base_offset));
+    i = end + 1;
+  }
 }
 
 static const char *cf_object_kind_name(int kind) {
@@ -472,11 +426,45 @@ static const char *cf_kind_name(u8 kind) {
   }
 }
 
+// Offset of the object's first byte from the finding's first byte: object
+// offsets of bounded objects are line offsets minus this.
+static long cf_object_delta(const struct cf_finding *f, const struct cf_object *o) {
+  return (long)f->address - (long)o->start;
+}
+
+static bool cf_bounded(const struct cf_object *o) {
+  return o->kind == CF_OBJECT_HEAP || o->kind == CF_OBJECT_GLOBAL;
+}
+
+static const struct cf_object *cf_object_holding(const struct cf_objects *list,
+                                                 uptr address) {
+  for (u32 i = 0; i < list->count; i++) {
+    const struct cf_object *o = &list->objects[i];
+    if (cf_bounded(o) && o->start <= address && address - o->start < o->size)
+      return o;
+  }
+  return 0;
+}
+
 //===-- Text --------------------------------------------------------------===//
 
 // "12.3456%" of a parts-per-million value.
 static void cf_format_percent(char *buffer, uptr length, u64 ppm) {
   efsan_snprintf(buffer, length, "%llu.%04llu%%", ppm / 10000, ppm % 10000);
+}
+
+// "1.234 ms" / "56 us" / "789 ns".
+static void cf_format_duration(char *buffer, uptr length, u64 ns) {
+  if (ns >= 1000000000ull)
+    efsan_snprintf(buffer, length, "%llu.%03llu s", ns / 1000000000ull,
+                   ns / 1000000ull % 1000);
+  else if (ns >= 1000000)
+    efsan_snprintf(buffer, length, "%llu.%03llu ms", ns / 1000000,
+                   ns / 1000 % 1000);
+  else if (ns >= 1000)
+    efsan_snprintf(buffer, length, "%llu.%03llu us", ns / 1000, ns % 1000);
+  else
+    efsan_snprintf(buffer, length, "%llu ns", ns);
 }
 
 static void cf_print_stack(u32 stack_id, const char *indent) {
@@ -489,10 +477,10 @@ static void cf_print_stack(u32 stack_id, const char *indent) {
   for (uptr i = 0; i < n; i++) {
     if (frames[i].file)
       efsan_report_line("%s#%zu 0x%zx in %s %s:%d\n", indent, i, frames[i].pc,
-                   frames[i].function, frames[i].file, frames[i].line);
+                        frames[i].function, frames[i].file, frames[i].line);
     else
       efsan_report_line("%s#%zu 0x%zx in %s\n", indent, i, frames[i].pc,
-                   frames[i].function);
+                        frames[i].function);
   }
 }
 
@@ -515,7 +503,8 @@ static void cf_describe_object(char *buffer, uptr length,
     return;
   }
   case CF_OBJECT_STACK:
-    efsan_snprintf(buffer, length, "the stack object");
+    efsan_snprintf(buffer, length, "the stack object of thread T%u",
+                   object->thread);
     return;
   default:
     efsan_snprintf(buffer, length, "the data");
@@ -530,14 +519,14 @@ static void cf_suggest(char *buffer, uptr length, const struct cf_finding *f,
   switch (f->kind) {
   case CF_FALSE_SHARING:
     efsan_snprintf(buffer, length,
-                   "threads write different words of %s on one cache line: "
+                   "threads write different bytes of %s on one cache line: "
                    "align it to 64 bytes and pad each thread's part to 64 "
                    "bytes (or accumulate in thread-local variables)",
                    what);
     return;
   case CF_TRUE_SHARING:
     efsan_snprintf(buffer, length,
-                   "threads write the same words of %s (true sharing; padding "
+                   "threads write the same bytes of %s (true sharing; padding "
                    "cannot help): give each thread a private copy and combine "
                    "them at the end, or update it less often",
                    what);
@@ -563,121 +552,153 @@ static void cf_suggest(char *buffer, uptr length, const struct cf_finding *f,
 
 static void cf_print_text_object(const struct cf_finding *f,
                                  const struct cf_object *o) {
-  char contended[256];
-  cf_format_contended(contended, sizeof(contended), f, o);
+  char bytes[512];
+  cf_format_bytes(bytes, sizeof(bytes), o->bytes,
+                  cf_bounded(o) ? (uptr)cf_object_delta(f, o) : 0);
+  char contended[640] = "";
+  if (o->invalidations > 0)
+    efsan_snprintf(contended, sizeof(contended),
+                   "; written bytes that invalidate%s: %s (%llu invalidations)",
+                   cf_bounded(o) ? "" : " (line offsets)", bytes,
+                   cf_round(o->invalidations));
+  else if (*bytes)
+    efsan_snprintf(contended, sizeof(contended), "; written bytes%s: %s",
+                   cf_bounded(o) ? "" : " (line offsets)", bytes);
   switch (o->kind) {
   case CF_OBJECT_GLOBAL:
     efsan_report_line("  object: global '%s' at 0x%zx, size %zu%s\n", o->name,
                       o->start, o->size, contended);
     break;
   case CF_OBJECT_HEAP:
-    efsan_report_line("  object: heap object at 0x%zx, size %zu%s%sallocated "
+    efsan_report_line("  object: heap object at 0x%zx, size %zu%s; allocated "
                       "at:\n",
-                      o->start, o->size, contended, *contended ? "; " : ", ");
+                      o->start, o->size, contended);
     cf_print_stack(o->stack_id, "    ");
     break;
   case CF_OBJECT_STACK:
-    efsan_report_line("  object: on a thread stack (first shared word at "
+    efsan_report_line("  object: on the stack of thread T%u (first byte at "
                       "0x%zx)%s\n",
-                      o->start, contended);
+                      o->thread, o->start, contended);
     break;
   default:
     efsan_report_line("  object: unknown: not a heap object, global or stack "
-                      "(first shared word at 0x%zx)%s\n",
+                      "(first byte at 0x%zx)%s\n",
                       o->start, contended);
     break;
   }
 }
 
-static void cf_print_text_finding(uptr rank, const struct cf_finding *f) {
-  struct cf_objects objects;
-  cf_attribute_all(f, &objects);
-  const struct cf_object object = objects.objects[0];
-  struct cf_thread_set threads = {0};
-  cf_for_each_word(f, cf_collect_threads, &threads);
-  char thread_list[CF_MAX_THREADS_LISTED * 12 + 16];
-  uptr at = 0;
-  for (u32 i = 0; i < threads.count && at < sizeof(thread_list); i++)
-    at += efsan_snprintf(thread_list + at, sizeof(thread_list) - at, " T%u",
-                         threads.threads[i]);
-  if (threads.others && at < sizeof(thread_list))
-    efsan_snprintf(thread_list + at, sizeof(thread_list) - at, " and others");
-  if (!at && !threads.others)
-    thread_list[0] = 0;
+static void cf_thread_name(char *buffer, uptr length, u32 thread) {
+  if (thread == EFSAN_INTERNAL_THREAD)
+    efsan_snprintf(buffer, length, "others");
+  else
+    efsan_snprintf(buffer, length, "T%u", thread);
+}
 
+// " T1 T2 and others", from the views in thread order.
+static void cf_format_threads(char *buffer, uptr length, u32 view_count) {
+  uptr at = 0;
+  buffer[0] = 0;
+  bool others = false;
+  u32 last = 0;
+  bool any = false;
+  for (;;) {
+    // Smallest thread index above the last one printed.
+    u32 next = EFSAN_INTERNAL_THREAD;
+    for (u32 v = 0; v < view_count; v++) {
+      u32 t = cf_views[v].thread;
+      if (!cf_views[v].involved)
+        continue;
+      if (t == EFSAN_INTERNAL_THREAD)
+        others = true;
+      else if ((!any || t > last) && t < next)
+        next = t;
+    }
+    if (next == EFSAN_INTERNAL_THREAD || at >= length)
+      break;
+    at += efsan_snprintf(buffer + at, length - at, " T%u", next);
+    last = next;
+    any = true;
+  }
+  if (others && at < length)
+    efsan_snprintf(buffer + at, length - at, " and others");
+}
+
+static void cf_print_text_accesses(const struct cf_finding *f, u32 view_count,
+                                   const struct cf_objects *objects) {
+  efsan_report_line("  accesses: bytes       object-bytes  thread           "
+                    "reads       writes\n");
+  for (u32 v = 0; v < view_count; v++) {
+    struct cf_view *view = &cf_views[v];
+    char thread[32];
+    cf_thread_name(thread, sizeof(thread), view->thread);
+    for (u32 s = 0; s < view->shape_count; s++) {
+      struct cf_view_shape *shape = &view->shapes[s];
+      char bytes[512], object_bytes[512] = "-";
+      cf_format_bytes(bytes, sizeof(bytes), shape->bytes, 0);
+      const struct cf_object *holder =
+          cf_object_holding(objects, f->address + shape->offset);
+      if (holder)
+        cf_format_bytes(object_bytes, sizeof(object_bytes), shape->bytes,
+                        (uptr)cf_object_delta(f, holder));
+      efsan_report_line("            %-11s %-13s %-9s %12llu %12llu\n", bytes,
+                        object_bytes, thread, (u64)shape->reads * cf_period,
+                        (u64)shape->writes * cf_period);
+    }
+  }
+}
+
+static void cf_print_text_finding(uptr rank, const struct cf_finding *f) {
+  u32 view_count = cf_finding_views(f);
+  struct cf_objects objects;
+  cf_attribute(f, view_count, &objects);
+  char threads[CF_MAX_VIEWS * 12 + 16], lost[32], share[32];
+  cf_format_threads(threads, sizeof(threads), view_count);
+  cf_format_duration(lost, sizeof(lost), f->lost_ns);
+  cf_format_percent(share, sizeof(share), f->share_ppm);
   switch (f->kind) {
   case CF_FALSE_SHARING:
   case CF_TRUE_SHARING: {
     u64 other = f->kind == CF_FALSE_SHARING
-                    ? cf_true_invalidations(&f->records[0]->real)
-                    : cf_load(&f->records[0]->real.false_invalidations);
-    efsan_report_line("#%zu %s: %llu estimated invalidations of cache line 0x%zx "
-                 "(%llu observed; %llu more observed were %s), threads%s\n",
-                 rank, f->kind == CF_FALSE_SHARING ? "false sharing" : "true sharing",
-                 f->estimated, f->address, f->observed, other,
-                 f->kind == CF_FALSE_SHARING ? "true sharing" : "false sharing",
-                 thread_list);
+                    ? f->true_invalidations
+                    : cf_false_part(f->invalidations, f->true_invalidations);
+    efsan_report_line(
+        "#%zu %s on cache line 0x%zx: %s lost (%s of the time of threads%s)\n",
+        rank, f->kind == CF_FALSE_SHARING ? "false sharing" : "true sharing",
+        f->address, lost, share, threads);
+    efsan_report_line("  invalidations: %llu observed, %llu estimated if the "
+                      "threads run in parallel; %llu of the larger count "
+                      "were %s\n",
+                      f->observed, f->parallel, other,
+                      f->kind == CF_FALSE_SHARING ? "true sharing"
+                                                  : "false sharing");
     break;
   }
   case CF_PREDICTED_128:
-    efsan_report_line("#%zu predicted false sharing with 128-byte lines: %llu "
-                 "estimated invalidations of virtual line [0x%zx, 0x%zx) "
-                 "(%llu observed), threads%s\n",
-                 rank, f->estimated, f->address, f->address + f->length,
-                 f->observed, thread_list);
+    efsan_report_line("#%zu predicted false sharing with 128-byte lines on "
+                      "[0x%zx, 0x%zx): %s lost (%s of the time of threads%s)\n",
+                      rank, f->address, f->address + f->length, lost, share,
+                      threads);
+    efsan_report_line("  invalidations: %llu estimated if the threads run in "
+                      "parallel, beyond the lines' own\n",
+                      f->invalidations);
     break;
   default:
-    efsan_report_line("#%zu predicted false sharing at another start offset: %llu "
-                 "estimated invalidations of virtual 64-byte line [0x%zx, "
-                 "0x%zx) (%llu observed), threads%s\n",
-                 rank, f->estimated, f->address, f->address + f->length,
-                 f->observed, thread_list);
+    efsan_report_line("#%zu predicted false sharing at another start offset "
+                      "on virtual line [0x%zx, 0x%zx): %s lost (%s of the "
+                      "time of threads%s)\n",
+                      rank, f->address, f->address + f->length, lost, share,
+                      threads);
+    efsan_report_line("  invalidations: %llu estimated if the threads run in "
+                      "parallel, beyond the lines' own\n",
+                      f->invalidations);
     break;
   }
-
   for (u32 i = 0; i < objects.count; i++)
     cf_print_text_object(f, &objects.objects[i]);
-  // Columns as in the rows below (sanitizer_common pads strings only on the
-  // right, numbers only on the left).
-  efsan_report_line("  words:  offset object-offset  thread           reads       "
-               "writes\n");
-  for (uptr a = f->address; a < f->address + f->length; a += CF_WORD_SIZE) {
-    struct cf_line_record *record = cf_record_covering(f, a);
-    if (!record)
-      continue;
-    uptr word = (a - record->line) / CF_WORD_SIZE;
-    // sanitizer_common's printf pads only strings on the left: numbers
-    // are formatted first.
-    char line_offset[32], object_offset[32] = "-", thread[32];
-    efsan_snprintf(line_offset, sizeof(line_offset), "+%zu",
-                   (uptr)(a - f->address));
-    const struct cf_object *holder = cf_object_holding(&objects, a);
-    if (holder)
-      efsan_snprintf(object_offset, sizeof(object_offset), "+%zu",
-                     (uptr)(a - holder->start));
-    for (int s = 0; s < CF_THREAD_SLOTS; s++) {
-      u32 owner = cf_load(&record->owners[s]);
-      if (!owner)
-        break;
-      u64 reads = cf_load(&record->counters[s].reads[word]);
-      u64 writes = cf_load(&record->counters[s].writes[word]);
-      if (!reads && !writes)
-        continue;
-      efsan_snprintf(thread, sizeof(thread), "T%u", owner - 1);
-      efsan_report_line("          %-6s %-14s %-9s %12llu %12llu\n", line_offset,
-                   object_offset, thread, cf_estimate(reads, cf_duty_ppm),
-                   cf_estimate(writes, cf_duty_ppm));
-    }
-    u64 reads = cf_load(&record->other_reads[word]);
-    u64 writes = cf_load(&record->other_writes[word]);
-    if (reads || writes)
-      efsan_report_line("          %-6s %-14s %-9s %12llu %12llu\n", line_offset,
-                   object_offset, "others",
-                   cf_estimate(reads, cf_duty_ppm),
-                   cf_estimate(writes, cf_duty_ppm));
-  }
+  cf_print_text_accesses(f, view_count, &objects);
   char suggestion[1024];
-  cf_suggest(suggestion, sizeof(suggestion), f, &object);
+  cf_suggest(suggestion, sizeof(suggestion), f, &objects.objects[0]);
   efsan_report_line("  suggestion: %s\n", suggestion);
 }
 
@@ -784,7 +805,7 @@ static void cf_print_text_structs(struct cf_struct_usage *u, uptr n,
     struct cf_struct_shape shape;
     cf_struct_shape(&u[i], &shape);
     efsan_report_line("  %s: size %u, %u fields, %llu accesses\n", u[i].name,
-                 u[i].size, u[i].num_fields, cf_estimate(u[i].total, cf_duty_ppm));
+                 u[i].size, u[i].num_fields, u[i].total * cf_period);
     for (u32 f = 0; f < u[i].num_fields; f++) {
       u64 count = u[i].counts[f];
       enum cf_heat heat = cf_field_heat(&u[i], f, shape.max);
@@ -794,7 +815,7 @@ static void cf_print_text_structs(struct cf_struct_usage *u, uptr n,
                                                   : "";
       efsan_report_line("    field %u offset %u size %u type %s count %llu%s\n", f,
                    u[i].field_offsets[f], u[i].field_sizes[f],
-                   u[i].field_type_names[f], cf_estimate(count, cf_duty_ppm),
+                   u[i].field_type_names[f], count * cf_period,
                    tag);
     }
     if (cf_hot_cold_mix(&shape))
@@ -842,65 +863,24 @@ static void cf_json_string(const char *s) {
   efsan_printf("%s", buffer);
 }
 
-struct cf_json_words {
-  const struct cf_finding *finding;
-  const struct cf_objects *objects;
-  bool first;
-};
-
-static void cf_json_word_entry(struct cf_json_words *w, uptr word_address,
-                               long long thread, u64 reads, u64 writes) {
-  efsan_printf("%s\n        {\"offset\": %zu, ", w->first ? "" : ",",
-               (uptr)(word_address - w->finding->address));
-  const struct cf_object *holder = cf_object_holding(w->objects, word_address);
-  if (holder)
-    efsan_printf("\"object_offset\": %zu, ",
-                 (uptr)(word_address - holder->start));
-  else
-    efsan_printf("\"object_offset\": null, ");
-  efsan_printf("\"thread\": %lld, \"reads\": %llu, \"writes\": %llu}", thread,
-               cf_estimate(reads, cf_duty_ppm), cf_estimate(writes, cf_duty_ppm));
-  w->first = false;
-}
-
-static void cf_json_word(uptr word_address, struct cf_line_record *record,
-                         uptr word, void *arg) {
-  struct cf_json_words *w = arg;
-  for (int s = 0; s < CF_THREAD_SLOTS; s++) {
-    u32 owner = cf_load(&record->owners[s]);
-    if (!owner)
-      break;
-    u64 reads = cf_load(&record->counters[s].reads[word]);
-    u64 writes = cf_load(&record->counters[s].writes[word]);
-    if (reads || writes)
-      cf_json_word_entry(w, word_address, owner - 1, reads, writes);
-  }
-  u64 reads = cf_load(&record->other_reads[word]);
-  u64 writes = cf_load(&record->other_writes[word]);
-  if (reads || writes)
-    cf_json_word_entry(w, word_address, -1, reads, writes);
-}
-
-// One object: kind, name, bounds, allocation stack, and (when the finding's
-// per-word counts chose it) the invalidations its words caused and their
-// offsets (in the object, or in the line for objects without bounds).
 static void cf_print_json_object(const struct cf_finding *f,
                                  const struct cf_object *o) {
-  const struct cf_object object = *o;
-  efsan_printf("{\"kind\": \"%s\"", cf_object_kind_name(object.kind));
-  if (object.kind == CF_OBJECT_GLOBAL) {
+  efsan_printf("{\"kind\": \"%s\"", cf_object_kind_name(o->kind));
+  if (o->kind == CF_OBJECT_GLOBAL) {
     efsan_printf(", \"name\": ");
-    cf_json_string(object.name);
+    cf_json_string(o->name);
   }
-  if (object.kind == CF_OBJECT_GLOBAL || object.kind == CF_OBJECT_HEAP)
-    efsan_printf(", \"address\": %zu, \"size\": %zu", object.start, object.size);
+  if (cf_bounded(o))
+    efsan_printf(", \"address\": %zu, \"size\": %zu", o->start, o->size);
   else
-    efsan_printf(", \"address\": %zu, \"size\": null", object.start);
-  if (object.kind == CF_OBJECT_HEAP) {
+    efsan_printf(", \"address\": %zu, \"size\": null", o->start);
+  if (o->kind == CF_OBJECT_STACK)
+    efsan_printf(", \"thread\": %u", o->thread);
+  if (o->kind == CF_OBJECT_HEAP) {
     efsan_printf(", \"alloc_stack\": [");
     struct efsan_frame frames[CF_MAX_FRAMES];
-    uptr n = object.stack_id
-                 ? efsan_symbolize_stack(object.stack_id, frames, CF_MAX_FRAMES)
+    uptr n = o->stack_id
+                 ? efsan_symbolize_stack(o->stack_id, frames, CF_MAX_FRAMES)
                  : 0;
     for (uptr i = 0; i < n; i++) {
       efsan_printf("%s{\"function\": ", i ? ", " : "");
@@ -914,40 +894,62 @@ static void cf_print_json_object(const struct cf_finding *f,
     }
     efsan_printf("]");
   }
-  if (object.contended_words) {
-    bool bounded = object.kind == CF_OBJECT_GLOBAL || object.kind == CF_OBJECT_HEAP;
-    efsan_printf(", \"invalidations\": %llu, \"contended_offsets\": [",
-                 cf_estimate(object.invalidations, cf_duty_ppm));
-    bool first = true;
-    for (uptr i = 0; i < 32; i++) {
-      if (!(object.contended_words & (1u << i)))
-        continue;
-      uptr address = f->address + i * CF_WORD_SIZE;
-      efsan_printf("%s%zu", first ? "" : ", ",
-                   (uptr)(bounded ? address - object.start : address - f->address));
-      first = false;
+  // Contended bytes as [first, last] pairs, in the object for bounded
+  // objects, in the line otherwise.
+  long delta = cf_bounded(o) ? cf_object_delta(f, o) : 0;
+  efsan_printf(", \"invalidations\": %llu, \"contended_bytes\": [",
+               cf_round(o->invalidations));
+  bool first = true;
+  for (u32 i = 0; i < 128;) {
+    if (!(o->bytes[i / 64] & (1ull << (i % 64)))) {
+      i++;
+      continue;
     }
-    efsan_printf("]");
+    u32 end = i;
+    while (end + 1 < 128 && (o->bytes[(end + 1) / 64] & (1ull << ((end + 1) % 64))))
+      end++;
+    efsan_printf("%s[%zu, %zu]", first ? "" : ", ", (uptr)(i + delta),
+                 (uptr)(end + delta));
+    first = false;
+    i = end + 1;
   }
-  efsan_printf("}");
+  efsan_printf("]}");
 }
 
 static void cf_print_json_finding(const struct cf_finding *f, bool last) {
+  u32 view_count = cf_finding_views(f);
   struct cf_objects objects;
-  cf_attribute_all(f, &objects);
-  const struct cf_object object = objects.objects[0];
-  struct cf_thread_set threads = {0};
-  cf_for_each_word(f, cf_collect_threads, &threads);
+  cf_attribute(f, view_count, &objects);
   efsan_printf("    {\"kind\": \"%s\", \"line_address\": %zu, \"line_size\": %zu, "
-               "\"invalidations\": %llu, \"observed_invalidations\": %llu,\n",
-               cf_kind_name(f->kind), f->address, f->length, f->estimated,
-               f->observed);
+               "\"invalidations\": %llu,\n",
+               cf_kind_name(f->kind), f->address, f->length, f->invalidations);
+  if (f->has_observed)
+    efsan_printf("     \"observed_invalidations\": %llu, ", f->observed);
+  else
+    efsan_printf("     \"observed_invalidations\": null, ");
+  efsan_printf("\"estimated_parallel_invalidations\": %llu, "
+               "\"true_sharing_invalidations\": %llu, "
+               "\"false_sharing_invalidations\": %llu,\n",
+               f->parallel, f->true_invalidations,
+               cf_false_part(f->invalidations, f->true_invalidations));
+  efsan_printf("     \"impact\": {\"estimated_seconds\": %llu.%09llu, "
+               "\"share\": %u.%06u, \"transfer_ns\": %d, "
+               "\"threads_seconds\": %llu.%09llu},\n",
+               f->lost_ns / 1000000000ull, f->lost_ns % 1000000000ull,
+               f->share_ppm / 1000000, f->share_ppm % 1000000,
+               efsan_flags.cache_frag_transfer_ns,
+               f->threads_ns / 1000000000ull, f->threads_ns % 1000000000ull);
   if (f->kind == CF_PREDICTED_128 || f->kind == CF_PREDICTED_SHIFTED)
     efsan_printf("     \"prediction\": \"%s\",\n",
                  f->kind == CF_PREDICTED_128 ? "128-byte-line" : "start-offset");
   efsan_printf("     \"threads\": [");
-  for (u32 i = 0; i < threads.count; i++)
-    efsan_printf("%s%u", i ? ", " : "", threads.threads[i]);
+  bool first = true;
+  for (u32 v = 0; v < view_count; v++) {
+    if (cf_views[v].thread == EFSAN_INTERNAL_THREAD || !cf_views[v].involved)
+      continue;
+    efsan_printf("%s%u", first ? "" : ", ", cf_views[v].thread);
+    first = false;
+  }
   efsan_printf("],\n     \"object\": ");
   cf_print_json_object(f, &objects.objects[0]);
   efsan_printf(",\n     \"objects\": [");
@@ -955,11 +957,32 @@ static void cf_print_json_finding(const struct cf_finding *f, bool last) {
     efsan_printf("%s", i ? ", " : "");
     cf_print_json_object(f, &objects.objects[i]);
   }
-  efsan_printf("],\n     \"words\": [");
-  struct cf_json_words w = {f, &objects, true};
-  cf_for_each_word(f, cf_json_word, &w);
+  efsan_printf("],\n     \"accesses\": [");
+  first = true;
+  for (u32 v = 0; v < view_count; v++) {
+    for (u32 s = 0; s < cf_views[v].shape_count; s++) {
+      struct cf_view_shape *shape = &cf_views[v].shapes[s];
+      efsan_printf("%s\n        {\"thread\": ", first ? "" : ",");
+      if (cf_views[v].thread == EFSAN_INTERNAL_THREAD)
+        efsan_printf("-1");
+      else
+        efsan_printf("%u", cf_views[v].thread);
+      efsan_printf(", \"offset\": %u, \"length\": %u, ", shape->offset,
+                   shape->length);
+      const struct cf_object *holder =
+          cf_object_holding(&objects, f->address + shape->offset);
+      if (holder)
+        efsan_printf("\"object_offset\": %zu, ",
+                     (uptr)(f->address + shape->offset - holder->start));
+      else
+        efsan_printf("\"object_offset\": null, ");
+      efsan_printf("\"reads\": %llu, \"writes\": %llu}",
+                   (u64)shape->reads * cf_period, (u64)shape->writes * cf_period);
+      first = false;
+    }
+  }
   char suggestion[1024];
-  cf_suggest(suggestion, sizeof(suggestion), f, &object);
+  cf_suggest(suggestion, sizeof(suggestion), f, &objects.objects[0]);
   efsan_printf("],\n     \"suggestion\": ");
   cf_json_string(suggestion);
   efsan_printf("}%s\n", last ? "" : ",");
@@ -975,7 +998,7 @@ static void cf_print_json_structs(struct cf_struct_usage *u, uptr n) {
     cf_json_string(u[i].name);
     efsan_printf(", \"size\": %u, \"accesses\": %llu, \"hot_cold_mix\": %s, "
                  "\"hot_span\": %zu,\n     \"fields\": [",
-                 u[i].size, cf_estimate(u[i].total, cf_duty_ppm),
+                 u[i].size, u[i].total * cf_period,
                  cf_hot_cold_mix(&shape) ? "true" : "false", cf_hot_span(&shape));
     for (u32 f = 0; f < u[i].num_fields; f++) {
       u64 count = u[i].counts[f];
@@ -984,7 +1007,7 @@ static void cf_print_json_structs(struct cf_struct_usage *u, uptr n) {
                    f ? "," : "", f, u[i].field_offsets[f], u[i].field_sizes[f]);
       cf_json_string(u[i].field_type_names[f]);
       efsan_printf(", \"count\": %llu, \"heat\": \"%s\"}",
-                   cf_estimate(count, cf_duty_ppm),
+                   count * cf_period,
                    cf_heat_names[cf_field_heat(&u[i], f, shape.max)]);
     }
     efsan_printf("]}");
@@ -996,15 +1019,16 @@ static void cf_print_json_structs(struct cf_struct_usage *u, uptr n) {
 
 void efsan_cache_frag_report(void) {
   cf_json = efsan_internal_strcmp(efsan_flags.report_format, "json") == 0;
-  cf_duty_ppm = cf_duty_cycle_ppm();
-  bool sampled = cf_is_sampled();
+  cf_period = cf_sample_period();
+  uptr views_bytes = CF_MAX_VIEWS * sizeof(struct cf_view);
+  cf_views = (struct cf_view *)efsan_mmap(views_bytes);
 
   efsan_regions_refresh();
   cf_region_count = efsan_regions_snapshot(&cf_regions, &cf_region_capacity);
 
   u32 record_count;
   struct cf_line_record *records = cf_records(&record_count);
-  uptr findings_capacity = 4 * (uptr)record_count + 1;
+  uptr findings_capacity = 2 * (uptr)record_count + 1;
   uptr findings_bytes = findings_capacity * sizeof(struct cf_finding);
   struct cf_finding *findings = (struct cf_finding *)efsan_mmap(findings_bytes);
   uptr n = cf_collect_findings(findings, records, record_count);
@@ -1025,24 +1049,26 @@ void efsan_cache_frag_report(void) {
   while (structs_with_counts < struct_count && structs[structs_with_counts].total)
     structs_with_counts++;
 
-  char duty[32];
-  cf_format_percent(duty, sizeof(duty), cf_duty_ppm);
   u64 tracked = 0;
   for (u32 i = 0; i < record_count; i++)
     if (cf_load(&records[i].line))
       tracked++;
+  char min_share[32];
+  cf_format_percent(min_share, sizeof(min_share),
+                    (u64)efsan_cache_frag_min_share_ppm());
 
   if (cf_json) {
-    efsan_printf("{\n  \"tool\": \"cache-frag\",\n  \"sampled\": %s,\n"
-                 "  \"duty_cycle\": %llu.%06llu,\n  \"window_ms\": %d,\n"
-                 "  \"period_ms\": %d,\n  \"report_threshold\": %d,\n"
+    int share = efsan_cache_frag_min_share_ppm();
+    efsan_printf("{\n  \"tool\": \"cache-frag\",\n  \"pid\": %d,\n"
+                 "  \"sampled\": %s,\n  \"sample_period\": %llu,\n"
+                 "  \"transfer_ns\": %d,\n  \"min_share\": %d.%06d,\n"
+                 "  \"report_threshold\": %d,\n"
                  "  \"tracked_lines\": %llu,\n  \"untracked_lines\": %llu,\n"
                  "  \"findings\": [%s",
-                 sampled ? "true" : "false", cf_duty_ppm / 1000000,
-                 cf_duty_ppm % 1000000, efsan_flags.cache_frag_window_ms,
-                 efsan_flags.cache_frag_period_ms,
-                 efsan_flags.cache_frag_report_threshold, tracked,
-                 cf_untracked_lines(), shown ? "\n" : "");
+                 efsan_getpid(), cf_period > 1 ? "true" : "false", cf_period,
+                 efsan_flags.cache_frag_transfer_ns, share / 1000000,
+                 share % 1000000, efsan_flags.cache_frag_report_threshold,
+                 tracked, cf_untracked_lines(), shown ? "\n" : "");
     for (uptr i = 0; i < shown; i++)
       cf_print_json_finding(&findings[i], i + 1 == shown);
     efsan_printf("%s],\n", shown ? "  " : "");
@@ -1051,33 +1077,32 @@ void efsan_cache_frag_report(void) {
   } else {
     efsan_report_line("EfficiencySanitizer: cache-frag report: false sharing "
                       "and struct field usage\n");
-    if (sampled)
-      efsan_report_line("Counts are sampled: tracking windows of %d ms every %d ms "
-                   "(more often for %d ms after a thread is created), "
-                   "measured duty cycle %s; estimated counts are the counts "
-                   "seen in windows divided by the duty cycle.\n",
-                   efsan_flags.cache_frag_window_ms,
-                   efsan_flags.cache_frag_period_ms, cf_adaptive_span_ms(),
-                   duty);
+    if (cf_period > 1)
+      efsan_report_line("Counts are sampled: each thread samples one access in "
+                        "%llu on average; counts shown are samples times %llu.\n",
+                        cf_period, cf_period);
     else
-      efsan_report_line("Counts are exact: the tracking window was open all the "
-                   "time (duty cycle 100%%).\n");
-    efsan_report_line("Cache lines tracked in detail: %llu (tracking threshold %d "
-                 "writes, report threshold %d invalidations)\n",
-                 tracked, efsan_flags.cache_frag_tracking_threshold,
-                 efsan_flags.cache_frag_report_threshold);
+      efsan_report_line("Counts are exact: every access was seen "
+                        "(cache_frag_sample_period=1).\n");
+    efsan_report_line("Cache lines tracked in detail: %llu; a line is reported "
+                      "when its invalidations cost at least %s of its threads' "
+                      "time at %d ns each (and number at least %d).\n",
+                      tracked, min_share, efsan_flags.cache_frag_transfer_ns,
+                      efsan_flags.cache_frag_report_threshold);
     if (cf_untracked_lines())
-      efsan_report_line("WARNING: %llu more lines passed the tracking threshold "
-                   "but were not tracked (cache_frag_max_tracked_lines=%d)\n",
-                   cf_untracked_lines(), efsan_flags.cache_frag_max_tracked_lines);
+      efsan_report_line("WARNING: %llu more lines needed tracking but were not "
+                        "tracked (cache_frag_max_tracked_lines=%d)\n",
+                        cf_untracked_lines(),
+                        efsan_flags.cache_frag_max_tracked_lines);
     if (!n)
-      efsan_report_line("No false sharing, true sharing or predicted false sharing "
-                   "above the report threshold.\n");
+      efsan_report_line("No false sharing, true sharing or predicted false "
+                        "sharing above the report threshold.\n");
     for (uptr i = 0; i < shown; i++)
       cf_print_text_finding(i + 1, &findings[i]);
     if (shown < n)
-      efsan_report_line("(%zu more findings not shown; see cache_frag_max_findings)\n",
-                   n - shown);
+      efsan_report_line("(%zu more findings not shown; see "
+                        "cache_frag_max_findings)\n",
+                        n - shown);
     cf_print_text_structs(structs, struct_count, structs_with_counts);
     // Like every sanitizer's SUMMARY line, not prefixed (scripts look for it
     // at the start of a line); the PID at its end names the process.
@@ -1090,4 +1115,5 @@ void efsan_cache_frag_report(void) {
   }
   cf_structs_release(structs, struct_count, struct_capacity);
   efsan_munmap(findings, findings_bytes);
+  efsan_munmap(cf_views, views_bytes);
 }

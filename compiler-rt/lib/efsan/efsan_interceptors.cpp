@@ -31,6 +31,7 @@ using namespace __efsan;
 
 extern "C" int pthread_key_create(unsigned *key, void (*destructor)(void *));
 extern "C" int pthread_setspecific(unsigned key, const void *value);
+extern "C" unsigned long pthread_self(void);
 
 //===-- Allocation before interception --------------------------------------===//
 // dlsym, which installs the interceptors, itself calls calloc; those few
@@ -164,6 +165,8 @@ static unsigned thread_exit_key;
 
 static void OnThreadExit(void *) { efsan_core_thread_exit(); }
 
+extern "C" uptr efsan_thread_handle(void) { return (uptr)pthread_self(); }
+
 struct ThreadStart {
   void *(*callback)(void *);
   void *param;
@@ -200,7 +203,10 @@ INTERCEPTOR(int, pthread_create, void *thread, void *attr,
 }
 
 INTERCEPTOR(int, pthread_join, void *thread, void **retval) {
-  return REAL(pthread_join)(thread, retval);
+  int res = REAL(pthread_join)(thread, retval);
+  if (!res)
+    efsan_core_thread_joined((uptr)thread);
+  return res;
 }
 
 DEFINE_INTERNAL_PTHREAD_FUNCTIONS
@@ -239,7 +245,7 @@ INTERCEPTOR(int, fork, void) {
       return REAL(func)(__VA_ARGS__);                                          \
   }
 // The size argument is often a strlen: it is evaluated only when the range
-// will be recorded (cache-frag outside its windows records nothing).
+// will be recorded .
 #define COMMON_INTERCEPTOR_WRITE_RANGE(ctx, ptr, size)                         \
   do {                                                                         \
     if (efsan_core_ranges_wanted())                                            \

@@ -113,6 +113,10 @@ extern "C" void *efsan_mmap(uptr size) {
   return MmapOrDie(RoundUpTo(size, GetPageSizeCached()), "efsan");
 }
 
+extern "C" void *efsan_mmap_noreserve(uptr size) {
+  return MmapNoReserveOrDie(RoundUpTo(size, GetPageSizeCached()), "efsan");
+}
+
 extern "C" void efsan_munmap(void *addr, uptr size) {
   UnmapOrDie(addr, RoundUpTo(size, GetPageSizeCached()));
 }

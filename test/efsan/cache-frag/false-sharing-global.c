@@ -1,12 +1,17 @@
 // Per-thread counters in one global array: false sharing on one cache line,
 // attributed to the global by name, with each thread's word.
 // RUN: %clang -O2 -g -fsanitize=efficiency-cache-frag -pthread %s -o %t
-// RUN: env ESAN_OPTIONS=cache_frag_period_ms=0:cache_frag_tracking_threshold=1 %run %t 2>&1 | FileCheck %s
+// RUN: env ESAN_OPTIONS=cache_frag_sample_period=1 %run %t 2>&1 | FileCheck %s
+// RUN: env ESAN_OPTIONS=cache_frag_period_ms=0 %run %t 2>&1 | FileCheck %s
 //
-// Two threads take 2000 turns each; a turn is counters[me]++ (a read and a
-// write). Tracking starts at the first write (threshold 1), so the very first
-// read is not seen; after that every write follows the other thread's
-// accesses: 2 * 2000 - 1 = 3999 invalidations, none on a shared word.
+// Exact mode (cache_frag_sample_period=1, or its old spelling). Two threads
+// take 2000 turns each; a turn is counters[me]++ (a read and a write). The
+// line gets its record at T2's first access, with T1 as the holder, so T1's
+// first turn is not in the counts; from then on every write follows the
+// other thread's accesses: 2 * 2000 - 1 = 3999 invalidations observed, none
+// on bytes the other thread used. The parallel estimate: each thread, over
+// its 4000 accesses (all to the line, half writes), invalidates
+// 0.5 * 4000 * (1 - e^-1) = 1264 times: about 2528.
 #include "Inputs/lockstep.h"
 
 _Alignas(64) volatile long counters[8];
@@ -19,12 +24,13 @@ int main(void) {
 }
 
 // CHECK: EfficiencySanitizer: cache-frag report
-// CHECK: Counts are exact: the tracking window was open all the time (duty cycle 100%).
-// CHECK: #1 false sharing: 3999 estimated invalidations of cache line [[LINE:0x[0-9a-f]+]] (3999 observed; 0 more observed were true sharing), threads T1 T2
-// CHECK-NEXT: object: global 'counters' at [[LINE]], size 64
-// CHECK-NEXT: words: offset object-offset thread reads writes
-// CHECK-NEXT: +0 +0 T1 1999 2000
-// CHECK-NEXT: +8 +8 T2 2000 2000
-// CHECK-NEXT: suggestion: threads write different words of global 'counters' on one cache line: align it to 64 bytes and pad each thread's part to 64 bytes
+// CHECK: Counts are exact: every access was seen (cache_frag_sample_period=1).
+// CHECK: #1 false sharing on cache line [[LINE:0x[0-9a-f]+]]: 199.950 us lost ({{[0-9]+\.[0-9]+}}% of the time of threads T1 T2)
+// CHECK-NEXT: invalidations: 3999 observed, {{25[0-4][0-9]}} estimated if the threads run in parallel; 0 of the larger count were true sharing
+// CHECK-NEXT: object: global 'counters' at [[LINE]], size 64; written bytes that invalidate: +0..15 (3999 invalidations)
+// CHECK-NEXT: accesses: bytes object-bytes thread reads writes
+// CHECK-NEXT: +0..7 +0..7 T1 1999 1999
+// CHECK-NEXT: +8..15 +8..15 T2 2000 2000
+// CHECK-NEXT: suggestion: threads write different bytes of global 'counters' on one cache line: align it to 64 bytes and pad each thread's part to 64 bytes
 // CHECK-NOT: #2
 // CHECK: SUMMARY: EfficiencySanitizer: cache-frag: 1 false sharing, 0 true sharing, 0 predicted false sharing;

@@ -2,7 +2,7 @@
 // lines: elements 0 and 1 share line 0, so their owners falsely share it. The
 // report names the heap object, its size and the line that allocated it.
 // RUN: %clang -O2 -g -fsanitize=efficiency-cache-frag -pthread %s -o %t
-// RUN: env ESAN_OPTIONS=cache_frag_period_ms=0:cache_frag_tracking_threshold=1 %run %t 2>&1 | FileCheck %s
+// RUN: env ESAN_OPTIONS=cache_frag_sample_period=1 %run %t 2>&1 | FileCheck %s
 #include "Inputs/lockstep.h"
 
 struct stats {
@@ -29,12 +29,13 @@ int main(void) {
   return 0;
 }
 
-// Freed before exit: the attribution was taken while the object was live.
-// CHECK: #1 false sharing: 3999 estimated invalidations of cache line [[LINE:0x[0-9a-f]+]] (3999 observed; 0 more observed were true sharing), threads T1 T2
-// CHECK-NEXT: object: heap object at [[LINE]], size 192; contended words: +0 +48 (3999 invalidations); allocated at:
-// CHECK-NEXT: #0 0x{{[0-9a-f]+}} in main {{.*}}false-sharing-heap.c:[[@LINE-10]]
-// CHECK: words: offset object-offset thread reads writes
-// CHECK-NEXT: +0 +0 T1 1999 2000
-// CHECK-NEXT: +48 +48 T2 2000 2000
-// CHECK-NEXT: suggestion: threads write different words of the heap object allocated at {{.*}}false-sharing-heap.c:[[@LINE-14]] on one cache line
+// Freed before exit: the object was noted while it was live.
+// CHECK: #1 false sharing on cache line [[LINE:0x[0-9a-f]+]]: 199.950 us lost ({{.*}} of the time of threads T1 T2)
+// CHECK-NEXT: invalidations: 3999 observed, {{[0-9]+}} estimated if the threads run in parallel; 0 of the larger count were true sharing
+// CHECK-NEXT: object: heap object at [[LINE]], size 192; written bytes that invalidate: +0..7 +48..55 (3999 invalidations); allocated at:
+// CHECK-NEXT: #0 0x{{[0-9a-f]+}} in main {{.*}}false-sharing-heap.c:25
+// CHECK: accesses: bytes object-bytes thread reads writes
+// CHECK-NEXT: +0..7 +0..7 T1 1999 1999
+// CHECK-NEXT: +48..55 +48..55 T2 2000 2000
+// CHECK-NEXT: suggestion: threads write different bytes of the heap object allocated at {{.*}}false-sharing-heap.c:25 on one cache line
 // CHECK: SUMMARY: EfficiencySanitizer: cache-frag: 1 false sharing, 0 true sharing, 0 predicted false sharing;

@@ -1,7 +1,7 @@
 // Per-thread counters in a local array of main that the workers update: false
-// sharing attributed to a thread stack.
+// sharing attributed to the main thread's stack (T0).
 // RUN: %clang -O2 -g -fsanitize=efficiency-cache-frag -pthread %s -o %t
-// RUN: env ESAN_OPTIONS=cache_frag_period_ms=0:cache_frag_tracking_threshold=1 %run %t 2>&1 | FileCheck %s
+// RUN: env ESAN_OPTIONS=cache_frag_sample_period=1 %run %t 2>&1 | FileCheck %s
 #include "Inputs/lockstep.h"
 
 static volatile long *counters;
@@ -21,10 +21,11 @@ int main(void) {
   return 0;
 }
 
-// CHECK: #1 false sharing: 3999 estimated invalidations of cache line [[LINE:0x[0-9a-f]+]] (3999 observed; 0 more observed were true sharing), threads T1 T2
-// CHECK-NEXT: object: on a thread stack (first shared word at [[LINE]])
-// CHECK-NEXT: words: offset object-offset thread reads writes
-// CHECK-NEXT: +0 - T1 1999 2000
-// CHECK-NEXT: +8 - T2 2000 2000
-// CHECK-NEXT: suggestion: threads write different words of the stack object on one cache line
+// CHECK: #1 false sharing on cache line [[LINE:0x[0-9a-f]+]]: 199.950 us lost ({{.*}} of the time of threads T1 T2)
+// CHECK-NEXT: invalidations: 3999 observed, {{[0-9]+}} estimated if the threads run in parallel; 0 of the larger count were true sharing
+// CHECK-NEXT: object: on the stack of thread T0 (first byte at [[LINE]]); written bytes that invalidate (line offsets): +0..15 (3999 invalidations)
+// CHECK-NEXT: accesses: bytes object-bytes thread reads writes
+// CHECK-NEXT: +0..7 - T1 1999 1999
+// CHECK-NEXT: +8..15 - T2 2000 2000
+// CHECK-NEXT: suggestion: threads write different bytes of the stack object of thread T0 on one cache line
 // CHECK: SUMMARY: EfficiencySanitizer: cache-frag: 1 false sharing, 0 true sharing, 0 predicted false sharing;

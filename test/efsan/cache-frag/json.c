@@ -1,8 +1,9 @@
 // report_format=json: the JSON parses, has the documented keys and carries
-// the same findings, words and struct counts as the text report.
+// the same findings (kinds, invalidations, impact, per-thread byte ranges)
+// and struct counts as the text report.
 // RUN: %clang -O2 -g -fsanitize=efficiency-cache-frag -pthread %s -o %t
-// RUN: env ESAN_OPTIONS=cache_frag_period_ms=0:cache_frag_tracking_threshold=1 %run %t 2> %t.txt
-// RUN: env ESAN_OPTIONS=cache_frag_period_ms=0:cache_frag_tracking_threshold=1:report_format=json %run %t 2> %t.json
+// RUN: env ESAN_OPTIONS=cache_frag_sample_period=1 %run %t 2> %t.txt
+// RUN: env ESAN_OPTIONS=cache_frag_sample_period=1:report_format=json %run %t 2> %t.json
 // RUN: %python %S/Inputs/check_json.py %t.json %t.txt | FileCheck %s
 // RUN: FileCheck %s --check-prefix=JSON < %t.json
 #include "Inputs/lockstep.h"
@@ -27,15 +28,21 @@ int main(void) {
 // CHECK: check_json: 1 findings and 1 structs match
 
 // JSON: "tool": "cache-frag",
+// JSON-NEXT: "pid": {{[0-9]+}},
 // JSON-NEXT: "sampled": false,
-// JSON-NEXT: "duty_cycle": 1.000000,
+// JSON-NEXT: "sample_period": 1,
+// JSON-NEXT: "transfer_ns": 50,
+// JSON-NEXT: "min_share": 0.010000,
+// JSON-NEXT: "report_threshold": 100,
 // JSON: "findings": [
-// JSON-NEXT: {"kind": "false-sharing", "line_address": {{[0-9]+}}, "line_size": 64, "invalidations": 3999, "observed_invalidations": 3999,
+// JSON-NEXT: {"kind": "false-sharing", "line_address": {{[0-9]+}}, "line_size": 64, "invalidations": 3999,
+// JSON-NEXT: "observed_invalidations": 3999, "estimated_parallel_invalidations": {{25[0-4][0-9]}}, "true_sharing_invalidations": 0, "false_sharing_invalidations": 3999,
+// JSON-NEXT: "impact": {"estimated_seconds": 0.000199950, "share": 0.{{[0-9]+}}, "transfer_ns": 50, "threads_seconds": 0.0000{{[0-9]+}}},
 // JSON-NEXT: "threads": [1, 2],
-// JSON-NEXT: "object": {"kind": "global", "name": "pairs", "address": {{[0-9]+}}, "size": 64, "invalidations": 3999, "contended_offsets": [0, 16]},
-// JSON-NEXT: "objects": [{"kind": "global", "name": "pairs", "address": {{[0-9]+}}, "size": 64, "invalidations": 3999, "contended_offsets": [0, 16]}],
-// JSON-NEXT: "words": [
-// JSON-NEXT: {"offset": 0, "object_offset": 0, "thread": 1, "reads": 1999, "writes": 2000},
-// JSON-NEXT: {"offset": 16, "object_offset": 16, "thread": 2, "reads": 2000, "writes": 2000}],
+// JSON-NEXT: "object": {"kind": "global", "name": "pairs", "address": {{[0-9]+}}, "size": 64, "invalidations": 3999, "contended_bytes": {{\[}}[0, 7], [16, 23]]},
+// JSON-NEXT: "objects": [{"kind": "global", "name": "pairs", "address": {{[0-9]+}}, "size": 64, "invalidations": 3999, "contended_bytes": {{\[}}[0, 7], [16, 23]]}],
+// JSON-NEXT: "accesses": [
+// JSON-NEXT: {"thread": 1, "offset": 0, "length": 8, "object_offset": 0, "reads": 1999, "writes": 1999},
+// JSON-NEXT: {"thread": 2, "offset": 16, "length": 8, "object_offset": 16, "reads": 2000, "writes": 2000}],
 // JSON: "structs": [
 // JSON-NEXT: {"name": "{{(struct\.)?}}pair", "size": 16,

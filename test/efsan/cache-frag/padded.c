@@ -2,7 +2,7 @@
 // 128-byte pair holds two threads' data, so nothing is reported, observed or
 // predicted.
 // RUN: %clang -O2 -g -fsanitize=efficiency-cache-frag -pthread %s -o %t
-// RUN: env ESAN_OPTIONS=cache_frag_period_ms=0:cache_frag_tracking_threshold=1 %run %t 2>&1 | FileCheck %s
+// RUN: env ESAN_OPTIONS=cache_frag_sample_period=1 %run %t 2>&1 | FileCheck %s
 #include "Inputs/lockstep.h"
 
 struct padded_counter {

@@ -2,11 +2,12 @@
 // thread's struct has its own cache line, so no sharing is observed, but both
 // lines form one 128-byte pair: predicted false sharing with 128-byte lines.
 // RUN: %clang -O2 -g -fsanitize=efficiency-cache-frag -pthread %s -o %t
-// RUN: env ESAN_OPTIONS=cache_frag_period_ms=0:cache_frag_tracking_threshold=1 %run %t 2>&1 | FileCheck %s
+// RUN: env ESAN_OPTIONS=cache_frag_sample_period=1:cache_frag_prediction_threshold=1 %run %t 2>&1 | FileCheck %s
 //
-// Each line is tracked from its owner's first write (its first read is not
-// seen); the virtual 128-byte line sees the two threads alternate: 3999
-// invalidations, all on different words.
+// Each line is tracked from its owner's second write (prediction threshold 1,
+// exact mode); the model runs on the virtual 128-byte line made of both: each
+// thread's 4000 accesses, half writes, side by side: 2 * 0.5 * 4000 *
+// (1 - e^-1) = about 2528 invalidations, on bytes the other never uses.
 #include "Inputs/lockstep.h"
 
 struct slot {
@@ -33,12 +34,13 @@ int main(void) {
 
 // CHECK-NOT: #{{[0-9]+}} false sharing
 // CHECK-NOT: #{{[0-9]+}} true sharing
-// CHECK: #1 predicted false sharing with 128-byte lines: 3999 estimated invalidations of virtual line {{\[}}[[LINE:0x[0-9a-f]+]], 0x{{[0-9a-f]+}}) (3999 observed), threads T1 T2
-// CHECK-NEXT: object: heap object at [[LINE]], size 128, allocated at:
-// CHECK-NEXT: #0 0x{{[0-9a-f]+}} in main {{.*}}predicted-128.c:[[@LINE-11]]
-// CHECK: words: offset object-offset thread reads writes
-// CHECK-NEXT: +0 +0 T1 1999 2000
-// CHECK-NEXT: +64 +64 T2 1999 2000
+// CHECK: #1 predicted false sharing with 128-byte lines on {{\[}}[[LINE:0x[0-9a-f]+]], 0x{{[0-9a-f]+}}): {{.*}} lost ({{.*}} of the time of threads T1 T2)
+// CHECK-NEXT: invalidations: {{25[0-4][0-9]}} estimated if the threads run in parallel, beyond the lines' own
+// CHECK-NEXT: object: heap object at [[LINE]], size 128; written bytes that invalidate: +0..7 +64..71 ({{[0-9]+}} invalidations); allocated at:
+// CHECK-NEXT: #0 0x{{[0-9a-f]+}} in main {{.*}}predicted-128.c:28
+// CHECK: accesses: bytes object-bytes thread reads writes
+// CHECK-NEXT: +0..7 +0..7 T1 1999 2000
+// CHECK-NEXT: +64..71 +64..71 T2 1999 2000
 // CHECK-NEXT: suggestion: {{.*}}align and pad each thread's part to 128 bytes
 // CHECK-NOT: #2
 // CHECK: SUMMARY: EfficiencySanitizer: cache-frag: 0 false sharing, 0 true sharing, 1 predicted false sharing;

@@ -5,7 +5,7 @@
 // sharing at another start offset, on the virtual line starting 8 bytes into
 // line 1 (the first of the seven offsets that covers both words).
 // RUN: %clang -O2 -g -fsanitize=efficiency-cache-frag -pthread %s -o %t
-// RUN: env ESAN_OPTIONS=cache_frag_period_ms=0:cache_frag_tracking_threshold=1 %run %t 2>&1 | FileCheck %s
+// RUN: env ESAN_OPTIONS=cache_frag_sample_period=1:cache_frag_prediction_threshold=1 %run %t 2>&1 | FileCheck %s
 #include "Inputs/lockstep.h"
 
 struct slot {
@@ -39,12 +39,13 @@ int main(void) {
 
 // CHECK-NOT: #{{[0-9]+}} false sharing
 // CHECK-NOT: predicted false sharing with 128-byte lines
-// CHECK: #1 predicted false sharing at another start offset: 3999 estimated invalidations of virtual 64-byte line {{\[}}0x{{[0-9a-f]+}}, 0x{{[0-9a-f]+}}) (3999 observed), threads T1 T2
-// CHECK-NEXT: object: heap object at 0x{{[0-9a-f]+}}, size 256, allocated at:
-// CHECK-NEXT: #0 0x{{[0-9a-f]+}} in main {{.*}}predicted-offset.c:[[@LINE-11]]
-// CHECK: words: offset object-offset thread reads writes
-// CHECK-NEXT: +48 +120 T1 1999 2000
-// CHECK-NEXT: +56 +128 T2 1999 2000
+// CHECK: #1 predicted false sharing at another start offset on virtual line {{\[}}0x{{[0-9a-f]+}}, 0x{{[0-9a-f]+}}): {{.*}} lost ({{.*}} of the time of threads T1 T2)
+// CHECK-NEXT: invalidations: {{25[0-4][0-9]}} estimated if the threads run in parallel, beyond the lines' own
+// CHECK-NEXT: object: heap object at 0x{{[0-9a-f]+}}, size 256; written bytes that invalidate: +120..135 ({{[0-9]+}} invalidations); allocated at:
+// CHECK-NEXT: #0 0x{{[0-9a-f]+}} in main {{.*}}predicted-offset.c:33
+// CHECK: accesses: bytes object-bytes thread reads writes
+// CHECK-NEXT: +48..55 +120..127 T1 1999 2000
+// CHECK-NEXT: +56..63 +128..135 T2 1999 2000
 // CHECK-NEXT: suggestion: different threads' parts of the heap object allocated at {{.*}} are less than 64 bytes apart across a line boundary
 // CHECK-NOT: #2
 // CHECK: SUMMARY: EfficiencySanitizer: cache-frag: 0 false sharing, 0 true sharing, 1 predicted false sharing;

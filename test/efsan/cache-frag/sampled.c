@@ -1,29 +1,25 @@
-// With the default windows the report says it is sampled and shows the
-// measured duty cycle, and estimated counts are observed counts scaled by it.
-// The program runs about 0.3 s so that several windows open and close.
-// RUN: %clang -O2 -g -fsanitize=efficiency-cache-frag -pthread %s -o %t
-// RUN: env ESAN_OPTIONS=cache_frag_period_ms=40:cache_frag_window_ms=4 %run %t 2>&1 | FileCheck %s
-// RUN: env ESAN_OPTIONS=cache_frag_period_ms=40:cache_frag_window_ms=4:report_format=json %run %t 2>&1 | FileCheck %s --check-prefix=JSON
-#include <time.h>
-
-__attribute__((disable_sanitizer_instrumentation, noinline)) static void pause_ms(long ms) {
-  struct timespec ts = {0, ms * 1000000};
-  nanosleep(&ts, 0);
-}
-
+// The report says how it counted: sampled by default (one access in
+// cache_frag_sample_period per thread, counts scaled by it), exact with
+// cache_frag_sample_period=1 or the old spelling cache_frag_period_ms=0;
+// the obsolete window options are still accepted.
+// RUN: %clang -O2 -g -fsanitize=efficiency-cache-frag %s -o %t
+// RUN: %run %t 2>&1 | FileCheck %s --check-prefix=DEFAULT
+// RUN: env ESAN_OPTIONS=cache_frag_sample_period=250 %run %t 2>&1 | FileCheck %s --check-prefix=P250
+// RUN: env ESAN_OPTIONS=cache_frag_sample_period=250:report_format=json %run %t 2>&1 | FileCheck %s --check-prefix=JSON
+// RUN: env ESAN_OPTIONS=cache_frag_sample_period=1 %run %t 2>&1 | FileCheck %s --check-prefix=EXACT
+// RUN: env ESAN_OPTIONS=cache_frag_period_ms=0 %run %t 2>&1 | FileCheck %s --check-prefix=EXACT
+// RUN: env ESAN_OPTIONS=cache_frag_period_ms=40:cache_frag_window_ms=4:cache_frag_tracking_threshold=7 %run %t 2>&1 | FileCheck %s --check-prefix=DEFAULT
 volatile long sink;
 
 int main(void) {
-  for (int i = 0; i < 30; i++) {
+  for (int i = 0; i < 100000; i++)
     sink++;
-    pause_ms(10);
-  }
   return 0;
 }
 
-// CHECK: Counts are sampled: tracking windows of 4 ms every 40 ms (more often for 160 ms after a thread is created), measured duty cycle {{[0-9]+\.[0-9][0-9][0-9][0-9]}}%; estimated counts are the counts seen in windows divided by the duty cycle.
-// CHECK: SUMMARY: EfficiencySanitizer: cache-frag:
+// DEFAULT: Counts are sampled: each thread samples one access in 1000 on average; counts shown are samples times 1000.
+// DEFAULT: SUMMARY: EfficiencySanitizer: cache-frag:
+// P250: Counts are sampled: each thread samples one access in 250 on average; counts shown are samples times 250.
 // JSON: "sampled": true,
-// JSON-NEXT: "duty_cycle": 0.{{[0-9][0-9][0-9][0-9][0-9][0-9]}},
-// JSON-NEXT: "window_ms": 4,
-// JSON-NEXT: "period_ms": 40,
+// JSON-NEXT: "sample_period": 250,
+// EXACT: Counts are exact: every access was seen (cache_frag_sample_period=1).

@@ -1,18 +1,19 @@
-// A short program (a few ms unloaded) with the default windows: the false
-// sharing is still found. A thread creation opens the window for 8 ms, then
-// windows are open half the time and back off over the next 160 ms, and
-// estimates are scaled by the measured duty cycle, whatever it was. With the default windows of 2 ms
-// every 40 ms a program that short used to get one 2 ms window, before its
-// threads ran. (Only the thresholds differ from the defaults, so that what is
-// checked is that the windows cover the threads, not how far a loaded
-// machine biases the estimate: tracking from the first write, and a report
-// threshold of 200 invalidations.)
+// A short program (a few ms unloaded) with default options: the false
+// sharing is found. Sampling is by accesses, one in 1000 per thread: 20000
+// accesses per thread give about 20 samples each, enough for the parallel
+// estimate, however the scheduler ran the threads (hence also pinned to one
+// core, where they run one after the other).
 // RUN: %clang -O2 -g -fsanitize=efficiency-cache-frag -pthread %s -o %t
-// RUN: env ESAN_OPTIONS=cache_frag_tracking_threshold=1:cache_frag_report_threshold=200 %run %t 2>&1 | FileCheck %s
+// DEFINE: %{check} = %python %S/Inputs/check_findings.py --only --expect false-sharing:global=counters --threads 1,2 --min-invalidations 1000
+// RUN: env ESAN_OPTIONS=report_format=json %run %t 2> %t.default.json
+// RUN: %{check} %t.default.json
+// RUN: %if taskset %{ env ESAN_OPTIONS=report_format=json taskset -c 0 %run %t 2> %t.pinned.json %}
+// RUN: %if taskset %{ %{check} %t.pinned.json %}
+// RUN: %run %t 2>&1 | FileCheck %s
 //
-// 2 x 10000 lock-step turns of counters[me]++: 19999 invalidations in all,
-// of which the windows see their share; the estimate needs 200. (Sampled
-// estimates are low by the in-window slowdown: the margin allows for it.)
+// 2 x 10000 lock-step turns of counters[me]++; the model expects about
+// 2 * 0.5 * 20000 * (1 - e^-1) = 12642 invalidations if the threads ran in
+// parallel (the minimum asked for leaves room for sampling noise).
 #define ROUNDS 10000
 #include "Inputs/lockstep.h"
 
@@ -25,7 +26,8 @@ int main(void) {
   return 0;
 }
 
-// CHECK: Counts are sampled: tracking windows of 2 ms every 40 ms (more often for 160 ms after a thread is created)
-// CHECK: #1 false sharing: {{[0-9]+}} estimated invalidations of cache line {{0x[0-9a-f]+}} ({{[0-9]+}} observed; 0 more observed were true sharing), threads T1 T2
-// CHECK-NEXT: object: global 'counters' at {{0x[0-9a-f]+}}, size 64; contended words: +0 +8
+// CHECK: Counts are sampled: each thread samples one access in 1000 on average; counts shown are samples times 1000.
+// CHECK: #1 false sharing on cache line {{0x[0-9a-f]+}}: {{.*}} lost ({{.*}} of the time of threads T1 T2)
+// CHECK-NEXT: invalidations: {{[0-9]+}} observed, {{[0-9]+}} estimated if the threads run in parallel; 0 of the larger count were true sharing
+// CHECK-NEXT: object: global 'counters' at {{0x[0-9a-f]+}}, size 64; written bytes that invalidate: +0..15
 // CHECK: SUMMARY: EfficiencySanitizer: cache-frag: 1 false sharing, 0 true sharing, 0 predicted false sharing;

@@ -3,8 +3,8 @@
 // span two cache lines; an untouched byte array is shown as padding, not as a
 // cold field.
 // RUN: %clang -O2 -g -fsanitize=efficiency-cache-frag %s -o %t
-// RUN: env ESAN_OPTIONS=cache_frag_period_ms=0 %run %t 2>&1 | FileCheck %s
-// RUN: env ESAN_OPTIONS=cache_frag_period_ms=0:report_format=json %run %t 2>&1 | FileCheck %s --check-prefix=JSON
+// RUN: env ESAN_OPTIONS=cache_frag_sample_period=1 %run %t 2>&1 | FileCheck %s
+// RUN: env ESAN_OPTIONS=cache_frag_sample_period=1:report_format=json %run %t 2>&1 | FileCheck %s --check-prefix=JSON
 
 struct node {
   long key;      // written once per call

@@ -1,30 +1,41 @@
 // One atomic counter hammered by all threads: true sharing (every thread
-// writes the same word), never reported as false sharing.
+// writes the same bytes), reported once, never as false sharing.
 // RUN: %clang -O2 -g -fsanitize=efficiency-cache-frag -pthread %s -o %t
-// RUN: env ESAN_OPTIONS=cache_frag_period_ms=0:cache_frag_tracking_threshold=1 %run %t 2>&1 | FileCheck %s
-//
-// Three threads take turns: after the first write every write follows
-// another thread's access: 3 * 2000 - 1 = 5999 invalidations.
+// DEFINE: %{check} = %python %S/Inputs/check_findings.py --only --expect true-sharing:global=hits --threads 1,2,3 --bytes 1:0:8
+// RUN: env ESAN_OPTIONS=report_format=json %run %t 2> %t.default.json
+// RUN: %{check} %t.default.json
+// RUN: env ESAN_OPTIONS=report_format=json:cache_frag_sample_period=1 %run %t 2> %t.exact.json
+// RUN: %{check} %t.exact.json
+// RUN: %if taskset %{ env ESAN_OPTIONS=report_format=json taskset -c 0 %run %t 2> %t.pinned.json %}
+// RUN: %if taskset %{ %{check} %t.pinned.json %}
+// RUN: %run %t 2>&1 | FileCheck %s
+#include <pthread.h>
+#include <stdio.h>
+
 #define NTHREADS 3
-#include "Inputs/lockstep.h"
+#define ROUNDS 300000
 
 _Alignas(128) long hits;
 
-static void hit(int me) { __atomic_fetch_add(&hits, 1, __ATOMIC_RELAXED); }
-
-int main(void) {
-  lockstep_run(hit);
+static void *worker(void *arg) {
+  for (int i = 0; i < ROUNDS; i++)
+    __atomic_fetch_add(&hits, 1, __ATOMIC_RELAXED);
   return 0;
 }
 
-// CHECK-NOT: #{{[0-9]+}} false sharing
-// CHECK-NOT: predicted false sharing with
-// CHECK: #1 true sharing: 5999 estimated invalidations of cache line [[LINE:0x[0-9a-f]+]] (5999 observed; 0 more observed were false sharing), threads T1 T2 T3
-// CHECK-NEXT: object: global 'hits' at [[LINE]], size 8
-// CHECK-NEXT: words: offset object-offset thread reads writes
-// CHECK-NEXT: +0 +0 T1 {{[0-9]+}} 2000
-// CHECK-NEXT: +0 +0 T2 {{[0-9]+}} 2000
-// CHECK-NEXT: +0 +0 T3 {{[0-9]+}} 2000
-// CHECK-NEXT: suggestion: threads write the same words of global 'hits' (true sharing; padding cannot help)
+int main(void) {
+  pthread_t t[NTHREADS];
+  for (long i = 0; i < NTHREADS; i++)
+    pthread_create(&t[i], 0, worker, (void *)i);
+  for (int i = 0; i < NTHREADS; i++)
+    pthread_join(t[i], 0);
+  printf("%ld\n", hits);
+  return 0;
+}
+
+// CHECK-NOT: false sharing on
+// CHECK: #1 true sharing on cache line [[LINE:0x[0-9a-f]+]]: {{.*}} of the time of threads T1 T2 T3)
+// CHECK: object: global 'hits' at [[LINE]], size 8; written bytes that invalidate: +0..7
+// CHECK: suggestion: threads write the same bytes of global 'hits' (true sharing; padding cannot help)
 // CHECK-NOT: #2
 // CHECK: SUMMARY: EfficiencySanitizer: cache-frag: 0 false sharing, 1 true sharing, 0 predicted false sharing;

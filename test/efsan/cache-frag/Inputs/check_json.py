@@ -1,14 +1,17 @@
 """Checks a cache-frag JSON report against the text report of the same run
 configuration: the JSON must parse, have the documented keys, and carry the
-same findings (kinds, invalidations, objects, words) and struct counts.
+same findings (kinds, invalidations, impact, objects, per-thread byte
+ranges) and struct counts.
 Addresses differ between runs (ASLR), so they are compared only within one
 report (object offsets)."""
 import json
 import re
 import sys
 
-FINDING_KEYS = {"kind", "line_address", "invalidations", "threads", "object", "words"}
-WORD_KEYS = {"offset", "thread", "reads", "writes"}
+FINDING_KEYS = {"kind", "line_address", "invalidations", "observed_invalidations",
+                "estimated_parallel_invalidations", "impact", "threads", "object",
+                "objects", "accesses"}
+ACCESS_KEYS = {"thread", "offset", "length", "object_offset", "reads", "writes"}
 FIELD_KEYS = {"index", "offset", "size", "type", "count"}
 TEXT_KINDS = {"false sharing": "false-sharing", "true sharing": "true-sharing",
               "predicted false sharing": "predicted-false-sharing"}
@@ -26,28 +29,36 @@ def parse_text(path):
         # Every line of the text report starts with ==PID==.
         line = re.sub(r"^==\d+==", "", line.rstrip("\n"))
         m = re.match(r"#\d+ (false sharing|true sharing|predicted false sharing)"
-                     r"[^:]*: (\d+) estimated invalidations .*threads((?: T\d+)*)", line)
+                     r".*: [0-9.]+ [mun]?s lost \((\d+)\.(\d+)% of the time of threads"
+                     r"((?: T\d+)*)", line)
         if m:
-            finding = {"kind": TEXT_KINDS[m.group(1)], "invalidations": int(m.group(2)),
-                       "threads": [int(t[1:]) for t in m.group(3).split()], "words": []}
+            finding = {"kind": TEXT_KINDS[m.group(1)],
+                       "share_ppm": int(m.group(2)) * 10000 + int(m.group(3)),
+                       "threads": [int(t[1:]) for t in m.group(4).split()], "accesses": []}
             findings.append(finding)
             continue
-        m = re.match(r"  object: (global|heap object|on a thread stack|unknown)(?: '([^']*)')?"
+        m = re.match(r"  invalidations: (\d+) observed, (\d+) estimated", line)
+        if m and finding is not None:
+            finding["observed_invalidations"] = int(m.group(1))
+            finding["estimated_parallel_invalidations"] = int(m.group(2))
+            continue
+        m = re.match(r"  object: (global|heap object|on the stack|unknown)(?: '([^']*)')?"
                      r"(?: at 0x[0-9a-f]+, size (\d+))?", line)
         if m and finding is not None and "object" not in finding:
             # The first object is the one JSON's "object" holds.
             kind = {"global": "global", "heap object": "heap",
-                    "on a thread stack": "stack", "unknown": "unknown"}[m.group(1)]
+                    "on the stack": "stack", "unknown": "unknown"}[m.group(1)]
             finding["object"] = {"kind": kind, "name": m.group(2),
                                  "size": int(m.group(3)) if m.group(3) else None}
             continue
         if m:
             continue  # a further object of the finding
-        m = re.match(r"\s+\+(\d+)\s+(\+\d+|-)\s+(T\d+|others)\s+(\d+)\s+(\d+)$", line)
+        m = re.match(r"\s+\+(\d+)\.\.(\d+)\s+(\+\d+\.\.\d+|-)\s+(T\d+|others)\s+(\d+)\s+(\d+)$",
+                     line)
         if m and finding is not None:
-            finding["words"].append((int(m.group(1)),
-                                     -1 if m.group(3) == "others" else int(m.group(3)[1:]),
-                                     int(m.group(4)), int(m.group(5))))
+            first, last = int(m.group(1)), int(m.group(2))
+            finding["accesses"].append((-1 if m.group(4) == "others" else int(m.group(4)[1:]),
+                                        first, last - first + 1, int(m.group(5)), int(m.group(6))))
             continue
         m = re.match(r"  (\S+): size (\d+), (\d+) fields, (\d+) accesses", line)
         if m:
@@ -66,7 +77,7 @@ def main():
         report = json.load(open(sys.argv[1]))
     except ValueError as e:
         fail("JSON does not parse: %s" % e)
-    for key in ("tool", "sampled", "duty_cycle", "findings", "structs"):
+    for key in ("tool", "pid", "sampled", "sample_period", "findings", "structs"):
         if key not in report:
             fail("missing key %r" % key)
     if report["tool"] != "cache-frag":
@@ -78,9 +89,15 @@ def main():
         missing = FINDING_KEYS - set(j)
         if missing:
             fail("finding lacks %s" % sorted(missing))
-        for key in ("kind", "invalidations", "threads"):
+        for key in ("kind", "threads"):
             if j[key] != t[key]:
                 fail("%s: JSON %r, text %r" % (key, j[key], t[key]))
+        if j["kind"] != "predicted-false-sharing":
+            for key in ("observed_invalidations", "estimated_parallel_invalidations"):
+                if j[key] != t[key]:
+                    fail("%s: JSON %r, text %r" % (key, j[key], t[key]))
+        if round(j["impact"]["share"] * 1e6) != t["share_ppm"]:
+            fail("share: JSON %r, text %r ppm" % (j["impact"]["share"], t["share_ppm"]))
         obj = j["object"]
         if obj["kind"] != t["object"]["kind"]:
             fail("object kind: JSON %r, text %r" % (obj["kind"], t["object"]["kind"]))
@@ -93,13 +110,13 @@ def main():
             for frame in obj.get("alloc_stack", []):
                 if set(frame) != {"function", "file", "line"}:
                     fail("alloc_stack frame keys %r" % sorted(frame))
-        words = []
-        for w in j["words"]:
-            if WORD_KEYS - set(w):
-                fail("word lacks %s" % sorted(WORD_KEYS - set(w)))
-            words.append((w["offset"], w["thread"], w["reads"], w["writes"]))
-        if words != t["words"]:
-            fail("words: JSON %r, text %r" % (words, t["words"]))
+        accesses = []
+        for a in j["accesses"]:
+            if ACCESS_KEYS - set(a):
+                fail("access lacks %s" % sorted(ACCESS_KEYS - set(a)))
+            accesses.append((a["thread"], a["offset"], a["length"], a["reads"], a["writes"]))
+        if accesses != t["accesses"]:
+            fail("accesses: JSON %r, text %r" % (accesses, t["accesses"]))
     shown = [s for s in report["structs"]]
     if len(shown) != len(text_structs):
         fail("%d structs in JSON, %d in text" % (len(shown), len(text_structs)))

@@ -1,0 +1,121 @@
+"""Checks a cache-frag JSON report against what a test knows of its program.
+
+  check_findings.py REPORT.json [--expect KIND:OBJECT]... [--only] [--none]
+                    [--threads T,T...] [--bytes T:OFFSET:LENGTH]...
+                    [--max-invalidations N] [--min-invalidations N]
+
+KIND is false-sharing, true-sharing or predicted-false-sharing; OBJECT is
+global=NAME, heap=FILE (a frame of the allocation stack is in FILE),
+stack=THREAD or unknown. Every --expect must match a finding whose objects
+include OBJECT; --only: no finding beyond the expected ones; --none: no
+finding at all. --threads: the expected findings involve exactly these
+threads. --bytes: thread T accessed [OFFSET, OFFSET+LENGTH) of the line of
+the first expected finding. Always checked: the documented keys, shares in
+[0, 1], and no estimate above the writes the finding counts (physically
+impossible). Prints one line per problem and exits 1, or prints "ok".
+"""
+import argparse
+import json
+import sys
+
+FINDING_KEYS = {"kind", "line_address", "line_size", "invalidations",
+                "observed_invalidations", "estimated_parallel_invalidations",
+                "true_sharing_invalidations", "false_sharing_invalidations",
+                "impact", "threads", "object", "objects", "accesses", "suggestion"}
+ACCESS_KEYS = {"thread", "offset", "length", "object_offset", "reads", "writes"}
+IMPACT_KEYS = {"estimated_seconds", "share", "transfer_ns", "threads_seconds"}
+
+
+def object_matches(obj, spec):
+    kind, _, value = spec.partition("=")
+    if obj["kind"] != kind:
+        return False
+    if kind == "global":
+        return obj.get("name") == value
+    if kind == "heap":
+        return any((f.get("file") or "").endswith(value) for f in obj.get("alloc_stack", []))
+    if kind == "stack":
+        return str(obj.get("thread")) == value
+    return True
+
+
+def main():
+    p = argparse.ArgumentParser()
+    p.add_argument("report")
+    p.add_argument("--expect", action="append", default=[])
+    p.add_argument("--only", action="store_true")
+    p.add_argument("--none", action="store_true")
+    p.add_argument("--threads")
+    p.add_argument("--bytes", action="append", default=[])
+    p.add_argument("--max-invalidations", type=int)
+    p.add_argument("--min-invalidations", type=int)
+    a = p.parse_args()
+    problems = []
+    try:
+        report = json.load(open(a.report))
+    except (OSError, ValueError) as e:
+        print("check_findings: %s: not a JSON report: %s" % (a.report, e))
+        return 1
+    if report.get("tool") != "cache-frag":
+        problems.append("not a cache-frag report")
+    findings = report.get("findings", [])
+    for i, f in enumerate(findings):
+        missing = FINDING_KEYS - f.keys()
+        if missing:
+            problems.append("finding %d lacks %s" % (i, sorted(missing)))
+            continue
+        if IMPACT_KEYS - f["impact"].keys():
+            problems.append("finding %d impact lacks %s" % (i, sorted(IMPACT_KEYS - f["impact"].keys())))
+        for acc in f["accesses"]:
+            if ACCESS_KEYS - acc.keys():
+                problems.append("finding %d access lacks %s" % (i, sorted(ACCESS_KEYS - acc.keys())))
+        if not 0 <= f["impact"]["share"] <= 1:
+            problems.append("finding %d share %s out of [0, 1]" % (i, f["impact"]["share"]))
+        writes = sum(acc["writes"] for acc in f["accesses"])
+        for key in ("observed_invalidations", "estimated_parallel_invalidations"):
+            if f[key] is not None and f[key] > writes + 1:
+                problems.append("finding %d: %s %d exceeds the %d writes it counts"
+                                % (i, key, f[key], writes))
+    used = set()
+    for spec in a.expect:
+        kind, _, obj = spec.partition(":")
+        match = next((i for i, f in enumerate(findings) if i not in used and f["kind"] == kind
+                      and any(object_matches(o, obj) for o in f["objects"])), None)
+        if match is None:
+            problems.append("no %s finding on %s; findings: %s" % (kind, obj, [
+                (f["kind"], [(o["kind"], o.get("name")) for o in f["objects"]]) for f in findings]))
+            continue
+        used.add(match)
+        f = findings[match]
+        if a.threads is not None:
+            want = sorted(int(t) for t in a.threads.split(","))
+            if sorted(f["threads"]) != want:
+                problems.append("%s: threads %s, expected %s" % (spec, f["threads"], want))
+        if a.max_invalidations is not None and f["invalidations"] > a.max_invalidations:
+            problems.append("%s: %d invalidations > %d" % (spec, f["invalidations"], a.max_invalidations))
+        if a.min_invalidations is not None and f["invalidations"] < a.min_invalidations:
+            problems.append("%s: %d invalidations < %d" % (spec, f["invalidations"], a.min_invalidations))
+    if a.bytes:
+        first = findings[min(used)] if used else None
+        for spec in a.bytes:
+            t, off, length = (int(x) for x in spec.split(":"))
+            if first is None or not any(acc["thread"] == t and acc["offset"] == off and
+                                        acc["length"] == length for acc in first["accesses"]):
+                problems.append("no access of T%d to bytes +%d..%d: %s" % (
+                    t, off, off + length - 1,
+                    first and [(x["thread"], x["offset"], x["length"]) for x in first["accesses"]]))
+    if a.only and len(used) != len(findings):
+        problems.append("unexpected findings: %s" % [(f["kind"], f["object"]) for i, f in
+                                                     enumerate(findings) if i not in used])
+    if a.none and findings:
+        problems.append("expected no finding, got %s" % [(f["kind"], f["object"], f["invalidations"],
+                                                          f["impact"]["share"]) for f in findings])
+    for line in problems:
+        print("check_findings: %s: %s" % (a.report, line))
+    if not problems:
+        print("ok")
+    return 1 if problems else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

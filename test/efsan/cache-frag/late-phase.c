@@ -1,0 +1,46 @@
+// A late, short parallel phase: one second of serial work on private data,
+// then two threads bump packed counters for a few tens of milliseconds. The
+// sampled default must see it as well as exact mode (sampling is by
+// accesses, not by time windows that the long serial phase would dilute).
+// RUN: %clang -O2 -g -fsanitize=efficiency-cache-frag -pthread %s -o %t
+// DEFINE: %{check} = %python %S/Inputs/check_findings.py --only --expect false-sharing:global=late --threads 1,2
+// RUN: env ESAN_OPTIONS=report_format=json %run %t 2> %t.default.json
+// RUN: %{check} %t.default.json
+// RUN: env ESAN_OPTIONS=report_format=json:cache_frag_sample_period=1 %run %t 2> %t.exact.json
+// RUN: %{check} %t.exact.json
+// RUN: %if taskset %{ env ESAN_OPTIONS=report_format=json taskset -c 0 %run %t 2> %t.pinned.json %}
+// RUN: %if taskset %{ %{check} %t.pinned.json %}
+#include <pthread.h>
+#include <stdio.h>
+#include <time.h>
+
+_Alignas(64) volatile long late[2];
+static volatile long serial_data[4096];
+
+static double now(void) {
+  struct timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return ts.tv_sec + ts.tv_nsec * 1e-9;
+}
+
+static void *worker(void *arg) {
+  long me = (long)arg;
+  for (int i = 0; i < 300000; i++)
+    late[me]++;
+  return 0;
+}
+
+int main(void) {
+  double start = now();
+  long i = 0;
+  while (now() - start < 1.0)
+    for (int j = 0; j < 4096; j++, i++)
+      serial_data[j] += i;
+  pthread_t t[2];
+  for (long w = 0; w < 2; w++)
+    pthread_create(&t[w], 0, worker, (void *)w);
+  for (int w = 0; w < 2; w++)
+    pthread_join(t[w], 0);
+  printf("%ld\n", late[0] + serial_data[1]);
+  return 0;
+}
