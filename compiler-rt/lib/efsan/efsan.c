@@ -217,12 +217,19 @@ static inline __attribute__((always_inline)) void on_access(uptr addr,
 }
 
 void efsan_core_access_range(uptr addr, uptr size, bool is_write) {
-  if (size)
-    on_access(addr, size, is_write);
+  if (!size)
+    return;
+  if (EFSAN_LIKELY(efsan_active_tool == EFSAN_TOOL_WORKING_SET))
+    efsan_ws_mark_range(addr, size);
+  else if (efsan_active_tool == EFSAN_TOOL_CACHE_FRAG)
+    efsan_cache_frag_libc_range(addr, size, is_write);
 }
 
 bool efsan_core_ranges_wanted(void) {
-  return efsan_active_tool != EFSAN_TOOL_NONE;
+  if (EFSAN_LIKELY(efsan_active_tool == EFSAN_TOOL_WORKING_SET))
+    return true;
+  return efsan_active_tool == EFSAN_TOOL_CACHE_FRAG &&
+         efsan_cache_frag_libc_range_sampled();
 }
 
 #define EFSAN_ACCESS_ENTRY(size)                                               \

@@ -18,8 +18,9 @@
 //
 // Per line, a 32-bit state in a lazily mapped two-level table (4 MiB of
 // application memory per chunk): the one thread that sampled it so far and
-// whether it wrote, until a second thread's sample meets a write (or one
-// thread writes it often: prediction). Then the line gets a record: per
+// its sampled writes, until a second thread writes it, or reads it after
+// cache_frag_tracking_threshold writes (or one thread writes it often, in a
+// process with threads: prediction). Then the line gets a record: per
 // thread sampled reads and writes, byte masks, the kinds of access with the
 // heap object live at the time, the clock span, and Predator's two-entry
 // history table over the accesses seen, classifying each invalidation byte
@@ -47,6 +48,7 @@ static __thread struct cf_sampler cf_self
 
 static u64 cf_mean_period;
 static u32 cf_prediction_samples;
+static u32 cf_tracking_samples;
 
 // What the report needs of each program thread, indexed by thread index;
 // each entry on its own line, written by its thread (accesses) or by its
@@ -423,8 +425,13 @@ static void cf_sample_line(uptr line, uptr offset, uptr length, bool is_write,
         return;
       u32 writes = (value >> CF_WRITE_COUNT_SHIFT) & CF_WRITE_COUNT_MAX;
       if (writes + 1 >= cf_prediction_samples) {
-        // One thread writes the line often: track it, so that the report
-        // can predict false sharing with the neighbouring lines.
+        // While the process has a single thread, nothing can share the line
+        // yet; the count stays where it is.
+        if (efsan_thread_count() < 2)
+          return;
+        // One thread writes the line often: track it, with its history,
+        // so that a thread that comes later (in this run's schedule, or on
+        // a neighbouring line: prediction) is compared with all of it.
         record = cf_attach_record(state, line, value);
         if (!record)
           return;
@@ -437,6 +444,12 @@ static void cf_sample_line(uptr line, uptr offset, uptr length, bool is_write,
       if (holder == CF_SEVERAL_READERS)
         return;
       updated = CF_SEVERAL_READERS;
+    } else if (!is_write && ((value >> CF_WRITE_COUNT_SHIFT) &
+                             CF_WRITE_COUNT_MAX) < cf_tracking_samples) {
+      // Another thread reads what one thread wrote, but rarely so far
+      // (data written once and then read, Predator's tracking threshold):
+      // not a candidate yet.
+      return;
     } else {
       record = cf_attach_record(state, line, value);
       if (!record)
@@ -536,9 +549,40 @@ EFSAN_INTERFACE void __efsan_cache_frag_access(void *addr, uptr size,
   cf_sample_range((uptr)addr, size, flags & 1, thread_plus1, clock);
 }
 
+// Each range a libc interceptor reports counts as one access: whether it is
+// sampled is decided before the interceptor sizes it (often a strlen), so
+// that an unsampled range costs a decrement. A sampled range is sampled at
+// one of its lines, chosen at random.
+static __thread u32 cf_libc_thread_plus1
+    __attribute__((tls_model("initial-exec")));
+static __thread u64 cf_libc_clock __attribute__((tls_model("initial-exec")));
+
+bool efsan_cache_frag_libc_range_sampled(void) {
+  if (--__efsan_cache_frag_countdown > 0) {
+    cf_libc_thread_plus1 = 0;
+    return false;
+  }
+  cf_libc_thread_plus1 = cf_end_period(&cf_libc_clock);
+  return cf_libc_thread_plus1 != 0;
+}
+
+void efsan_cache_frag_libc_range(uptr addr, uptr size, int is_write) {
+  uptr end = addr + size;
+  if (!cf_libc_thread_plus1 || !size || end < addr)
+    return;
+  uptr first_line = addr & ~(uptr)(EFSAN_CACHE_LINE_SIZE - 1);
+  u64 lines = (end - first_line + EFSAN_CACHE_LINE_SIZE - 1) >>
+              EFSAN_CACHE_LINE_SHIFT;
+  uptr line = first_line + (cf_next_random() % lines) * EFSAN_CACHE_LINE_SIZE;
+  uptr lo = addr > line ? addr : line;
+  uptr hi = end < line + EFSAN_CACHE_LINE_SIZE ? end : line + EFSAN_CACHE_LINE_SIZE;
+  cf_sample_range(lo, hi - lo, is_write != 0, cf_libc_thread_plus1,
+                  cf_libc_clock);
+}
+
 void efsan_cache_frag_access(uptr addr, uptr size, int is_write) {
-  // A range libc or a mem* call touched: one access per line it covers, so
-  // a large copy is sampled where the countdown runs out within it.
+  // A range a mem* call of instrumented code touched: one access per line
+  // it covers, so a large copy is sampled where the countdown runs out.
   if (!size)
     return;
   uptr end = addr + size;
@@ -721,6 +765,12 @@ void efsan_cache_frag_init(void) {
   if (cf_mean_period > 1 && samples < 4)
     samples = 4; // a single sampled write is no evidence of a hot line
   cf_prediction_samples =
+      samples > CF_WRITE_COUNT_MAX ? CF_WRITE_COUNT_MAX : (u32)samples;
+  samples = ((u64)efsan_flags.cache_frag_tracking_threshold + cf_mean_period -
+             1) / cf_mean_period;
+  if (cf_mean_period > 1 && samples < 2)
+    samples = 2;
+  cf_tracking_samples =
       samples > CF_WRITE_COUNT_MAX ? CF_WRITE_COUNT_MAX : (u32)samples;
   // Address space only: chunks, records and thread entries become resident
   // when used.

@@ -167,32 +167,26 @@ static u32 cf_finding_views(const struct cf_finding *f) {
   return count;
 }
 
-static bool cf_line_reported(struct cf_line_record *r) {
-  if (!r)
-    return false;
-  struct cf_finding f;
-  cf_line_finding(r, &f);
-  return cf_significant(&f);
-}
+// Every record's own finding, computed once (predictions look at each
+// line's several times).
+static struct cf_finding *cf_record_findings;
+static struct cf_line_record *cf_record_base;
 
-static u64 cf_line_false(struct cf_line_record *r) {
-  if (!r)
-    return 0;
-  struct cf_finding f;
-  cf_line_finding(r, &f);
-  return cf_false_part(f.invalidations, f.true_invalidations);
+static struct cf_finding *cf_finding_of(struct cf_line_record *r) {
+  return &cf_record_findings[r - cf_record_base];
 }
 
 static uptr cf_collect_findings(struct cf_finding *findings,
                                 struct cf_line_record *records, u32 count) {
   uptr n = 0;
+  cf_record_base = records;
   for (u32 i = 0; i < count; i++) {
     struct cf_line_record *r = &records[i];
     if (!cf_load(&r->line))
       continue;
-    cf_line_finding(r, &findings[n]);
-    if (cf_significant(&findings[n]))
-      n++;
+    cf_line_finding(r, cf_finding_of(r));
+    if (cf_significant(cf_finding_of(r)))
+      findings[n++] = *cf_finding_of(r);
   }
   // Predictions: virtual lines over two tracked lines, neither of which is
   // reported already, for the false sharing beyond that of the real lines.
@@ -201,9 +195,13 @@ static uptr cf_collect_findings(struct cf_finding *findings,
     if (!cf_load(&r->line))
       continue;
     struct cf_line_record *next = cf_find_record(r->line + EFSAN_CACHE_LINE_SIZE);
-    if (!next || cf_line_reported(r) || cf_line_reported(next))
+    if (!next || next - records >= (long)count || !cf_load(&next->line))
       continue;
-    u64 real_false = cf_line_false(r) + cf_line_false(next);
+    struct cf_finding *mine = cf_finding_of(r), *theirs = cf_finding_of(next);
+    if (cf_significant(mine) || cf_significant(theirs))
+      continue;
+    u64 real_false = cf_false_part(mine->invalidations, mine->true_invalidations) +
+                     cf_false_part(theirs->invalidations, theirs->true_invalidations);
     if (!(r->line & EFSAN_CACHE_LINE_SIZE)) {
       cf_virtual_finding(r, next, r->line, 2 * EFSAN_CACHE_LINE_SIZE,
                          CF_PREDICTED_128, real_false, &findings[n]);
@@ -1031,6 +1029,8 @@ void efsan_cache_frag_report(void) {
   uptr findings_capacity = 2 * (uptr)record_count + 1;
   uptr findings_bytes = findings_capacity * sizeof(struct cf_finding);
   struct cf_finding *findings = (struct cf_finding *)efsan_mmap(findings_bytes);
+  uptr record_findings_bytes = ((uptr)record_count + 1) * sizeof(struct cf_finding);
+  cf_record_findings = (struct cf_finding *)efsan_mmap(record_findings_bytes);
   uptr n = cf_collect_findings(findings, records, record_count);
   cf_sort_findings(findings, n);
   uptr counts[4] = {0, 0, 0, 0};
@@ -1115,5 +1115,6 @@ void efsan_cache_frag_report(void) {
   }
   cf_structs_release(structs, struct_count, struct_capacity);
   efsan_munmap(findings, findings_bytes);
+  efsan_munmap(cf_record_findings, record_findings_bytes);
   efsan_munmap(cf_views, views_bytes);
 }

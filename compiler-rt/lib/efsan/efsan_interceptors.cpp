@@ -245,7 +245,8 @@ INTERCEPTOR(int, fork, void) {
       return REAL(func)(__VA_ARGS__);                                          \
   }
 // The size argument is often a strlen: it is evaluated only when the range
-// will be recorded .
+// will be recorded (always for working-set; for cache-frag only when the
+// range is the thread's sampled access).
 #define COMMON_INTERCEPTOR_WRITE_RANGE(ctx, ptr, size)                         \
   do {                                                                         \
     if (efsan_core_ranges_wanted())                                            \

@@ -6,8 +6,9 @@
 //
 // Exact mode (cache_frag_sample_period=1, or its old spelling). Two threads
 // take 2000 turns each; a turn is counters[me]++ (a read and a write). The
-// line gets its record at T2's first access, with T1 as the holder, so T1's
-// first turn is not in the counts; from then on every write follows the
+// line is tracked from T2's first write (a second writer; a read would need
+// cache_frag_tracking_threshold writes of T1), with T1 as the holder, so T1's
+// first turn and T2's first read are not in the counts; every write follows the
 // other thread's accesses: 2 * 2000 - 1 = 3999 invalidations observed, none
 // on bytes the other thread used. The parallel estimate: each thread, over
 // its 4000 accesses (all to the line, half writes), invalidates
@@ -30,7 +31,7 @@ int main(void) {
 // CHECK-NEXT: object: global 'counters' at [[LINE]], size 64; written bytes that invalidate: +0..15 (3999 invalidations)
 // CHECK-NEXT: accesses: bytes object-bytes thread reads writes
 // CHECK-NEXT: +0..7 +0..7 T1 1999 1999
-// CHECK-NEXT: +8..15 +8..15 T2 2000 2000
+// CHECK-NEXT: +8..15 +8..15 T2 1999 2000
 // CHECK-NEXT: suggestion: threads write different bytes of global 'counters' on one cache line: align it to 64 bytes and pad each thread's part to 64 bytes
 // CHECK-NOT: #2
 // CHECK: SUMMARY: EfficiencySanitizer: cache-frag: 1 false sharing, 0 true sharing, 0 predicted false sharing;

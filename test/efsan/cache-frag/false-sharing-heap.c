@@ -36,6 +36,6 @@ int main(void) {
 // CHECK-NEXT: #0 0x{{[0-9a-f]+}} in main {{.*}}false-sharing-heap.c:25
 // CHECK: accesses: bytes object-bytes thread reads writes
 // CHECK-NEXT: +0..7 +0..7 T1 1999 1999
-// CHECK-NEXT: +48..55 +48..55 T2 2000 2000
+// CHECK-NEXT: +48..55 +48..55 T2 1999 2000
 // CHECK-NEXT: suggestion: threads write different bytes of the heap object allocated at {{.*}}false-sharing-heap.c:25 on one cache line
 // CHECK: SUMMARY: EfficiencySanitizer: cache-frag: 1 false sharing, 0 true sharing, 0 predicted false sharing;

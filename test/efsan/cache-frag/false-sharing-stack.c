@@ -26,6 +26,6 @@ int main(void) {
 // CHECK-NEXT: object: on the stack of thread T0 (first byte at [[LINE]]); written bytes that invalidate (line offsets): +0..15 (3999 invalidations)
 // CHECK-NEXT: accesses: bytes object-bytes thread reads writes
 // CHECK-NEXT: +0..7 - T1 1999 1999
-// CHECK-NEXT: +8..15 - T2 2000 2000
+// CHECK-NEXT: +8..15 - T2 1999 2000
 // CHECK-NEXT: suggestion: threads write different bytes of the stack object of thread T0 on one cache line
 // CHECK: SUMMARY: EfficiencySanitizer: cache-frag: 1 false sharing, 0 true sharing, 0 predicted false sharing;
