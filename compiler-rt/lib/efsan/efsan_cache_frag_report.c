@@ -50,6 +50,7 @@ struct cf_object {
   const char *name; // globals only
   uptr start, size; // heap and globals; stack and unknown: first byte
   u32 stack_id;     // heap only
+  u32 serial;       // heap only: which allocation (addresses are reused)
   u32 thread;       // stack only
   double invalidations; // caused by writes to its bytes
   u64 bytes[2];         // its contended bytes (bit i: finding address + i)
@@ -289,6 +290,7 @@ static void cf_object_of_shape(const struct cf_view_shape *s, uptr address,
     o->start = lo->start;
     o->size = lo->size;
     o->stack_id = lo->stack_id;
+    o->serial = lo->serial;
     return;
   }
   const char *name;
@@ -317,6 +319,8 @@ static bool cf_same_object(const struct cf_object *a, const struct cf_object *b)
     return false;
   if (a->kind == CF_OBJECT_STACK)
     return a->thread == b->thread;
+  if (a->kind == CF_OBJECT_HEAP)
+    return a->serial == b->serial;
   return a->kind == CF_OBJECT_UNKNOWN || a->start == b->start;
 }
 

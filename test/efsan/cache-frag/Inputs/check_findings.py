@@ -3,6 +3,7 @@
   check_findings.py REPORT.json [--expect KIND:OBJECT]... [--only] [--none]
                     [--threads T,T...] [--bytes T:OFFSET:LENGTH]...
                     [--max-invalidations N] [--min-invalidations N]
+                    [--min-objects N]
 
 KIND is false-sharing, true-sharing or predicted-false-sharing; OBJECT is
 global=NAME, heap=FILE (a frame of the allocation stack is in FILE),
@@ -10,7 +11,8 @@ stack=THREAD or unknown. Every --expect must match a finding whose objects
 include OBJECT; --only: no finding beyond the expected ones; --none: no
 finding at all. --threads: the expected findings involve exactly these
 threads. --bytes: thread T accessed [OFFSET, OFFSET+LENGTH) of the line of
-the first expected finding. Always checked: the documented keys, shares in
+the first expected finding. --min-objects: the expected findings name at
+least N distinct objects (heap blocks by allocation site). Always checked: the documented keys, shares in
 [0, 1], and no estimate above the writes the finding counts (physically
 impossible). Prints one line per problem and exits 1, or prints "ok".
 """
@@ -49,6 +51,7 @@ def main():
     p.add_argument("--bytes", action="append", default=[])
     p.add_argument("--max-invalidations", type=int)
     p.add_argument("--min-invalidations", type=int)
+    p.add_argument("--min-objects", type=int)
     a = p.parse_args()
     problems = []
     try:
@@ -93,6 +96,13 @@ def main():
                 problems.append("%s: threads %s, expected %s" % (spec, f["threads"], want))
         if a.max_invalidations is not None and f["invalidations"] > a.max_invalidations:
             problems.append("%s: %d invalidations > %d" % (spec, f["invalidations"], a.max_invalidations))
+        if a.min_objects is not None:
+            names = {(o["kind"], o.get("name"), tuple((fr.get("file"), fr.get("line"))
+                                                     for fr in o.get("alloc_stack", [])[:1]))
+                     for o in f["objects"]}
+            if len(names) < a.min_objects:
+                problems.append("%s: %d objects named, expected at least %d: %s"
+                                % (spec, len(names), a.min_objects, sorted(names)))
         if a.min_invalidations is not None and f["invalidations"] < a.min_invalidations:
             problems.append("%s: %d invalidations < %d" % (spec, f["invalidations"], a.min_invalidations))
     if a.bytes:
