@@ -49,12 +49,41 @@ define void @array_element(ptr %p, i64 %i) {
   store double %sum, ptr %e, align 8, !tbaa !22
   ret void
 }
+; Each access's counter goes to the runtime in the access's case of the cold
+; block's switch (countdown 1) and in its call of the chain.
 ; CHECK-LABEL: define void @array_element(
 ; CHECK:         add nsw i64 %{{[0-9]+}}, -3
 ; CHECK-NEXT:    icmp sle i64 %{{[0-9]+}}, 0
-; CHECK:         call void @__efsan_cache_frag_access(ptr %y.addr, i64 8, i32 0, ptr getelementptr inbounds ([3 x i64], ptr @__efsan.struct.point_t.counters, i32 0, i32 1))
+; CHECK:         switch i64 %{{[0-9]+}}, label %[[WHOLE:[0-9]+]] [
+; CHECK-NEXT:      i64 0, label %[[CASE0:[0-9]+]]
+; CHECK-NEXT:      i64 1, label %[[CASE1:[0-9]+]]
+; CHECK-NEXT:      i64 2, label %[[CASE2:[0-9]+]]
+; CHECK-NEXT:    ]
+; CHECK:       {{^}}[[CASE0]]:
+; CHECK-NEXT:    call ptr @llvm.threadlocal.address.p0(
+; CHECK-NEXT:    store i64 1, ptr
+; CHECK-NEXT:    call void @__efsan_cache_frag_access(ptr %y.addr, i64 8, i32 0, ptr getelementptr inbounds ([3 x i64], ptr @__efsan.struct.point_t.counters, i32 0, i32 1))
+; CHECK:       {{^}}[[CASE1]]:
+; CHECK-NEXT:    call ptr @llvm.threadlocal.address.p0(
+; CHECK-NEXT:    store i64 1, ptr
 ; CHECK-NEXT:    call void @__efsan_cache_frag_access(ptr %e, i64 8, i32 0, ptr @__efsan.struct.point_t.counters)
+; CHECK:       {{^}}[[CASE2]]:
+; CHECK-NEXT:    call ptr @llvm.threadlocal.address.p0(
+; CHECK-NEXT:    store i64 1, ptr
 ; CHECK-NEXT:    call void @__efsan_cache_frag_access(ptr %e, i64 8, i32 1, ptr @__efsan.struct.point_t.counters)
+; CHECK:       {{^}}[[WHOLE]]:
+; CHECK-NEXT:    call ptr @llvm.threadlocal.address.p0(
+; CHECK-NEXT:    store i64 %{{[0-9]+}}, ptr
+; CHECK-NEXT:    br label %[[CHAIN0:[0-9]+]]
+; CHECK:       {{^}}[[CHAIN0]]:
+; CHECK-NEXT:    call void @__efsan_cache_frag_access(ptr %y.addr, i64 8, i32 0, ptr getelementptr inbounds ([3 x i64], ptr @__efsan.struct.point_t.counters, i32 0, i32 1))
+; CHECK-NEXT:    br label %[[CHAIN1:[0-9]+]]
+; CHECK:       {{^}}[[CHAIN1]]:
+; CHECK-NEXT:    call void @__efsan_cache_frag_access(ptr %e, i64 8, i32 0, ptr @__efsan.struct.point_t.counters)
+; CHECK-NEXT:    br label %[[CHAIN2:[0-9]+]]
+; CHECK:       {{^}}[[CHAIN2]]:
+; CHECK-NEXT:    call void @__efsan_cache_frag_access(ptr %e, i64 8, i32 1, ptr @__efsan.struct.point_t.counters)
+; CHECK-NEXT:    br label %{{[0-9]+}}
 ; CHECK:         ret
 
 ; The unrolled form: an array-style GEP off a constant offset from the base
@@ -70,8 +99,28 @@ define void @unrolled_and_global(ptr %p, i64 %i) {
 ; CHECK-LABEL: define void @unrolled_and_global(
 ; CHECK:         add nsw i64 %{{[0-9]+}}, -2
 ; CHECK-NEXT:    icmp sle i64 %{{[0-9]+}}, 0
-; CHECK:         call void @__efsan_cache_frag_access(ptr %id.addr, i64 4, i32 1, ptr getelementptr inbounds ([3 x i64], ptr @__efsan.struct.point_t.counters, i32 0, i32 2))
+; CHECK:         switch i64 %{{[0-9]+}}, label %[[WHOLE:[0-9]+]] [
+; CHECK-NEXT:      i64 0, label %[[CASE0:[0-9]+]]
+; CHECK-NEXT:      i64 1, label %[[CASE1:[0-9]+]]
+; CHECK-NEXT:    ]
+; CHECK:       {{^}}[[CASE0]]:
+; CHECK-NEXT:    call ptr @llvm.threadlocal.address.p0(
+; CHECK-NEXT:    store i64 1, ptr
+; CHECK-NEXT:    call void @__efsan_cache_frag_access(ptr %id.addr, i64 4, i32 1, ptr getelementptr inbounds ([3 x i64], ptr @__efsan.struct.point_t.counters, i32 0, i32 2))
+; CHECK:       {{^}}[[CASE1]]:
+; CHECK-NEXT:    call ptr @llvm.threadlocal.address.p0(
+; CHECK-NEXT:    store i64 1, ptr
 ; CHECK-NEXT:    call void @__efsan_cache_frag_access(ptr @origin, i64 8, i32 1, ptr @__efsan.struct.point_t.counters)
+; CHECK:       {{^}}[[WHOLE]]:
+; CHECK-NEXT:    call ptr @llvm.threadlocal.address.p0(
+; CHECK-NEXT:    store i64 %{{[0-9]+}}, ptr
+; CHECK-NEXT:    br label %[[CHAIN0:[0-9]+]]
+; CHECK:       {{^}}[[CHAIN0]]:
+; CHECK-NEXT:    call void @__efsan_cache_frag_access(ptr %id.addr, i64 4, i32 1, ptr getelementptr inbounds ([3 x i64], ptr @__efsan.struct.point_t.counters, i32 0, i32 2))
+; CHECK-NEXT:    br label %[[CHAIN1:[0-9]+]]
+; CHECK:       {{^}}[[CHAIN1]]:
+; CHECK-NEXT:    call void @__efsan_cache_frag_access(ptr @origin, i64 8, i32 1, ptr @__efsan.struct.point_t.counters)
+; CHECK-NEXT:    br label %{{[0-9]+}}
 ; CHECK:         ret
 
 ; A bare pointer: the debug info's typedef names the struct.
@@ -86,8 +135,28 @@ define i64 @bare_pointer(ptr %s) {
 ; CHECK-LABEL: define i64 @bare_pointer(
 ; CHECK:         add nsw i64 %{{[0-9]+}}, -2
 ; CHECK-NEXT:    icmp sle i64 %{{[0-9]+}}, 0
-; CHECK:         call void @__efsan_cache_frag_access(ptr %s, i64 8, i32 0, ptr @__efsan.struct.seg_t.counters)
+; CHECK:         switch i64 %{{[0-9]+}}, label %[[WHOLE:[0-9]+]] [
+; CHECK-NEXT:      i64 0, label %[[CASE0:[0-9]+]]
+; CHECK-NEXT:      i64 1, label %[[CASE1:[0-9]+]]
+; CHECK-NEXT:    ]
+; CHECK:       {{^}}[[CASE0]]:
+; CHECK-NEXT:    call ptr @llvm.threadlocal.address.p0(
+; CHECK-NEXT:    store i64 1, ptr
+; CHECK-NEXT:    call void @__efsan_cache_frag_access(ptr %s, i64 8, i32 0, ptr @__efsan.struct.seg_t.counters)
+; CHECK:       {{^}}[[CASE1]]:
+; CHECK-NEXT:    call ptr @llvm.threadlocal.address.p0(
+; CHECK-NEXT:    store i64 1, ptr
 ; CHECK-NEXT:    call void @__efsan_cache_frag_access(ptr %kind.addr, i64 4, i32 0, ptr getelementptr inbounds ([2 x i64], ptr @__efsan.struct.seg_t.counters, i32 0, i32 1))
+; CHECK:       {{^}}[[WHOLE]]:
+; CHECK-NEXT:    call ptr @llvm.threadlocal.address.p0(
+; CHECK-NEXT:    store i64 %{{[0-9]+}}, ptr
+; CHECK-NEXT:    br label %[[CHAIN0:[0-9]+]]
+; CHECK:       {{^}}[[CHAIN0]]:
+; CHECK-NEXT:    call void @__efsan_cache_frag_access(ptr %s, i64 8, i32 0, ptr @__efsan.struct.seg_t.counters)
+; CHECK-NEXT:    br label %[[CHAIN1:[0-9]+]]
+; CHECK:       {{^}}[[CHAIN1]]:
+; CHECK-NEXT:    call void @__efsan_cache_frag_access(ptr %kind.addr, i64 4, i32 0, ptr getelementptr inbounds ([2 x i64], ptr @__efsan.struct.seg_t.counters, i32 0, i32 1))
+; CHECK-NEXT:    br label %{{[0-9]+}}
 ; CHECK:         ret
 
 ; pair_a and pair_b have the same members, hence the same TBAA node: the
@@ -108,10 +177,44 @@ define void @pointer_variables(ptr %a, ptr %b) !dbg !90 {
 ; CHECK-LABEL: define void @pointer_variables(
 ; CHECK:         add nsw i64 %{{[0-9]+}}, -4
 ; CHECK-NEXT:    icmp sle i64 %{{[0-9]+}}, 0
-; CHECK:         call void @__efsan_cache_frag_access(ptr %a, i64 4, i32 1, ptr @__efsan.struct.pair_a.counters)
+; CHECK:         switch i64 %{{[0-9]+}}, label %[[WHOLE:[0-9]+]] [
+; CHECK-NEXT:      i64 0, label %[[CASE0:[0-9]+]]
+; CHECK-NEXT:      i64 1, label %[[CASE1:[0-9]+]]
+; CHECK-NEXT:      i64 2, label %[[CASE2:[0-9]+]]
+; CHECK-NEXT:      i64 3, label %[[CASE3:[0-9]+]]
+; CHECK-NEXT:    ]
+; CHECK:       {{^}}[[CASE0]]:
+; CHECK-NEXT:    call ptr @llvm.threadlocal.address.p0(
+; CHECK-NEXT:    store i64 1, ptr
+; CHECK-NEXT:    call void @__efsan_cache_frag_access(ptr %a, i64 4, i32 1, ptr @__efsan.struct.pair_a.counters)
+; CHECK:       {{^}}[[CASE1]]:
+; CHECK-NEXT:    call ptr @llvm.threadlocal.address.p0(
+; CHECK-NEXT:    store i64 1, ptr
 ; CHECK-NEXT:    call void @__efsan_cache_frag_access(ptr %a1.y, i64 4, i32 1, ptr getelementptr inbounds ([2 x i64], ptr @__efsan.struct.pair_a.counters, i32 0, i32 1))
+; CHECK:       {{^}}[[CASE2]]:
+; CHECK-NEXT:    call ptr @llvm.threadlocal.address.p0(
+; CHECK-NEXT:    store i64 1, ptr
 ; CHECK-NEXT:    call void @__efsan_cache_frag_access(ptr %b.y, i64 4, i32 1, ptr getelementptr inbounds ([2 x i64], ptr @__efsan.struct.pair_b.counters, i32 0, i32 1))
+; CHECK:       {{^}}[[CASE3]]:
+; CHECK-NEXT:    call ptr @llvm.threadlocal.address.p0(
+; CHECK-NEXT:    store i64 1, ptr
 ; CHECK-NEXT:    call void @__efsan_cache_frag_access(ptr %half, i64 4, i32 1, ptr null)
+; CHECK:       {{^}}[[WHOLE]]:
+; CHECK-NEXT:    call ptr @llvm.threadlocal.address.p0(
+; CHECK-NEXT:    store i64 %{{[0-9]+}}, ptr
+; CHECK-NEXT:    br label %[[CHAIN0:[0-9]+]]
+; CHECK:       {{^}}[[CHAIN0]]:
+; CHECK-NEXT:    call void @__efsan_cache_frag_access(ptr %a, i64 4, i32 1, ptr @__efsan.struct.pair_a.counters)
+; CHECK-NEXT:    br label %[[CHAIN1:[0-9]+]]
+; CHECK:       {{^}}[[CHAIN1]]:
+; CHECK-NEXT:    call void @__efsan_cache_frag_access(ptr %a1.y, i64 4, i32 1, ptr getelementptr inbounds ([2 x i64], ptr @__efsan.struct.pair_a.counters, i32 0, i32 1))
+; CHECK-NEXT:    br label %[[CHAIN2:[0-9]+]]
+; CHECK:       {{^}}[[CHAIN2]]:
+; CHECK-NEXT:    call void @__efsan_cache_frag_access(ptr %b.y, i64 4, i32 1, ptr getelementptr inbounds ([2 x i64], ptr @__efsan.struct.pair_b.counters, i32 0, i32 1))
+; CHECK-NEXT:    br label %[[CHAIN3:[0-9]+]]
+; CHECK:       {{^}}[[CHAIN3]]:
+; CHECK-NEXT:    call void @__efsan_cache_frag_access(ptr %half, i64 4, i32 1, ptr null)
+; CHECK-NEXT:    br label %{{[0-9]+}}
 ; CHECK:         ret
 
 ; Without such a variable, pair_a and pair_b cannot be told apart: no
@@ -127,8 +230,28 @@ define void @unresolved(ptr %q, ptr %p, i64 %i) {
 ; CHECK-LABEL: define void @unresolved(
 ; CHECK:         add nsw i64 %{{[0-9]+}}, -2
 ; CHECK-NEXT:    icmp sle i64 %{{[0-9]+}}, 0
-; CHECK:         call void @__efsan_cache_frag_access(ptr %q, i64 4, i32 1, ptr null)
+; CHECK:         switch i64 %{{[0-9]+}}, label %[[WHOLE:[0-9]+]] [
+; CHECK-NEXT:      i64 0, label %[[CASE0:[0-9]+]]
+; CHECK-NEXT:      i64 1, label %[[CASE1:[0-9]+]]
+; CHECK-NEXT:    ]
+; CHECK:       {{^}}[[CASE0]]:
+; CHECK-NEXT:    call ptr @llvm.threadlocal.address.p0(
+; CHECK-NEXT:    store i64 1, ptr
+; CHECK-NEXT:    call void @__efsan_cache_frag_access(ptr %q, i64 4, i32 1, ptr null)
+; CHECK:       {{^}}[[CASE1]]:
+; CHECK-NEXT:    call ptr @llvm.threadlocal.address.p0(
+; CHECK-NEXT:    store i64 1, ptr
 ; CHECK-NEXT:    call void @__efsan_cache_frag_access(ptr %y.addr, i64 8, i32 0, ptr null)
+; CHECK:       {{^}}[[WHOLE]]:
+; CHECK-NEXT:    call ptr @llvm.threadlocal.address.p0(
+; CHECK-NEXT:    store i64 %{{[0-9]+}}, ptr
+; CHECK-NEXT:    br label %[[CHAIN0:[0-9]+]]
+; CHECK:       {{^}}[[CHAIN0]]:
+; CHECK-NEXT:    call void @__efsan_cache_frag_access(ptr %q, i64 4, i32 1, ptr null)
+; CHECK-NEXT:    br label %[[CHAIN1:[0-9]+]]
+; CHECK:       {{^}}[[CHAIN1]]:
+; CHECK-NEXT:    call void @__efsan_cache_frag_access(ptr %y.addr, i64 8, i32 0, ptr null)
+; CHECK-NEXT:    br label %{{[0-9]+}}
 ; CHECK:         ret
 
 ; No struct-path tag (none at all, or a scalar one as for *(double *)&p[i]):
@@ -151,12 +274,60 @@ define void @no_struct_path(ptr %p, ptr %l, i64 %i) {
 ; CHECK-LABEL: define void @no_struct_path(
 ; CHECK:         add nsw i64 %{{[0-9]+}}, -6
 ; CHECK-NEXT:    icmp sle i64 %{{[0-9]+}}, 0
-; CHECK:         call void @__efsan_cache_frag_access(ptr %e, i64 8, i32 0, ptr @__efsan.struct.point_t.counters)
+; CHECK:         switch i64 %{{[0-9]+}}, label %[[WHOLE:[0-9]+]] [
+; CHECK-NEXT:      i64 0, label %[[CASE0:[0-9]+]]
+; CHECK-NEXT:      i64 1, label %[[CASE1:[0-9]+]]
+; CHECK-NEXT:      i64 2, label %[[CASE2:[0-9]+]]
+; CHECK-NEXT:      i64 3, label %[[CASE3:[0-9]+]]
+; CHECK-NEXT:      i64 4, label %[[CASE4:[0-9]+]]
+; CHECK-NEXT:      i64 5, label %[[CASE5:[0-9]+]]
+; CHECK-NEXT:    ]
+; CHECK:       {{^}}[[CASE0]]:
+; CHECK-NEXT:    call ptr @llvm.threadlocal.address.p0(
+; CHECK-NEXT:    store i64 1, ptr
 ; CHECK-NEXT:    call void @__efsan_cache_frag_access(ptr %e, i64 8, i32 0, ptr @__efsan.struct.point_t.counters)
+; CHECK:       {{^}}[[CASE1]]:
+; CHECK-NEXT:    call ptr @llvm.threadlocal.address.p0(
+; CHECK-NEXT:    store i64 1, ptr
+; CHECK-NEXT:    call void @__efsan_cache_frag_access(ptr %e, i64 8, i32 0, ptr @__efsan.struct.point_t.counters)
+; CHECK:       {{^}}[[CASE2]]:
+; CHECK-NEXT:    call ptr @llvm.threadlocal.address.p0(
+; CHECK-NEXT:    store i64 1, ptr
 ; CHECK-NEXT:    call void @__efsan_cache_frag_access(ptr %e, i64 8, i32 0, ptr null)
+; CHECK:       {{^}}[[CASE3]]:
+; CHECK-NEXT:    call ptr @llvm.threadlocal.address.p0(
+; CHECK-NEXT:    store i64 1, ptr
 ; CHECK-NEXT:    call void @__efsan_cache_frag_access(ptr %half, i64 4, i32 0, ptr null)
+; CHECK:       {{^}}[[CASE4]]:
+; CHECK-NEXT:    call ptr @llvm.threadlocal.address.p0(
+; CHECK-NEXT:    store i64 1, ptr
 ; CHECK-NEXT:    call void @__efsan_cache_frag_access(ptr %id.addr, i64 4, i32 0, ptr getelementptr inbounds ([3 x i64], ptr @__efsan.struct.point_t.counters, i32 0, i32 2))
+; CHECK:       {{^}}[[CASE5]]:
+; CHECK-NEXT:    call ptr @llvm.threadlocal.address.p0(
+; CHECK-NEXT:    store i64 1, ptr
 ; CHECK-NEXT:    call void @__efsan_cache_frag_access(ptr %end.y, i64 8, i32 0, ptr getelementptr inbounds ([3 x i64], ptr @__efsan.struct.point_t.counters, i32 0, i32 1))
+; CHECK:       {{^}}[[WHOLE]]:
+; CHECK-NEXT:    call ptr @llvm.threadlocal.address.p0(
+; CHECK-NEXT:    store i64 %{{[0-9]+}}, ptr
+; CHECK-NEXT:    br label %[[CHAIN0:[0-9]+]]
+; CHECK:       {{^}}[[CHAIN0]]:
+; CHECK-NEXT:    call void @__efsan_cache_frag_access(ptr %e, i64 8, i32 0, ptr @__efsan.struct.point_t.counters)
+; CHECK-NEXT:    br label %[[CHAIN1:[0-9]+]]
+; CHECK:       {{^}}[[CHAIN1]]:
+; CHECK-NEXT:    call void @__efsan_cache_frag_access(ptr %e, i64 8, i32 0, ptr @__efsan.struct.point_t.counters)
+; CHECK-NEXT:    br label %[[CHAIN2:[0-9]+]]
+; CHECK:       {{^}}[[CHAIN2]]:
+; CHECK-NEXT:    call void @__efsan_cache_frag_access(ptr %e, i64 8, i32 0, ptr null)
+; CHECK-NEXT:    br label %[[CHAIN3:[0-9]+]]
+; CHECK:       {{^}}[[CHAIN3]]:
+; CHECK-NEXT:    call void @__efsan_cache_frag_access(ptr %half, i64 4, i32 0, ptr null)
+; CHECK-NEXT:    br label %[[CHAIN4:[0-9]+]]
+; CHECK:       {{^}}[[CHAIN4]]:
+; CHECK-NEXT:    call void @__efsan_cache_frag_access(ptr %id.addr, i64 4, i32 0, ptr getelementptr inbounds ([3 x i64], ptr @__efsan.struct.point_t.counters, i32 0, i32 2))
+; CHECK-NEXT:    br label %[[CHAIN5:[0-9]+]]
+; CHECK:       {{^}}[[CHAIN5]]:
+; CHECK-NEXT:    call void @__efsan_cache_frag_access(ptr %end.y, i64 8, i32 0, ptr getelementptr inbounds ([3 x i64], ptr @__efsan.struct.point_t.counters, i32 0, i32 1))
+; CHECK-NEXT:    br label %{{[0-9]+}}
 ; CHECK:         ret
 
 ; Without field counters every access passes a null counter.

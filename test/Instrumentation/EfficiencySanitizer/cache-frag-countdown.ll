@@ -1,7 +1,7 @@
 ; cache-frag: where the function's copy of the countdown meets the thread's.
 ; It is loaded at entry, kept in SSA values (a loop with no call keeps it in a
 ; phi: no load or store of the thread's countdown in its body outside the cold
-; block), stored back before every call site (a call of a function, also one
+; blocks), stored back before every call site (a call of a function, also one
 ; tagged nosanitize; a memset/memcpy/memmove or masked access, which become
 ; runtime calls) and reloaded after it, reloaded at the normal destination of
 ; an invoke (on an edge of its own if the destination has other predecessors)
@@ -45,17 +45,51 @@ exit:
 ; CHECK-NEXT:    [[C2:%[0-9]+]] = add nsw i64 [[C]], -2
 ; CHECK-NEXT:    [[DUE:%[0-9]+]] = icmp sle i64 [[C2]], 0
 ; CHECK-NEXT:    br i1 [[DUE]], label %[[SAMPLE:[0-9]+]], label %[[LATCH]], !prof
-; CHECK:       [[SAMPLE]]:
+; The thread's countdown is touched only in the cold blocks: the switch on the
+; access the count ran out at, a case per access (countdown 1, its one call,
+; then the other access counted off the new period when it is longer, else
+; the chain from access 1), the default's store of c before the chain of both
+; calls, and the reload in the block they all reach.
+; CHECK:       {{^}}[[SAMPLE]]:
 ; CHECK-NEXT:    [[BEFORE:%[0-9]+]] = add nsw i64 [[C2]], 2
+; CHECK-NEXT:    [[IDX:%[0-9]+]] = add nsw i64 [[BEFORE]], -1
+; CHECK-NEXT:    switch i64 [[IDX]], label %[[WHOLE:[0-9]+]] [
+; CHECK-NEXT:      i64 0, label %[[CASE0:[0-9]+]]
+; CHECK-NEXT:      i64 1, label %[[CASE1:[0-9]+]]
+; CHECK-NEXT:    ]
+; CHECK:       {{^}}[[CASE0]]:
+; CHECK-NEXT:    [[TLS:%[0-9]+]] = call ptr @llvm.threadlocal.address.p0(ptr @__efsan_cache_frag_countdown)
+; CHECK-NEXT:    store i64 1, ptr [[TLS]], align 8
+; CHECK-NEXT:    call void @__efsan_cache_frag_access(ptr %a, i64 8, i32 0, ptr null)
+; CHECK-NEXT:    [[TLS:%[0-9]+]] = call ptr @llvm.threadlocal.address.p0(ptr @__efsan_cache_frag_countdown)
+; CHECK-NEXT:    [[T:%[0-9]+]] = load i64, ptr [[TLS]], align 8
+; CHECK-NEXT:    [[COVERS:%[0-9]+]] = icmp sgt i64 [[T]], 1
+; CHECK-NEXT:    [[REST:%[0-9]+]] = add nsw i64 [[T]], -1
+; CHECK-NEXT:    [[NEW:%[0-9]+]] = select i1 [[COVERS]], i64 [[REST]], i64 [[T]]
+; CHECK-NEXT:    [[TLS:%[0-9]+]] = call ptr @llvm.threadlocal.address.p0(ptr @__efsan_cache_frag_countdown)
+; CHECK-NEXT:    store i64 [[NEW]], ptr [[TLS]], align 8
+; CHECK-NEXT:    br i1 [[COVERS]], label %[[DONE:[0-9]+]], label %[[CHAIN1:[0-9]+]]
+; CHECK:       {{^}}[[CASE1]]:
+; CHECK-NEXT:    [[TLS:%[0-9]+]] = call ptr @llvm.threadlocal.address.p0(ptr @__efsan_cache_frag_countdown)
+; CHECK-NEXT:    store i64 1, ptr [[TLS]], align 8
+; CHECK-NEXT:    call void @__efsan_cache_frag_access(ptr %a, i64 8, i32 1, ptr null)
+; CHECK-NEXT:    br label %[[DONE]]
+; CHECK:       {{^}}[[WHOLE]]:
 ; CHECK-NEXT:    [[TLS:%[0-9]+]] = call ptr @llvm.threadlocal.address.p0(ptr @__efsan_cache_frag_countdown)
 ; CHECK-NEXT:    store i64 [[BEFORE]], ptr [[TLS]], align 8
+; CHECK-NEXT:    br label %[[CHAIN0:[0-9]+]]
+; CHECK:       {{^}}[[CHAIN0]]:
 ; CHECK-NEXT:    call void @__efsan_cache_frag_access(ptr %a, i64 8, i32 0, ptr null)
+; CHECK-NEXT:    br label %[[CHAIN1]]
+; CHECK:       {{^}}[[CHAIN1]]:
 ; CHECK-NEXT:    call void @__efsan_cache_frag_access(ptr %a, i64 8, i32 1, ptr null)
+; CHECK-NEXT:    br label %[[DONE]]
+; CHECK:       {{^}}[[DONE]]:
 ; CHECK-NEXT:    [[TLS:%[0-9]+]] = call ptr @llvm.threadlocal.address.p0(ptr @__efsan_cache_frag_countdown)
 ; CHECK-NEXT:    [[C3:%[0-9]+]] = load i64, ptr [[TLS]], align 8
 ; CHECK-NEXT:    br label %[[LATCH]]
-; CHECK:       [[LATCH]]:
-; CHECK-NEXT:    [[CNEXT]] = phi i64 [ [[C3]], %[[SAMPLE]] ], [ [[C2]], %body ]
+; CHECK:       {{^}}[[LATCH]]:
+; CHECK-NEXT:    [[CNEXT]] = phi i64 [ [[C3]], %[[DONE]] ], [ [[C2]], %body ]
 ; CHECK-NEXT:    br i1 %done, label %exit, label %body
 ; CHECK:       exit:
 ; CHECK-NEXT:    [[TLS:%[0-9]+]] = call ptr @llvm.threadlocal.address.p0(ptr @__efsan_cache_frag_countdown)
@@ -90,7 +124,22 @@ define void @calls(ptr %p) {
 ; CHECK-NEXT:    call void asm sideeffect "", ""()
 ; CHECK-NEXT:    store i32 %v, ptr %p, align 4
 ; CHECK-NEXT:    add nsw i64 [[C]], -2
+; CHECK:         switch i64 %{{[0-9]+}}, label %[[WHOLE:[0-9]+]] [
+; CHECK-NEXT:      i64 0, label %[[CASE0:[0-9]+]]
+; CHECK-NEXT:      i64 1, label %[[CASE1:[0-9]+]]
+; CHECK-NEXT:    ]
+; CHECK:       {{^}}[[CASE0]]:
+; CHECK-NEXT:    call ptr @llvm.threadlocal.address.p0(
+; CHECK-NEXT:    store i64 1, ptr
+; CHECK-NEXT:    call void @__efsan_cache_frag_access(ptr %p, i64 4, i32 0, ptr null)
+; CHECK:       {{^}}[[CASE1]]:
+; CHECK-NEXT:    call ptr @llvm.threadlocal.address.p0(
+; CHECK-NEXT:    store i64 1, ptr
+; CHECK-NEXT:    call void @__efsan_cache_frag_access(ptr %p, i64 4, i32 1, ptr null)
+; CHECK:       {{^}}[[WHOLE]]:
 ; CHECK:         call void @__efsan_cache_frag_access(ptr %p, i64 4, i32 0, ptr null)
+; CHECK-NEXT:    br label %[[CHAIN1:[0-9]+]]
+; CHECK:       {{^}}[[CHAIN1]]:
 ; CHECK-NEXT:    call void @__efsan_cache_frag_access(ptr %p, i64 4, i32 1, ptr null)
 ; CHECK:         [[C:%efsan.countdown[.0-9]*]] = phi i64
 ; CHECK-NEXT:    [[TLS:%[0-9]+]] = call ptr @llvm.threadlocal.address.p0(ptr @__efsan_cache_frag_countdown)

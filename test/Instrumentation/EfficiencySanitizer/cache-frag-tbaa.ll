@@ -35,13 +35,42 @@ define i64 @item_fields(ptr %p) {
   %c = load i8, ptr %p, align 1, !tbaa !12
   ret i64 %a
 }
+; Each access's counter goes to the runtime in the access's case of the cold
+; block's switch (countdown 1) and in its call of the chain.
 ; CHECK-LABEL: define i64 @item_fields(ptr %p)
 ; CHECK:         add nsw i64 %{{[0-9]+}}, -3
 ; CHECK-NEXT:    icmp sle i64 %{{[0-9]+}}, 0
-; CHECK:         call void @__efsan_cache_frag_access(ptr %f1, i64 8, i32 0, ptr getelementptr inbounds ([3 x i64], ptr @"__efsan.struct.ns::item.counters", i32 0, i32 1))
+; A scalar tag (base == access type) names no struct: a null counter for %p.
+; CHECK:         switch i64 %{{[0-9]+}}, label %[[WHOLE:[0-9]+]] [
+; CHECK-NEXT:      i64 0, label %[[CASE0:[0-9]+]]
+; CHECK-NEXT:      i64 1, label %[[CASE1:[0-9]+]]
+; CHECK-NEXT:      i64 2, label %[[CASE2:[0-9]+]]
+; CHECK-NEXT:    ]
+; CHECK:       {{^}}[[CASE0]]:
+; CHECK-NEXT:    call ptr @llvm.threadlocal.address.p0(
+; CHECK-NEXT:    store i64 1, ptr
+; CHECK-NEXT:    call void @__efsan_cache_frag_access(ptr %f1, i64 8, i32 0, ptr getelementptr inbounds ([3 x i64], ptr @"__efsan.struct.ns::item.counters", i32 0, i32 1))
+; CHECK:       {{^}}[[CASE1]]:
+; CHECK-NEXT:    call ptr @llvm.threadlocal.address.p0(
+; CHECK-NEXT:    store i64 1, ptr
 ; CHECK-NEXT:    call void @__efsan_cache_frag_access(ptr %f2, i64 8, i32 0, ptr getelementptr inbounds ([3 x i64], ptr @"__efsan.struct.ns::item.counters", i32 0, i32 2))
-; A scalar tag (base == access type) names no struct: a null counter.
+; CHECK:       {{^}}[[CASE2]]:
+; CHECK-NEXT:    call ptr @llvm.threadlocal.address.p0(
+; CHECK-NEXT:    store i64 1, ptr
 ; CHECK-NEXT:    call void @__efsan_cache_frag_access(ptr %p, i64 1, i32 0, ptr null)
+; CHECK:       {{^}}[[WHOLE]]:
+; CHECK-NEXT:    call ptr @llvm.threadlocal.address.p0(
+; CHECK-NEXT:    store i64 %{{[0-9]+}}, ptr
+; CHECK-NEXT:    br label %[[CHAIN0:[0-9]+]]
+; CHECK:       {{^}}[[CHAIN0]]:
+; CHECK-NEXT:    call void @__efsan_cache_frag_access(ptr %f1, i64 8, i32 0, ptr getelementptr inbounds ([3 x i64], ptr @"__efsan.struct.ns::item.counters", i32 0, i32 1))
+; CHECK-NEXT:    br label %[[CHAIN1:[0-9]+]]
+; CHECK:       {{^}}[[CHAIN1]]:
+; CHECK-NEXT:    call void @__efsan_cache_frag_access(ptr %f2, i64 8, i32 0, ptr getelementptr inbounds ([3 x i64], ptr @"__efsan.struct.ns::item.counters", i32 0, i32 2))
+; CHECK-NEXT:    br label %[[CHAIN2:[0-9]+]]
+; CHECK:       {{^}}[[CHAIN2]]:
+; CHECK-NEXT:    call void @__efsan_cache_frag_access(ptr %p, i64 1, i32 0, ptr null)
+; CHECK-NEXT:    br label %{{[0-9]+}}
 ; CHECK:         ret
 
 define void @pair_field(ptr %p) {

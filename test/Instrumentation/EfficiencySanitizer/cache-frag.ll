@@ -1,10 +1,15 @@
 ; cache-frag: per-thread countdown sampling. A function with accesses loads
 ; the thread's countdown at entry and keeps it in a register; each run of n
 ; accesses (the part of a block between call sites) subtracts n at its end and
-; branches, when the count has run out, to a cold block that stores the count
-; from before the run back, calls __efsan_cache_frag_access for each access in
-; order (address, size, flags with bit 0 = write, field counter or null) and
-; reloads the countdown. Struct field counters are passed, not bumped.
+; branches, when the count has run out, to a cold block that reports to
+; __efsan_cache_frag_access (address, size, flags with bit 0 = write, field
+; counter or null) and reloads the countdown. For n = 1 it stores the count
+; from before the run back and makes the one call. For n >= 2 it switches on
+; c - 1, the access at which the count ran out: that case stores 1 and calls
+; for that access only, then counts the accesses after it off the new period
+; if it is longer, else goes on down a chain that calls for each access in
+; order from the next one; any other c (the default) stores c and takes the
+; whole chain. Struct field counters are passed, not bumped.
 ; RUN: %opt -load-pass-plugin=%efsan_plugin -passes='efsan<cache-frag>' -S %s | FileCheck %s
 ; RUN: %opt -load-pass-plugin=%efsan_plugin -passes='efsan<cache-frag>' -S %s | FileCheck %s --check-prefix=NOBUMP
 ; RUN: %opt -load-pass-plugin=%efsan_plugin -passes='efsan<cache-frag>' -S %s | %opt -passes=verify -disable-output
@@ -89,20 +94,70 @@ define void @nested(ptr %o, i8 %c) {
 ; CHECK-NEXT:    [[C2:%[0-9]+]] = add nsw i64 [[C]], -3
 ; CHECK-NEXT:    [[DUE:%[0-9]+]] = icmp sle i64 [[C2]], 0
 ; CHECK-NEXT:    br i1 [[DUE]], label %[[SAMPLE:[0-9]+]], label %[[JOIN:[0-9]+]], !prof ![[UNLIKELY]]
-; CHECK:       [[SAMPLE]]:
+; The count ran out at access c - 1 of the run (c = c2 + 3).
+; CHECK:       {{^}}[[SAMPLE]]:
 ; CHECK-NEXT:    [[BEFORE:%[0-9]+]] = add nsw i64 [[C2]], 3
-; CHECK-NEXT:    [[TLS:%[0-9]+]] = call ptr @llvm.threadlocal.address.p0(ptr @__efsan_cache_frag_countdown)
-; CHECK-NEXT:    store i64 [[BEFORE]], ptr [[TLS]]
-; CHECK-NEXT:    call void @__efsan_cache_frag_access(ptr %inner, i64 1, i32 1, ptr getelementptr inbounds ([4 x i64], ptr @__efsan.struct.node.counters, i32 0, i32 2))
-; CHECK-NEXT:    call void @__efsan_cache_frag_access(ptr %whole, i64 4, i32 1, ptr getelementptr inbounds ([2 x i64], ptr @__efsan.struct.outer.counters, i32 0, i32 1))
-; CHECK-NEXT:    call void @__efsan_cache_frag_access(ptr getelementptr inbounds (%struct.node, ptr @gnode, i64 0, i32 3), i64 8, i32 1, ptr getelementptr inbounds ([4 x i64], ptr @__efsan.struct.node.counters, i32 0, i32 3))
-; CHECK-NEXT:    call ptr @llvm.threadlocal.address.p0(
-; CHECK-NEXT:    load i64, ptr
+; CHECK-NEXT:    [[IDX:%[0-9]+]] = add nsw i64 [[BEFORE]], -1
+; CHECK-NEXT:    switch i64 [[IDX]], label %[[WHOLE:[0-9]+]] [
+; CHECK-NEXT:      i64 0, label %[[CASE0:[0-9]+]]
+; CHECK-NEXT:      i64 1, label %[[CASE1:[0-9]+]]
+; CHECK-NEXT:      i64 2, label %[[CASE2:[0-9]+]]
+; CHECK-NEXT:    ]
+; Case i: the runtime gets access i only, with the countdown at 1 (sampled);
+; the 3 - 1 - i accesses after it are counted off the new period if it is
+; longer, else they go down the chain from access i + 1.
+; CHECK:       {{^}}[[CASE0]]:
+; CHECK-NEXT:    [[TLS:%[0-9]+]] = call ptr @llvm.threadlocal.address.p0(ptr @__efsan_cache_frag_countdown), !nosanitize ![[NOSAN]]
+; CHECK-NEXT:    store i64 1, ptr [[TLS]], align 8, !nosanitize ![[NOSAN]]
+; CHECK-NEXT:    call void @__efsan_cache_frag_access(ptr %inner, i64 1, i32 1, ptr getelementptr inbounds ([4 x i64], ptr @__efsan.struct.node.counters, i32 0, i32 2)), !nosanitize ![[NOSAN]]
+; CHECK-NEXT:    [[TLS:%[0-9]+]] = call ptr @llvm.threadlocal.address.p0(ptr @__efsan_cache_frag_countdown), !nosanitize ![[NOSAN]]
+; CHECK-NEXT:    [[T:%[0-9]+]] = load i64, ptr [[TLS]], align 8, !nosanitize ![[NOSAN]]
+; CHECK-NEXT:    [[COVERS:%[0-9]+]] = icmp sgt i64 [[T]], 2
+; CHECK-NEXT:    [[REST:%[0-9]+]] = add nsw i64 [[T]], -2
+; CHECK-NEXT:    [[NEW:%[0-9]+]] = select i1 [[COVERS]], i64 [[REST]], i64 [[T]]
+; CHECK-NEXT:    [[TLS:%[0-9]+]] = call ptr @llvm.threadlocal.address.p0(ptr @__efsan_cache_frag_countdown), !nosanitize ![[NOSAN]]
+; CHECK-NEXT:    store i64 [[NEW]], ptr [[TLS]], align 8, !nosanitize ![[NOSAN]]
+; CHECK-NEXT:    br i1 [[COVERS]], label %[[DONE:[0-9]+]], label %[[CHAIN1:[0-9]+]]
+; CHECK:       {{^}}[[CASE1]]:
+; CHECK-NEXT:    [[TLS:%[0-9]+]] = call ptr @llvm.threadlocal.address.p0(ptr @__efsan_cache_frag_countdown), !nosanitize ![[NOSAN]]
+; CHECK-NEXT:    store i64 1, ptr [[TLS]], align 8, !nosanitize ![[NOSAN]]
+; CHECK-NEXT:    call void @__efsan_cache_frag_access(ptr %whole, i64 4, i32 1, ptr getelementptr inbounds ([2 x i64], ptr @__efsan.struct.outer.counters, i32 0, i32 1)), !nosanitize ![[NOSAN]]
+; CHECK-NEXT:    [[TLS:%[0-9]+]] = call ptr @llvm.threadlocal.address.p0(ptr @__efsan_cache_frag_countdown), !nosanitize ![[NOSAN]]
+; CHECK-NEXT:    [[T:%[0-9]+]] = load i64, ptr [[TLS]], align 8, !nosanitize ![[NOSAN]]
+; CHECK-NEXT:    [[COVERS:%[0-9]+]] = icmp sgt i64 [[T]], 1
+; CHECK-NEXT:    [[REST:%[0-9]+]] = add nsw i64 [[T]], -1
+; CHECK-NEXT:    [[NEW:%[0-9]+]] = select i1 [[COVERS]], i64 [[REST]], i64 [[T]]
+; CHECK-NEXT:    [[TLS:%[0-9]+]] = call ptr @llvm.threadlocal.address.p0(ptr @__efsan_cache_frag_countdown), !nosanitize ![[NOSAN]]
+; CHECK-NEXT:    store i64 [[NEW]], ptr [[TLS]], align 8, !nosanitize ![[NOSAN]]
+; CHECK-NEXT:    br i1 [[COVERS]], label %[[DONE]], label %[[CHAIN2:[0-9]+]]
+; The last access has none after it.
+; CHECK:       {{^}}[[CASE2]]:
+; CHECK-NEXT:    [[TLS:%[0-9]+]] = call ptr @llvm.threadlocal.address.p0(ptr @__efsan_cache_frag_countdown), !nosanitize ![[NOSAN]]
+; CHECK-NEXT:    store i64 1, ptr [[TLS]], align 8, !nosanitize ![[NOSAN]]
+; CHECK-NEXT:    call void @__efsan_cache_frag_access(ptr getelementptr inbounds (%struct.node, ptr @gnode, i64 0, i32 3), i64 8, i32 1, ptr getelementptr inbounds ([4 x i64], ptr @__efsan.struct.node.counters, i32 0, i32 3)), !nosanitize ![[NOSAN]]
+; CHECK-NEXT:    br label %[[DONE]]
+; Any other c: the count from before the run, and every access in order.
+; CHECK:       {{^}}[[WHOLE]]:
+; CHECK-NEXT:    [[TLS:%[0-9]+]] = call ptr @llvm.threadlocal.address.p0(ptr @__efsan_cache_frag_countdown), !nosanitize ![[NOSAN]]
+; CHECK-NEXT:    store i64 [[BEFORE]], ptr [[TLS]], align 8, !nosanitize ![[NOSAN]]
+; CHECK-NEXT:    br label %[[CHAIN0:[0-9]+]]
+; CHECK:       {{^}}[[CHAIN0]]:
+; CHECK-NEXT:    call void @__efsan_cache_frag_access(ptr %inner, i64 1, i32 1, ptr getelementptr inbounds ([4 x i64], ptr @__efsan.struct.node.counters, i32 0, i32 2)), !nosanitize ![[NOSAN]]
+; CHECK-NEXT:    br label %[[CHAIN1]]
+; CHECK:       {{^}}[[CHAIN1]]:
+; CHECK-NEXT:    call void @__efsan_cache_frag_access(ptr %whole, i64 4, i32 1, ptr getelementptr inbounds ([2 x i64], ptr @__efsan.struct.outer.counters, i32 0, i32 1)), !nosanitize ![[NOSAN]]
+; CHECK-NEXT:    br label %[[CHAIN2]]
+; CHECK:       {{^}}[[CHAIN2]]:
+; CHECK-NEXT:    call void @__efsan_cache_frag_access(ptr getelementptr inbounds (%struct.node, ptr @gnode, i64 0, i32 3), i64 8, i32 1, ptr getelementptr inbounds ([4 x i64], ptr @__efsan.struct.node.counters, i32 0, i32 3)), !nosanitize ![[NOSAN]]
+; CHECK-NEXT:    br label %[[DONE]]
+; CHECK:       {{^}}[[DONE]]:
+; CHECK-NEXT:    [[TLS:%[0-9]+]] = call ptr @llvm.threadlocal.address.p0(ptr @__efsan_cache_frag_countdown), !nosanitize ![[NOSAN]]
+; CHECK-NEXT:    [[C3:%[0-9]+]] = load i64, ptr [[TLS]], align 8, !nosanitize ![[NOSAN]]
 ; CHECK-NEXT:    br label %[[JOIN]]
-; CHECK:       [[JOIN]]:
-; CHECK-NEXT:    phi i64
-; CHECK-NEXT:    call ptr @llvm.threadlocal.address.p0(
-; CHECK-NEXT:    store i64
+; CHECK:       {{^}}[[JOIN]]:
+; CHECK-NEXT:    [[CJ:%.+]] = phi i64 [ [[C3]], %[[DONE]] ], [ [[C2]], %0 ]
+; CHECK-NEXT:    [[TLS:%[0-9]+]] = call ptr @llvm.threadlocal.address.p0(ptr @__efsan_cache_frag_countdown)
+; CHECK-NEXT:    store i64 [[CJ]], ptr [[TLS]]
 ; CHECK-NEXT:    ret void
 
 ; Plain pointers: a null counter, the access's size whatever its alignment
@@ -118,23 +173,133 @@ define void @callouts(ptr %p) {
   %e = load i128, ptr %p, align 16
   ret void
 }
+; Seven accesses: a case per access, each with its own call and the count of
+; the accesses after it (6 down to none), and a chain of seven calls in order.
 ; CHECK-LABEL: define void @callouts(ptr %p)
 ; CHECK:         %e = load i128, ptr %p, align 16
 ; CHECK-NEXT:    [[C2:%[0-9]+]] = add nsw i64 %{{[0-9]+}}, -7
-; CHECK-NEXT:    icmp sle i64 [[C2]], 0
-; CHECK-NEXT:    br i1
-; CHECK:         add nsw i64 [[C2]], 7
+; CHECK-NEXT:    [[DUE:%[0-9]+]] = icmp sle i64 [[C2]], 0
+; CHECK-NEXT:    br i1 [[DUE]], label %[[SAMPLE:[0-9]+]], label %[[JOIN:[0-9]+]]
+; CHECK:       {{^}}[[SAMPLE]]:
+; CHECK-NEXT:    [[BEFORE:%[0-9]+]] = add nsw i64 [[C2]], 7
+; CHECK-NEXT:    [[IDX:%[0-9]+]] = add nsw i64 [[BEFORE]], -1
+; CHECK-NEXT:    switch i64 [[IDX]], label %[[WHOLE:[0-9]+]] [
+; CHECK-NEXT:      i64 0, label %[[CASE0:[0-9]+]]
+; CHECK-NEXT:      i64 1, label %[[CASE1:[0-9]+]]
+; CHECK-NEXT:      i64 2, label %[[CASE2:[0-9]+]]
+; CHECK-NEXT:      i64 3, label %[[CASE3:[0-9]+]]
+; CHECK-NEXT:      i64 4, label %[[CASE4:[0-9]+]]
+; CHECK-NEXT:      i64 5, label %[[CASE5:[0-9]+]]
+; CHECK-NEXT:      i64 6, label %[[CASE6:[0-9]+]]
+; CHECK-NEXT:    ]
+; CHECK:       {{^}}[[CASE0]]:
 ; CHECK-NEXT:    call ptr @llvm.threadlocal.address.p0(
-; CHECK-NEXT:    store i64
+; CHECK-NEXT:    store i64 1, ptr
 ; CHECK-NEXT:    call void @__efsan_cache_frag_access(ptr %p, i64 2, i32 0, ptr null)
-; CHECK-NEXT:    call void @__efsan_cache_frag_access(ptr %p, i64 2, i32 1, ptr null)
-; CHECK-NEXT:    call void @__efsan_cache_frag_access(ptr %p, i64 4, i32 0, ptr null)
-; CHECK-NEXT:    call void @__efsan_cache_frag_access(ptr %p, i64 32, i32 0, ptr null)
-; CHECK-NEXT:    call void @__efsan_cache_frag_access(ptr %p, i64 8, i32 1, ptr null)
-; CHECK-NEXT:    call void @__efsan_cache_frag_access(ptr %p, i64 4, i32 1, ptr null)
-; CHECK-NEXT:    call void @__efsan_cache_frag_access(ptr %p, i64 16, i32 0, ptr null)
 ; CHECK-NEXT:    call ptr @llvm.threadlocal.address.p0(
-; CHECK-NEXT:    load i64
+; CHECK-NEXT:    [[T:%[0-9]+]] = load i64, ptr
+; CHECK-NEXT:    [[COVERS:%[0-9]+]] = icmp sgt i64 [[T]], 6
+; CHECK-NEXT:    [[REST:%[0-9]+]] = add nsw i64 [[T]], -6
+; CHECK-NEXT:    [[NEW:%[0-9]+]] = select i1 [[COVERS]], i64 [[REST]], i64 [[T]]
+; CHECK-NEXT:    call ptr @llvm.threadlocal.address.p0(
+; CHECK-NEXT:    store i64 [[NEW]], ptr
+; CHECK-NEXT:    br i1 [[COVERS]], label %[[DONE:[0-9]+]], label %[[CHAIN1:[0-9]+]]
+; CHECK:       {{^}}[[CASE1]]:
+; CHECK-NEXT:    call ptr @llvm.threadlocal.address.p0(
+; CHECK-NEXT:    store i64 1, ptr
+; CHECK-NEXT:    call void @__efsan_cache_frag_access(ptr %p, i64 2, i32 1, ptr null)
+; CHECK-NEXT:    call ptr @llvm.threadlocal.address.p0(
+; CHECK-NEXT:    [[T:%[0-9]+]] = load i64, ptr
+; CHECK-NEXT:    [[COVERS:%[0-9]+]] = icmp sgt i64 [[T]], 5
+; CHECK-NEXT:    [[REST:%[0-9]+]] = add nsw i64 [[T]], -5
+; CHECK-NEXT:    [[NEW:%[0-9]+]] = select i1 [[COVERS]], i64 [[REST]], i64 [[T]]
+; CHECK-NEXT:    call ptr @llvm.threadlocal.address.p0(
+; CHECK-NEXT:    store i64 [[NEW]], ptr
+; CHECK-NEXT:    br i1 [[COVERS]], label %[[DONE]], label %[[CHAIN2:[0-9]+]]
+; CHECK:       {{^}}[[CASE2]]:
+; CHECK-NEXT:    call ptr @llvm.threadlocal.address.p0(
+; CHECK-NEXT:    store i64 1, ptr
+; CHECK-NEXT:    call void @__efsan_cache_frag_access(ptr %p, i64 4, i32 0, ptr null)
+; CHECK-NEXT:    call ptr @llvm.threadlocal.address.p0(
+; CHECK-NEXT:    [[T:%[0-9]+]] = load i64, ptr
+; CHECK-NEXT:    [[COVERS:%[0-9]+]] = icmp sgt i64 [[T]], 4
+; CHECK-NEXT:    [[REST:%[0-9]+]] = add nsw i64 [[T]], -4
+; CHECK-NEXT:    [[NEW:%[0-9]+]] = select i1 [[COVERS]], i64 [[REST]], i64 [[T]]
+; CHECK-NEXT:    call ptr @llvm.threadlocal.address.p0(
+; CHECK-NEXT:    store i64 [[NEW]], ptr
+; CHECK-NEXT:    br i1 [[COVERS]], label %[[DONE]], label %[[CHAIN3:[0-9]+]]
+; CHECK:       {{^}}[[CASE3]]:
+; CHECK-NEXT:    call ptr @llvm.threadlocal.address.p0(
+; CHECK-NEXT:    store i64 1, ptr
+; CHECK-NEXT:    call void @__efsan_cache_frag_access(ptr %p, i64 32, i32 0, ptr null)
+; CHECK-NEXT:    call ptr @llvm.threadlocal.address.p0(
+; CHECK-NEXT:    [[T:%[0-9]+]] = load i64, ptr
+; CHECK-NEXT:    [[COVERS:%[0-9]+]] = icmp sgt i64 [[T]], 3
+; CHECK-NEXT:    [[REST:%[0-9]+]] = add nsw i64 [[T]], -3
+; CHECK-NEXT:    [[NEW:%[0-9]+]] = select i1 [[COVERS]], i64 [[REST]], i64 [[T]]
+; CHECK-NEXT:    call ptr @llvm.threadlocal.address.p0(
+; CHECK-NEXT:    store i64 [[NEW]], ptr
+; CHECK-NEXT:    br i1 [[COVERS]], label %[[DONE]], label %[[CHAIN4:[0-9]+]]
+; CHECK:       {{^}}[[CASE4]]:
+; CHECK-NEXT:    call ptr @llvm.threadlocal.address.p0(
+; CHECK-NEXT:    store i64 1, ptr
+; CHECK-NEXT:    call void @__efsan_cache_frag_access(ptr %p, i64 8, i32 1, ptr null)
+; CHECK-NEXT:    call ptr @llvm.threadlocal.address.p0(
+; CHECK-NEXT:    [[T:%[0-9]+]] = load i64, ptr
+; CHECK-NEXT:    [[COVERS:%[0-9]+]] = icmp sgt i64 [[T]], 2
+; CHECK-NEXT:    [[REST:%[0-9]+]] = add nsw i64 [[T]], -2
+; CHECK-NEXT:    [[NEW:%[0-9]+]] = select i1 [[COVERS]], i64 [[REST]], i64 [[T]]
+; CHECK-NEXT:    call ptr @llvm.threadlocal.address.p0(
+; CHECK-NEXT:    store i64 [[NEW]], ptr
+; CHECK-NEXT:    br i1 [[COVERS]], label %[[DONE]], label %[[CHAIN5:[0-9]+]]
+; CHECK:       {{^}}[[CASE5]]:
+; CHECK-NEXT:    call ptr @llvm.threadlocal.address.p0(
+; CHECK-NEXT:    store i64 1, ptr
+; CHECK-NEXT:    call void @__efsan_cache_frag_access(ptr %p, i64 4, i32 1, ptr null)
+; CHECK-NEXT:    call ptr @llvm.threadlocal.address.p0(
+; CHECK-NEXT:    [[T:%[0-9]+]] = load i64, ptr
+; CHECK-NEXT:    [[COVERS:%[0-9]+]] = icmp sgt i64 [[T]], 1
+; CHECK-NEXT:    [[REST:%[0-9]+]] = add nsw i64 [[T]], -1
+; CHECK-NEXT:    [[NEW:%[0-9]+]] = select i1 [[COVERS]], i64 [[REST]], i64 [[T]]
+; CHECK-NEXT:    call ptr @llvm.threadlocal.address.p0(
+; CHECK-NEXT:    store i64 [[NEW]], ptr
+; CHECK-NEXT:    br i1 [[COVERS]], label %[[DONE]], label %[[CHAIN6:[0-9]+]]
+; CHECK:       {{^}}[[CASE6]]:
+; CHECK-NEXT:    call ptr @llvm.threadlocal.address.p0(
+; CHECK-NEXT:    store i64 1, ptr
+; CHECK-NEXT:    call void @__efsan_cache_frag_access(ptr %p, i64 16, i32 0, ptr null)
+; CHECK-NEXT:    br label %[[DONE]]
+; CHECK:       {{^}}[[WHOLE]]:
+; CHECK-NEXT:    call ptr @llvm.threadlocal.address.p0(
+; CHECK-NEXT:    store i64 [[BEFORE]], ptr
+; CHECK-NEXT:    br label %[[CHAIN0:[0-9]+]]
+; CHECK:       {{^}}[[CHAIN0]]:
+; CHECK-NEXT:    call void @__efsan_cache_frag_access(ptr %p, i64 2, i32 0, ptr null)
+; CHECK-NEXT:    br label %[[CHAIN1]]
+; CHECK:       {{^}}[[CHAIN1]]:
+; CHECK-NEXT:    call void @__efsan_cache_frag_access(ptr %p, i64 2, i32 1, ptr null)
+; CHECK-NEXT:    br label %[[CHAIN2]]
+; CHECK:       {{^}}[[CHAIN2]]:
+; CHECK-NEXT:    call void @__efsan_cache_frag_access(ptr %p, i64 4, i32 0, ptr null)
+; CHECK-NEXT:    br label %[[CHAIN3]]
+; CHECK:       {{^}}[[CHAIN3]]:
+; CHECK-NEXT:    call void @__efsan_cache_frag_access(ptr %p, i64 32, i32 0, ptr null)
+; CHECK-NEXT:    br label %[[CHAIN4]]
+; CHECK:       {{^}}[[CHAIN4]]:
+; CHECK-NEXT:    call void @__efsan_cache_frag_access(ptr %p, i64 8, i32 1, ptr null)
+; CHECK-NEXT:    br label %[[CHAIN5]]
+; CHECK:       {{^}}[[CHAIN5]]:
+; CHECK-NEXT:    call void @__efsan_cache_frag_access(ptr %p, i64 4, i32 1, ptr null)
+; CHECK-NEXT:    br label %[[CHAIN6]]
+; CHECK:       {{^}}[[CHAIN6]]:
+; CHECK-NEXT:    call void @__efsan_cache_frag_access(ptr %p, i64 16, i32 0, ptr null)
+; CHECK-NEXT:    br label %[[DONE]]
+; CHECK:       {{^}}[[DONE]]:
+; CHECK-NEXT:    call ptr @llvm.threadlocal.address.p0(
+; CHECK-NEXT:    [[C3:%[0-9]+]] = load i64, ptr
+; CHECK-NEXT:    br label %[[JOIN]]
+; CHECK:       {{^}}[[JOIN]]:
+; CHECK-NEXT:    phi i64 [ [[C3]], %[[DONE]] ], [ [[C2]], %0 ]
 
 ; Every call ends a run, also one that only reads memory (strlen) and a
 ; memcpy (which becomes a runtime call): the countdown is stored back before
@@ -229,10 +394,38 @@ define void @stack_memcpy(ptr %dst) {
 ; CHECK-NEXT:    call ptr @__efsan_memcpy(ptr %dst, ptr %local, i64 16)
 ; CHECK-NEXT:    ret void
 
+; With -efsan-cache-frag-stack the run has three accesses, %local's included,
+; in the cases and in the chain.
 ; STACK-LABEL: define i32 @stack()
 ; STACK:         add nsw i64 %{{[0-9]+}}, -3
-; STACK:         call void @__efsan_cache_frag_access(ptr %local, i64 4, i32 1, ptr null)
+; STACK:         switch i64 %{{[0-9]+}}, label %[[WHOLE:[0-9]+]] [
+; STACK-NEXT:      i64 0, label %[[CASE0:[0-9]+]]
+; STACK-NEXT:      i64 1, label %[[CASE1:[0-9]+]]
+; STACK-NEXT:      i64 2, label %[[CASE2:[0-9]+]]
+; STACK-NEXT:    ]
+; STACK:       {{^}}[[CASE0]]:
+; STACK-NEXT:    call ptr @llvm.threadlocal.address.p0(
+; STACK-NEXT:    store i64 1, ptr
+; STACK-NEXT:    call void @__efsan_cache_frag_access(ptr %local, i64 4, i32 1, ptr null)
+; STACK:       {{^}}[[CASE1]]:
+; STACK-NEXT:    call ptr @llvm.threadlocal.address.p0(
+; STACK-NEXT:    store i64 1, ptr
 ; STACK-NEXT:    call void @__efsan_cache_frag_access(ptr %local, i64 4, i32 0, ptr null)
+; STACK:       {{^}}[[CASE2]]:
+; STACK-NEXT:    call ptr @llvm.threadlocal.address.p0(
+; STACK-NEXT:    store i64 1, ptr
+; STACK-NEXT:    call void @__efsan_cache_frag_access(ptr %shared, i64 4, i32 1, ptr null)
+; STACK:       {{^}}[[WHOLE]]:
+; STACK-NEXT:    call ptr @llvm.threadlocal.address.p0(
+; STACK-NEXT:    store i64 %{{[0-9]+}}, ptr
+; STACK-NEXT:    br label %[[CHAIN0:[0-9]+]]
+; STACK:       {{^}}[[CHAIN0]]:
+; STACK-NEXT:    call void @__efsan_cache_frag_access(ptr %local, i64 4, i32 1, ptr null)
+; STACK-NEXT:    br label %[[CHAIN1:[0-9]+]]
+; STACK:       {{^}}[[CHAIN1]]:
+; STACK-NEXT:    call void @__efsan_cache_frag_access(ptr %local, i64 4, i32 0, ptr null)
+; STACK-NEXT:    br label %[[CHAIN2:[0-9]+]]
+; STACK:       {{^}}[[CHAIN2]]:
 ; STACK-NEXT:    call void @__efsan_cache_frag_access(ptr %shared, i64 4, i32 1, ptr null)
 
 ; The runtime gets the access callout only, and bumps the counters itself.

@@ -66,12 +66,49 @@ long bump(struct counter *c, long n) {
 // CF: @__efsan_which_tool = weak constant i32 1
 // CF-LABEL: define {{.*}}i64 @bump(
 // CF-NEXT:    call ptr @llvm.threadlocal.address.p0(ptr @__efsan_cache_frag_countdown)
-// CF-NEXT:    load i64, ptr
+// CF-NEXT:    [[C:%[0-9]+]] = load i64, ptr
 // At -O2 the loop is folded: one run of the load and store of c->misses, one
-// of the load of c->hits, each passing the field's counter.
-// CF:         add nsw i64 %{{[0-9]+}}, -2
-// CF:         call void @__efsan_cache_frag_access(ptr %{{[0-9]+}}, i64 8, i32 0, ptr getelementptr inbounds ([2 x i64], ptr @__efsan.struct.counter.counters, i32 0, i32 1))
-// CF-NEXT:    call void @__efsan_cache_frag_access(ptr %{{[0-9]+}}, i64 8, i32 1, ptr getelementptr inbounds ([2 x i64], ptr @__efsan.struct.counter.counters, i32 0, i32 1))
+// of the load of c->hits, each passing the field's counter. The run of two
+// switches on the access the count ran out at (a case each, countdown 1),
+// and otherwise reports both down the chain.
+// CF:         [[C2:%[0-9]+]] = add nsw i64 [[C]], -2
+// CF-NEXT:    icmp sle i64 [[C2]], 0
+// CF:         [[BEFORE:%[0-9]+]] = add nsw i64 [[C2]], 2
+// CF-NEXT:    [[IDX:%[0-9]+]] = add nsw i64 [[BEFORE]], -1
+// CF-NEXT:    switch i64 [[IDX]], label %[[WHOLE:[0-9]+]] [
+// CF-NEXT:      i64 0, label %[[CASE0:[0-9]+]]
+// CF-NEXT:      i64 1, label %[[CASE1:[0-9]+]]
+// CF-NEXT:    ]
+// CF:       {{^}}[[CASE0]]:
+// CF-NEXT:    call ptr @llvm.threadlocal.address.p0(
+// CF-NEXT:    store i64 1, ptr
+// CF-NEXT:    call void @__efsan_cache_frag_access(ptr [[ADDR:%[0-9]+]], i64 8, i32 0, ptr getelementptr inbounds ([2 x i64], ptr @__efsan.struct.counter.counters, i32 0, i32 1))
+// CF-NEXT:    call ptr @llvm.threadlocal.address.p0(
+// CF-NEXT:    [[T:%[0-9]+]] = load i64, ptr
+// CF-NEXT:    [[COVERS:%[0-9]+]] = icmp sgt i64 [[T]], 1
+// CF-NEXT:    [[REST:%[0-9]+]] = add nsw i64 [[T]], -1
+// CF-NEXT:    [[NEW:%[0-9]+]] = select i1 [[COVERS]], i64 [[REST]], i64 [[T]]
+// CF-NEXT:    call ptr @llvm.threadlocal.address.p0(
+// CF-NEXT:    store i64 [[NEW]], ptr
+// CF-NEXT:    br i1 [[COVERS]], label %[[DONE:[0-9]+]], label %[[CHAIN1:[0-9]+]]
+// CF:       {{^}}[[CASE1]]:
+// CF-NEXT:    call ptr @llvm.threadlocal.address.p0(
+// CF-NEXT:    store i64 1, ptr
+// CF-NEXT:    call void @__efsan_cache_frag_access(ptr [[ADDR]], i64 8, i32 1, ptr getelementptr inbounds ([2 x i64], ptr @__efsan.struct.counter.counters, i32 0, i32 1))
+// CF-NEXT:    br label %[[DONE]]
+// CF:       {{^}}[[WHOLE]]:
+// CF-NEXT:    call ptr @llvm.threadlocal.address.p0(
+// CF-NEXT:    store i64 [[BEFORE]], ptr
+// CF-NEXT:    br label %[[CHAIN0:[0-9]+]]
+// CF:       {{^}}[[CHAIN0]]:
+// CF-NEXT:    call void @__efsan_cache_frag_access(ptr [[ADDR]], i64 8, i32 0, ptr getelementptr inbounds ([2 x i64], ptr @__efsan.struct.counter.counters, i32 0, i32 1))
+// CF-NEXT:    br label %[[CHAIN1]]
+// CF:       {{^}}[[CHAIN1]]:
+// CF-NEXT:    call void @__efsan_cache_frag_access(ptr [[ADDR]], i64 8, i32 1, ptr getelementptr inbounds ([2 x i64], ptr @__efsan.struct.counter.counters, i32 0, i32 1))
+// CF-NEXT:    br label %[[DONE]]
+// CF:       {{^}}[[DONE]]:
+// CF-NEXT:    call ptr @llvm.threadlocal.address.p0(
+// CF-NEXT:    load i64, ptr
 // CF:         add nsw i64 %{{[0-9]+}}, -1
 // CF:         call void @__efsan_cache_frag_access(ptr %0, i64 8, i32 0, ptr @__efsan.struct.counter.counters)
 // CF:         store i64 %{{[0-9]+}}, ptr %{{[0-9]+}}, align 8, !nosanitize

@@ -819,11 +819,24 @@ void EfficiencySanitizer::instrumentWorkingSetBlock(
 //
 //   c2 = c - n;                  // n: the run's accesses
 //   if (c2 <= 0) {               // cold
-//     countdown = c;             // the thread's, as before the run
-//     __efsan_cache_frag_access(addr1, size1, flags1, counter1); ...
+//     switch (c - 1) {           // the access at which c runs out
+//     case i:                    // one per access of the run
+//       countdown = 1;           // so that the runtime samples it
+//       __efsan_cache_frag_access(addr_i, size_i, flags_i, counter_i);
+//       if (countdown > n-1-i) { countdown -= n-1-i; break; }
+//       goto access_i+1;         // a shorter period: one by one
+//     default:
+//       countdown = c;           // the thread's, as before the run
+//     access_0: __efsan_cache_frag_access(addr_0, ...); ...
+//     access_n-1: __efsan_cache_frag_access(addr_n-1, ...);
+//     }
 //     c3 = countdown;            // counted down, reset by the runtime
 //   }
 //   c = phi(c2, c3);
+//
+// (a run of one access calls it directly), so that a sample costs one call,
+// not one per access of its run, and at sample period 1 every access still
+// reaches the runtime.
 //
 // at the end of each run (before the call site or terminator that ends it),
 // with the accesses in program order. So the runtime sees a run's accesses
@@ -850,11 +863,62 @@ void EfficiencySanitizer::instrumentCacheFragRun(
   // c is recomputed from c2 so that only c2 stays live on the hot path: the
   // backend then subtracts in place and branches on the flags.
   IRBuilder<> Cold(SampleTerm);
-  storeThreadCountdown(Cold, Cold.CreateNSWAdd(Left, Cold.getInt64(N)));
-  for (auto [Access, Counter] : zip(Accesses, Counters))
-    emitCacheFragAccess(Cold, Access.Addr, Cold.getInt64(Access.Size),
-                        Access.IsWrite, Counter);
-  reloadCountdown(Cold);
+  Value *Before = Cold.CreateNSWAdd(Left, Cold.getInt64(N));
+  if (N == 1) {
+    storeThreadCountdown(Cold, Before);
+    emitCacheFragAccess(Cold, Accesses[0].Addr, Cold.getInt64(Accesses[0].Size),
+                        Accesses[0].IsWrite, Counters[0]);
+    reloadCountdown(Cold);
+    return;
+  }
+  // The countdown runs out at access c - 1 of the run: only that one goes to
+  // the runtime (with the countdown at 1, so that it is sampled), and the
+  // accesses after it are counted off the next period when it is longer
+  // than they are. Otherwise (sample period 1, say), and for any other c,
+  // the accesses go to the runtime one by one, down a chain of calls that
+  // the cases join.
+  BasicBlock *Then = SampleTerm->getParent();
+  BasicBlock *Tail = SampleTerm->getSuccessor(0);
+  Function *F = Then->getParent();
+  BasicBlock *Done = BasicBlock::Create(Ctx, "", F, Tail);
+  SmallVector<BasicBlock *, 8> Chain(N + 1);
+  Chain[N] = Done;
+  for (uint64_t I = N; I-- > 0;) {
+    Chain[I] = BasicBlock::Create(Ctx, "", F, Chain[I + 1]);
+    IRBuilder<> B(Chain[I]);
+    emitCacheFragAccess(B, Accesses[I].Addr, B.getInt64(Accesses[I].Size),
+                        Accesses[I].IsWrite, Counters[I]);
+    B.CreateBr(Chain[I + 1]);
+  }
+  BasicBlock *Whole = BasicBlock::Create(Ctx, "", F, Chain[0]);
+  IRBuilder<> W(Whole);
+  storeThreadCountdown(W, Before);
+  W.CreateBr(Chain[0]);
+  Value *Index = Cold.CreateNSWAdd(Before, Cold.getInt64(-1));
+  SwitchInst *Switch = Cold.CreateSwitch(Index, Whole, N);
+  SampleTerm->eraseFromParent();
+  for (uint64_t I = 0; I < N; ++I) {
+    BasicBlock *Case = BasicBlock::Create(Ctx, "", F, Whole);
+    Switch->addCase(Cold.getInt64(I), Case);
+    IRBuilder<> B(Case);
+    storeThreadCountdown(B, B.getInt64(1));
+    emitCacheFragAccess(B, Accesses[I].Addr, B.getInt64(Accesses[I].Size),
+                        Accesses[I].IsWrite, Counters[I]);
+    uint64_t After = N - 1 - I;
+    if (!After) {
+      B.CreateBr(Done);
+      continue;
+    }
+    Value *Period = loadThreadCountdown(B);
+    Value *Covers = B.CreateICmpSGT(Period, B.getInt64(After));
+    storeThreadCountdown(
+        B, B.CreateSelect(Covers, B.CreateNSWAdd(Period, B.getInt64(-int64_t(After))),
+                          Period));
+    B.CreateCondBr(Covers, Done, Chain[I + 1]);
+  }
+  IRBuilder<> D(Done);
+  reloadCountdown(D);
+  D.CreateBr(Tail);
 }
 
 // The callee counts down from the thread's countdown (and the runtime may
