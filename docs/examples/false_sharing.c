@@ -1,8 +1,11 @@
 // Cache-frag example: two threads bump their own counter, but the counters
 // sit side by side in one global array, so every increment invalidates the
 // other core's copy of the line: false sharing on `counters`. `padded`
-// shows the fix (one 64-byte line per thread) and is not reported. A shared
-// atomic `hits` is true sharing, reported as such, not as false sharing.
+// shows the usual fix (one 64-byte line per thread): no line is shared any
+// more, but the two lines form a 128-byte pair, which adjacent-line
+// prefetching moves together: predicted false sharing (pad to 128 bytes to
+// be clean). A shared atomic `hits`, bumped every 128th iteration, is true
+// sharing, reported as such, not as false sharing.
 //
 //   efsan-clang -O2 -g -fsanitize=efficiency-cache-frag -pthread false_sharing.c -o fs
 #include <pthread.h>
@@ -24,7 +27,7 @@ static void *worker(void *arg) {
   for (long i = 0; i < kIters; i++) {
     counters[id]++;
     padded[id].value++;
-    if ((i & 1023) == 0)
+    if ((i & 127) == 0)
       __atomic_fetch_add(&hits, 1, __ATOMIC_RELAXED);
   }
   return NULL;

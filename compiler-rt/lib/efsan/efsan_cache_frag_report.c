@@ -226,8 +226,16 @@ static uptr cf_collect_findings(struct cf_finding *findings,
   return n;
 }
 
+static bool cf_is_prediction(const struct cf_finding *f) {
+  return f->kind == CF_PREDICTED_128 || f->kind == CF_PREDICTED_SHIFTED;
+}
+
+// Sharing that happens before sharing that a layout change could cause,
+// then by time lost.
 static bool cf_ranks_before(const struct cf_finding *a,
                             const struct cf_finding *b) {
+  if (cf_is_prediction(a) != cf_is_prediction(b))
+    return !cf_is_prediction(a);
   if (a->lost_ns != b->lost_ns)
     return a->lost_ns > b->lost_ns;
   if (a->address != b->address)
