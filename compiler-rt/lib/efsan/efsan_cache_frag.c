@@ -180,31 +180,23 @@ static u64 cf_byte_mask(uptr offset, uptr length) {
   return bits << offset;
 }
 
-// This thread's part of the record, claiming a slot on its first sample;
-// null when all slots belong to other threads.
-static struct cf_thread_line *cf_claim_slot(struct cf_line_record *record,
-                                            u32 thread_plus1) {
-  for (int i = 0; i < CF_THREAD_SLOTS; i++) {
-    u32 owner = cf_load(&record->owners[i]);
-    if (owner == thread_plus1)
-      return &record->threads[i];
-    if (owner == 0) {
-      if (cf_cas(&record->owners[i], &owner, thread_plus1) ||
-          owner == thread_plus1)
-        return &record->threads[i];
-    }
-  }
-  return 0;
-}
-
+// A thread's part of the record, or null when it has none (when all slots
+// belong to other threads). With claim, a thread without one takes a free
+// slot (its first sample of the line).
 static struct cf_thread_line *cf_slot_of(struct cf_line_record *record,
-                                         u32 thread_plus1) {
+                                         u32 thread_plus1, bool claim) {
   for (int i = 0; i < CF_THREAD_SLOTS; i++) {
     u32 owner = cf_load(&record->owners[i]);
+    if (owner == 0) {
+      if (!claim)
+        return 0;
+      if (!cf_cas(&record->owners[i], &owner, thread_plus1) &&
+          owner != thread_plus1)
+        continue;
+      return &record->threads[i];
+    }
     if (owner == thread_plus1)
       return &record->threads[i];
-    if (!owner)
-      break;
   }
   return 0;
 }
@@ -340,7 +332,7 @@ static void cf_observe(struct cf_line_record *record, u32 thread_plus1,
     return;
   bool true_sharing = false;
   for (int i = 0; i < n; i++) {
-    struct cf_thread_line *victim = cf_slot_of(record, victims[i]);
+    struct cf_thread_line *victim = cf_slot_of(record, victims[i], false);
     u64 held = victim ? cf_load(&victim->held_bytes)
                       : cf_load(&record->others.read_bytes) |
                             cf_load(&record->others.written_bytes);
@@ -363,7 +355,7 @@ static void cf_record_sample(struct cf_line_record *record, uptr offset,
                              uptr length, bool is_write, u32 thread_plus1,
                              u64 clock) {
   u64 mask = cf_byte_mask(offset, length);
-  struct cf_thread_line *slot = cf_claim_slot(record, thread_plus1);
+  struct cf_thread_line *slot = cf_slot_of(record, thread_plus1, true);
   struct cf_shape *shape = 0;
   if (slot) {
     // Only this thread writes these fields: plain updates.

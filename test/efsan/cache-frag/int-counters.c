@@ -11,7 +11,7 @@
 // RUN: %if taskset %{ env ESAN_OPTIONS=report_format=json taskset -c 0 %run %t 2> %t.pinned.json %}
 // RUN: %if taskset %{ %{check} %t.pinned.json %}
 // RUN: %run %t 2>&1 | FileCheck %s
-#include <pthread.h>
+#include "Inputs/workers.h"
 #include <stdio.h>
 #include <stdlib.h>
 
@@ -37,11 +37,7 @@ static void *worker(void *arg) {
 
 int main(void) {
   use_len = calloc(NTHREADS, sizeof(int));
-  pthread_t t[NTHREADS];
-  for (long i = 0; i < NTHREADS; i++)
-    pthread_create(&t[i], 0, worker, (void *)i);
-  for (int i = 0; i < NTHREADS; i++)
-    pthread_join(t[i], 0);
+  run_workers(worker, NTHREADS);
   printf("%d\n", use_len[0] + use_len[3]);
   free(use_len);
   return 0;

@@ -10,7 +10,7 @@
 // RUN: %if taskset %{ env ESAN_OPTIONS=report_format=json taskset -c 0 %run %t 2> %t.pinned.json %}
 // RUN: %if taskset %{ %{check} %t.pinned.json %}
 // RUN: %run %t 2>&1 | FileCheck %s
-#include <pthread.h>
+#include "Inputs/workers.h"
 #include <stdio.h>
 
 #define NTHREADS 4
@@ -27,11 +27,7 @@ static void *worker(void *arg) {
 }
 
 int main(void) {
-  pthread_t t[NTHREADS];
-  for (long i = 0; i < NTHREADS; i++)
-    pthread_create(&t[i], 0, worker, (void *)i);
-  for (int i = 0; i < NTHREADS; i++)
-    pthread_join(t[i], 0);
+  run_workers(worker, NTHREADS);
   printf("%d\n", bytes[0] + bytes[1]);
   return 0;
 }

@@ -10,7 +10,7 @@
 // RUN: %{check} %t.exact.json
 // RUN: %if taskset %{ env ESAN_OPTIONS=report_format=json taskset -c 0 %run %t 2> %t.pinned.json %}
 // RUN: %if taskset %{ %{check} %t.pinned.json %}
-#include <pthread.h>
+#include "Inputs/workers.h"
 #include <stdio.h>
 #include <time.h>
 
@@ -36,11 +36,7 @@ int main(void) {
   while (now() - start < 1.0)
     for (int j = 0; j < 4096; j++, i++)
       serial_data[j] += i;
-  pthread_t t[2];
-  for (long w = 0; w < 2; w++)
-    pthread_create(&t[w], 0, worker, (void *)w);
-  for (int w = 0; w < 2; w++)
-    pthread_join(t[w], 0);
+  run_workers(worker, 2);
   printf("%ld\n", late[0] + serial_data[1]);
   return 0;
 }

@@ -11,7 +11,7 @@
 // RUN: %if taskset %{ env ESAN_OPTIONS=report_format=json taskset -c 0 %run %t 2> %t.pinned.json %}
 // RUN: %if taskset %{ %{check} %t.pinned.json %}
 // RUN: %run %t 2>&1 | FileCheck %s
-#include <pthread.h>
+#include "Inputs/workers.h"
 #include <stdio.h>
 
 #define NTHREADS 2
@@ -32,11 +32,7 @@ static void *worker(void *arg) {
 }
 
 int main(void) {
-  pthread_t t[NTHREADS];
-  for (long i = 0; i < NTHREADS; i++)
-    pthread_create(&t[i], 0, worker, (void *)i);
-  for (int i = 0; i < NTHREADS; i++)
-    pthread_join(t[i], 0);
+  run_workers(worker, NTHREADS);
   printf("%ld\n", protected_sums[0][0] + protected_sums[1][0]);
   return 0;
 }

@@ -16,7 +16,7 @@
 // RUN: %if taskset %{ %{check4} %t4.pinned.json %}
 // RUN: %if taskset %{ env ESAN_OPTIONS=report_format=json taskset -c 0 %run %t8 2> %t8.pinned.json %}
 // RUN: %if taskset %{ %{check8} %t8.pinned.json %}
-#include <pthread.h>
+#include "Inputs/workers.h"
 #include <stdio.h>
 
 #define ROUNDS 200000
@@ -31,11 +31,7 @@ static void *worker(void *arg) {
 }
 
 int main(void) {
-  pthread_t t[NTHREADS];
-  for (long i = 0; i < NTHREADS; i++)
-    pthread_create(&t[i], 0, worker, (void *)i);
-  for (int i = 0; i < NTHREADS; i++)
-    pthread_join(t[i], 0);
+  run_workers(worker, NTHREADS);
   printf("%ld\n", counters[0]);
   return 0;
 }

@@ -9,7 +9,7 @@
 // RUN: %{check} %t.exact.json
 // RUN: %if taskset %{ env ESAN_OPTIONS=report_format=json taskset -c 0 %run %t 2> %t.pinned.json %}
 // RUN: %if taskset %{ %{check} %t.pinned.json %}
-#include <pthread.h>
+#include "Inputs/workers.h"
 #include <stdio.h>
 
 _Alignas(64) volatile long shared[2];
@@ -28,11 +28,7 @@ static void *worker(void *arg) {
 }
 
 int main(void) {
-  pthread_t t[2];
-  for (long w = 0; w < 2; w++)
-    pthread_create(&t[w], 0, worker, (void *)w);
-  for (int w = 0; w < 2; w++)
-    pthread_join(t[w], 0);
+  run_workers(worker, 2);
   printf("%ld\n", shared[0] + private_data[1][7]);
   return 0;
 }
