@@ -131,6 +131,16 @@ void efsan_core_thread_joined(uptr handle) {
     efsan_cache_frag_thread_joined(handle);
 }
 
+void efsan_core_sync_release(uptr addr) {
+  if (tool_started && efsan_active_tool == EFSAN_TOOL_CACHE_FRAG)
+    efsan_cache_frag_sync_release(addr);
+}
+
+void efsan_core_sync_acquire(uptr addr) {
+  if (tool_started && efsan_active_tool == EFSAN_TOOL_CACHE_FRAG)
+    efsan_cache_frag_sync_acquire(addr);
+}
+
 void efsan_core_fork_prepare(void) {
   if (!tool_started)
     return;

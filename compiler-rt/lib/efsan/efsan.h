@@ -189,6 +189,10 @@ void efsan_core_thread_start(uptr stack_lo, uptr stack_hi);
 void efsan_core_thread_exit(void);
 // pthread_join(handle) returned 0 (called on the joining thread).
 void efsan_core_thread_joined(uptr handle);
+// The calling thread releases / has acquired the lock (mutex, spin lock,
+// semaphore) at addr.
+void efsan_core_sync_release(uptr addr);
+void efsan_core_sync_acquire(uptr addr);
 // In the child right after fork (only the calling thread survives).
 void efsan_core_fork_child(void);
 // Before fork in the parent / after it in the parent: keep the sampler from

@@ -249,6 +249,84 @@ void cf_forget_heap_object(uptr start, uptr size, u32 serial) {
   }
 }
 
+//===-- Activity intervals --------------------------------------------------===//
+
+// Adds a sample of the thread at `clock` to its intervals of the line. The
+// sample extends the last interval when the gap is ordinary for the thread
+// on this line (at most 4 times its mean gap between samples of the line so
+// far): a line used thinly but steadily is one interval, while bursts much
+// further apart than the samples within them (turns taken under a lock)
+// are intervals of their own. Beyond CF_INTERVALS, the two intervals with
+// the smallest gap between them become one.
+static void cf_note_activity(struct cf_thread_line *slot, u64 clock,
+                             u64 samples) {
+  u32 n = slot->interval_count;
+  if (n) {
+    struct cf_interval *last = &slot->intervals[n - 1];
+    u64 first_clock = slot->intervals[0].first;
+    bool ordinary = samples >= 2 ? (clock - last->last) * (samples - 1) <=
+                                       4 * (last->last - first_clock)
+                                 : clock - last->last <= 64 * cf_mean_period;
+    if (ordinary || clock < last->last) {
+      if (clock > last->last)
+        cf_store(&last->last, clock);
+      cf_store(&last->samples, last->samples + 1);
+      return;
+    }
+  }
+  if (n == CF_INTERVALS) {
+    u32 best = 0;
+    for (u32 i = 1; i + 1 < n; i++)
+      if (slot->intervals[i + 1].first - slot->intervals[i].last <
+          slot->intervals[best + 1].first - slot->intervals[best].last)
+        best = i;
+    struct cf_interval *a = &slot->intervals[best], *b = &slot->intervals[best + 1];
+    cf_store(&a->last, b->last);
+    cf_store(&a->samples, a->samples + b->samples);
+    for (u32 i = best + 1; i + 1 < n; i++) {
+      cf_store(&slot->intervals[i].first, slot->intervals[i + 1].first);
+      cf_store(&slot->intervals[i].last, slot->intervals[i + 1].last);
+      cf_store(&slot->intervals[i].samples, slot->intervals[i + 1].samples);
+    }
+    n--;
+  }
+  cf_store(&slot->intervals[n].first, clock);
+  cf_store(&slot->intervals[n].last, clock);
+  cf_store(&slot->intervals[n].samples, 1);
+  __atomic_store_n(&slot->interval_count, n + 1, __ATOMIC_RELEASE);
+}
+
+//===-- Sync clocks ---------------------------------------------------------===//
+
+// The clock each lock was last released at, so that the next owner's clock
+// moves past it: threads that take turns under a lock are in turn order on
+// the virtual clock, as they would be on separate cores. Open addressing by
+// address; a table that is full forgets (clocks then only move at thread
+// creation and join, as without it).
+#define CF_SYNC_SLOTS (1u << 16)
+struct cf_sync_clock {
+  uptr addr;
+  u64 clock;
+};
+static struct cf_sync_clock *cf_sync_clocks;
+
+static struct cf_sync_clock *cf_sync_slot(uptr addr, bool create) {
+  u32 h = (u32)((addr * 0x9e3779b97f4a7c15ull) >> 48) & (CF_SYNC_SLOTS - 1);
+  for (u32 probe = 0; probe < 64; probe++) {
+    struct cf_sync_clock *slot = &cf_sync_clocks[(h + probe) & (CF_SYNC_SLOTS - 1)];
+    uptr key = __atomic_load_n(&slot->addr, __ATOMIC_ACQUIRE);
+    if (key == addr)
+      return slot;
+    if (!key) {
+      if (!create)
+        return 0;
+      if (cf_cas(&slot->addr, &key, addr) || key == addr)
+        return slot;
+    }
+  }
+  return 0;
+}
+
 // Counts the access among the thread's kinds of access to the line; returns
 // its entry (null when it went to the overflow counts).
 static struct cf_shape *cf_count_shape(struct cf_line_record *record,
@@ -368,6 +446,7 @@ static void cf_record_sample(struct cf_line_record *record, uptr offset,
       if ((slot->read_bytes & mask) != mask)
         cf_store(&slot->read_bytes, slot->read_bytes | mask);
     }
+    cf_note_activity(slot, clock, slot->reads + slot->writes - 1);
     if (!slot->first_clock)
       cf_store(&slot->first_clock, clock);
     cf_store(&slot->last_clock, clock);
@@ -659,6 +738,28 @@ void efsan_cache_frag_thread_exit(void) {
   __atomic_store_n(&info->exited, 1, __ATOMIC_RELEASE);
 }
 
+void efsan_cache_frag_sync_release(uptr addr) {
+  if (!cf_self.started || efsan_thread_index == EFSAN_INTERNAL_THREAD)
+    return;
+  struct cf_sync_clock *slot = cf_sync_slot(addr, true);
+  if (!slot)
+    return;
+  u64 now = cf_current_clock(), released = cf_load(&slot->clock);
+  while (now > released && !cf_cas(&slot->clock, &released, now)) {
+  }
+}
+
+void efsan_cache_frag_sync_acquire(uptr addr) {
+  if (!cf_self.started || efsan_thread_index == EFSAN_INTERNAL_THREAD)
+    return;
+  struct cf_sync_clock *slot = cf_sync_slot(addr, false);
+  if (!slot)
+    return;
+  u64 released = cf_load(&slot->clock), now = cf_current_clock();
+  if (released > now)
+    cf_self.clock_base += released - now;
+}
+
 void efsan_cache_frag_thread_joined(uptr handle) {
   // The joiner goes on after the joined thread ended: its clock moves there.
   u32 thread_plus1 = cf_load(&cf_handle_index[cf_handle_slot(handle)]);
@@ -773,6 +874,9 @@ void efsan_cache_frag_init(void) {
   cf_thread_infos = (struct cf_thread_info *)efsan_mmap_noreserve(
       CF_MAX_THREAD_INFOS * sizeof(struct cf_thread_info));
   cf_handle_index = (u32 *)efsan_mmap_noreserve(CF_HANDLE_SLOTS * sizeof(u32));
+  cf_sync_clocks = (struct cf_sync_clock *)efsan_mmap_noreserve(
+      CF_SYNC_SLOTS * sizeof(struct cf_sync_clock));
+
   cf_heap_init();
   cf_start_thread_sampler(0, 0);
 }

@@ -30,6 +30,9 @@ bool efsan_cache_frag_thread_stack(u32 thread, uptr *lo, uptr *hi);
 void efsan_cache_frag_thread_exit(void);
 // After pthread_join(handle) returned 0, on the joining thread.
 void efsan_cache_frag_thread_joined(uptr handle);
+// Lock release / acquisition by the calling thread (efsan_core_sync_*).
+void efsan_cache_frag_sync_release(uptr addr);
+void efsan_cache_frag_sync_acquire(uptr addr);
 // Validates the cache_frag_* options (whatever the tool: a typo must not
 // wait for the day the other tool is used).
 void efsan_cache_frag_check_flags(void);

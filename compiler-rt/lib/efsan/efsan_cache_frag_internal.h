@@ -29,6 +29,13 @@
 #define CF_SHAPES 8
 // Heap objects remembered per line (live at the time of some access).
 #define CF_LINE_OBJECTS 8
+// Activity intervals kept per thread and line (the closest ones are merged
+// beyond that).
+#define CF_INTERVALS 32
+struct cf_interval {
+  u64 first, last; // virtual clock of the first and last sample
+  u64 samples;
+};
 
 // One kind of access a thread made to a line: the bytes it covered and the
 // heap object that held them at the time.
@@ -55,6 +62,11 @@ struct cf_thread_line {
   u32 overflow_reads, overflow_writes; // samples whose shape did not fit
   u64 overflow_bytes;
   struct cf_shape shapes[CF_SHAPES];
+  // When the thread used the line: intervals of virtual clock, in order,
+  // each from its first sample to its last, so that the model sees bursts
+  // (turns taken under a lock), not just a first-to-last span.
+  u32 interval_count;
+  struct cf_interval intervals[CF_INTERVALS];
 } __attribute__((aligned(64)));
 
 // A two-entry cache history table (Predator): each half holds a thread index
@@ -143,6 +155,10 @@ struct cf_view {
   u64 reads, writes; // sampled
   u64 bytes[2];      // bytes used (bit i of word i/64)
   u64 first_clock, last_clock;
+  // The intervals in which the thread used the (virtual) line, in order,
+  // disjoint; the "other threads" view has one, from first to last clock.
+  u32 interval_count;
+  struct cf_interval intervals[2 * CF_INTERVALS];
   u32 shape_count;
   struct cf_view_shape shapes[CF_VIEW_MAX_SHAPES];
 };

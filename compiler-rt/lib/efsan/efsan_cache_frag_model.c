@@ -2,12 +2,13 @@
 //
 // Estimates, for a real or virtual line, the invalidations that would happen
 // if the threads that used it ran at the same time on separate cores, from
-// their sampled accesses alone (seed: Velesevich, ISP RAS 2015). A thread's
-// samples of the line span [first, last] of its virtual clock (accesses of
-// the thread, on top of its creator's clock at creation: see
-// efsan_cache_frag.c), over which it accesses the line at a constant rate
-// a = samples * period / span, writing at rate w. Within a stretch of that
-// clock where writer j and other threads are active, a write of j
+// their sampled accesses alone (seed: Velesevich, ISP RAS 2015). On the
+// virtual clock (accesses of the thread, on top of its creator's clock at
+// creation and of the clocks of threads and locks it waited for: see
+// efsan_cache_frag.c) a thread used the line in intervals (bursts), within
+// each at a constant rate a = samples * period / length, a share of it
+// writes (w). Within a stretch where writer j and other threads are active,
+// a write of j
 // invalidates other copies if another thread accessed the line since j's
 // previous access to it; with the others' accesses spread at random
 // (Poisson) that happens with probability 1 - exp(-A / a_j), A being the
@@ -43,51 +44,88 @@ static bool cf_bytes_meet(const u64 a[2], const u64 b[2]) {
   return (a[0] & b[0]) || (a[1] & b[1]);
 }
 
+// The view's interval that contains [from, to), or -1. Each view's
+// intervals are disjoint and sorted; a sample stands for the period of
+// accesses after it, so an interval reaches to its last sample + period.
+static int cf_active_interval(const struct cf_view *v, u64 from, u64 to,
+                              u64 period) {
+  for (u32 k = 0; k < v->interval_count; k++) {
+    const struct cf_interval *in = &v->intervals[k];
+    if (in->first <= from && to <= in->last + period)
+      return (int)k;
+    if (in->first >= to)
+      break;
+  }
+  return -1;
+}
+
+#define CF_MAX_MODEL_VIEWS (2 * CF_THREAD_SLOTS + 2)
+#define CF_MAX_POINTS (CF_MAX_MODEL_VIEWS * 2 * 2 * CF_INTERVALS)
+
 void cf_model(struct cf_view *views, u32 count, struct cf_estimate *out) {
   out->parallel = out->parallel_true = 0;
-  double period = (double)cf_sample_period();
-  double rate[2 * CF_THREAD_SLOTS + 2], write_rate[2 * CF_THREAD_SLOTS + 2];
-  u64 points[4 * CF_THREAD_SLOTS + 4];
+  u64 period = cf_sample_period();
+  if (count > CF_MAX_MODEL_VIEWS)
+    count = CF_MAX_MODEL_VIEWS;
+  static u64 points[CF_MAX_POINTS]; // the report runs on one thread
   u32 n_points = 0;
-  if (count > 2 * CF_THREAD_SLOTS + 2)
-    count = 2 * CF_THREAD_SLOTS + 2;
+  double write_share[CF_MAX_MODEL_VIEWS];
   for (u32 v = 0; v < count; v++) {
-    views[v].involved = false;
-    for (u32 s = 0; s < views[v].shape_count; s++) {
-      struct cf_view_shape *shape = &views[v].shapes[s];
+    struct cf_view *view = &views[v];
+    view->involved = false;
+    for (u32 s = 0; s < view->shape_count; s++) {
+      struct cf_view_shape *shape = &view->shapes[s];
       shape->invalidations = shape->true_invalidations = 0;
       if (shape->observed)
-        views[v].involved = true;
+        view->involved = true;
     }
-    // A single sample stands for one period of the thread's accesses.
-    double span = (double)(views[v].last_clock - views[v].first_clock) + period;
-    rate[v] = (double)(views[v].reads + views[v].writes) * period / span;
-    write_rate[v] = (double)views[v].writes * period / span;
-    points[n_points++] = views[v].first_clock;
-    points[n_points++] = views[v].last_clock + (u64)period;
+    u64 samples = view->reads + view->writes;
+    write_share[v] = samples ? (double)view->writes / (double)samples : 0;
+    for (u32 k = 0; k < view->interval_count && n_points + 2 <= CF_MAX_POINTS; k++) {
+      points[n_points++] = view->intervals[k].first;
+      points[n_points++] = view->intervals[k].last + period;
+    }
   }
-  for (u32 i = 1; i < n_points; i++) {
-    u64 p = points[i];
-    u32 j = i;
-    for (; j > 0 && points[j - 1] > p; j--)
-      points[j] = points[j - 1];
-    points[j] = p;
-  }
+  // Shell sort of the interval ends: the stretches between them have the
+  // same threads active throughout.
+  static const u32 gaps[] = {701, 301, 132, 57, 23, 10, 4, 1};
+  for (u32 g = 0; g < sizeof(gaps) / sizeof(gaps[0]); g++)
+    for (u32 i = gaps[g]; i < n_points; i++) {
+      u64 p = points[i];
+      u32 j = i;
+      for (; j >= gaps[g] && points[j - gaps[g]] > p; j -= gaps[g])
+        points[j] = points[j - gaps[g]];
+      points[j] = p;
+    }
   for (u32 p = 0; p + 1 < n_points; p++) {
     u64 from = points[p], to = points[p + 1];
     if (to == from)
       continue;
     double length = (double)(to - from);
+    double rate[CF_MAX_MODEL_VIEWS];
+    bool active[CF_MAX_MODEL_VIEWS];
+    u32 n_active = 0;
+    for (u32 v = 0; v < count; v++) {
+      int k = cf_active_interval(&views[v], from, to, period);
+      active[v] = k >= 0;
+      if (!active[v])
+        continue;
+      n_active++;
+      // The thread's accesses to the line, spread evenly over the interval.
+      const struct cf_interval *in = &views[v].intervals[k];
+      rate[v] = (double)in->samples * (double)period /
+                (double)(in->last - in->first + period);
+    }
+    if (n_active < 2)
+      continue;
     for (u32 j = 0; j < count; j++) {
       struct cf_view *writer = &views[j];
-      if (!writer->writes || writer->first_clock > from ||
-          writer->last_clock + (u64)period < to)
+      if (!active[j] || !writer->writes)
         continue;
       double others = 0;
       u64 others_bytes[2] = {0, 0};
       for (u32 i = 0; i < count; i++) {
-        if (i == j || views[i].first_clock > from ||
-            views[i].last_clock + (u64)period < to)
+        if (i == j || !active[i])
           continue;
         others += rate[i];
         others_bytes[0] |= views[i].bytes[0];
@@ -95,14 +133,16 @@ void cf_model(struct cf_view *views, u32 count, struct cf_estimate *out) {
       }
       if (others <= 0)
         continue;
-      double invalidations =
-          write_rate[j] * length * (1 - cf_exp_neg(others / rate[j]));
+      double invalidations = write_share[j] * rate[j] * length *
+                             (1 - cf_exp_neg(others / rate[j]));
       out->parallel += invalidations;
+      // Involved: the writer, and each other thread by its share of the
+      // others' accesses (a single read in the same stretch is not).
       if (invalidations >= 0.5)
-        for (u32 i = 0; i < count; i++)
-          if (i == j || (views[i].first_clock <= from &&
-                         views[i].last_clock + (u64)period >= to))
-            views[i].involved = true;
+        writer->involved = true;
+      for (u32 i = 0; i < count; i++)
+        if (i != j && active[i] && invalidations * rate[i] / others >= 0.5)
+          views[i].involved = true;
       for (u32 s = 0; s < writer->shape_count; s++) {
         struct cf_view_shape *shape = &writer->shapes[s];
         if (!shape->writes)
@@ -164,6 +204,41 @@ static u64 cf_mask_of(uptr offset, uptr length) {
 
 // The view of a thread's part of a record, its bytes moved by `shift` and
 // clipped to [0, limit).
+// Adds a thread's intervals of one line to the view's (the same thread's
+// intervals of the neighbouring line, for a virtual line): the union, kept
+// sorted and disjoint (overlapping intervals become one).
+static void cf_add_intervals(struct cf_view *view, struct cf_thread_line *t) {
+  u32 n = __atomic_load_n(&t->interval_count, __ATOMIC_ACQUIRE);
+  if (n > CF_INTERVALS)
+    n = CF_INTERVALS;
+  struct cf_interval merged[2 * CF_INTERVALS];
+  u32 a = 0, b = 0, m = 0;
+  while (a < view->interval_count || b < n) {
+    struct cf_interval next;
+    if (b >= n || (a < view->interval_count &&
+                   view->intervals[a].first <= cf_load(&t->intervals[b].first))) {
+      next = view->intervals[a++];
+    } else {
+      next.first = cf_load(&t->intervals[b].first);
+      next.last = cf_load(&t->intervals[b].last);
+      next.samples = cf_load(&t->intervals[b].samples);
+      b++;
+    }
+    if (m && next.first <= merged[m - 1].last) {
+      if (next.last > merged[m - 1].last)
+        merged[m - 1].last = next.last;
+      merged[m - 1].samples += next.samples;
+    } else if (m < 2 * CF_INTERVALS) {
+      merged[m++] = next;
+    } else {
+      merged[m - 1].last = next.last;
+      merged[m - 1].samples += next.samples;
+    }
+  }
+  efsan_internal_memcpy(view->intervals, merged, m * sizeof(merged[0]));
+  view->interval_count = m;
+}
+
 static void cf_add_thread_line(struct cf_view *view,
                                struct cf_line_record *record,
                                struct cf_thread_line *t, long shift,
@@ -197,6 +272,15 @@ static void cf_add_thread_line(struct cf_view *view,
     view->first_clock = first;
   if (last > view->last_clock)
     view->last_clock = last;
+  if (t != &record->others) {
+    cf_add_intervals(view, t);
+  } else {
+    // Other threads: one interval over their whole span.
+    struct cf_interval whole = {view->first_clock, view->last_clock,
+                                view->reads + view->writes};
+    view->intervals[0] = whole;
+    view->interval_count = 1;
+  }
 }
 
 static struct cf_view *cf_view_for(struct cf_view *views, u32 *count,

@@ -37,9 +37,10 @@ struct cf_finding {
   u64 sampled_writes;
 };
 
-// Samples of writes a finding needs: with fewer, an estimate scaled up by
-// the sampling period is noise (a rare writer's one lucky sample).
-#define CF_MIN_SAMPLED_WRITES 4
+// Samples of writes a finding needs: an estimate from k samples is off by
+// about 1/sqrt(k) (35% at 8), and with fewer a rare writer's lucky samples,
+// scaled up by the period, could pass the thresholds.
+#define CF_MIN_SAMPLED_WRITES 8
 
 // The model's cost of one memory access that hits the cache (and of the
 // work around it): the involved threads' time is their accesses times this.

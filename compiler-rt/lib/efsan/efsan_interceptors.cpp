@@ -211,6 +211,57 @@ INTERCEPTOR(int, pthread_join, void *thread, void **retval) {
 
 DEFINE_INTERNAL_PTHREAD_FUNCTIONS
 
+//===-- Synchronisation -------------------------------------------------------===//
+// A lock passes the releasing thread's progress to the next owner, so that
+// cache-frag's virtual clocks keep threads that take turns (under a mutex,
+// a condition variable, a semaphore) in turn order (efsan_cache_frag.c).
+// Nothing else: the calls themselves are unchanged.
+
+#define EFSAN_ACQUIRING(call, object)                                          \
+  int res = call;                                                              \
+  if (res == 0)                                                                \
+    efsan_core_sync_acquire((uptr)(object));                                   \
+  return res;
+
+INTERCEPTOR(int, pthread_mutex_lock, void *m) {
+  EFSAN_ACQUIRING(REAL(pthread_mutex_lock)(m), m)
+}
+INTERCEPTOR(int, pthread_mutex_trylock, void *m) {
+  EFSAN_ACQUIRING(REAL(pthread_mutex_trylock)(m), m)
+}
+INTERCEPTOR(int, pthread_mutex_timedlock, void *m, void *abstime) {
+  EFSAN_ACQUIRING(REAL(pthread_mutex_timedlock)(m, abstime), m)
+}
+INTERCEPTOR(int, pthread_mutex_unlock, void *m) {
+  efsan_core_sync_release((uptr)m);
+  return REAL(pthread_mutex_unlock)(m);
+}
+INTERCEPTOR(int, pthread_spin_lock, void *s) {
+  EFSAN_ACQUIRING(REAL(pthread_spin_lock)(s), s)
+}
+INTERCEPTOR(int, pthread_spin_trylock, void *s) {
+  EFSAN_ACQUIRING(REAL(pthread_spin_trylock)(s), s)
+}
+INTERCEPTOR(int, pthread_spin_unlock, void *s) {
+  efsan_core_sync_release((uptr)s);
+  return REAL(pthread_spin_unlock)(s);
+}
+// The wait releases the mutex and takes it again inside libc.
+INTERCEPTOR(int, pthread_cond_wait, void *c, void *m) {
+  efsan_core_sync_release((uptr)m);
+  int res = REAL(pthread_cond_wait)(c, m);
+  efsan_core_sync_acquire((uptr)m);
+  return res;
+}
+INTERCEPTOR(int, pthread_cond_timedwait, void *c, void *m, void *abstime) {
+  efsan_core_sync_release((uptr)m);
+  int res = REAL(pthread_cond_timedwait)(c, m, abstime);
+  efsan_core_sync_acquire((uptr)m);
+  return res;
+}
+// Semaphores: sanitizer_common's interceptors, through
+// COMMON_INTERCEPTOR_ACQUIRE/RELEASE below.
+
 //===-- Fork ------------------------------------------------------------------===//
 
 INTERCEPTOR(int, fork, void) {
@@ -244,6 +295,9 @@ INTERCEPTOR(int, fork, void) {
     if (!glue_inited)                                                          \
       return REAL(func)(__VA_ARGS__);                                          \
   }
+// Semaphore waits and posts order threads like locks (cache-frag's clocks).
+#define COMMON_INTERCEPTOR_ACQUIRE(ctx, u) efsan_core_sync_acquire(u)
+#define COMMON_INTERCEPTOR_RELEASE(ctx, u) efsan_core_sync_release(u)
 // The size argument is often a strlen: it is evaluated only when the range
 // will be recorded (always for working-set; for cache-frag only when the
 // range is the thread's sampled access).
@@ -431,6 +485,15 @@ void InitializeInterceptors() {
   INTERCEPT_FUNCTION(pvalloc);
   INTERCEPT_FUNCTION(pthread_create);
   INTERCEPT_FUNCTION(pthread_join);
+  INTERCEPT_FUNCTION(pthread_mutex_lock);
+  INTERCEPT_FUNCTION(pthread_mutex_trylock);
+  INTERCEPT_FUNCTION(pthread_mutex_timedlock);
+  INTERCEPT_FUNCTION(pthread_mutex_unlock);
+  INTERCEPT_FUNCTION(pthread_spin_lock);
+  INTERCEPT_FUNCTION(pthread_spin_trylock);
+  INTERCEPT_FUNCTION(pthread_spin_unlock);
+  INTERCEPT_FUNCTION_VER(pthread_cond_wait, "GLIBC_2.3.2");
+  INTERCEPT_FUNCTION_VER(pthread_cond_timedwait, "GLIBC_2.3.2");
   INTERCEPT_FUNCTION(fork);
   InitializeCommonInterceptors();
   INTERCEPT_FUNCTION(strstr);
