@@ -178,6 +178,11 @@ u32 efsan_core_next_thread_index(void);
 void efsan_core_init(int tool);
 // Program is about to end (atexit machinery ran): write the final report once.
 void efsan_core_finish(void);
+// Called by every thread that is about to enter libc's exit() (exit calls,
+// main's return, the last thread's exit). The first returns at once; any
+// other waits until the report is written, so that it cannot end the process
+// in the middle of the report.
+void efsan_core_before_exit(void);
 // Thread lifecycle, called on the new thread itself (start) and before it
 // exits (exit). stack_lo/hi is the thread's stack.
 void efsan_core_thread_start(uptr stack_lo, uptr stack_hi);

@@ -16,6 +16,7 @@
 #include "efsan_glue.h"
 #include "interception/interception.h"
 #include "sanitizer_common/sanitizer_allocator_internal.h"
+#include "sanitizer_common/sanitizer_atomic.h"
 #include "sanitizer_common/sanitizer_common.h"
 #include "sanitizer_common/sanitizer_errno.h"
 #include "sanitizer_common/sanitizer_flags.h"
@@ -160,9 +161,38 @@ INTERCEPTOR(void *, pvalloc, uptr size) {
 
 //===-- Threads -------------------------------------------------------------===//
 
-static unsigned thread_exit_key;
+DECLARE_REAL(void, exit, int status)
 
-static void OnThreadExit(void *) { efsan_core_thread_exit(); }
+static unsigned thread_exit_key;
+// Values of thread_exit_key: the thread runs, or it is the last program
+// thread and ends the process in its next destructor round.
+static void *const kThreadRunning = (void *)1;
+static void *const kLastThreadEnding = (void *)2;
+
+// Program threads alive: the thread that ran start-up (main) plus every
+// thread from pthread_create that has not exited. efsan's own threads are
+// not counted.
+static atomic_uint32_t program_threads = {1};
+
+// glibc ends the process with exit(0) when its last thread exits, but
+// efsan's sideline thread (the sampler) never exits, so a program whose
+// threads all end with pthread_exit would never end. The last program
+// thread does what glibc would have done, report included.
+static void OnThreadExit(void *state) {
+  if (state == kThreadRunning) {
+    efsan_core_thread_exit();
+    if (atomic_fetch_sub(&program_threads, 1, memory_order_acq_rel) == 1) {
+      // One more destructor round first, so that the thread's other keys'
+      // destructors run before exit, as they would under glibc.
+      pthread_setspecific(thread_exit_key, kLastThreadEnding);
+    }
+    return;
+  }
+  if (state == kLastThreadEnding) {
+    efsan_core_before_exit();
+    REAL(exit)(0);
+  }
+}
 
 struct ThreadStart {
   void *(*callback)(void *);
@@ -179,7 +209,7 @@ static void *ThreadTrampoline(void *raw) {
   GetThreadStackAndTls(/*main=*/false, &stack, &stack_size, &tls, &tls_size);
   looking_up_thread_stack = false;
   // The key's destructor runs when the thread returns or calls pthread_exit.
-  pthread_setspecific(thread_exit_key, (void *)1);
+  pthread_setspecific(thread_exit_key, kThreadRunning);
   efsan_core_thread_start(stack, stack + stack_size);
   return start.callback(start.param);
 }
@@ -193,9 +223,14 @@ INTERCEPTOR(int, pthread_create, void *thread, void *attr,
   start->param = param;
   // Indices follow creation order, decided by the creating thread.
   start->index = efsan_core_next_thread_index();
+  // Counted before it starts, so that the creator exiting right away is
+  // never taken for the last thread.
+  atomic_fetch_add(&program_threads, 1, memory_order_relaxed);
   int res = REAL(pthread_create)(thread, attr, ThreadTrampoline, start);
-  if (res)
+  if (res) {
+    atomic_fetch_sub(&program_threads, 1, memory_order_relaxed);
     InternalFree(start);
+  }
   return res;
 }
 
@@ -204,6 +239,36 @@ INTERCEPTOR(int, pthread_join, void *thread, void **retval) {
 }
 
 DEFINE_INTERNAL_PTHREAD_FUNCTIONS
+
+//===-- Exit ------------------------------------------------------------------===//
+// Every way into libc's exit() passes efsan_core_before_exit first: calls of
+// exit() here, main's return in MainThenBeforeExit, the last thread in
+// OnThreadExit.
+
+INTERCEPTOR(void, exit, int status) {
+  efsan_core_before_exit();
+  REAL(exit)(status);
+  __builtin_unreachable();
+}
+
+typedef int (*MainFunction)(int, char **, char **);
+static MainFunction program_main;
+
+// glibc calls exit() with main's result from inside libc, past any
+// interceptor; this wrapper lets main's thread take its turn first.
+static int MainThenBeforeExit(int argc, char **argv, char **envp) {
+  int status = program_main(argc, argv, envp);
+  efsan_core_before_exit();
+  return status;
+}
+
+INTERCEPTOR(int, __libc_start_main, MainFunction main, int argc, char **argv,
+            void (*init)(void), void (*fini)(void), void (*rtld_fini)(void),
+            void *stack_end) {
+  program_main = main;
+  return REAL(__libc_start_main)(MainThenBeforeExit, argc, argv, init, fini,
+                                 rtld_fini, stack_end);
+}
 
 //===-- Fork ------------------------------------------------------------------===//
 
@@ -217,8 +282,10 @@ INTERCEPTOR(int, fork, void) {
   bool child = pid == 0;
   InternalAllocatorUnlock();
   StackDepotUnlockAfterFork(child);
-  if (child)
+  if (child) {
+    atomic_store(&program_threads, 1, memory_order_relaxed);
     efsan_core_fork_child();
+  }
   else
     efsan_core_fork_parent();
   return pid;
@@ -425,6 +492,8 @@ void InitializeInterceptors() {
   INTERCEPT_FUNCTION(pthread_create);
   INTERCEPT_FUNCTION(pthread_join);
   INTERCEPT_FUNCTION(fork);
+  INTERCEPT_FUNCTION(exit);
+  INTERCEPT_FUNCTION(__libc_start_main);
   InitializeCommonInterceptors();
   INTERCEPT_FUNCTION(strstr);
   INTERCEPT_FUNCTION(strchr);
@@ -433,5 +502,7 @@ void InitializeInterceptors() {
   INTERCEPT_FUNCTION(strtok);
   INTERCEPT_FUNCTION(strncpy);
   pthread_key_create(&thread_exit_key, OnThreadExit);
+  // Start-up runs on the main thread: it is counted in program_threads.
+  pthread_setspecific(thread_exit_key, kThreadRunning);
 }
 } // namespace __efsan
