@@ -189,7 +189,7 @@ static void OnThreadExit(void *state) {
     return;
   }
   if (state == kLastThreadEnding) {
-    efsan_core_before_exit();
+    BeforeExit(0);
     REAL(exit)(0);
   }
 }
@@ -245,8 +245,18 @@ DEFINE_INTERNAL_PTHREAD_FUNCTIONS
 // exit() here, main's return in MainThenBeforeExit, the last thread in
 // OnThreadExit.
 
-INTERCEPTOR(void, exit, int status) {
+namespace __efsan {
+int program_exit_status;
+
+void BeforeExit(int status) {
   efsan_core_before_exit();
+  // Only the thread that goes on to end the process gets here first.
+  program_exit_status = status;
+}
+} // namespace __efsan
+
+INTERCEPTOR(void, exit, int status) {
+  BeforeExit(status);
   REAL(exit)(status);
   __builtin_unreachable();
 }
@@ -258,7 +268,7 @@ static MainFunction program_main;
 // interceptor; this wrapper lets main's thread take its turn first.
 static int MainThenBeforeExit(int argc, char **argv, char **envp) {
   int status = program_main(argc, argv, envp);
-  efsan_core_before_exit();
+  BeforeExit(status);
   return status;
 }
 

@@ -21,7 +21,14 @@
 #include "sanitizer_common/sanitizer_stacktrace.h"
 #include "sanitizer_common/sanitizer_symbolizer.h"
 
+#include <errno.h>
+#include <fcntl.h>
 #include <sys/mman.h>
+#include <signal.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+#include <time.h>
+#include <sys/stat.h>
 
 using namespace __sanitizer;
 
@@ -58,8 +65,169 @@ static void FormatAndPrint(const char *format, va_list args, Print print) {
   va_end(copy);
 }
 
+//===-- Report destination ---------------------------------------------------===//
+// efsan's reports go where sanitizer_common's report_file points (stderr,
+// stdout or log_path.PID), but efsan writes them itself, for three reasons:
+// - log_path.PID is opened at start-up, so a path that cannot be written is
+//   an error before main instead of a fatal error (exit 1, stdout lost) at
+//   exit; after fork the child's file is opened here too, falling back to
+//   stderr instead of dying.
+// - The log file is opened with O_NOFOLLOW: a symlink planted at the name is
+//   never followed.
+// - stderr (or stdout) is written only while fd 2 (fd 1) is still the file it
+//   was at start-up: a program (a daemon, typically) that closes fd 2 and
+//   opens a file of its own gets that file as fd 2, and a report there would
+//   corrupt the program's data. The report is dropped then.
+
+struct FileIdentity {
+  bool open;
+  u64 device, inode;
+};
+
+static FileIdentity IdentityOf(fd_t fd) {
+  struct stat st;
+  if (internal_iserror(internal_fstat(fd, &st)))
+    return {false, 0, 0};
+  return {true, (u64)st.st_dev, (u64)st.st_ino};
+}
+
+static FileIdentity startup_stderr, startup_stdout;
+
+static bool IsStartupFile(fd_t fd) {
+  const FileIdentity &then = fd == kStdoutFd ? startup_stdout : startup_stderr;
+  FileIdentity now = IdentityOf(fd);
+  return then.open && now.open && now.device == then.device &&
+         now.inode == then.inode;
+}
+
+// Writes to fd 2 if it is still the start-up stderr (errors and warnings
+// that must reach the terminal whatever log_path says).
+static void WriteToStartupStderr(const char *text, uptr length) {
+  if (IsStartupFile(kStderrFd))
+    WriteToFile(kStderrFd, text, length);
+}
+
+// log_path.PID as sanitizer_common names it (log_exe_name, log_suffix).
+static void LogFileName(char *name, uptr size) {
+  const char *exe = GetProcessName();
+  if (common_flags()->log_exe_name && exe)
+    internal_snprintf(name, size, "%s.%s.%zu", report_file.path_prefix, exe,
+                      (uptr)internal_getpid());
+  else
+    internal_snprintf(name, size, "%s.%zu", report_file.path_prefix,
+                      (uptr)internal_getpid());
+  if (common_flags()->log_suffix)
+    internal_strlcat(name, common_flags()->log_suffix, size);
+}
+
+// Opens this process's log file; returns the errno on failure.
+static int OpenLogFile(char *name, uptr size) {
+  LogFileName(name, size);
+  uptr fd = internal_open(name, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC |
+                                    O_NOFOLLOW, 0660);
+  int err;
+  if (internal_iserror(fd, &err))
+    return err;
+  report_file.fd = (fd_t)fd;
+  report_file.fd_pid = internal_getpid();
+  internal_strncpy(report_file.full_path, name, sizeof(report_file.full_path));
+  return 0;
+}
+
+static bool UsesLogFile() {
+  return report_file.fd != kStderrFd && report_file.fd != kStdoutFd;
+}
+
+// Called with report_file.mu held: a forked child writes its own file.
+static void ReopenLogFileInChild() {
+  if (report_file.fd != kInvalidFd)
+    internal_close(report_file.fd);
+  report_file.fd = kInvalidFd;
+  char name[kMaxPathLength];
+  int err = OpenLogFile(name, sizeof(name));
+  if (!err)
+    return;
+  report_file.fd = kStderrFd;
+  char warning[kMaxPathLength + 128];
+  int length = internal_snprintf(
+      warning, sizeof(warning),
+      "==%zu==EfficiencySanitizer: WARNING: cannot open log file '%s' (errno "
+      "%d); the report goes to stderr\n",
+      internal_getpid(), name, err);
+  WriteToStartupStderr(warning, Min((uptr)length, sizeof(warning) - 1));
+}
+
+static void WriteReportText(const char *text) {
+  uptr length = internal_strlen(text);
+  SpinMutexLock lock(report_file.mu);
+  if (UsesLogFile() &&
+      (report_file.fd == kInvalidFd ||
+       report_file.fd_pid != (uptr)internal_getpid()))
+    ReopenLogFileInChild();
+  if (UsesLogFile() || IsStartupFile(report_file.fd))
+    WriteToFile(report_file.fd, text, length);
+}
+
+// Before anything is printed (option errors included).
+static void RecordStartupStdio() {
+  startup_stderr = IdentityOf(kStderrFd);
+  startup_stdout = IdentityOf(kStdoutFd);
+}
+
+[[noreturn]] static void LogPathError(const char *what, const char *name,
+                                      int err) {
+  InternalScopedString error;
+  error.AppendF("EfficiencySanitizer: ERROR: ESAN_OPTIONS: log_path: %s '%s' "
+                "(errno %d)\n",
+                what, name, err);
+  WriteToStartupStderr(error.data(), error.length());
+  internal__exit(1);
+}
+
+// As sanitizer_common does for log_path, but a failure is a one-line error.
+static void CreateParentDirectories(char *path) {
+  for (uptr i = 1; path[i]; i++) {
+    if (path[i] != '/')
+      continue;
+    path[i] = 0;
+    // libc's mkdir: start-up, before any of the program's code runs.
+    if (!DirExists(path) && mkdir(path, 0755) && errno != EEXIST)
+      LogPathError("cannot create the directory", path, errno);
+    path[i] = '/';
+  }
+}
+
+static void SetUpReportDestination() {
+  const char *path = common_flags()->log_path;
+  if (!path || !internal_strcmp(path, "stderr") ||
+      !internal_strcmp(path, "stdout")) {
+    __sanitizer_set_report_path(path);
+    return;
+  }
+  SpinMutexLock lock(report_file.mu);
+  if (internal_strlen(path) > sizeof(report_file.path_prefix) - 100)
+    LogPathError("the path is too long", path, ENAMETOOLONG);
+  internal_strncpy(report_file.path_prefix, path,
+                   sizeof(report_file.path_prefix));
+  CreateParentDirectories(report_file.path_prefix);
+  char name[kMaxPathLength];
+  if (int err = OpenLogFile(name, sizeof(name)))
+    LogPathError("cannot open the log file", name, err);
+}
+
+static void PrintReportText(const char *text) { WriteReportText(text); }
+
+static void PrintReportLine(const char *text) {
+  char prefix[32];
+  internal_snprintf(prefix, sizeof(prefix), "==%zu==", internal_getpid());
+  InternalScopedString line;
+  line.Append(prefix);
+  line.Append(text);
+  WriteReportText(line.data());
+}
+
 extern "C" void efsan_vprintf(const char *format, va_list args) {
-  FormatAndPrint(format, args, [](const char *text) { Printf("%s", text); });
+  FormatAndPrint(format, args, PrintReportText);
 }
 
 extern "C" void efsan_printf(const char *format, ...) {
@@ -72,7 +240,7 @@ extern "C" void efsan_printf(const char *format, ...) {
 extern "C" void efsan_report_line(const char *format, ...) {
   va_list args;
   va_start(args, format);
-  FormatAndPrint(format, args, [](const char *text) { Report("%s", text); });
+  FormatAndPrint(format, args, PrintReportLine);
   va_end(args);
 }
 
@@ -81,7 +249,7 @@ extern "C" void efsan_vreport(int level, const char *format, ...) {
     return;
   va_list args;
   va_start(args, format);
-  FormatAndPrint(format, args, [](const char *text) { Report("%s", text); });
+  FormatAndPrint(format, args, PrintReportLine);
   va_end(args);
 }
 
@@ -97,8 +265,12 @@ extern "C" int efsan_snprintf(char *buffer, uptr length, const char *format,
 extern "C" void efsan_fatal(const char *format, ...) {
   va_list args;
   va_start(args, format);
+  // Errors go to stderr whatever log_path says: the user must see them.
   FormatAndPrint(format, args, [](const char *text) {
-    Report("EfficiencySanitizer: ERROR: %s\n", text);
+    InternalScopedString line;
+    line.AppendF("==%zu==EfficiencySanitizer: ERROR: %s\n", internal_getpid(),
+                 text);
+    WriteToStartupStderr(line.data(), line.length());
   });
   va_end(args);
   Die();
@@ -406,7 +578,82 @@ extern "C" bool efsan_symbolize_global(uptr addr, const char **name,
 
 //===-- Start-up and exit ----------------------------------------------------===//
 
-static void FinishAtExit() { efsan_core_finish(); }
+static bool writing_exit_report;
+
+// A symbolizer that dies makes writes to its pipe raise SIGPIPE, which would
+// kill the program at exit. SIGPIPE stays blocked while the report is
+// written, and one raised meanwhile is discarded.
+// Raw system calls: the libc functions are intercepted and would count the
+// signal sets on this stack as the program's memory.
+static bool SigpipePending() {
+  u64 pending = 0;
+  syscall(SYS_rt_sigpending, &pending, sizeof(pending));
+  return pending & (1ULL << (SIGPIPE - 1));
+}
+
+static void FinishAtExit() {
+  u64 only_sigpipe = 1ULL << (SIGPIPE - 1), old_mask = 0;
+  syscall(SYS_rt_sigprocmask, SIG_BLOCK, &only_sigpipe, &old_mask,
+          sizeof(old_mask));
+  bool pending_before = SigpipePending();
+  writing_exit_report = true;
+  efsan_core_finish();
+  writing_exit_report = false;
+  if (!pending_before && SigpipePending()) {
+    struct timespec no_wait = {0, 0};
+    syscall(SYS_rt_sigtimedwait, &only_sigpipe, nullptr, &no_wait,
+            sizeof(only_sigpipe));
+  }
+  syscall(SYS_rt_sigprocmask, SIG_SETMASK, &old_mask, nullptr,
+          sizeof(old_mask));
+}
+
+extern "C" int fflush(void *stream);
+
+// A fatal error inside sanitizer_common while the report is written at exit
+// (e.g. the symbolizer cannot be run) must not change how the program ends:
+// flush its stdio as exit() would and end with the status it asked for,
+// instead of Die()'s exitcode.
+static void KeepProgramExitOnDie() {
+  if (!writing_exit_report)
+    return;
+  static const char kCutShort[] =
+      "EfficiencySanitizer: WARNING: the report was cut short by the error "
+      "above\n";
+  WriteToStartupStderr(kCutShort, sizeof(kCutShort) - 1);
+  fflush(nullptr);
+  internal__exit(program_exit_status);
+}
+
+// external_symbolizer_path (or ESAN_SYMBOLIZER_PATH) is only used when a
+// report is written at exit, where sanitizer_common dies on a path it does
+// not know. Checked at start-up instead, like any other bad option.
+static bool IsExecutableFile(const char *path) {
+  struct stat st;
+  return !internal_iserror(internal_stat(path, &st)) && S_ISREG(st.st_mode) &&
+         (st.st_mode & 0111);
+}
+
+static void CheckSymbolizerPath() {
+  const char *path = common_flags()->external_symbolizer_path;
+  if (!path || !path[0] || internal_strchr(path, '%'))
+    return;
+  const char *name = StripModuleName(path);
+  const char *why = nullptr;
+  if (internal_strncmp(name, "llvm-symbolizer", 15) &&
+      internal_strcmp(name, "addr2line"))
+    why = "is not llvm-symbolizer or addr2line";
+  else if (!IsExecutableFile(path))
+    why = "is not an executable file";
+  if (!why)
+    return;
+  InternalScopedString error;
+  error.AppendF("EfficiencySanitizer: ERROR: ESAN_OPTIONS: invalid value for "
+                "option 'external_symbolizer_path': '%s' %s\n",
+                path, why);
+  WriteToStartupStderr(error.data(), error.length());
+  internal__exit(1);
+}
 
 // UBSan's handlers live in this runtime (efsan_ubsan.cpp).
 extern "C" void efsan_init_ubsan(void);
@@ -417,8 +664,11 @@ extern "C" void efsan_glue_init(void) {
   glue_init_running = true;
   SanitizerToolName = "EfficiencySanitizer";
   CacheBinaryName();
+  RecordStartupStdio();
   InitializeFlags();
-  __sanitizer_set_report_path(common_flags()->log_path);
+  SetUpReportDestination();
+  CheckSymbolizerPath();
+  AddDieCallback(KeepProgramExitOnDie);
   // The runtime's own libc calls go through the interceptors, so they must
   // be in place before anything below calls libc (InitTlsSize calls confstr).
   InitializeInterceptors();
