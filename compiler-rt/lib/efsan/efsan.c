@@ -182,9 +182,21 @@ void efsan_core_fork_child(void) {
 
 //===-- Memory events from interceptors ------------------------------------===//
 
-void efsan_core_mmap(uptr addr, uptr size) {
-  if (tool_started && size)
+void efsan_core_mmap(uptr addr, uptr size, bool accessible) {
+  // An inaccessible reservation (PROT_NONE, often terabytes) cannot be
+  // touched: registering it would make every scan walk its shadow. Parts
+  // made accessible later are found in /proc/self/maps at the next sample.
+  if (tool_started && size && accessible)
     efsan_regions_set(addr, addr + size, EFSAN_REGION_OTHER);
+}
+
+bool efsan_core_range_is_shadow(uptr addr, uptr size) {
+  if (!tool_started)
+    return false;
+  uptr end = addr + size;
+  if (end < addr) // wraps around: overlaps everything
+    return true;
+  return addr < EFSAN_SHADOW_END && end > EFSAN_SHADOW_OFFSET;
 }
 
 void efsan_core_library_loaded(void) {

@@ -195,7 +195,11 @@ void efsan_core_fork_prepare(void);
 void efsan_core_fork_parent(void);
 // Memory events from interceptors. (munmap needs none: unmapped ranges stay
 // in the registry, so their lines keep counting.)
-void efsan_core_mmap(uptr addr, uptr size);
+// accessible: the mapping's protection is not PROT_NONE.
+void efsan_core_mmap(uptr addr, uptr size, bool accessible);
+// True if [addr, addr+size) overlaps efsan's shadow (reserved at start-up):
+// a MAP_FIXED mapping there is refused with EINVAL, as TSan and MSan do.
+bool efsan_core_range_is_shadow(uptr addr, uptr size);
 void efsan_core_malloc(uptr addr, uptr size, u32 stack_id);
 void efsan_core_free(uptr addr);
 // A shared library was loaded (dlopen): its mappings join the registry now.

@@ -30,6 +30,10 @@
 using namespace __sanitizer;
 using namespace __efsan;
 
+static const int MAP_FIXED = 0x10;
+static const int MAP_FIXED_NOREPLACE = 0x100000;
+static const int PROT_NONE = 0;
+
 extern "C" int pthread_key_create(unsigned *key, void (*destructor)(void *));
 extern "C" int pthread_setspecific(unsigned key, const void *value);
 
@@ -355,9 +359,15 @@ INTERCEPTOR(int, fork, void) {
 #define COMMON_INTERCEPTOR_MMAP_IMPL(ctx, mmap, addr, sz, prot, flags, fd,     \
                                      off)                                      \
   {                                                                            \
+    if (UNLIKELY((flags & (MAP_FIXED | MAP_FIXED_NOREPLACE)) &&                \
+                 efsan_core_range_is_shadow((uptr)addr, sz))) {                \
+      errno = errno_EINVAL;                                                    \
+      return (void *)-1;                                                       \
+    }                                                                          \
     void *res = REAL(mmap)(addr, sz, prot, flags, fd, off);                    \
     if (res != (void *)-1)                                                     \
-      efsan_core_mmap((uptr)res, RoundUpTo(sz, GetPageSizeCached()));          \
+      efsan_core_mmap((uptr)res, RoundUpTo(sz, GetPageSizeCached()),           \
+                      prot != PROT_NONE);                                      \
     return res;                                                                \
   }
 
