@@ -90,10 +90,12 @@ EFSAN_INTERFACE void __efsan_exit(void *module_info) {
 }
 
 static void print_report(bool at_exit) {
+  efsan_report_begin(at_exit);
   if (efsan_active_tool == EFSAN_TOOL_WORKING_SET)
     efsan_ws_report(at_exit);
   else if (efsan_active_tool == EFSAN_TOOL_CACHE_FRAG)
     efsan_cache_frag_report();
+  efsan_report_end();
 }
 
 void efsan_core_finish(void) {

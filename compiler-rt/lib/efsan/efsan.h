@@ -79,6 +79,13 @@ void efsan_printf(const char *format, ...) __attribute__((format(printf, 1, 2)))
 void efsan_vprintf(const char *format, va_list args);
 // Same as efsan_printf but prefixed with "==PID==" (sanitizer Report()).
 void efsan_report_line(const char *format, ...) __attribute__((format(printf, 1, 2)));
+// Around each whole report (both tools): reports are written one at a time,
+// and with report_format=json and log_path=P a report written while the
+// program runs (__efsan_report) goes to a file of its own, P.PID.N (N = 1,
+// 2, ...), so that every file holds exactly one JSON document; the report at
+// exit goes to P.PID.
+void efsan_report_begin(bool at_exit);
+void efsan_report_end(void);
 // snprintf with the same format language, no libc.
 int efsan_snprintf(char *buffer, uptr length, const char *format, ...)
     __attribute__((format(printf, 3, 4)));

@@ -10,11 +10,16 @@
 #include "efsan.h"
 #include "efsan_glue.h"
 #include "sanitizer_common/sanitizer_common.h"
+#include "sanitizer_common/sanitizer_file.h"
 #include "sanitizer_common/sanitizer_flag_parser.h"
 #include "sanitizer_common/sanitizer_flags.h"
 #include "sanitizer_common/sanitizer_libc.h"
 
 using namespace __sanitizer;
+
+namespace __sanitizer {
+int VSNPrintf(char *buff, int buff_length, const char *format, va_list args);
+}
 
 extern "C" struct efsan_flags efsan_flags;
 struct efsan_flags efsan_flags;
@@ -48,13 +53,34 @@ static const KnownFlag kKnownFlags[] = {
     {"include_if_exists", kString},
 };
 
+// Option errors go to stderr, never to log_path (the user must see them), and
+// exit with status 1 whatever exitcode says (exitcode=0 must not make a
+// program that never ran look successful).
+[[noreturn]] static void ErrorAndExit(const char *format, ...)
+    FORMAT(1, 2);
+static void ErrorAndExit(const char *format, ...) {
+  char message[1024];
+  va_list args;
+  va_start(args, format);
+  int length = VSNPrintf(message, sizeof(message) - 1, format, args);
+  va_end(args);
+  static const char kPrefix[] = "EfficiencySanitizer: ERROR: ";
+  if (length < 0)
+    length = 0;
+  if (length > (int)sizeof(message) - 2)
+    length = sizeof(message) - 2;
+  message[length] = '\n';
+  WriteToFile(kStderrFd, kPrefix, sizeof(kPrefix) - 1);
+  WriteToFile(kStderrFd, message, length + 1);
+  internal__exit(1);
+}
+
 [[noreturn]] static void OptionError(const char *format, const char *a,
                                      uptr a_len, const char *b, uptr b_len,
                                      const char *why) {
   char what[512];
   internal_snprintf(what, sizeof(what), format, (int)a_len, a, (int)b_len, b);
-  Printf("EfficiencySanitizer: ERROR: %s: %s%s\n", kOptionsEnv, what, why);
-  internal__exit(1);
+  ErrorAndExit("%s: %s%s", kOptionsEnv, what, why);
 }
 
 static bool IsSeparator(char c) {
@@ -74,14 +100,13 @@ static bool ValueHasType(const char *value, uptr len, FlagType type) {
   bool b;
   if (type == kBool)
     return ParseBool(buffer, &b);
-  if (type == kSignalMode && ParseBool(buffer, &b))
-    return true;
+  if (type == kSignalMode) // exactly what sanitizer_common's parser takes
+    return ParseBool(buffer, &b) || !internal_strcmp(buffer, "2") ||
+           !internal_strcmp(buffer, "exclusive");
   const char *end;
   s64 number = internal_simple_strtoll(buffer, &end, 10);
   if (*end)
     return false;
-  if (type == kSignalMode)
-    return number >= 0 && number <= 2;
   if (type == kUptr)
     return number >= 0;
   return number >= INT32_MIN && number <= INT32_MAX;
@@ -96,10 +121,24 @@ static const char *TypeName(FlagType type) {
   case kUptr:
     return " (want a non-negative integer)";
   case kSignalMode:
-    return " (want 0, 1 or 2)";
+    return " (want 0, 1, 2, no, yes, false, true or exclusive)";
   default:
     return "";
   }
+}
+
+static void CheckIncludeFile(const char *value, uptr len) {
+  char path[kMaxPathLength];
+  if (len >= sizeof(path))
+    OptionError("include file name too long: '%.*s'%.*s", value, len, "", 0,
+                "");
+  internal_memcpy(path, value, len);
+  path[len] = 0;
+  if (internal_strchr(path, '%')) // %b and friends: expanded by the parser
+    return;
+  if (!FileExists(path))
+    OptionError("cannot read the include file '%.*s'%.*s", value, len, "", 0,
+                " (include_if_exists= allows a missing file)");
 }
 
 static void CheckOptionsSyntax(const char *options) {
@@ -148,13 +187,15 @@ static void CheckOptionsSyntax(const char *options) {
     if (!ValueHasType(value, value_len, known->type))
       OptionError("invalid value '%.*s' for option '%.*s'", value, value_len,
                   name, name_len, TypeName(known->type));
+    // sanitizer_common dies with exitcode (maybe 0) on a missing include.
+    if (!internal_strcmp(known->name, "include"))
+      CheckIncludeFile(value, value_len);
   }
 }
 
 [[noreturn]] static void BadValue(const char *name, const char *why) {
-  Printf("EfficiencySanitizer: ERROR: %s: invalid value for option '%s': "
-         "%s\n", kOptionsEnv, name, why);
-  internal__exit(1);
+  ErrorAndExit("%s: invalid value for option '%s': %s", kOptionsEnv, name,
+               why);
 }
 
 static void CheckValues() {
@@ -168,6 +209,14 @@ static void CheckValues() {
   if (internal_strcmp(efsan_flags.report_format, "text") &&
       internal_strcmp(efsan_flags.report_format, "json"))
     BadValue("report_format", "must be 'text' or 'json'");
+  // An exit status is 8 bits: 300 would silently become 44.
+  if (common_flags()->exitcode < 0 || common_flags()->exitcode > 255)
+    BadValue("exitcode", "must be 0..255");
+  // sanitizer_common enforces the limit with an internal CHECK that fails
+  // with no explanation; efsan's tables (hundreds of MiB of reserved address
+  // space for cache-frag) would hit any useful limit at start-up.
+  if (common_flags()->mmap_limit_mb)
+    BadValue("mmap_limit_mb", "only 0 (no limit) is supported by efsan");
 }
 
 void InitializeFlags() {

@@ -157,9 +157,19 @@ static void ReopenLogFileInChild() {
   WriteToStartupStderr(warning, Min((uptr)length, sizeof(warning) - 1));
 }
 
+// One report at a time (the report at exit, __efsan_report calls).
+static StaticSpinMutex report_lock;
+// The file of the report being written, when it has one of its own.
+static fd_t own_report_fd = kInvalidFd;
+static u32 own_reports_opened;
+
 static void WriteReportText(const char *text) {
   uptr length = internal_strlen(text);
   SpinMutexLock lock(report_file.mu);
+  if (own_report_fd != kInvalidFd) {
+    WriteToFile(own_report_fd, text, length);
+    return;
+  }
   if (UsesLogFile() &&
       (report_file.fd == kInvalidFd ||
        report_file.fd_pid != (uptr)internal_getpid()))
@@ -213,6 +223,43 @@ static void SetUpReportDestination() {
   char name[kMaxPathLength];
   if (int err = OpenLogFile(name, sizeof(name)))
     LogPathError("cannot open the log file", name, err);
+}
+
+extern "C" void efsan_report_begin(bool at_exit) {
+  report_lock.Lock();
+  if (at_exit || internal_strcmp(efsan_flags.report_format, "json"))
+    return;
+  SpinMutexLock lock(report_file.mu);
+  if (!UsesLogFile())
+    return; // stderr/stdout: the documents follow each other
+  char name[kMaxPathLength];
+  LogFileName(name, sizeof(name));
+  uptr used = internal_strlen(name);
+  internal_snprintf(name + used, sizeof(name) - used, ".%u",
+                    ++own_reports_opened);
+  uptr fd = internal_open(name, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC |
+                                    O_NOFOLLOW, 0660);
+  if (internal_iserror(fd)) {
+    InternalScopedString warning;
+    warning.AppendF("==%zu==EfficiencySanitizer: WARNING: cannot open '%s'; "
+                    "this report is not written\n",
+                    internal_getpid(), name);
+    WriteToStartupStderr(warning.data(), warning.length());
+    // Not into P.PID: that file is the report at exit's alone.
+    own_report_fd = (fd_t)internal_open("/dev/null", O_WRONLY | O_CLOEXEC);
+    return;
+  }
+  own_report_fd = (fd_t)fd;
+}
+
+extern "C" void efsan_report_end(void) {
+  {
+    SpinMutexLock lock(report_file.mu);
+    if (own_report_fd != kInvalidFd)
+      internal_close(own_report_fd);
+    own_report_fd = kInvalidFd;
+  }
+  report_lock.Unlock();
 }
 
 static void PrintReportText(const char *text) { WriteReportText(text); }
