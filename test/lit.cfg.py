@@ -53,3 +53,7 @@ for var in ("ESAN_OPTIONS", "ASAN_OPTIONS", "UBSAN_OPTIONS"):
     config.environment.pop(var, None)
 
 config.available_features.add("x86_64-linux")
+# Tests that make a setuid program and run it as another user.
+import shutil
+if os.geteuid() == 0 and shutil.which("setpriv"):
+    config.available_features.add("root-and-setpriv")

@@ -15,6 +15,8 @@
 #include "sanitizer_common/sanitizer_flags.h"
 #include "sanitizer_common/sanitizer_libc.h"
 
+#include <sys/auxv.h>
+
 using namespace __sanitizer;
 
 namespace __sanitizer {
@@ -219,7 +221,32 @@ static void CheckValues() {
     BadValue("mmap_limit_mb", "only 0 (no limit) is supported by efsan");
 }
 
+bool secure_execution;
+
+// A setuid/setgid program (AT_SECURE) must not let the user who runs it
+// steer it: log_path would open any file with the program's privileges and
+// external_symbolizer_path would run any program with them. All of efsan's
+// (and UBSan's) environment options are ignored then, as glibc ignores
+// LD_PRELOAD; a one-line warning says so if any was set.
+static void CheckSecureExecution() {
+  secure_execution = getauxval(AT_SECURE) != 0;
+  if (!secure_execution)
+    return;
+  static const char *const kIgnored[] = {kOptionsEnv, "ESAN_SYMBOLIZER_PATH",
+                                         "UBSAN_OPTIONS",
+                                         "UBSAN_SYMBOLIZER_PATH"};
+  for (const char *name : kIgnored)
+    if (GetEnv(name)) {
+      static const char kWarning[] =
+          "EfficiencySanitizer: WARNING: setuid/setgid program: "
+          "ESAN_OPTIONS, ESAN_SYMBOLIZER_PATH and UBSAN_OPTIONS are ignored\n";
+      WriteToFile(kStderrFd, kWarning, sizeof(kWarning) - 1);
+      return;
+    }
+}
+
 void InitializeFlags() {
+  CheckSecureExecution();
   SetCommonFlagsDefaults();
   {
     CommonFlags cf;
@@ -231,7 +258,8 @@ void InitializeFlags() {
     cf.handle_sigfpe = kHandleSignalNo;
     cf.handle_sigill = kHandleSignalNo;
     cf.handle_abort = kHandleSignalNo;
-    cf.external_symbolizer_path = GetEnv("ESAN_SYMBOLIZER_PATH");
+    cf.external_symbolizer_path =
+        secure_execution ? nullptr : GetEnv("ESAN_SYMBOLIZER_PATH");
     OverrideCommonFlags(cf);
   }
 #define EFSAN_FLAG(Type, Name, DefaultValue, Description)                      \
@@ -246,9 +274,11 @@ void InitializeFlags() {
 #undef EFSAN_FLAG
   RegisterCommonFlags(&parser);
 
-  if (const char *options = GetEnv(kOptionsEnv))
-    CheckOptionsSyntax(options);
-  parser.ParseStringFromEnv(kOptionsEnv);
+  if (!secure_execution) {
+    if (const char *options = GetEnv(kOptionsEnv))
+      CheckOptionsSyntax(options);
+    parser.ParseStringFromEnv(kOptionsEnv);
+  }
   InitializeCommonFlags();
   CheckValues();
   if (common_flags()->help)

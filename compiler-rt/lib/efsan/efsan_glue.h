@@ -17,6 +17,9 @@ extern "C" void efsan_init_ubsan(void);
 namespace __efsan {
 // True once flags are parsed and interceptors are installed.
 extern bool glue_inited;
+// The program runs setuid/setgid (AT_SECURE): environment options are
+// ignored (efsan_flags.cpp).
+extern bool secure_execution;
 // The status the program asked to exit with (exit(), main's result, 0 when
 // the last thread exits): kept even if writing the report fails.
 extern int program_exit_status;
