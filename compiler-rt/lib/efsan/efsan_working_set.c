@@ -133,21 +133,30 @@ static void take_sample(void) {
 static void sampler_main(void *arg) {
   u64 generation = (u64)(uptr)arg;
   u64 period_ns = (u64)efsan_flags.sample_freq * 1000000ULL;
-  u64 next = efsan_monotonic_ns() + period_ns;
+  u64 last_sample = efsan_monotonic_ns();
+  u64 next = last_sample + period_ns;
   for (;;) {
     // Absolute deadlines, so the time a sample takes does not stretch the
-    // period; a late wake-up skips ahead instead of sampling in a burst.
+    // period.
     u64 now = efsan_monotonic_ns();
     if (now < next)
       efsan_sleep_ms((u32)((next - now + 999999) / 1000000));
     now = efsan_monotonic_ns();
-    while (next <= now)
+    // A late wake-up (an overloaded machine, a stopped process, a scan that
+    // outlasted the period) samples once now, for all the periods it missed,
+    // and the next deadline is at least half a period away: otherwise the
+    // next sample would follow almost at once and cover next to nothing (a
+    // level-0 snapshot of 0 lines while the program is busy).
+    while (next <= now + period_ns / 2)
       next += period_ns;
     efsan_mutex_lock(&sampler_lock);
     if (sampler_stopped || generation != sampler_generation) {
       efsan_mutex_unlock(&sampler_lock);
       return;
     }
+    efsan_vreport(3, "sampler: sample %u covers %llu ms\n", samples + 1,
+                  (now - last_sample) / 1000000);
+    last_sample = now;
     take_sample();
     efsan_mutex_unlock(&sampler_lock);
   }
