@@ -100,9 +100,17 @@ static void print_report(bool at_exit) {
 
 void efsan_core_finish(void) {
   // Exactly once, whichever thread calls exit() first.
-  if (__atomic_exchange_n(&finish_state, FINISH_WRITING, __ATOMIC_ACQ_REL) !=
-      FINISH_NOT_STARTED)
+  int state = FINISH_NOT_STARTED;
+  if (!__atomic_compare_exchange_n(&finish_state, &state, FINISH_WRITING,
+                                   false, __ATOMIC_ACQ_REL,
+                                   __ATOMIC_ACQUIRE)) {
+    // Another thread writes the final report (exit, or a terminating signal
+    // with report_on_signals): returning would let this one end the process
+    // in the middle of it.
+    while (__atomic_load_n(&finish_state, __ATOMIC_ACQUIRE) != FINISH_DONE)
+      efsan_sleep_ms(1);
     return;
+  }
   if (efsan_active_tool == EFSAN_TOOL_WORKING_SET)
     efsan_ws_stop_sampler();
   if (efsan_flags.report_at_exit)

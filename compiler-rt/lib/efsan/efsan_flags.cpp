@@ -15,6 +15,7 @@
 #include "sanitizer_common/sanitizer_flags.h"
 #include "sanitizer_common/sanitizer_libc.h"
 
+#include <signal.h>
 #include <sys/auxv.h>
 
 using namespace __sanitizer;
@@ -214,6 +215,20 @@ static void CheckValues() {
   // An exit status is 8 bits: 300 would silently become 44.
   if (common_flags()->exitcode < 0 || common_flags()->exitcode > 255)
     BadValue("exitcode", "must be 0..255");
+  // The signals a handler can take, except those a report cannot help with
+  // (SIGKILL, SIGSTOP cannot be caught; a fault signal must not return).
+  int report_signal = efsan_flags.report_signal;
+  if (report_signal && (report_signal < 1 || report_signal > 64 ||
+                        report_signal == SIGKILL || report_signal == SIGSTOP ||
+                        report_signal == SIGSEGV || report_signal == SIGBUS ||
+                        report_signal == SIGFPE || report_signal == SIGILL))
+    BadValue("report_signal", "must be 0 or a signal number that can be "
+                              "caught and is not a fault (e.g. 12, SIGUSR2)");
+  if (efsan_flags.report_on_signals &&
+      (report_signal == SIGTERM || report_signal == SIGINT ||
+       report_signal == SIGHUP))
+    BadValue("report_signal", "must not be SIGTERM, SIGINT or SIGHUP with "
+                              "report_on_signals=1");
   // sanitizer_common enforces the limit with an internal CHECK that fails
   // with no explanation; efsan's tables (hundreds of MiB of reserved address
   // space for cache-frag) would hit any useful limit at start-up.

@@ -25,6 +25,7 @@
 #include <fcntl.h>
 #include <sys/mman.h>
 #include <signal.h>
+#include <linux/futex.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 #include <time.h>
@@ -702,6 +703,104 @@ static void CheckSymbolizerPath() {
   internal__exit(1);
 }
 
+//===-- Reports on signals (report_on_signals, report_signal) ---------------===//
+// The handler only records the signal and wakes a sideline thread (a futex
+// wake is async-signal-safe); that thread writes the report with the
+// program still running, so the report never runs inside a signal handler
+// on top of code that may hold the locks it needs. For a terminating signal
+// the thread then restores the default action and sends the signal again.
+
+extern "C" void __efsan_report(void);
+
+static u32 signal_events;        // futex word: bumped by every handled signal
+static int terminating_signal;   // SIGTERM/SIGINT/SIGHUP received, or 0
+static u32 pending_report_dumps; // report_signal received, not yet written
+
+static void WakeSignalReporter() {
+  __atomic_fetch_add(&signal_events, 1, __ATOMIC_RELEASE);
+  syscall(SYS_futex, &signal_events, FUTEX_WAKE_PRIVATE, 1, nullptr, nullptr,
+          0);
+}
+
+static void OnReportSignal(int signal) {
+  int saved_errno = errno;
+  if (signal == efsan_flags.report_signal) {
+    __atomic_fetch_add(&pending_report_dumps, 1, __ATOMIC_RELAXED);
+  } else {
+    int none = 0;
+    __atomic_compare_exchange_n(&terminating_signal, &none, signal, false,
+                                __ATOMIC_RELAXED, __ATOMIC_RELAXED);
+  }
+  WakeSignalReporter();
+  errno = saved_errno;
+}
+
+static void SignalReporterMain(void *) {
+  for (;;) {
+    u32 seen = __atomic_load_n(&signal_events, __ATOMIC_ACQUIRE);
+    if (int signal = __atomic_load_n(&terminating_signal, __ATOMIC_RELAXED)) {
+      FinishAtExit();
+      struct sigaction default_action = {};
+      default_action.sa_handler = SIG_DFL;
+      sigaction(signal, &default_action, nullptr);
+      // To the process: delivered to a program thread (this one blocks all
+      // signals), whose default action ends the process.
+      kill(internal_getpid(), signal);
+      return;
+    }
+    for (u32 dumps = __atomic_exchange_n(&pending_report_dumps, 0,
+                                         __ATOMIC_RELAXED);
+         dumps; dumps--)
+      __efsan_report();
+    syscall(SYS_futex, &signal_events, FUTEX_WAIT_PRIVATE, seen, nullptr,
+            nullptr, 0);
+  }
+}
+
+static bool signal_reporter_wanted;
+
+// Installs the handler where the signal still has its default action: a
+// signal the program ignores (nohup) or handles stays the program's.
+static void HandleIfDefault(int signal) {
+  struct sigaction old_action;
+  if (sigaction(signal, nullptr, &old_action) ||
+      (old_action.sa_flags & SA_SIGINFO) || old_action.sa_handler != SIG_DFL)
+    return;
+  struct sigaction action = {};
+  action.sa_handler = OnReportSignal;
+  action.sa_flags = SA_RESTART;
+  sigfillset(&action.sa_mask);
+  sigaction(signal, &action, nullptr);
+  signal_reporter_wanted = true;
+}
+
+static void StartSignalReporter() {
+  if (signal_reporter_wanted &&
+      !efsan_start_sideline_thread(SignalReporterMain, nullptr))
+    efsan_fatal("cannot start the thread that writes reports on signals");
+}
+
+static void SetUpReportSignals() {
+  if (efsan_flags.report_on_signals) {
+    HandleIfDefault(SIGTERM);
+    HandleIfDefault(SIGINT);
+    HandleIfDefault(SIGHUP);
+  }
+  if (efsan_flags.report_signal)
+    HandleIfDefault(efsan_flags.report_signal);
+  StartSignalReporter();
+}
+
+namespace __efsan {
+void RestartSignalReporterInChild() {
+  // Only the forking thread survives fork; the handlers do.
+  signal_events = 0;
+  terminating_signal = 0;
+  pending_report_dumps = 0;
+  StartSignalReporter();
+}
+} // namespace __efsan
+
 // UBSan's handlers live in this runtime (efsan_ubsan.cpp).
 extern "C" void efsan_init_ubsan(void);
 
@@ -728,6 +827,7 @@ extern "C" void efsan_glue_init(void) {
   glue_inited = true;
   glue_init_running = false;
   efsan_core_init(&__efsan_which_tool ? __efsan_which_tool : EFSAN_TOOL_NONE);
+  SetUpReportSignals();
 }
 
 // Runs before any shared library's or the program's constructors.
