@@ -13,6 +13,11 @@
 // RUN: env ESAN_OPTIONS=record_snapshots=0 timeout -s KILL 60 %run %t 2>&1 | FileCheck %s --check-prefix=TEXT
 // TEXT-DAG: worker done
 // TEXT-DAG: SUMMARY: EfficiencySanitizer: working set
+// The cache-frag tool too.
+// RUN: %clang -O2 -fsanitize=efficiency-cache-frag -pthread %s -o %t.cf
+// RUN: timeout -s KILL 60 %run %t.cf 2>&1 | FileCheck %s --check-prefix=CF
+// CF-DAG: worker done
+// CF-DAG: SUMMARY: EfficiencySanitizer: cache-frag
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
