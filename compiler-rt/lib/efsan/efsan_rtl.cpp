@@ -160,14 +160,17 @@ static void ReopenLogFileInChild() {
 
 // One report at a time (the report at exit, __efsan_report calls).
 static StaticSpinMutex report_lock;
-// The file of the report being written, when it has one of its own.
+// The file of the report being written, when it has one of its own; only
+// the thread writing that report writes there (a line another thread logs
+// meanwhile must not land inside the JSON document).
 static fd_t own_report_fd = kInvalidFd;
 static u32 own_reports_opened;
+static __thread bool writes_own_report;
 
 static void WriteReportText(const char *text) {
   uptr length = internal_strlen(text);
   SpinMutexLock lock(report_file.mu);
-  if (own_report_fd != kInvalidFd) {
+  if (writes_own_report && own_report_fd != kInvalidFd) {
     WriteToFile(own_report_fd, text, length);
     return;
   }
@@ -248,9 +251,10 @@ extern "C" void efsan_report_begin(bool at_exit) {
     WriteToStartupStderr(warning.data(), warning.length());
     // Not into P.PID: that file is the report at exit's alone.
     own_report_fd = (fd_t)internal_open("/dev/null", O_WRONLY | O_CLOEXEC);
-    return;
+  } else {
+    own_report_fd = (fd_t)fd;
   }
-  own_report_fd = (fd_t)fd;
+  writes_own_report = true;
 }
 
 extern "C" void efsan_report_end(void) {
@@ -259,6 +263,7 @@ extern "C" void efsan_report_end(void) {
     if (own_report_fd != kInvalidFd)
       internal_close(own_report_fd);
     own_report_fd = kInvalidFd;
+    writes_own_report = false;
   }
   report_lock.Unlock();
 }
@@ -292,12 +297,24 @@ extern "C" void efsan_report_line(const char *format, ...) {
   va_end(args);
 }
 
+// Verbose diagnostics. With report_format=json they go to stderr, so that
+// the report files hold nothing but their JSON documents.
+static void PrintDiagnosticLine(const char *text) {
+  if (internal_strcmp(efsan_flags.report_format, "json")) {
+    PrintReportLine(text);
+    return;
+  }
+  InternalScopedString line;
+  line.AppendF("==%zu==%s", internal_getpid(), text);
+  WriteToStartupStderr(line.data(), line.length());
+}
+
 extern "C" void efsan_vreport(int level, const char *format, ...) {
   if (Verbosity() < level)
     return;
   va_list args;
   va_start(args, format);
-  FormatAndPrint(format, args, PrintReportLine);
+  FormatAndPrint(format, args, PrintDiagnosticLine);
   va_end(args);
 }
 
@@ -819,7 +836,6 @@ extern "C" void efsan_glue_init(void) {
   // be in place before anything below calls libc (InitTlsSize calls confstr).
   InitializeInterceptors();
   InitTlsSize();
-  efsan_init_ubsan();
   efsan_init_ubsan();
   // Registered before the program's own atexit handlers and before ld.so's
   // destructor runner, so the report comes after both (atexit is LIFO).
