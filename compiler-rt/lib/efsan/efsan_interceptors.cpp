@@ -260,6 +260,8 @@ void BeforeExit(int status) {
 } // namespace __efsan
 
 INTERCEPTOR(void, exit, int status) {
+  if (UNLIKELY(!REAL(exit))) // before start-up installed the interceptors
+    INTERCEPT_FUNCTION(exit);
   BeforeExit(status);
   REAL(exit)(status);
   __builtin_unreachable();

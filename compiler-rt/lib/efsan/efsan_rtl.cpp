@@ -93,6 +93,9 @@ static FileIdentity IdentityOf(fd_t fd) {
 }
 
 static FileIdentity startup_stderr, startup_stdout;
+// The log file as opened: a program that closes every descriptor (as
+// daemons do) may get the log's number back for a file of its own.
+static FileIdentity log_file_identity;
 
 static bool IsStartupFile(fd_t fd) {
   const FileIdentity &then = fd == kStdoutFd ? startup_stdout : startup_stderr;
@@ -132,7 +135,30 @@ static int OpenLogFile(char *name, uptr size) {
   report_file.fd = (fd_t)fd;
   report_file.fd_pid = internal_getpid();
   internal_strncpy(report_file.full_path, name, sizeof(report_file.full_path));
+  log_file_identity = IdentityOf((fd_t)fd);
   return 0;
+}
+
+static bool SameFile(const FileIdentity &a, const FileIdentity &b) {
+  return a.open && b.open && a.device == b.device && a.inode == b.inode;
+}
+
+// Called with report_file.mu held. If the program closed the log file's
+// descriptor (and perhaps reused its number), the log is opened again by
+// name, appending; the descriptor now holding that number is left alone.
+static void ReopenLogFileIfClosed() {
+  if (SameFile(IdentityOf(report_file.fd), log_file_identity))
+    return;
+  uptr fd = internal_open(report_file.full_path,
+                          O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC |
+                              O_NOFOLLOW,
+                          0660);
+  if (internal_iserror(fd)) {
+    report_file.fd = kStderrFd;
+    return;
+  }
+  report_file.fd = (fd_t)fd;
+  log_file_identity = IdentityOf((fd_t)fd);
 }
 
 static bool UsesLogFile() {
@@ -178,6 +204,8 @@ static void WriteReportText(const char *text) {
       (report_file.fd == kInvalidFd ||
        report_file.fd_pid != (uptr)internal_getpid()))
     ReopenLogFileInChild();
+  else if (UsesLogFile())
+    ReopenLogFileIfClosed();
   if (UsesLogFile() || IsStartupFile(report_file.fd))
     WriteToFile(report_file.fd, text, length);
 }
