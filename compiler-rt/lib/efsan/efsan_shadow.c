@@ -66,7 +66,7 @@ void efsan_ws_mark_range(uptr addr, uptr size) {
 // 16384 pages of shadow (64 MiB, covering 4 GiB of application memory) per
 // mincore call. Callers serialize on the sampler lock, so one vector will do.
 #define MINCORE_CHUNK_PAGES 16384
-static u8 mincore_vec[MINCORE_CHUNK_PAGES] __attribute__((aligned(8)));
+static u8 mincore_vec[MINCORE_CHUNK_PAGES];
 
 bool efsan_shadow_for_each_resident(uptr app_lo, uptr app_hi,
                                     efsan_shadow_visitor visit, void *arg,
@@ -92,10 +92,13 @@ bool efsan_shadow_for_each_resident(uptr app_lo, uptr app_hi,
       while (i < pages) {
         // Eight absent pages at a time: most of a large mapping's shadow
         // was never touched.
-        if ((i & 7) == 0 && i + 8 <= pages &&
-            !(*(const u64 *)&mincore_vec[i] & 0x0101010101010101ULL)) {
-          i += 8;
-          continue;
+        if ((i & 7) == 0 && i + 8 <= pages) {
+          u64 eight;
+          __builtin_memcpy(&eight, &mincore_vec[i], 8);
+          if (!(eight & 0x0101010101010101ULL)) {
+            i += 8;
+            continue;
+          }
         }
         if (!(mincore_vec[i] & 1)) {
           i++;
