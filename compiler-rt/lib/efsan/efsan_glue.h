@@ -25,9 +25,10 @@ extern bool secure_execution;
 extern int program_exit_status;
 // Every path into libc's exit() calls this first (efsan_core_before_exit).
 void BeforeExit(int status);
-// In a forked child: the thread that writes reports on signals
+// In a forked child: report locks another thread may have held at fork are
+// released, and the thread that writes reports on signals
 // (report_on_signals, report_signal) is started again.
-void RestartSignalReporterInChild();
+void GlueAfterForkInChild();
 // Parses ESAN_OPTIONS into efsan_flags and the common flags; a bad option is
 // a one-line error and exit(1).
 void InitializeFlags();

@@ -301,7 +301,7 @@ INTERCEPTOR(int, fork, void) {
   if (child) {
     atomic_store(&program_threads, 1, memory_order_relaxed);
     efsan_core_fork_child();
-    RestartSignalReporterInChild();
+    GlueAfterForkInChild();
   }
   else
     efsan_core_fork_parent();

@@ -837,8 +837,14 @@ static void SetUpReportSignals() {
 }
 
 namespace __efsan {
-void RestartSignalReporterInChild() {
-  // Only the forking thread survives fork; the handlers do.
+void GlueAfterForkInChild() {
+  // Only the forking thread survives fork: a lock another thread held while
+  // writing a report would never be released.
+  report_lock.Init();
+  report_file.mu->Init();
+  own_report_fd = kInvalidFd;
+  writes_own_report = false;
+  // The signal handlers survive fork; the thread they wake does not.
   signal_events = 0;
   terminating_signal = 0;
   pending_report_dumps = 0;
