@@ -20,6 +20,9 @@
 // RUN: env ESAN_OPTIONS=report_format=json %run %t.fuzz -runs=50 2>&1 | FileCheck %s --check-prefix=FUZZ
 // FUZZ: Done 50 runs
 // FUZZ: "tool": "working-set"
+// With UBSan too (its handlers are in the efsan runtime).
+// RUN: %clang -O1 -fsanitize=efficiency-working-set,fuzzer,undefined -DFUZZER %s -o %t.fuzzub
+// RUN: env ESAN_OPTIONS=report_format=json %run %t.fuzzub -runs=50 2>&1 | FileCheck %s --check-prefix=FUZZ
 // RUN: %clang -O1 -fsanitize=efficiency-cache-frag,fuzzer-no-link %s -o %t.nolink
 // RUN: %run %t.nolink 2>&1 | FileCheck %s --check-prefix=NOLINK
 // NOLINK-DAG: main ran
