@@ -53,9 +53,11 @@ for var in ("ESAN_OPTIONS", "ASAN_OPTIONS", "UBSAN_OPTIONS"):
     config.environment.pop(var, None)
 
 config.available_features.add("x86_64-linux")
-
 # cache-frag findings must not depend on the schedule: tests rerun their
 # program pinned to one core where taskset exists (`%if taskset %{ ... %}`).
 import shutil
 if shutil.which("taskset"):
     config.available_features.add("taskset")
+# Tests that make a setuid program and run it as another user.
+if os.geteuid() == 0 and shutil.which("setpriv"):
+    config.available_features.add("root-and-setpriv")

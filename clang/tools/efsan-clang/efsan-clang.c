@@ -293,9 +293,12 @@ enum {
   // Kinds whose diagnostics clang's standalone UBSan runtime prints.
   KIND_NEEDS_UBSAN_RT = 1u << 13,
   KIND_FUZZER = 1u << 14,
+  KIND_FUZZER_NO_LINK = 1u << 15,
+  // Its runtime intercepts pthread_create, as efsan's does.
+  KIND_SAFE_STACK = 1u << 16,
   // Kinds needing no runtime, or one that does not hold sanitizer_common.
-  KIND_OTHER = 1u << 15,
-  KIND_ALL = (1u << 16) - 1,
+  KIND_OTHER = 1u << 17,
+  KIND_ALL = (1u << 18) - 1,
 };
 typedef uint32_t kind_mask;
 
@@ -306,7 +309,7 @@ typedef uint32_t kind_mask;
 #define KIND_NOT_WITH_EFFICIENCY                                               \
   (KIND_ADDRESS | KIND_KERNEL_ADDRESS | KIND_HWADDRESS |                       \
    KIND_KERNEL_HWADDRESS | KIND_MEMORY | KIND_KERNEL_MEMORY | KIND_THREAD |    \
-   KIND_LEAK | KIND_DATAFLOW | KIND_NUMERICAL | KIND_SCUDO)
+   KIND_LEAK | KIND_DATAFLOW | KIND_NUMERICAL | KIND_SCUDO | KIND_SAFE_STACK)
 
 static const struct {
   const char *name;
@@ -330,8 +333,8 @@ static const struct {
     {"all", KIND_ALL},
     // Runtime-free or self-contained kinds; every other name (undefined,
     // integer, nullability, bounds, null, ...) is UBSan's.
-    {"fuzzer-no-link", KIND_OTHER},
-    {"safe-stack", KIND_OTHER},
+    {"fuzzer-no-link", KIND_FUZZER_NO_LINK},
+    {"safe-stack", KIND_SAFE_STACK},
     {"shadow-call-stack", KIND_OTHER},
     {"kcfi", KIND_OTHER},
     {"memtag", KIND_OTHER},
@@ -457,6 +460,8 @@ struct invocation {
   bool link_cxx_runtime;   // -f[no-]sanitize-link-c++-runtime
   bool minimal_runtime;    // -f[no-]sanitize-minimal-runtime
   bool has_coverage;       // -fsanitize-coverage=: UBSan runtime's job
+  bool nostdlibxx;         // -nostdlib++: no C++ standard library
+  const char *static_arg;  // -static or -static-pie (NULL if neither)
   bool has_target_option;  // the target may not be the default one
   struct arg_list target_args; // the options that pick the target
   struct sanitize_arg *sanitize_args;
@@ -527,6 +532,11 @@ static void analyze(const struct arg_list *args, struct invocation *inv) {
       compile_only = true;
     else if (strcmp(a, "-shared") == 0 || strcmp(a, "--shared") == 0)
       inv->shared = true;
+    else if (strcmp(a, "-static") == 0 || strcmp(a, "--static") == 0 ||
+             strcmp(a, "-static-pie") == 0)
+      inv->static_arg = a;
+    else if (strcmp(a, "-nostdlib++") == 0)
+      inv->nostdlibxx = true;
     else if (strcmp(a, "-r") == 0 || strcmp(a, "-nostdlib") == 0 ||
              strcmp(a, "--no-standard-libraries") == 0 ||
              strcmp(a, "-nodefaultlibs") == 0) {
@@ -582,9 +592,10 @@ static void analyze(const struct arg_list *args, struct invocation *inv) {
 
 //===-- Which efficiency tool, if any --------------------------------------===//
 
-// clang's toolchain triple for the command line's target options; only asked
-// of clang when the command line names a target.
-static char *query_target_triple(const char *clang, const struct invocation *inv) {
+// The first line clang prints for `query` (-print-target-triple,
+// -print-runtime-dir) with the command line's target options, or NULL.
+static char *query_clang(const char *clang, const struct invocation *inv,
+                         const char *query) {
   int fds[2];
   if (pipe(fds) != 0)
     fatal("cannot create a pipe: %s", strerror(errno));
@@ -596,7 +607,7 @@ static char *query_target_triple(const char *clang, const struct invocation *inv
     push(&q, clang);
     for (size_t i = 0; i < inv->target_args.n; ++i)
       push(&q, inv->target_args.v[i]);
-    push(&q, "-print-target-triple");
+    push(&q, query);
     dup2(fds[1], 1);
     close(fds[0]);
     close(fds[1]);
@@ -617,6 +628,12 @@ static char *query_target_triple(const char *clang, const struct invocation *inv
   if (!WIFEXITED(status) || WEXITSTATUS(status) != 0 || n == 0)
     return NULL; // clang will diagnose the bad target itself
   return strdup(buf);
+}
+
+// clang's toolchain triple for the command line's target options; only asked
+// of clang when the command line names a target.
+static char *query_target_triple(const char *clang, const struct invocation *inv) {
+  return query_clang(clang, inv, "-print-target-triple");
 }
 
 // The runtime is built for 64-bit x86 Linux with glibc's ABI.
@@ -693,6 +710,17 @@ static kind_mask resolve_sanitizers(const char *clang,
       kinds &= ~clash;
       failed = true;
     }
+  }
+  // The runtime needs the dynamic loader (dlsym for its interceptors, TLS
+  // sizes): a static executable dies at start-up. Refused at link time, as
+  // the native clang does.
+  if ((kinds & KIND_EFFICIENCY) && inv->static_arg && inv->links &&
+      !inv->shared && inv->link_runtime && !failed) {
+    char *tool_arg = last_argument_for_mask(args, n, kinds & KIND_EFFICIENCY);
+    diag_error("invalid argument '%s' not allowed with '%s'", tool_arg,
+               inv->static_arg);
+    free(tool_arg);
+    failed = true;
   }
   if (failed)
     exit(1);
@@ -780,6 +808,27 @@ static char *require_file(char *path) {
   if (access(path, R_OK) != 0)
     fatal("no such file or directory: '%s'", path);
   return path;
+}
+
+// The path of one of clang's own runtimes (libclang_rt.NAME), in the
+// per-target layout or the older lib/linux one (Debian's).
+static char *clang_runtime(const char *clang, const struct invocation *inv,
+                           const char *name) {
+  char *dir = query_clang(clang, inv, "-print-runtime-dir");
+  if (dir) {
+    char *path = xasprintf("%s/libclang_rt.%s.a", dir, name);
+    if (access(path, R_OK) == 0)
+      return path;
+  }
+  char *resource = query_clang(clang, inv, "-print-resource-dir");
+  if (!resource)
+    fatal("cannot find clang's resource directory");
+  return require_file(
+      xasprintf("%s/lib/linux/libclang_rt.%s-x86_64.a", resource, name));
+}
+
+static char *whole_archive(const char *path) {
+  return xasprintf("-Wl,--whole-archive,%s,--no-whole-archive", path);
 }
 
 int main(int argc, char **argv) {
@@ -872,10 +921,23 @@ int main(int argc, char **argv) {
   if (link) {
     // The efsan runtime carries UBSan's handlers (as tsan's and msan's do);
     // clang's standalone UBSan runtime would bring a second sanitizer_common.
+    // libFuzzer's coverage instrumentation also makes clang link it, so
+    // -fsanitize=fuzzer(-no-link) counts as coverage here; libFuzzer itself,
+    // which -fno-sanitize-link-runtime drops too, is linked below as clang
+    // would.
     kind_mask other = kinds & ~KIND_EFFICIENCY;
-    if (((other & KIND_NEEDS_UBSAN_RT) || inv.has_coverage) &&
-        !inv.minimal_runtime)
+    bool coverage =
+        inv.has_coverage || (other & (KIND_FUZZER | KIND_FUZZER_NO_LINK));
+    if (((other & KIND_NEEDS_UBSAN_RT) || coverage) && !inv.minimal_runtime) {
       push(&out, "-fno-sanitize-link-runtime");
+      if (other & KIND_FUZZER) {
+        push(&out, whole_archive(clang_runtime(clang, &inv, "fuzzer")));
+        push(&out,
+             whole_archive(clang_runtime(clang, &inv, "fuzzer_interceptors")));
+        if (!inv.nostdlib && !inv.nostdlibxx && !inv.is_cxx)
+          push(&out, "-lstdc++");
+      }
+    }
     // The system libraries the runtime needs, after the program's own.
     if (!inv.nostdlib) {
       push(&out, "-Wl,--no-as-needed");

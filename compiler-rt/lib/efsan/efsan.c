@@ -19,7 +19,12 @@ static __thread uptr thread_heap_hi __attribute__((tls_model("initial-exec")));
 static __thread u32 thread_heap_generation
     __attribute__((tls_model("initial-exec")));
 static u32 next_thread_index = 1;
-static int finish_state; // 0: not yet, 1: report written
+enum { FINISH_NOT_STARTED, FINISH_WRITING, FINISH_DONE };
+static int finish_state;
+// Set once a thread has started ending the process (exit() or main's return).
+static int exit_claimed;
+static __thread bool this_thread_ends_process
+    __attribute__((tls_model("initial-exec")));
 
 u32 efsan_thread_count(void) {
   return __atomic_load_n(&next_thread_index, __ATOMIC_RELAXED);
@@ -86,20 +91,49 @@ EFSAN_INTERFACE void __efsan_exit(void *module_info) {
 }
 
 static void print_report(bool at_exit) {
+  efsan_report_begin(at_exit);
   if (efsan_active_tool == EFSAN_TOOL_WORKING_SET)
     efsan_ws_report(at_exit);
   else if (efsan_active_tool == EFSAN_TOOL_CACHE_FRAG)
     efsan_cache_frag_report();
+  efsan_report_end();
 }
 
 void efsan_core_finish(void) {
   // Exactly once, whichever thread calls exit() first.
-  if (__atomic_exchange_n(&finish_state, 1, __ATOMIC_ACQ_REL))
+  int state = FINISH_NOT_STARTED;
+  if (!__atomic_compare_exchange_n(&finish_state, &state, FINISH_WRITING,
+                                   false, __ATOMIC_ACQ_REL,
+                                   __ATOMIC_ACQUIRE)) {
+    // Another thread writes the final report (exit, or a terminating signal
+    // with report_on_signals): returning would let this one end the process
+    // in the middle of it.
+    while (__atomic_load_n(&finish_state, __ATOMIC_ACQUIRE) != FINISH_DONE)
+      efsan_sleep_ms(1);
     return;
+  }
   if (efsan_active_tool == EFSAN_TOOL_WORKING_SET)
     efsan_ws_stop_sampler();
   if (efsan_flags.report_at_exit)
     print_report(true);
+  __atomic_store_n(&finish_state, FINISH_DONE, __ATOMIC_RELEASE);
+}
+
+void efsan_core_before_exit(void) {
+  // exit() again from one of this thread's own atexit handlers: the outer
+  // exit writes the report after it.
+  if (this_thread_ends_process)
+    return;
+  if (!__atomic_exchange_n(&exit_claimed, 1, __ATOMIC_ACQ_REL)) {
+    this_thread_ends_process = true;
+    return;
+  }
+  // glibc's exit() is not thread-safe: only one thread runs the atexit list
+  // (and so the report), and any other thread in exit() goes straight on to
+  // _exit, which would end the process in the middle of the report. Wait
+  // until it is written; the first thread then ends the process.
+  while (__atomic_load_n(&finish_state, __ATOMIC_ACQUIRE) != FINISH_DONE)
+    efsan_sleep_ms(1);
 }
 
 EFSAN_INTERFACE void __efsan_report(void) { print_report(false); }
@@ -161,6 +195,9 @@ void efsan_core_fork_child(void) {
   if (!tool_started)
     return;
   efsan_regions_unlock();
+  // Only the forking thread lives on in the child, and it is not exiting.
+  exit_claimed = 0;
+  this_thread_ends_process = false;
   if (efsan_active_tool == EFSAN_TOOL_WORKING_SET) {
     efsan_shadow_forget_all();
     efsan_ws_fork_child();
@@ -171,9 +208,21 @@ void efsan_core_fork_child(void) {
 
 //===-- Memory events from interceptors ------------------------------------===//
 
-void efsan_core_mmap(uptr addr, uptr size) {
-  if (tool_started && size)
+void efsan_core_mmap(uptr addr, uptr size, bool accessible) {
+  // An inaccessible reservation (PROT_NONE, often terabytes) cannot be
+  // touched: registering it would make every scan walk its shadow. Parts
+  // made accessible later are found in /proc/self/maps at the next sample.
+  if (tool_started && size && accessible)
     efsan_regions_set(addr, addr + size, EFSAN_REGION_OTHER);
+}
+
+bool efsan_core_range_is_shadow(uptr addr, uptr size) {
+  if (!tool_started)
+    return false;
+  uptr end = addr + size;
+  if (end < addr) // wraps around: overlaps everything
+    return true;
+  return addr < EFSAN_SHADOW_END && end > EFSAN_SHADOW_OFFSET;
 }
 
 void efsan_core_library_loaded(void) {

@@ -79,6 +79,13 @@ void efsan_printf(const char *format, ...) __attribute__((format(printf, 1, 2)))
 void efsan_vprintf(const char *format, va_list args);
 // Same as efsan_printf but prefixed with "==PID==" (sanitizer Report()).
 void efsan_report_line(const char *format, ...) __attribute__((format(printf, 1, 2)));
+// Around each whole report (both tools): reports are written one at a time,
+// and with report_format=json and log_path=P a report written while the
+// program runs (__efsan_report) goes to a file of its own, P.PID.N (N = 1,
+// 2, ...), so that every file holds exactly one JSON document; the report at
+// exit goes to P.PID.
+void efsan_report_begin(bool at_exit);
+void efsan_report_end(void);
 // snprintf with the same format language, no libc.
 int efsan_snprintf(char *buffer, uptr length, const char *format, ...)
     __attribute__((format(printf, 3, 4)));
@@ -183,6 +190,11 @@ u32 efsan_core_next_thread_index(void);
 void efsan_core_init(int tool);
 // Program is about to end (atexit machinery ran): write the final report once.
 void efsan_core_finish(void);
+// Called by every thread that is about to enter libc's exit() (exit calls,
+// main's return, the last thread's exit). The first returns at once; any
+// other waits until the report is written, so that it cannot end the process
+// in the middle of the report.
+void efsan_core_before_exit(void);
 // Thread lifecycle, called on the new thread itself (start) and before it
 // exits (exit). stack_lo/hi is the thread's stack.
 void efsan_core_thread_start(uptr stack_lo, uptr stack_hi);
@@ -201,7 +213,11 @@ void efsan_core_fork_prepare(void);
 void efsan_core_fork_parent(void);
 // Memory events from interceptors. (munmap needs none: unmapped ranges stay
 // in the registry, so their lines keep counting.)
-void efsan_core_mmap(uptr addr, uptr size);
+// accessible: the mapping's protection is not PROT_NONE.
+void efsan_core_mmap(uptr addr, uptr size, bool accessible);
+// True if [addr, addr+size) overlaps efsan's shadow (reserved at start-up):
+// a MAP_FIXED mapping there is refused with EINVAL, as TSan and MSan do.
+bool efsan_core_range_is_shadow(uptr addr, uptr size);
 void efsan_core_malloc(uptr addr, uptr size, u32 stack_id);
 void efsan_core_free(uptr addr);
 // A shared library was loaded (dlopen): its mappings join the registry now.

@@ -10,11 +10,19 @@
 #include "efsan.h"
 #include "efsan_glue.h"
 #include "sanitizer_common/sanitizer_common.h"
+#include "sanitizer_common/sanitizer_file.h"
 #include "sanitizer_common/sanitizer_flag_parser.h"
 #include "sanitizer_common/sanitizer_flags.h"
 #include "sanitizer_common/sanitizer_libc.h"
 
+#include <signal.h>
+#include <sys/auxv.h>
+
 using namespace __sanitizer;
+
+namespace __sanitizer {
+int VSNPrintf(char *buff, int buff_length, const char *format, va_list args);
+}
 
 extern "C" struct efsan_flags efsan_flags;
 struct efsan_flags efsan_flags;
@@ -48,13 +56,34 @@ static const KnownFlag kKnownFlags[] = {
     {"include_if_exists", kString},
 };
 
+// Option errors go to stderr, never to log_path (the user must see them), and
+// exit with status 1 whatever exitcode says (exitcode=0 must not make a
+// program that never ran look successful).
+[[noreturn]] static void ErrorAndExit(const char *format, ...)
+    FORMAT(1, 2);
+static void ErrorAndExit(const char *format, ...) {
+  char message[1024];
+  va_list args;
+  va_start(args, format);
+  int length = VSNPrintf(message, sizeof(message) - 1, format, args);
+  va_end(args);
+  static const char kPrefix[] = "EfficiencySanitizer: ERROR: ";
+  if (length < 0)
+    length = 0;
+  if (length > (int)sizeof(message) - 2)
+    length = sizeof(message) - 2;
+  message[length] = '\n';
+  WriteToFile(kStderrFd, kPrefix, sizeof(kPrefix) - 1);
+  WriteToFile(kStderrFd, message, length + 1);
+  internal__exit(1);
+}
+
 [[noreturn]] static void OptionError(const char *format, const char *a,
                                      uptr a_len, const char *b, uptr b_len,
                                      const char *why) {
   char what[512];
   internal_snprintf(what, sizeof(what), format, (int)a_len, a, (int)b_len, b);
-  Printf("EfficiencySanitizer: ERROR: %s: %s%s\n", kOptionsEnv, what, why);
-  internal__exit(1);
+  ErrorAndExit("%s: %s%s", kOptionsEnv, what, why);
 }
 
 static bool IsSeparator(char c) {
@@ -74,14 +103,13 @@ static bool ValueHasType(const char *value, uptr len, FlagType type) {
   bool b;
   if (type == kBool)
     return ParseBool(buffer, &b);
-  if (type == kSignalMode && ParseBool(buffer, &b))
-    return true;
+  if (type == kSignalMode) // exactly what sanitizer_common's parser takes
+    return ParseBool(buffer, &b) || !internal_strcmp(buffer, "2") ||
+           !internal_strcmp(buffer, "exclusive");
   const char *end;
   s64 number = internal_simple_strtoll(buffer, &end, 10);
   if (*end)
     return false;
-  if (type == kSignalMode)
-    return number >= 0 && number <= 2;
   if (type == kUptr)
     return number >= 0;
   return number >= INT32_MIN && number <= INT32_MAX;
@@ -96,10 +124,24 @@ static const char *TypeName(FlagType type) {
   case kUptr:
     return " (want a non-negative integer)";
   case kSignalMode:
-    return " (want 0, 1 or 2)";
+    return " (want 0, 1, 2, no, yes, false, true or exclusive)";
   default:
     return "";
   }
+}
+
+static void CheckIncludeFile(const char *value, uptr len) {
+  char path[kMaxPathLength];
+  if (len >= sizeof(path))
+    OptionError("include file name too long: '%.*s'%.*s", value, len, "", 0,
+                "");
+  internal_memcpy(path, value, len);
+  path[len] = 0;
+  if (internal_strchr(path, '%')) // %b and friends: expanded by the parser
+    return;
+  if (!FileExists(path))
+    OptionError("cannot read the include file '%.*s'%.*s", value, len, "", 0,
+                " (include_if_exists= allows a missing file)");
 }
 
 static void CheckOptionsSyntax(const char *options) {
@@ -148,13 +190,15 @@ static void CheckOptionsSyntax(const char *options) {
     if (!ValueHasType(value, value_len, known->type))
       OptionError("invalid value '%.*s' for option '%.*s'", value, value_len,
                   name, name_len, TypeName(known->type));
+    // sanitizer_common dies with exitcode (maybe 0) on a missing include.
+    if (!internal_strcmp(known->name, "include"))
+      CheckIncludeFile(value, value_len);
   }
 }
 
 [[noreturn]] static void BadValue(const char *name, const char *why) {
-  Printf("EfficiencySanitizer: ERROR: %s: invalid value for option '%s': "
-         "%s\n", kOptionsEnv, name, why);
-  internal__exit(1);
+  ErrorAndExit("%s: invalid value for option '%s': %s", kOptionsEnv, name,
+               why);
 }
 
 static void CheckValues() {
@@ -168,9 +212,56 @@ static void CheckValues() {
   if (internal_strcmp(efsan_flags.report_format, "text") &&
       internal_strcmp(efsan_flags.report_format, "json"))
     BadValue("report_format", "must be 'text' or 'json'");
+  // An exit status is 8 bits: 300 would silently become 44.
+  if (common_flags()->exitcode < 0 || common_flags()->exitcode > 255)
+    BadValue("exitcode", "must be 0..255");
+  // The signals a handler can take, except those a report cannot help with
+  // (SIGKILL, SIGSTOP cannot be caught; a fault signal must not return).
+  int report_signal = efsan_flags.report_signal;
+  if (report_signal && (report_signal < 1 || report_signal > 64 ||
+                        report_signal == SIGKILL || report_signal == SIGSTOP ||
+                        report_signal == SIGSEGV || report_signal == SIGBUS ||
+                        report_signal == SIGFPE || report_signal == SIGILL))
+    BadValue("report_signal", "must be 0 or a signal number that can be "
+                              "caught and is not a fault (e.g. 12, SIGUSR2)");
+  if (efsan_flags.report_on_signals &&
+      (report_signal == SIGTERM || report_signal == SIGINT ||
+       report_signal == SIGHUP))
+    BadValue("report_signal", "must not be SIGTERM, SIGINT or SIGHUP with "
+                              "report_on_signals=1");
+  // sanitizer_common enforces the limit with an internal CHECK that fails
+  // with no explanation; efsan's tables (hundreds of MiB of reserved address
+  // space for cache-frag) would hit any useful limit at start-up.
+  if (common_flags()->mmap_limit_mb)
+    BadValue("mmap_limit_mb", "only 0 (no limit) is supported by efsan");
+}
+
+bool secure_execution;
+
+// A setuid/setgid program (AT_SECURE) must not let the user who runs it
+// steer it: log_path would open any file with the program's privileges and
+// external_symbolizer_path would run any program with them. All of efsan's
+// (and UBSan's) environment options are ignored then, as glibc ignores
+// LD_PRELOAD; a one-line warning says so if any was set.
+static void CheckSecureExecution() {
+  secure_execution = getauxval(AT_SECURE) != 0;
+  if (!secure_execution)
+    return;
+  static const char *const kIgnored[] = {kOptionsEnv, "ESAN_SYMBOLIZER_PATH",
+                                         "UBSAN_OPTIONS",
+                                         "UBSAN_SYMBOLIZER_PATH"};
+  for (const char *name : kIgnored)
+    if (GetEnv(name)) {
+      static const char kWarning[] =
+          "EfficiencySanitizer: WARNING: setuid/setgid program: "
+          "ESAN_OPTIONS, ESAN_SYMBOLIZER_PATH and UBSAN_OPTIONS are ignored\n";
+      WriteToFile(kStderrFd, kWarning, sizeof(kWarning) - 1);
+      return;
+    }
 }
 
 void InitializeFlags() {
+  CheckSecureExecution();
   SetCommonFlagsDefaults();
   {
     CommonFlags cf;
@@ -182,7 +273,8 @@ void InitializeFlags() {
     cf.handle_sigfpe = kHandleSignalNo;
     cf.handle_sigill = kHandleSignalNo;
     cf.handle_abort = kHandleSignalNo;
-    cf.external_symbolizer_path = GetEnv("ESAN_SYMBOLIZER_PATH");
+    cf.external_symbolizer_path =
+        secure_execution ? nullptr : GetEnv("ESAN_SYMBOLIZER_PATH");
     OverrideCommonFlags(cf);
   }
 #define EFSAN_FLAG(Type, Name, DefaultValue, Description)                      \
@@ -197,9 +289,11 @@ void InitializeFlags() {
 #undef EFSAN_FLAG
   RegisterCommonFlags(&parser);
 
-  if (const char *options = GetEnv(kOptionsEnv))
-    CheckOptionsSyntax(options);
-  parser.ParseStringFromEnv(kOptionsEnv);
+  if (!secure_execution) {
+    if (const char *options = GetEnv(kOptionsEnv))
+      CheckOptionsSyntax(options);
+    parser.ParseStringFromEnv(kOptionsEnv);
+  }
   InitializeCommonFlags();
   CheckValues();
   if (common_flags()->help)

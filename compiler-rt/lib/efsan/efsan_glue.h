@@ -17,6 +17,18 @@ extern "C" void efsan_init_ubsan(void);
 namespace __efsan {
 // True once flags are parsed and interceptors are installed.
 extern bool glue_inited;
+// The program runs setuid/setgid (AT_SECURE): environment options are
+// ignored (efsan_flags.cpp).
+extern bool secure_execution;
+// The status the program asked to exit with (exit(), main's result, 0 when
+// the last thread exits): kept even if writing the report fails.
+extern int program_exit_status;
+// Every path into libc's exit() calls this first (efsan_core_before_exit).
+void BeforeExit(int status);
+// In a forked child: report locks another thread may have held at fork are
+// released, and the thread that writes reports on signals
+// (report_on_signals, report_signal) is started again.
+void GlueAfterForkInChild();
 // Parses ESAN_OPTIONS into efsan_flags and the common flags; a bad option is
 // a one-line error and exit(1).
 void InitializeFlags();

@@ -16,6 +16,7 @@
 #include "efsan_glue.h"
 #include "interception/interception.h"
 #include "sanitizer_common/sanitizer_allocator_internal.h"
+#include "sanitizer_common/sanitizer_atomic.h"
 #include "sanitizer_common/sanitizer_common.h"
 #include "sanitizer_common/sanitizer_errno.h"
 #include "sanitizer_common/sanitizer_flags.h"
@@ -28,6 +29,10 @@
 
 using namespace __sanitizer;
 using namespace __efsan;
+
+static const int MAP_FIXED = 0x10;
+static const int MAP_FIXED_NOREPLACE = 0x100000;
+static const int PROT_NONE = 0;
 
 extern "C" int pthread_key_create(unsigned *key, void (*destructor)(void *));
 extern "C" int pthread_setspecific(unsigned key, const void *value);
@@ -161,9 +166,38 @@ INTERCEPTOR(void *, pvalloc, uptr size) {
 
 //===-- Threads -------------------------------------------------------------===//
 
-static unsigned thread_exit_key;
+DECLARE_REAL(void, exit, int status)
 
-static void OnThreadExit(void *) { efsan_core_thread_exit(); }
+static unsigned thread_exit_key;
+// Values of thread_exit_key: the thread runs, or it is the last program
+// thread and ends the process in its next destructor round.
+static void *const kThreadRunning = (void *)1;
+static void *const kLastThreadEnding = (void *)2;
+
+// Program threads alive: the thread that ran start-up (main) plus every
+// thread from pthread_create that has not exited. efsan's own threads are
+// not counted.
+static atomic_uint32_t program_threads = {1};
+
+// glibc ends the process with exit(0) when its last thread exits, but
+// efsan's sideline thread (the sampler) never exits, so a program whose
+// threads all end with pthread_exit would never end. The last program
+// thread does what glibc would have done, report included.
+static void OnThreadExit(void *state) {
+  if (state == kThreadRunning) {
+    efsan_core_thread_exit();
+    if (atomic_fetch_sub(&program_threads, 1, memory_order_acq_rel) == 1) {
+      // One more destructor round first, so that the thread's other keys'
+      // destructors run before exit, as they would under glibc.
+      pthread_setspecific(thread_exit_key, kLastThreadEnding);
+    }
+    return;
+  }
+  if (state == kLastThreadEnding) {
+    BeforeExit(0);
+    REAL(exit)(0);
+  }
+}
 
 extern "C" uptr efsan_thread_handle(void) { return (uptr)pthread_self(); }
 
@@ -182,7 +216,7 @@ static void *ThreadTrampoline(void *raw) {
   GetThreadStackAndTls(/*main=*/false, &stack, &stack_size, &tls, &tls_size);
   looking_up_thread_stack = false;
   // The key's destructor runs when the thread returns or calls pthread_exit.
-  pthread_setspecific(thread_exit_key, (void *)1);
+  pthread_setspecific(thread_exit_key, kThreadRunning);
   efsan_core_thread_start(stack, stack + stack_size);
   return start.callback(start.param);
 }
@@ -196,9 +230,14 @@ INTERCEPTOR(int, pthread_create, void *thread, void *attr,
   start->param = param;
   // Indices follow creation order, decided by the creating thread.
   start->index = efsan_core_next_thread_index();
+  // Counted before it starts, so that the creator exiting right away is
+  // never taken for the last thread.
+  atomic_fetch_add(&program_threads, 1, memory_order_relaxed);
   int res = REAL(pthread_create)(thread, attr, ThreadTrampoline, start);
-  if (res)
+  if (res) {
+    atomic_fetch_sub(&program_threads, 1, memory_order_relaxed);
     InternalFree(start);
+  }
   return res;
 }
 
@@ -262,6 +301,48 @@ INTERCEPTOR(int, pthread_cond_timedwait, void *c, void *m, void *abstime) {
 // Semaphores: sanitizer_common's interceptors, through
 // COMMON_INTERCEPTOR_ACQUIRE/RELEASE below.
 
+//===-- Exit ------------------------------------------------------------------===//
+// Every way into libc's exit() passes efsan_core_before_exit first: calls of
+// exit() here, main's return in MainThenBeforeExit, the last thread in
+// OnThreadExit.
+
+namespace __efsan {
+int program_exit_status;
+
+void BeforeExit(int status) {
+  efsan_core_before_exit();
+  // Only the thread that goes on to end the process gets here first.
+  program_exit_status = status;
+}
+} // namespace __efsan
+
+INTERCEPTOR(void, exit, int status) {
+  if (UNLIKELY(!REAL(exit))) // before start-up installed the interceptors
+    INTERCEPT_FUNCTION(exit);
+  BeforeExit(status);
+  REAL(exit)(status);
+  __builtin_unreachable();
+}
+
+typedef int (*MainFunction)(int, char **, char **);
+static MainFunction program_main;
+
+// glibc calls exit() with main's result from inside libc, past any
+// interceptor; this wrapper lets main's thread take its turn first.
+static int MainThenBeforeExit(int argc, char **argv, char **envp) {
+  int status = program_main(argc, argv, envp);
+  BeforeExit(status);
+  return status;
+}
+
+INTERCEPTOR(int, __libc_start_main, MainFunction main, int argc, char **argv,
+            void (*init)(void), void (*fini)(void), void (*rtld_fini)(void),
+            void *stack_end) {
+  program_main = main;
+  return REAL(__libc_start_main)(MainThenBeforeExit, argc, argv, init, fini,
+                                 rtld_fini, stack_end);
+}
+
 //===-- Fork ------------------------------------------------------------------===//
 
 INTERCEPTOR(int, fork, void) {
@@ -274,8 +355,11 @@ INTERCEPTOR(int, fork, void) {
   bool child = pid == 0;
   InternalAllocatorUnlock();
   StackDepotUnlockAfterFork(child);
-  if (child)
+  if (child) {
+    atomic_store(&program_threads, 1, memory_order_relaxed);
     efsan_core_fork_child();
+    GlueAfterForkInChild();
+  }
   else
     efsan_core_fork_parent();
   return pid;
@@ -339,9 +423,15 @@ INTERCEPTOR(int, fork, void) {
 #define COMMON_INTERCEPTOR_MMAP_IMPL(ctx, mmap, addr, sz, prot, flags, fd,     \
                                      off)                                      \
   {                                                                            \
+    if (UNLIKELY((flags & (MAP_FIXED | MAP_FIXED_NOREPLACE)) &&                \
+                 efsan_core_range_is_shadow((uptr)addr, sz))) {                \
+      errno = errno_EINVAL;                                                    \
+      return (void *)-1;                                                       \
+    }                                                                          \
     void *res = REAL(mmap)(addr, sz, prot, flags, fd, off);                    \
     if (res != (void *)-1)                                                     \
-      efsan_core_mmap((uptr)res, RoundUpTo(sz, GetPageSizeCached()));          \
+      efsan_core_mmap((uptr)res, RoundUpTo(sz, GetPageSizeCached()),           \
+                      prot != PROT_NONE);                                      \
     return res;                                                                \
   }
 
@@ -495,6 +585,8 @@ void InitializeInterceptors() {
   INTERCEPT_FUNCTION_VER(pthread_cond_wait, "GLIBC_2.3.2");
   INTERCEPT_FUNCTION_VER(pthread_cond_timedwait, "GLIBC_2.3.2");
   INTERCEPT_FUNCTION(fork);
+  INTERCEPT_FUNCTION(exit);
+  INTERCEPT_FUNCTION(__libc_start_main);
   InitializeCommonInterceptors();
   INTERCEPT_FUNCTION(strstr);
   INTERCEPT_FUNCTION(strchr);
@@ -503,5 +595,7 @@ void InitializeInterceptors() {
   INTERCEPT_FUNCTION(strtok);
   INTERCEPT_FUNCTION(strncpy);
   pthread_key_create(&thread_exit_key, OnThreadExit);
+  // Start-up runs on the main thread: it is counted in program_threads.
+  pthread_setspecific(thread_exit_key, kThreadRunning);
 }
 } // namespace __efsan

@@ -21,9 +21,11 @@ void efsan_shadow_forget_all(void);
 // Calls visit(words, count, arg) for every run of resident shadow words that
 // covers application range [app_lo, app_hi). Pages of shadow that were never
 // touched are skipped with mincore, so the cost follows the populated shadow.
+// Returns false, having stopped early, as soon as *stop (if given) is set.
 typedef void (*efsan_shadow_visitor)(u64 *words, uptr count, void *arg);
-void efsan_shadow_for_each_resident(uptr app_lo, uptr app_hi,
-                                    efsan_shadow_visitor visit, void *arg);
+bool efsan_shadow_for_each_resident(uptr app_lo, uptr app_hi,
+                                    efsan_shadow_visitor visit, void *arg,
+                                    const bool *stop);
 
 // Working-set marking: sets "touched since the last sample" and "ever
 // touched" in the shadow byte of every line of [addr, addr+size), storing only

@@ -21,7 +21,15 @@
 #include "sanitizer_common/sanitizer_stacktrace.h"
 #include "sanitizer_common/sanitizer_symbolizer.h"
 
+#include <errno.h>
+#include <fcntl.h>
 #include <sys/mman.h>
+#include <signal.h>
+#include <linux/futex.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+#include <time.h>
+#include <sys/stat.h>
 
 using namespace __sanitizer;
 
@@ -58,8 +66,249 @@ static void FormatAndPrint(const char *format, va_list args, Print print) {
   va_end(copy);
 }
 
+//===-- Report destination ---------------------------------------------------===//
+// efsan's reports go where sanitizer_common's report_file points (stderr,
+// stdout or log_path.PID), but efsan writes them itself, for three reasons:
+// - log_path.PID is opened at start-up, so a path that cannot be written is
+//   an error before main instead of a fatal error (exit 1, stdout lost) at
+//   exit; after fork the child's file is opened here too, falling back to
+//   stderr instead of dying.
+// - The log file is opened with O_NOFOLLOW: a symlink planted at the name is
+//   never followed.
+// - stderr (or stdout) is written only while fd 2 (fd 1) is still the file it
+//   was at start-up: a program (a daemon, typically) that closes fd 2 and
+//   opens a file of its own gets that file as fd 2, and a report there would
+//   corrupt the program's data. The report is dropped then.
+
+struct FileIdentity {
+  bool open;
+  u64 device, inode;
+};
+
+static FileIdentity IdentityOf(fd_t fd) {
+  struct stat st;
+  if (internal_iserror(internal_fstat(fd, &st)))
+    return {false, 0, 0};
+  return {true, (u64)st.st_dev, (u64)st.st_ino};
+}
+
+static FileIdentity startup_stderr, startup_stdout;
+// The log file as opened: a program that closes every descriptor (as
+// daemons do) may get the log's number back for a file of its own.
+static FileIdentity log_file_identity;
+
+static bool IsStartupFile(fd_t fd) {
+  const FileIdentity &then = fd == kStdoutFd ? startup_stdout : startup_stderr;
+  FileIdentity now = IdentityOf(fd);
+  return then.open && now.open && now.device == then.device &&
+         now.inode == then.inode;
+}
+
+// Writes to fd 2 if it is still the start-up stderr (errors and warnings
+// that must reach the terminal whatever log_path says).
+static void WriteToStartupStderr(const char *text, uptr length) {
+  if (IsStartupFile(kStderrFd))
+    WriteToFile(kStderrFd, text, length);
+}
+
+// log_path.PID as sanitizer_common names it (log_exe_name, log_suffix).
+static void LogFileName(char *name, uptr size) {
+  const char *exe = GetProcessName();
+  if (common_flags()->log_exe_name && exe)
+    internal_snprintf(name, size, "%s.%s.%zu", report_file.path_prefix, exe,
+                      (uptr)internal_getpid());
+  else
+    internal_snprintf(name, size, "%s.%zu", report_file.path_prefix,
+                      (uptr)internal_getpid());
+  if (common_flags()->log_suffix)
+    internal_strlcat(name, common_flags()->log_suffix, size);
+}
+
+// Opens this process's log file; returns the errno on failure.
+static int OpenLogFile(char *name, uptr size) {
+  LogFileName(name, size);
+  uptr fd = internal_open(name, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC |
+                                    O_NOFOLLOW, 0660);
+  int err;
+  if (internal_iserror(fd, &err))
+    return err;
+  report_file.fd = (fd_t)fd;
+  report_file.fd_pid = internal_getpid();
+  internal_strncpy(report_file.full_path, name, sizeof(report_file.full_path));
+  log_file_identity = IdentityOf((fd_t)fd);
+  return 0;
+}
+
+static bool SameFile(const FileIdentity &a, const FileIdentity &b) {
+  return a.open && b.open && a.device == b.device && a.inode == b.inode;
+}
+
+// Called with report_file.mu held. If the program closed the log file's
+// descriptor (and perhaps reused its number), the log is opened again by
+// name, appending; the descriptor now holding that number is left alone.
+static void ReopenLogFileIfClosed() {
+  if (SameFile(IdentityOf(report_file.fd), log_file_identity))
+    return;
+  uptr fd = internal_open(report_file.full_path,
+                          O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC |
+                              O_NOFOLLOW,
+                          0660);
+  if (internal_iserror(fd)) {
+    report_file.fd = kStderrFd;
+    return;
+  }
+  report_file.fd = (fd_t)fd;
+  log_file_identity = IdentityOf((fd_t)fd);
+}
+
+static bool UsesLogFile() {
+  return report_file.fd != kStderrFd && report_file.fd != kStdoutFd;
+}
+
+// Called with report_file.mu held: a forked child writes its own file.
+static void ReopenLogFileInChild() {
+  if (report_file.fd != kInvalidFd)
+    internal_close(report_file.fd);
+  report_file.fd = kInvalidFd;
+  char name[kMaxPathLength];
+  int err = OpenLogFile(name, sizeof(name));
+  if (!err)
+    return;
+  report_file.fd = kStderrFd;
+  char warning[kMaxPathLength + 128];
+  int length = internal_snprintf(
+      warning, sizeof(warning),
+      "==%zu==EfficiencySanitizer: WARNING: cannot open log file '%s' (errno "
+      "%d); the report goes to stderr\n",
+      internal_getpid(), name, err);
+  WriteToStartupStderr(warning, Min((uptr)length, sizeof(warning) - 1));
+}
+
+// One report at a time (the report at exit, __efsan_report calls).
+static StaticSpinMutex report_lock;
+// The file of the report being written, when it has one of its own; only
+// the thread writing that report writes there (a line another thread logs
+// meanwhile must not land inside the JSON document).
+static fd_t own_report_fd = kInvalidFd;
+static u32 own_reports_opened;
+static __thread bool writes_own_report;
+
+static void WriteReportText(const char *text) {
+  uptr length = internal_strlen(text);
+  SpinMutexLock lock(report_file.mu);
+  if (writes_own_report && own_report_fd != kInvalidFd) {
+    WriteToFile(own_report_fd, text, length);
+    return;
+  }
+  if (UsesLogFile() &&
+      (report_file.fd == kInvalidFd ||
+       report_file.fd_pid != (uptr)internal_getpid()))
+    ReopenLogFileInChild();
+  else if (UsesLogFile())
+    ReopenLogFileIfClosed();
+  if (UsesLogFile() || IsStartupFile(report_file.fd))
+    WriteToFile(report_file.fd, text, length);
+}
+
+// Before anything is printed (option errors included).
+static void RecordStartupStdio() {
+  startup_stderr = IdentityOf(kStderrFd);
+  startup_stdout = IdentityOf(kStdoutFd);
+}
+
+[[noreturn]] static void LogPathError(const char *what, const char *name,
+                                      int err) {
+  InternalScopedString error;
+  error.AppendF("EfficiencySanitizer: ERROR: ESAN_OPTIONS: log_path: %s '%s' "
+                "(errno %d)\n",
+                what, name, err);
+  WriteToStartupStderr(error.data(), error.length());
+  internal__exit(1);
+}
+
+// As sanitizer_common does for log_path, but a failure is a one-line error.
+static void CreateParentDirectories(char *path) {
+  for (uptr i = 1; path[i]; i++) {
+    if (path[i] != '/')
+      continue;
+    path[i] = 0;
+    // libc's mkdir: start-up, before any of the program's code runs.
+    if (!DirExists(path) && mkdir(path, 0755) && errno != EEXIST)
+      LogPathError("cannot create the directory", path, errno);
+    path[i] = '/';
+  }
+}
+
+static void SetUpReportDestination() {
+  const char *path = common_flags()->log_path;
+  if (!path || !internal_strcmp(path, "stderr") ||
+      !internal_strcmp(path, "stdout")) {
+    __sanitizer_set_report_path(path);
+    return;
+  }
+  SpinMutexLock lock(report_file.mu);
+  if (internal_strlen(path) > sizeof(report_file.path_prefix) - 100)
+    LogPathError("the path is too long", path, ENAMETOOLONG);
+  internal_strncpy(report_file.path_prefix, path,
+                   sizeof(report_file.path_prefix));
+  CreateParentDirectories(report_file.path_prefix);
+  char name[kMaxPathLength];
+  if (int err = OpenLogFile(name, sizeof(name)))
+    LogPathError("cannot open the log file", name, err);
+}
+
+extern "C" void efsan_report_begin(bool at_exit) {
+  report_lock.Lock();
+  if (at_exit || internal_strcmp(efsan_flags.report_format, "json"))
+    return;
+  SpinMutexLock lock(report_file.mu);
+  if (!UsesLogFile())
+    return; // stderr/stdout: the documents follow each other
+  char name[kMaxPathLength];
+  LogFileName(name, sizeof(name));
+  uptr used = internal_strlen(name);
+  internal_snprintf(name + used, sizeof(name) - used, ".%u",
+                    ++own_reports_opened);
+  uptr fd = internal_open(name, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC |
+                                    O_NOFOLLOW, 0660);
+  if (internal_iserror(fd)) {
+    InternalScopedString warning;
+    warning.AppendF("==%zu==EfficiencySanitizer: WARNING: cannot open '%s'; "
+                    "this report is not written\n",
+                    internal_getpid(), name);
+    WriteToStartupStderr(warning.data(), warning.length());
+    // Not into P.PID: that file is the report at exit's alone.
+    own_report_fd = (fd_t)internal_open("/dev/null", O_WRONLY | O_CLOEXEC);
+  } else {
+    own_report_fd = (fd_t)fd;
+  }
+  writes_own_report = true;
+}
+
+extern "C" void efsan_report_end(void) {
+  {
+    SpinMutexLock lock(report_file.mu);
+    if (own_report_fd != kInvalidFd)
+      internal_close(own_report_fd);
+    own_report_fd = kInvalidFd;
+    writes_own_report = false;
+  }
+  report_lock.Unlock();
+}
+
+static void PrintReportText(const char *text) { WriteReportText(text); }
+
+static void PrintReportLine(const char *text) {
+  char prefix[32];
+  internal_snprintf(prefix, sizeof(prefix), "==%zu==", internal_getpid());
+  InternalScopedString line;
+  line.Append(prefix);
+  line.Append(text);
+  WriteReportText(line.data());
+}
+
 extern "C" void efsan_vprintf(const char *format, va_list args) {
-  FormatAndPrint(format, args, [](const char *text) { Printf("%s", text); });
+  FormatAndPrint(format, args, PrintReportText);
 }
 
 extern "C" void efsan_printf(const char *format, ...) {
@@ -72,8 +321,20 @@ extern "C" void efsan_printf(const char *format, ...) {
 extern "C" void efsan_report_line(const char *format, ...) {
   va_list args;
   va_start(args, format);
-  FormatAndPrint(format, args, [](const char *text) { Report("%s", text); });
+  FormatAndPrint(format, args, PrintReportLine);
   va_end(args);
+}
+
+// Verbose diagnostics. With report_format=json they go to stderr, so that
+// the report files hold nothing but their JSON documents.
+static void PrintDiagnosticLine(const char *text) {
+  if (internal_strcmp(efsan_flags.report_format, "json")) {
+    PrintReportLine(text);
+    return;
+  }
+  InternalScopedString line;
+  line.AppendF("==%zu==%s", internal_getpid(), text);
+  WriteToStartupStderr(line.data(), line.length());
 }
 
 extern "C" void efsan_vreport(int level, const char *format, ...) {
@@ -81,7 +342,7 @@ extern "C" void efsan_vreport(int level, const char *format, ...) {
     return;
   va_list args;
   va_start(args, format);
-  FormatAndPrint(format, args, [](const char *text) { Report("%s", text); });
+  FormatAndPrint(format, args, PrintDiagnosticLine);
   va_end(args);
 }
 
@@ -97,8 +358,12 @@ extern "C" int efsan_snprintf(char *buffer, uptr length, const char *format,
 extern "C" void efsan_fatal(const char *format, ...) {
   va_list args;
   va_start(args, format);
+  // Errors go to stderr whatever log_path says: the user must see them.
   FormatAndPrint(format, args, [](const char *text) {
-    Report("EfficiencySanitizer: ERROR: %s\n", text);
+    InternalScopedString line;
+    line.AppendF("==%zu==EfficiencySanitizer: ERROR: %s\n", internal_getpid(),
+                 text);
+    WriteToStartupStderr(line.data(), line.length());
   });
   va_end(args);
   Die();
@@ -410,7 +675,186 @@ extern "C" bool efsan_symbolize_global(uptr addr, const char **name,
 
 //===-- Start-up and exit ----------------------------------------------------===//
 
-static void FinishAtExit() { efsan_core_finish(); }
+static bool writing_exit_report;
+
+// A symbolizer that dies makes writes to its pipe raise SIGPIPE, which would
+// kill the program at exit. SIGPIPE stays blocked while the report is
+// written, and one raised meanwhile is discarded.
+// Raw system calls: the libc functions are intercepted and would count the
+// signal sets on this stack as the program's memory.
+static bool SigpipePending() {
+  u64 pending = 0;
+  syscall(SYS_rt_sigpending, &pending, sizeof(pending));
+  return pending & (1ULL << (SIGPIPE - 1));
+}
+
+static void FinishAtExit() {
+  u64 only_sigpipe = 1ULL << (SIGPIPE - 1), old_mask = 0;
+  syscall(SYS_rt_sigprocmask, SIG_BLOCK, &only_sigpipe, &old_mask,
+          sizeof(old_mask));
+  bool pending_before = SigpipePending();
+  writing_exit_report = true;
+  efsan_core_finish();
+  writing_exit_report = false;
+  if (!pending_before && SigpipePending()) {
+    struct timespec no_wait = {0, 0};
+    syscall(SYS_rt_sigtimedwait, &only_sigpipe, nullptr, &no_wait,
+            sizeof(only_sigpipe));
+  }
+  syscall(SYS_rt_sigprocmask, SIG_SETMASK, &old_mask, nullptr,
+          sizeof(old_mask));
+}
+
+extern "C" int fflush(void *stream);
+
+// A fatal error inside sanitizer_common while the report is written at exit
+// (e.g. the symbolizer cannot be run) must not change how the program ends:
+// flush its stdio as exit() would and end with the status it asked for,
+// instead of Die()'s exitcode.
+static void KeepProgramExitOnDie() {
+  if (!writing_exit_report)
+    return;
+  static const char kCutShort[] =
+      "EfficiencySanitizer: WARNING: the report was cut short by the error "
+      "above\n";
+  WriteToStartupStderr(kCutShort, sizeof(kCutShort) - 1);
+  fflush(nullptr);
+  internal__exit(program_exit_status);
+}
+
+// external_symbolizer_path (or ESAN_SYMBOLIZER_PATH) is only used when a
+// report is written at exit, where sanitizer_common dies on a path it does
+// not know. Checked at start-up instead, like any other bad option.
+static bool IsExecutableFile(const char *path) {
+  struct stat st;
+  return !internal_iserror(internal_stat(path, &st)) && S_ISREG(st.st_mode) &&
+         (st.st_mode & 0111);
+}
+
+static void CheckSymbolizerPath() {
+  const char *path = common_flags()->external_symbolizer_path;
+  if (!path || !path[0] || internal_strchr(path, '%'))
+    return;
+  const char *name = StripModuleName(path);
+  const char *why = nullptr;
+  if (internal_strncmp(name, "llvm-symbolizer", 15) &&
+      internal_strcmp(name, "addr2line"))
+    why = "is not llvm-symbolizer or addr2line";
+  else if (!IsExecutableFile(path))
+    why = "is not an executable file";
+  if (!why)
+    return;
+  InternalScopedString error;
+  error.AppendF("EfficiencySanitizer: ERROR: ESAN_OPTIONS: invalid value for "
+                "option 'external_symbolizer_path': '%s' %s\n",
+                path, why);
+  WriteToStartupStderr(error.data(), error.length());
+  internal__exit(1);
+}
+
+//===-- Reports on signals (report_on_signals, report_signal) ---------------===//
+// The handler only records the signal and wakes a sideline thread (a futex
+// wake is async-signal-safe); that thread writes the report with the
+// program still running, so the report never runs inside a signal handler
+// on top of code that may hold the locks it needs. For a terminating signal
+// the thread then restores the default action and sends the signal again.
+
+extern "C" void __efsan_report(void);
+
+static u32 signal_events;        // futex word: bumped by every handled signal
+static int terminating_signal;   // SIGTERM/SIGINT/SIGHUP received, or 0
+static u32 pending_report_dumps; // report_signal received, not yet written
+
+static void WakeSignalReporter() {
+  __atomic_fetch_add(&signal_events, 1, __ATOMIC_RELEASE);
+  syscall(SYS_futex, &signal_events, FUTEX_WAKE_PRIVATE, 1, nullptr, nullptr,
+          0);
+}
+
+static void OnReportSignal(int signal) {
+  int saved_errno = errno;
+  if (signal == efsan_flags.report_signal) {
+    __atomic_fetch_add(&pending_report_dumps, 1, __ATOMIC_RELAXED);
+  } else {
+    int none = 0;
+    __atomic_compare_exchange_n(&terminating_signal, &none, signal, false,
+                                __ATOMIC_RELAXED, __ATOMIC_RELAXED);
+  }
+  WakeSignalReporter();
+  errno = saved_errno;
+}
+
+static void SignalReporterMain(void *) {
+  for (;;) {
+    u32 seen = __atomic_load_n(&signal_events, __ATOMIC_ACQUIRE);
+    if (int signal = __atomic_load_n(&terminating_signal, __ATOMIC_RELAXED)) {
+      FinishAtExit();
+      struct sigaction default_action = {};
+      default_action.sa_handler = SIG_DFL;
+      sigaction(signal, &default_action, nullptr);
+      // To the process: delivered to a program thread (this one blocks all
+      // signals), whose default action ends the process.
+      kill(internal_getpid(), signal);
+      return;
+    }
+    for (u32 dumps = __atomic_exchange_n(&pending_report_dumps, 0,
+                                         __ATOMIC_RELAXED);
+         dumps; dumps--)
+      __efsan_report();
+    syscall(SYS_futex, &signal_events, FUTEX_WAIT_PRIVATE, seen, nullptr,
+            nullptr, 0);
+  }
+}
+
+static bool signal_reporter_wanted;
+
+// Installs the handler where the signal still has its default action: a
+// signal the program ignores (nohup) or handles stays the program's.
+static void HandleIfDefault(int signal) {
+  struct sigaction old_action;
+  if (sigaction(signal, nullptr, &old_action) ||
+      (old_action.sa_flags & SA_SIGINFO) || old_action.sa_handler != SIG_DFL)
+    return;
+  struct sigaction action = {};
+  action.sa_handler = OnReportSignal;
+  action.sa_flags = SA_RESTART;
+  sigfillset(&action.sa_mask);
+  sigaction(signal, &action, nullptr);
+  signal_reporter_wanted = true;
+}
+
+static void StartSignalReporter() {
+  if (signal_reporter_wanted &&
+      !efsan_start_sideline_thread(SignalReporterMain, nullptr))
+    efsan_fatal("cannot start the thread that writes reports on signals");
+}
+
+static void SetUpReportSignals() {
+  if (efsan_flags.report_on_signals) {
+    HandleIfDefault(SIGTERM);
+    HandleIfDefault(SIGINT);
+    HandleIfDefault(SIGHUP);
+  }
+  if (efsan_flags.report_signal)
+    HandleIfDefault(efsan_flags.report_signal);
+  StartSignalReporter();
+}
+
+namespace __efsan {
+void GlueAfterForkInChild() {
+  // Only the forking thread survives fork: a lock another thread held while
+  // writing a report would never be released.
+  report_lock.Init();
+  report_file.mu->Init();
+  own_report_fd = kInvalidFd;
+  writes_own_report = false;
+  // The signal handlers survive fork; the thread they wake does not.
+  signal_events = 0;
+  terminating_signal = 0;
+  pending_report_dumps = 0;
+  StartSignalReporter();
+}
+} // namespace __efsan
 
 // UBSan's handlers live in this runtime (efsan_ubsan.cpp).
 extern "C" void efsan_init_ubsan(void);
@@ -421,13 +865,15 @@ extern "C" void efsan_glue_init(void) {
   glue_init_running = true;
   SanitizerToolName = "EfficiencySanitizer";
   CacheBinaryName();
+  RecordStartupStdio();
   InitializeFlags();
-  __sanitizer_set_report_path(common_flags()->log_path);
+  SetUpReportDestination();
+  CheckSymbolizerPath();
+  AddDieCallback(KeepProgramExitOnDie);
   // The runtime's own libc calls go through the interceptors, so they must
   // be in place before anything below calls libc (InitTlsSize calls confstr).
   InitializeInterceptors();
   InitTlsSize();
-  efsan_init_ubsan();
   efsan_init_ubsan();
   // Registered before the program's own atexit handlers and before ld.so's
   // destructor runner, so the report comes after both (atexit is LIFO).
@@ -435,6 +881,7 @@ extern "C" void efsan_glue_init(void) {
   glue_inited = true;
   glue_init_running = false;
   efsan_core_init(&__efsan_which_tool ? __efsan_which_tool : EFSAN_TOOL_NONE);
+  SetUpReportSignals();
 }
 
 // Runs before any shared library's or the program's constructors.

@@ -63,17 +63,18 @@ void efsan_ws_mark_range(uptr addr, uptr size) {
   }
 }
 
-// 4096 pages of shadow (16 MiB, covering 1 GiB of application memory) per
+// 16384 pages of shadow (64 MiB, covering 4 GiB of application memory) per
 // mincore call. Callers serialize on the sampler lock, so one vector will do.
-#define MINCORE_CHUNK_PAGES 4096
+#define MINCORE_CHUNK_PAGES 16384
 static u8 mincore_vec[MINCORE_CHUNK_PAGES];
 
-void efsan_shadow_for_each_resident(uptr app_lo, uptr app_hi,
-                                    efsan_shadow_visitor visit, void *arg) {
+bool efsan_shadow_for_each_resident(uptr app_lo, uptr app_hi,
+                                    efsan_shadow_visitor visit, void *arg,
+                                    const bool *stop) {
   if (app_hi > EFSAN_APP_END)
     app_hi = EFSAN_APP_END;
   if (app_lo >= app_hi)
-    return;
+    return true;
   uptr page = efsan_page_size();
   // Regions are page aligned, so their shadow is 64-byte (word) aligned and
   // two regions never share a shadow word.
@@ -81,12 +82,24 @@ void efsan_shadow_for_each_resident(uptr app_lo, uptr app_hi,
   uptr shadow_hi = ((uptr)efsan_shadow_of(app_hi - 1) + 8) & ~(uptr)7;
   uptr chunk = shadow_lo & ~(page - 1);
   while (chunk < shadow_hi) {
+    if (stop && __atomic_load_n(stop, __ATOMIC_RELAXED))
+      return false;
     uptr pages = (shadow_hi - chunk + page - 1) / page;
     if (pages > MINCORE_CHUNK_PAGES)
       pages = MINCORE_CHUNK_PAGES;
     if (efsan_mincore(chunk, pages * page, mincore_vec) == 0) {
       uptr i = 0;
       while (i < pages) {
+        // Eight absent pages at a time: most of a large mapping's shadow
+        // was never touched.
+        if ((i & 7) == 0 && i + 8 <= pages) {
+          u64 eight;
+          __builtin_memcpy(&eight, &mincore_vec[i], 8);
+          if (!(eight & 0x0101010101010101ULL)) {
+            i += 8;
+            continue;
+          }
+        }
         if (!(mincore_vec[i] & 1)) {
           i++;
           continue;
@@ -106,4 +119,5 @@ void efsan_shadow_for_each_resident(uptr app_lo, uptr app_hi,
     }
     chunk += pages * page;
   }
+  return true;
 }

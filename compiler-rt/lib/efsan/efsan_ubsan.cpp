@@ -7,6 +7,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "efsan_glue.h"
 #include "sanitizer_common/sanitizer_flag_parser.h"
 #include "sanitizer_common/sanitizer_flags.h"
 #include "ubsan/ubsan_flags.h"
@@ -30,7 +31,9 @@ extern "C" void efsan_init_ubsan(void) {
   __ubsan::RegisterUbsanFlags(&parser, ubsan_flags);
   RegisterCommonFlags(&parser, &ignored_common_flags);
   parser.ParseString(__ubsan_default_options());
-  parser.ParseStringFromEnv("UBSAN_OPTIONS");
+  // Not in a setuid/setgid program (suppressions= would read any file).
+  if (!__efsan::secure_execution)
+    parser.ParseStringFromEnv("UBSAN_OPTIONS");
 
   __ubsan::InitAsPlugin();
 }

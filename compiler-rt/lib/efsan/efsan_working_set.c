@@ -41,6 +41,8 @@ static struct level_series levels[NUM_LEVELS];
 static u32 history;
 static u32 samples; // read without the lock by __efsan_get_sample_count
 static efsan_mutex sampler_lock;
+// Set (without the lock) at exit: a scan in progress stops at once, so that
+// exit never waits behind a sample of a large address space.
 static bool sampler_stopped;
 static u64 sampler_generation; // a forked child starts a new generation
 static struct efsan_region *scan_regions; // sampler-owned copy of the registry
@@ -103,7 +105,8 @@ static void record(int level, u64 lines) {
     series->peak = value;
 }
 
-// Called with sampler_lock held.
+// Called with sampler_lock held. A sample cut short by exit is not recorded
+// (the last partial period is in no snapshot anyway).
 static void take_sample(void) {
   efsan_regions_refresh();
   u32 sample = samples + 1;
@@ -118,8 +121,9 @@ static void take_sample(void) {
   }
   uptr n = efsan_regions_snapshot(&scan_regions, &scan_capacity);
   for (uptr i = 0; i < n; i++)
-    efsan_shadow_for_each_resident(scan_regions[i].lo, scan_regions[i].hi,
-                                   sample_words, &scan);
+    if (!efsan_shadow_for_each_resident(scan_regions[i].lo, scan_regions[i].hi,
+                                        sample_words, &scan, &sampler_stopped))
+      return;
   record(0, scan.counts[0]);
   for (int d = 0; d < scan.num_due; d++)
     record(scan.due_levels[d], scan.counts[scan.due_levels[d]]);
@@ -129,21 +133,30 @@ static void take_sample(void) {
 static void sampler_main(void *arg) {
   u64 generation = (u64)(uptr)arg;
   u64 period_ns = (u64)efsan_flags.sample_freq * 1000000ULL;
-  u64 next = efsan_monotonic_ns() + period_ns;
+  u64 last_sample = efsan_monotonic_ns();
+  u64 next = last_sample + period_ns;
   for (;;) {
     // Absolute deadlines, so the time a sample takes does not stretch the
-    // period; a late wake-up skips ahead instead of sampling in a burst.
+    // period.
     u64 now = efsan_monotonic_ns();
     if (now < next)
       efsan_sleep_ms((u32)((next - now + 999999) / 1000000));
     now = efsan_monotonic_ns();
-    while (next <= now)
+    // A late wake-up (an overloaded machine, a stopped process, a scan that
+    // outlasted the period) samples once now, for all the periods it missed,
+    // and the next deadline is at least half a period away: otherwise the
+    // next sample would follow almost at once and cover next to nothing (a
+    // level-0 snapshot of 0 lines while the program is busy).
+    while (next <= now + period_ns / 2)
       next += period_ns;
     efsan_mutex_lock(&sampler_lock);
     if (sampler_stopped || generation != sampler_generation) {
       efsan_mutex_unlock(&sampler_lock);
       return;
     }
+    efsan_vreport(3, "sampler: sample %u covers %llu ms\n", samples + 1,
+                  (now - last_sample) / 1000000);
+    last_sample = now;
     take_sample();
     efsan_mutex_unlock(&sampler_lock);
   }
@@ -165,16 +178,24 @@ void efsan_ws_init(void) {
 }
 
 void efsan_ws_stop_sampler(void) {
+  __atomic_store_n(&sampler_stopped, true, __ATOMIC_RELAXED);
+  // Wait for a scan in progress to notice.
   efsan_mutex_lock(&sampler_lock);
-  sampler_stopped = true;
   efsan_mutex_unlock(&sampler_lock);
 }
 
-void efsan_ws_fork_prepare(void) { efsan_mutex_lock(&sampler_lock); }
+// fork does not wait for a sample in progress: the locks a sample takes
+// that the child needs (the region registry's, the maps buffer's) are held
+// by the fork interceptor around fork; the sampler's own state is reset in
+// the child, whose shadow starts empty.
+void efsan_ws_fork_prepare(void) {}
 
-void efsan_ws_fork_parent(void) { efsan_mutex_unlock(&sampler_lock); }
+void efsan_ws_fork_parent(void) {}
 
 void efsan_ws_fork_child(void) {
+  // The sampler thread did not survive fork; it may have held the lock.
+  efsan_internal_memset(&sampler_lock, 0, sizeof(sampler_lock));
+  efsan_mutex_lock(&sampler_lock);
   // The child's working set starts at fork (the shadow was dropped); its
   // sampler thread did not survive fork.
   for (int level = 0; level < NUM_LEVELS; level++) {
@@ -330,17 +351,21 @@ void efsan_ws_report(bool at_exit) {
   efsan_mutex_lock(&sampler_lock);
   efsan_regions_refresh();
   u64 by_kind[EFSAN_REGION_KINDS] = {0};
+  u64 scanned_bytes = 0;
   uptr n = efsan_regions_snapshot(&scan_regions, &scan_capacity);
   for (uptr i = 0; i < n; i++) {
     u64 lines = 0;
     efsan_shadow_for_each_resident(scan_regions[i].lo, scan_regions[i].hi,
-                                   count_ever_touched, &lines);
+                                   count_ever_touched, &lines, 0);
+    scanned_bytes += scan_regions[i].hi - scan_regions[i].lo;
     by_kind[scan_regions[i].kind] += lines;
     if (lines)
       efsan_vreport(2, "  region [0x%zx, 0x%zx) %s: %llu lines\n",
                     scan_regions[i].lo, scan_regions[i].hi,
                     efsan_region_kind_names[scan_regions[i].kind], lines);
   }
+  efsan_vreport(2, "  %zu regions, %llu MiB of address space scanned\n", n,
+                scanned_bytes >> 20);
   u64 total = 0;
   for (int kind = 0; kind < EFSAN_REGION_KINDS; kind++)
     total += by_kind[kind];
