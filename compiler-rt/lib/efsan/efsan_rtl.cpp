@@ -15,12 +15,14 @@
 #include "sanitizer_common/sanitizer_flags.h"
 #include "sanitizer_common/sanitizer_libc.h"
 #include "sanitizer_common/sanitizer_mutex.h"
+#include "sanitizer_common/sanitizer_placement_new.h"
 #include "sanitizer_common/sanitizer_posix.h"
 #include "sanitizer_common/sanitizer_file.h"
 #include "sanitizer_common/sanitizer_stackdepot.h"
 #include "sanitizer_common/sanitizer_stacktrace.h"
 #include "sanitizer_common/sanitizer_symbolizer.h"
 
+#include <elf.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <sys/mman.h>
@@ -662,8 +664,92 @@ extern "C" uptr efsan_symbolize_stack(u32 stack_id, struct efsan_frame *frames,
   return count;
 }
 
+// Globals are looked up in the ELF symbol table of the module that holds
+// them first: naming a global then starts no symbolizer process (tens of
+// milliseconds at exit, most of a short program's overhead). The module's
+// file stays mapped for the next lookup.
+namespace {
+struct MappedModule {
+  char path[kMaxPathLength];
+  uptr bias = 0;
+  const u8 *file = nullptr;
+  uptr file_size = 0;
+};
+MappedModule mapped_module;
+} // namespace
+
+static const u8 *MapModuleOf(uptr addr, uptr *bias, uptr *file_size) {
+  static ListOfModules *modules;
+  if (!modules) {
+    modules = new (InternalAlloc(sizeof(ListOfModules))) ListOfModules();
+    modules->init();
+  }
+  for (const LoadedModule &m : *modules) {
+    if (!m.containsAddress(addr))
+      continue;
+    if (!mapped_module.file || internal_strcmp(mapped_module.path, m.full_name())) {
+      if (mapped_module.file)
+        UnmapOrDie((void *)mapped_module.file, mapped_module.file_size);
+      mapped_module.file = (const u8 *)MapFileToMemory(m.full_name(),
+                                                       &mapped_module.file_size);
+      internal_strncpy(mapped_module.path, m.full_name(),
+                       sizeof(mapped_module.path) - 1);
+      mapped_module.bias = m.base_address();
+    }
+    *bias = mapped_module.bias;
+    *file_size = mapped_module.file_size;
+    return mapped_module.file;
+  }
+  return nullptr;
+}
+
+static bool LookupElfGlobal(uptr addr, const char **name, uptr *start,
+                            uptr *size) {
+  uptr bias, file_size;
+  const u8 *file = MapModuleOf(addr, &bias, &file_size);
+  if (!file || file_size < sizeof(Elf64_Ehdr))
+    return false;
+  const Elf64_Ehdr *eh = (const Elf64_Ehdr *)file;
+  if (internal_memcmp(eh->e_ident, ELFMAG, SELFMAG) ||
+      eh->e_ident[EI_CLASS] != ELFCLASS64 ||
+      eh->e_shoff + (uptr)eh->e_shnum * sizeof(Elf64_Shdr) > file_size)
+    return false;
+  const Elf64_Shdr *sections = (const Elf64_Shdr *)(file + eh->e_shoff);
+  for (uptr i = 0; i < eh->e_shnum; i++) {
+    const Elf64_Shdr *symtab = &sections[i];
+    if (symtab->sh_type != SHT_SYMTAB || symtab->sh_link >= eh->e_shnum)
+      continue;
+    const Elf64_Shdr *strtab = &sections[symtab->sh_link];
+    if (symtab->sh_offset + symtab->sh_size > file_size ||
+        strtab->sh_offset + strtab->sh_size > file_size)
+      return false;
+    const Elf64_Sym *syms = (const Elf64_Sym *)(file + symtab->sh_offset);
+    uptr count = symtab->sh_size / sizeof(Elf64_Sym);
+    for (uptr k = 0; k < count; k++) {
+      const Elf64_Sym *sym = &syms[k];
+      if (ELF64_ST_TYPE(sym->st_info) != STT_OBJECT || !sym->st_size ||
+          sym->st_shndx == SHN_UNDEF || sym->st_name >= strtab->sh_size)
+        continue;
+      uptr lo = bias + sym->st_value;
+      if (addr < lo || addr - lo >= sym->st_size)
+        continue;
+      // C++ names as the symbolizer would print them (ns::counters).
+      const char *raw = (const char *)(file + strtab->sh_offset + sym->st_name);
+      *name = Intern(raw[0] == '_' && raw[1] == 'Z'
+                         ? Symbolizer::GetOrInit()->Demangle(raw)
+                         : raw);
+      *start = lo;
+      *size = sym->st_size;
+      return true;
+    }
+  }
+  return false;
+}
+
 extern "C" bool efsan_symbolize_global(uptr addr, const char **name,
                                        uptr *start, uptr *size) {
+  if (LookupElfGlobal(addr, name, start, size))
+    return true;
   DataInfo info;
   if (!Symbolizer::GetOrInit()->SymbolizeData(addr, &info) || !info.name)
     return false;
