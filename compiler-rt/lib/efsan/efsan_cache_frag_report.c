@@ -353,6 +353,13 @@ static void cf_add_object(struct cf_objects *list, const struct cf_object *o,
   target->bytes[1] |= bytes[1];
 }
 
+// Invalidations of the finding's estimate that a kind of write caused.
+static double cf_shape_contention(const struct cf_finding *f,
+                                  const struct cf_view_shape *shape) {
+  return f->has_observed && f->observed >= f->parallel ? shape->observed
+                                                       : shape->invalidations;
+}
+
 // The objects whose bytes' writes caused the finding's invalidations (of
 // its kind), most invalidations first, by the estimate the finding's count
 // comes from: the history table's per-write counts when it observed more
@@ -367,7 +374,7 @@ static void cf_attribute(const struct cf_finding *f, u32 view_count,
     for (u32 v = 0; v < view_count; v++) {
       for (u32 s = 0; s < cf_views[v].shape_count; s++) {
         struct cf_view_shape *shape = &cf_views[v].shapes[s];
-        double all = by_observed ? shape->observed : shape->invalidations;
+        double all = cf_shape_contention(f, shape);
         double true_part =
             by_observed ? shape->observed_true : shape->true_invalidations;
         double part = want_true ? true_part : all - true_part;
@@ -523,41 +530,200 @@ static void cf_describe_object(char *buffer, uptr length,
   }
 }
 
+static void cf_thread_name(char *buffer, uptr length, u32 thread) {
+  if (thread == EFSAN_INTERNAL_THREAD)
+    efsan_snprintf(buffer, length, "others");
+  else
+    efsan_snprintf(buffer, length, "T%u", thread);
+}
+
+
+// The size of each thread's part when the bytes whose writes cause the
+// invalidations start at evenly spaced offsets, one per thread (per-thread
+// elements of an array): 0 otherwise.
+static uptr cf_thread_part_size(const struct cf_finding *f, u32 view_count) {
+  uptr starts[CF_MAX_VIEWS];
+  u32 n = 0;
+  for (u32 v = 0; v < view_count; v++) {
+    if (cf_views[v].thread == EFSAN_INTERNAL_THREAD || !cf_views[v].writes)
+      continue;
+    uptr first = ~(uptr)0;
+    for (u32 k = 0; k < cf_views[v].shape_count; k++)
+      if (cf_shape_contention(f, &cf_views[v].shapes[k]) >= 0.5 &&
+          cf_views[v].shapes[k].offset < first)
+        first = cf_views[v].shapes[k].offset;
+    if (first != ~(uptr)0)
+      starts[n++] = first;
+  }
+  if (n < 2)
+    return 0;
+  for (u32 i = 1; i < n; i++) { // insertion sort: a handful of threads
+    uptr x = starts[i];
+    u32 j = i;
+    for (; j > 0 && starts[j - 1] > x; j--)
+      starts[j] = starts[j - 1];
+    starts[j] = x;
+  }
+  uptr stride = starts[1] - starts[0];
+  if (!stride || stride >= EFSAN_CACHE_LINE_SIZE)
+    return 0;
+  for (u32 i = 2; i < n; i++)
+    if (starts[i] - starts[i - 1] != stride)
+      return 0;
+  return stride;
+}
+
+// What to change, and what it would gain: the finding's estimated time
+// lost and its share of the threads' time.
 static void cf_suggest(char *buffer, uptr length, const struct cf_finding *f,
-                       const struct cf_object *object) {
-  char what[512];
+                       const struct cf_object *object, uptr part_size) {
+  char what[512], lost[32], share[32], part[160] = "";
   cf_describe_object(what, sizeof(what), object);
+  cf_format_duration(lost, sizeof(lost), f->lost_ns);
+  cf_format_percent(share, sizeof(share), f->share_ppm);
+  if (part_size)
+    efsan_snprintf(part, sizeof(part),
+                   " (each thread's part is %zu bytes, less than a line: make "
+                   "each element 64 bytes, e.g. _Alignas(64) on its type)",
+                   part_size);
+  uptr at = 0;
   switch (f->kind) {
   case CF_FALSE_SHARING:
-    efsan_snprintf(buffer, length,
-                   "threads write different bytes of %s on one cache line: "
-                   "align it to 64 bytes and pad each thread's part to 64 "
-                   "bytes (or accumulate in thread-local variables)",
-                   what);
-    return;
+    at = efsan_snprintf(buffer, length,
+                        "threads write different bytes of %s on one cache "
+                        "line: align it to 64 bytes and pad each thread's "
+                        "part to 64 bytes%s, or accumulate in thread-local "
+                        "variables",
+                        what, part);
+    break;
   case CF_TRUE_SHARING:
-    efsan_snprintf(buffer, length,
-                   "threads write the same bytes of %s (true sharing; padding "
-                   "cannot help): give each thread a private copy and combine "
-                   "them at the end, or update it less often",
-                   what);
-    return;
+    at = efsan_snprintf(buffer, length,
+                        "threads write the same bytes of %s (true sharing; "
+                        "padding cannot help): give each thread a private "
+                        "copy and combine them at the end, or update it less "
+                        "often",
+                        what);
+    break;
   case CF_PREDICTED_128:
-    efsan_snprintf(buffer, length,
-                   "each thread's part of %s has its own 64-byte line, but "
-                   "both lines form one 128-byte pair (adjacent-line "
-                   "prefetch, 128-byte lines): align and pad each thread's "
-                   "part to 128 bytes",
-                   what);
-    return;
+    at = efsan_snprintf(buffer, length,
+                        "each thread's part of %s has its own 64-byte line, "
+                        "but both lines form one 128-byte pair (adjacent-line "
+                        "prefetch, 128-byte lines): align and pad each "
+                        "thread's part to 128 bytes",
+                        what);
+    break;
   default:
-    efsan_snprintf(buffer, length,
-                   "different threads' parts of %s are less than 64 bytes "
-                   "apart across a line boundary, so another start offset "
-                   "makes them share a line: align it to 64 bytes and pad "
-                   "each thread's part to a multiple of 64 bytes",
-                   what);
-    return;
+    at = efsan_snprintf(buffer, length,
+                        "different threads' parts of %s are less than 64 "
+                        "bytes apart across a line boundary, so another start "
+                        "offset makes them share a line: align it to 64 bytes "
+                        "and pad each thread's part to a multiple of 64 bytes",
+                        what);
+    break;
+  }
+  if (at < length)
+    efsan_snprintf(buffer + at, length - at,
+                   "; expected gain: up to %s (%s of the threads' time)", lost,
+                   share);
+}
+
+//===-- Line map ------------------------------------------------------------===//
+
+// One range of the finding's line whose bytes have the same readers,
+// writers and object.
+struct cf_map_range {
+  uptr offset, length;
+  u64 readers, writers; // bit v: view v
+  struct cf_object object; // kind CF_OBJECT_UNKNOWN with start 0: none
+};
+
+// The (virtual) line byte by byte, grouped into ranges (pahole-like).
+static u32 cf_line_map(const struct cf_finding *f, u32 view_count,
+                       struct cf_map_range *ranges) {
+  u32 n = 0;
+  for (uptr b = 0; b < f->length; b++) {
+    u64 readers = 0, writers = 0;
+    for (u32 v = 0; v < view_count && v < 64; v++)
+      for (u32 k = 0; k < cf_views[v].shape_count; k++) {
+        const struct cf_view_shape *shape = &cf_views[v].shapes[k];
+        if (!(shape->bytes[b / 64] & (1ull << (b % 64))))
+          continue;
+        if (shape->reads)
+          readers |= 1ull << v;
+        if (shape->writes)
+          writers |= 1ull << v;
+      }
+    // The object that held the byte when a thread accessed it.
+    struct cf_object object;
+    efsan_internal_memset(&object, 0, sizeof(object));
+    const struct cf_view_shape *any = 0;
+    for (u32 v = 0; v < view_count && !any; v++)
+      for (u32 k = 0; k < cf_views[v].shape_count && !any; k++)
+        if (cf_views[v].shapes[k].bytes[b / 64] & (1ull << (b % 64)))
+          any = &cf_views[v].shapes[k];
+    if (any)
+      cf_object_of_shape(any, f->address + b, &object);
+    if (!cf_bounded(&object))
+      object.start = 0;
+    struct cf_map_range *last = n ? &ranges[n - 1] : 0;
+    if (last && last->readers == readers && last->writers == writers &&
+        last->object.kind == object.kind && last->object.start == object.start &&
+        last->object.serial == object.serial) {
+      last->length++;
+      continue;
+    }
+    ranges[n].offset = b;
+    ranges[n].length = 1;
+    ranges[n].readers = readers;
+    ranges[n].writers = writers;
+    ranges[n].object = object;
+    n++;
+  }
+  return n;
+}
+
+// "T1 rw, T2 r" for a range.
+static void cf_format_range_threads(char *buffer, uptr length,
+                                    const struct cf_map_range *r,
+                                    u32 view_count) {
+  uptr at = 0;
+  buffer[0] = 0;
+  for (u32 v = 0; v < view_count && v < 64 && at < length; v++) {
+    bool reads = r->readers & (1ull << v), writes = r->writers & (1ull << v);
+    if (!reads && !writes)
+      continue;
+    char thread[16];
+    cf_thread_name(thread, sizeof(thread), cf_views[v].thread);
+    at += efsan_snprintf(buffer + at, length - at, "%s%s %s%s", at ? ", " : "",
+                         thread, reads ? "r" : "", writes ? "w" : "");
+  }
+}
+
+static void cf_print_text_line_map(const struct cf_finding *f, u32 view_count) {
+  struct cf_map_range ranges[CF_VIEW_MAX_BYTES];
+  u32 n = cf_line_map(f, view_count, ranges);
+  efsan_report_line("  line map: bytes       object                          "
+                    "threads\n");
+  for (u32 i = 0; i < n; i++) {
+    const struct cf_map_range *r = &ranges[i];
+    char bytes[32], object[160] = "-", threads[256];
+    efsan_snprintf(bytes, sizeof(bytes), "+%zu..%zu", r->offset,
+                   r->offset + r->length - 1);
+    if (cf_bounded(&r->object)) {
+      uptr start = f->address + r->offset - r->object.start;
+      if (r->object.kind == CF_OBJECT_GLOBAL)
+        efsan_snprintf(object, sizeof(object), "'%s'+%zu..%zu", r->object.name,
+                       start, start + r->length - 1);
+      else
+        efsan_snprintf(object, sizeof(object), "heap+%zu..%zu", start,
+                       start + r->length - 1);
+    } else if (r->object.kind == CF_OBJECT_STACK) {
+      efsan_snprintf(object, sizeof(object), "stack of T%u", r->object.thread);
+    }
+    cf_format_range_threads(threads, sizeof(threads), r, view_count);
+    if (!r->readers && !r->writers)
+      efsan_snprintf(threads, sizeof(threads), "(not used)");
+    efsan_report_line("            %-11s %-31s %s\n", bytes, object, threads);
   }
 }
 
@@ -599,12 +765,6 @@ static void cf_print_text_object(const struct cf_finding *f,
   }
 }
 
-static void cf_thread_name(char *buffer, uptr length, u32 thread) {
-  if (thread == EFSAN_INTERNAL_THREAD)
-    efsan_snprintf(buffer, length, "others");
-  else
-    efsan_snprintf(buffer, length, "T%u", thread);
-}
 
 // " T1 T2 and others", from the views in thread order.
 static void cf_format_threads(char *buffer, uptr length, u32 view_count) {
@@ -708,8 +868,10 @@ static void cf_print_text_finding(uptr rank, const struct cf_finding *f) {
   for (u32 i = 0; i < objects.count; i++)
     cf_print_text_object(f, &objects.objects[i]);
   cf_print_text_accesses(f, view_count, &objects);
+  cf_print_text_line_map(f, view_count);
   char suggestion[1024];
-  cf_suggest(suggestion, sizeof(suggestion), f, &objects.objects[0]);
+  cf_suggest(suggestion, sizeof(suggestion), f, &objects.objects[0],
+             cf_thread_part_size(f, view_count));
   efsan_report_line("  suggestion: %s\n", suggestion);
 }
 
@@ -992,9 +1154,56 @@ static void cf_print_json_finding(const struct cf_finding *f, bool last) {
       first = false;
     }
   }
+  efsan_printf("],\n     \"line_map\": [");
+  struct cf_map_range ranges[CF_VIEW_MAX_BYTES];
+  u32 range_count = cf_line_map(f, view_count, ranges);
+  for (u32 i = 0; i < range_count; i++) {
+    const struct cf_map_range *r = &ranges[i];
+    efsan_printf("%s\n        {\"offset\": %zu, \"length\": %zu, ", i ? "," : "",
+                 r->offset, r->length);
+    if (cf_bounded(&r->object)) {
+      efsan_printf("\"object\": {\"kind\": \"%s\", ",
+                   cf_object_kind_name(r->object.kind));
+      if (r->object.kind == CF_OBJECT_GLOBAL) {
+        efsan_printf("\"name\": ");
+        cf_json_string(r->object.name);
+        efsan_printf(", ");
+      }
+      efsan_printf("\"address\": %zu, \"size\": %zu}, \"object_offset\": %zu, ",
+                   r->object.start, r->object.size,
+                   (uptr)(f->address + r->offset - r->object.start));
+    } else {
+      efsan_printf("\"object\": null, \"object_offset\": null, ");
+    }
+    for (int kind = 0; kind < 2; kind++) {
+      u64 set = kind ? r->writers : r->readers;
+      efsan_printf("%s\"%s\": [", kind ? ", " : "", kind ? "writers" : "readers");
+      bool first_thread = true;
+      for (u32 v = 0; v < view_count && v < 64; v++) {
+        if (!(set & (1ull << v)))
+          continue;
+        if (cf_views[v].thread == EFSAN_INTERNAL_THREAD)
+          efsan_printf("%s-1", first_thread ? "" : ", ");
+        else
+          efsan_printf("%s%u", first_thread ? "" : ", ", cf_views[v].thread);
+        first_thread = false;
+      }
+      efsan_printf("]");
+    }
+    efsan_printf("}");
+  }
+  uptr part_size = cf_thread_part_size(f, view_count);
   char suggestion[1024];
-  cf_suggest(suggestion, sizeof(suggestion), f, &objects.objects[0]);
-  efsan_printf("],\n     \"suggestion\": ");
+  cf_suggest(suggestion, sizeof(suggestion), f, &objects.objects[0], part_size);
+  efsan_printf("],\n     \"fix\": {\"thread_part_bytes\": ");
+  if (part_size)
+    efsan_printf("%zu", part_size);
+  else
+    efsan_printf("null");
+  efsan_printf(", \"estimated_gain_seconds\": %llu.%09llu, \"text\": ",
+               f->lost_ns / 1000000000ull, f->lost_ns % 1000000000ull);
+  cf_json_string(suggestion);
+  efsan_printf("},\n     \"suggestion\": ");
   cf_json_string(suggestion);
   efsan_printf("}%s\n", last ? "" : ",");
 }

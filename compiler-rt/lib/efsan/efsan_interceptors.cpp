@@ -329,11 +329,14 @@ static MainFunction program_main;
 
 // glibc calls exit() with main's result from inside libc, past any
 // interceptor; this wrapper lets main's thread take its turn first.
-static int MainThenBeforeExit(int argc, char **argv, char **envp) {
+namespace __efsan {
+// (In the runtime's namespace: stack symbolization leaves its frame out.)
+int MainThenBeforeExit(int argc, char **argv, char **envp) {
   int status = program_main(argc, argv, envp);
   BeforeExit(status);
   return status;
 }
+} // namespace __efsan
 
 INTERCEPTOR(int, __libc_start_main, MainFunction main, int argc, char **argv,
             void (*init)(void), void (*fini)(void), void (*rtld_fini)(void),

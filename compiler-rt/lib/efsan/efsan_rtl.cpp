@@ -653,6 +653,12 @@ extern "C" uptr efsan_symbolize_stack(u32 stack_id, struct efsan_frame *frames,
     }
     for (; frame && count < max_frames; frame = frame->next) {
       const AddressInfo &info = frame->info;
+      // The runtime's own frames (main's wrapper below main) are not the
+      // program's.
+      if (info.function &&
+          (!internal_strncmp(info.function, "__efsan::", 9) ||
+           !internal_strncmp(info.function, "__sanitizer::", 13)))
+        continue;
       frames[count].pc = pc;
       frames[count].function =
           info.function ? Intern(info.function) : "<unknown>";

@@ -37,5 +37,10 @@ int main(void) {
 // CHECK: accesses: bytes object-bytes thread reads writes
 // CHECK-NEXT: +0..7 +0..7 T1 1999 1999
 // CHECK-NEXT: +48..55 +48..55 T2 1999 2000
-// CHECK-NEXT: suggestion: threads write different bytes of the heap object allocated at {{.*}}false-sharing-heap.c:25 on one cache line
+// CHECK-NEXT: line map: bytes object threads
+// CHECK-NEXT: +0..7 heap+0..7 T1 rw
+// CHECK-NEXT: +8..47 - (not used)
+// CHECK-NEXT: +48..55 heap+48..55 T2 rw
+// CHECK-NEXT: +56..63 - (not used)
+// CHECK-NEXT: suggestion: threads write different bytes of the heap object allocated at {{.*}}false-sharing-heap.c:25 on one cache line: align it to 64 bytes and pad each thread's part to 64 bytes (each thread's part is 48 bytes, less than a line: make each element 64 bytes, e.g. _Alignas(64) on its type), or accumulate in thread-local variables; expected gain: up to 199.950 us
 // CHECK: SUMMARY: EfficiencySanitizer: cache-frag: 1 false sharing, 0 true sharing, 0 predicted false sharing;

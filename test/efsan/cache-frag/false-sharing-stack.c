@@ -27,5 +27,9 @@ int main(void) {
 // CHECK-NEXT: accesses: bytes object-bytes thread reads writes
 // CHECK-NEXT: +0..7 - T1 1999 1999
 // CHECK-NEXT: +8..15 - T2 1999 2000
-// CHECK-NEXT: suggestion: threads write different bytes of the stack object of thread T0 on one cache line
+// CHECK-NEXT: line map: bytes object threads
+// CHECK-NEXT: +0..7 stack of T0 T1 rw
+// CHECK-NEXT: +8..15 stack of T0 T2 rw
+// CHECK-NEXT: +16..63 - (not used)
+// CHECK-NEXT: suggestion: threads write different bytes of the stack object of thread T0 on one cache line: align it to 64 bytes and pad each thread's part to 64 bytes (each thread's part is 8 bytes, less than a line: make each element 64 bytes, e.g. _Alignas(64) on its type), or accumulate in thread-local variables; expected gain: up to 199.950 us
 // CHECK: SUMMARY: EfficiencySanitizer: cache-frag: 1 false sharing, 0 true sharing, 0 predicted false sharing;

@@ -44,5 +44,11 @@ int main(void) {
 // JSON-NEXT: "accesses": [
 // JSON-NEXT: {"thread": 1, "offset": 0, "length": 8, "object_offset": 0, "reads": 1999, "writes": 1999},
 // JSON-NEXT: {"thread": 2, "offset": 16, "length": 8, "object_offset": 16, "reads": 1999, "writes": 2000}],
+// JSON-NEXT: "line_map": [
+// JSON-NEXT: {"offset": 0, "length": 8, "object": {"kind": "global", "name": "pairs", "address": {{[0-9]+}}, "size": 64}, "object_offset": 0, "readers": [1], "writers": [1]},
+// JSON-NEXT: {"offset": 8, "length": 8, "object": null, "object_offset": null, "readers": [], "writers": []},
+// JSON-NEXT: {"offset": 16, "length": 8, "object": {"kind": "global", "name": "pairs", "address": {{[0-9]+}}, "size": 64}, "object_offset": 16, "readers": [2], "writers": [2]},
+// JSON-NEXT: {"offset": 24, "length": 40, "object": null, "object_offset": null, "readers": [], "writers": []}],
+// JSON-NEXT: "fix": {"thread_part_bytes": 16, "estimated_gain_seconds": 0.000199950, "text": "threads write different bytes of global 'pairs' on one cache line: {{.*}}each thread's part is 16 bytes{{.*}}; expected gain: up to 199.950 us
 // JSON: "structs": [
 // JSON-NEXT: {"name": "{{(struct\.)?}}pair", "size": 16,

@@ -46,6 +46,10 @@ int main(void) {
 // CHECK: accesses: bytes object-bytes thread reads writes
 // CHECK-NEXT: +48..55 +120..127 T1 1999 2000
 // CHECK-NEXT: +56..63 +128..135 T2 1999 2000
-// CHECK-NEXT: suggestion: different threads' parts of the heap object allocated at {{.*}} are less than 64 bytes apart across a line boundary
+// CHECK-NEXT: line map: bytes object threads
+// CHECK-NEXT: +0..47 - (not used)
+// CHECK-NEXT: +48..55 heap+120..127 T1 rw
+// CHECK-NEXT: +56..63 heap+128..135 T2 rw
+// CHECK-NEXT: suggestion: different threads' parts of the heap object allocated at {{.*}} are less than 64 bytes apart across a line boundary{{.*}}; expected gain: up to
 // CHECK-NOT: #2
 // CHECK: SUMMARY: EfficiencySanitizer: cache-frag: 0 false sharing, 0 true sharing, 1 predicted false sharing;
