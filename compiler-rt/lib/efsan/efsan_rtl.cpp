@@ -637,6 +637,24 @@ static const char *Intern(const char *s) {
   return s ? internal_strdup(s) : nullptr;
 }
 
+// A frame without a function name (a library without symbols): its module
+// and the offset in it, "libevent-2.1.so.7+0x215a4", as the other sanitizers
+// print it.
+static const char *ModuleAndOffset(const AddressInfo &info, uptr pc) {
+  const char *module = info.module;
+  uptr offset = info.module_offset;
+  if (!module &&
+      !Symbolizer::GetOrInit()->GetModuleNameAndOffsetForPC(pc, &module, &offset))
+    return "<unknown>";
+  const char *base = module;
+  for (const char *p = module; *p; p++)
+    if (*p == '/')
+      base = p + 1;
+  char buffer[kMaxPathLength + 32];
+  internal_snprintf(buffer, sizeof(buffer), "%s+0x%zx", base, offset);
+  return Intern(buffer);
+}
+
 extern "C" uptr efsan_symbolize_stack(u32 stack_id, struct efsan_frame *frames,
                                       uptr max_frames) {
   if (!stack_id)
@@ -648,7 +666,8 @@ extern "C" uptr efsan_symbolize_stack(u32 stack_id, struct efsan_frame *frames,
     SymbolizedStackHolder holder(Symbolizer::GetOrInit()->SymbolizePC(pc));
     const SymbolizedStack *frame = holder.get();
     if (!frame) {
-      frames[count++] = {pc, "<unknown>", nullptr, 0};
+      AddressInfo none;
+      frames[count++] = {pc, ModuleAndOffset(none, pc), nullptr, 0};
       continue;
     }
     for (; frame && count < max_frames; frame = frame->next) {
@@ -661,7 +680,7 @@ extern "C" uptr efsan_symbolize_stack(u32 stack_id, struct efsan_frame *frames,
         continue;
       frames[count].pc = pc;
       frames[count].function =
-          info.function ? Intern(info.function) : "<unknown>";
+          info.function ? Intern(info.function) : ModuleAndOffset(info, pc);
       frames[count].file = Intern(info.file);
       frames[count].line = (int)info.line;
       count++;
