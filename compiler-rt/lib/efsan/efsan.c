@@ -146,13 +146,15 @@ EFSAN_INTERFACE unsigned int __efsan_get_sample_count(void) {
 
 //===-- Threads and fork ---------------------------------------------------===//
 
-void efsan_core_thread_start(uptr stack_lo, uptr stack_hi) {
+void efsan_core_thread_start(uptr stack_lo, uptr stack_hi,
+                             uptr start_routine) {
   if (!tool_started)
     return;
   if (stack_lo < stack_hi)
     efsan_regions_set(stack_lo, stack_hi, EFSAN_REGION_STACK);
   if (efsan_active_tool == EFSAN_TOOL_CACHE_FRAG)
-    efsan_cache_frag_thread_start(efsan_thread_handle(), stack_lo, stack_hi);
+    efsan_cache_frag_thread_start(efsan_thread_handle(), stack_lo, stack_hi,
+                                  start_routine);
 }
 
 void efsan_core_thread_exit(void) {

@@ -178,6 +178,9 @@ uptr efsan_symbolize_stack(u32 stack_id, struct efsan_frame *frames,
 // process), start and size and returns true.
 bool efsan_symbolize_global(uptr addr, const char **name, uptr *start,
                             uptr *size);
+// The name of the function at pc from its module's symbol table (no
+// symbolizer process), demangled; null if none.
+const char *efsan_function_name(uptr pc);
 
 //===-- Glue -> core --------------------------------------------------------===//
 // Idempotent: parses ESAN_OPTIONS, installs the interceptors, then calls
@@ -197,7 +200,7 @@ void efsan_core_finish(void);
 void efsan_core_before_exit(void);
 // Thread lifecycle, called on the new thread itself (start) and before it
 // exits (exit). stack_lo/hi is the thread's stack.
-void efsan_core_thread_start(uptr stack_lo, uptr stack_hi);
+void efsan_core_thread_start(uptr stack_lo, uptr stack_hi, uptr start_routine);
 void efsan_core_thread_exit(void);
 // pthread_join(handle) returned 0 (called on the joining thread).
 void efsan_core_thread_joined(uptr handle);

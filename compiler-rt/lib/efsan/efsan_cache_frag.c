@@ -59,6 +59,7 @@ struct cf_thread_info {
   u64 final_clock; // clock at exit, for threads joining it
   uptr handle;     // pthread_t
   uptr stack_lo, stack_hi;
+  uptr start_routine;
   u8 exited;
 } __attribute__((aligned(64)));
 #define CF_MAX_THREAD_INFOS (1u << 20)
@@ -705,7 +706,7 @@ void efsan_cache_frag_thread_created(u32 thread) {
 }
 
 void efsan_cache_frag_thread_start(uptr handle, uptr stack_lo,
-                                   uptr stack_hi) {
+                                   uptr stack_hi, uptr start_routine) {
   u32 thread = efsan_thread_index;
   if (thread == EFSAN_INTERNAL_THREAD)
     return;
@@ -714,10 +715,17 @@ void efsan_cache_frag_thread_start(uptr handle, uptr stack_lo,
     base = cf_load(&cf_thread_infos[thread].clock_base);
     cf_store(&cf_thread_infos[thread].stack_lo, stack_lo);
     cf_store(&cf_thread_infos[thread].stack_hi, stack_hi);
+    cf_store(&cf_thread_infos[thread].start_routine, start_routine);
     cf_store(&cf_thread_infos[thread].handle, handle);
     cf_store(&cf_handle_index[cf_handle_slot(handle)], thread + 1);
   }
   cf_start_thread_sampler(thread, base);
+}
+
+uptr efsan_cache_frag_thread_start_routine(u32 thread) {
+  return thread < CF_MAX_THREAD_INFOS
+             ? cf_load(&cf_thread_infos[thread].start_routine)
+             : 0;
 }
 
 bool efsan_cache_frag_thread_stack(u32 thread, uptr *lo, uptr *hi) {

@@ -23,8 +23,12 @@ void efsan_cache_frag_alloc(uptr addr, uptr size, u32 alloc_stack_id);
 void efsan_cache_frag_free(uptr addr);
 // On the creating thread, for the index the new thread will have.
 void efsan_cache_frag_thread_created(u32 thread);
-// On the new thread; handle is its pthread_t, [stack_lo, stack_hi) its stack.
-void efsan_cache_frag_thread_start(uptr handle, uptr stack_lo, uptr stack_hi);
+// On the new thread; handle is its pthread_t, [stack_lo, stack_hi) its stack,
+// start_routine the function it runs.
+void efsan_cache_frag_thread_start(uptr handle, uptr stack_lo, uptr stack_hi,
+                                   uptr start_routine);
+// The function a thread started at (0 if unknown: the main thread).
+uptr efsan_cache_frag_thread_start_routine(u32 thread);
 // The stack of a thread started so far (false if unknown).
 bool efsan_cache_frag_thread_stack(u32 thread, uptr *lo, uptr *hi);
 void efsan_cache_frag_thread_exit(void);

@@ -795,6 +795,32 @@ static void cf_format_threads(char *buffer, uptr length, u32 view_count) {
     efsan_snprintf(buffer + at, length - at, " and others");
 }
 
+// The function a thread runs: main for T0, its start routine for the
+// others (from the symbol table), null if unknown.
+static const char *cf_thread_function(u32 thread) {
+  if (thread == 0)
+    return "main";
+  if (thread == EFSAN_INTERNAL_THREAD)
+    return 0;
+  return efsan_function_name(efsan_cache_frag_thread_start_routine(thread));
+}
+
+// "  threads: T1 worker, T2 worker" (the threads that take part).
+static void cf_print_text_threads(u32 view_count) {
+  char line[1024];
+  uptr at = 0;
+  line[0] = 0;
+  for (u32 v = 0; v < view_count && at < sizeof(line); v++) {
+    if (!cf_views[v].involved || cf_views[v].thread == EFSAN_INTERNAL_THREAD)
+      continue;
+    const char *function = cf_thread_function(cf_views[v].thread);
+    at += efsan_snprintf(line + at, sizeof(line) - at, "%sT%u %s", at ? ", " : "",
+                         cf_views[v].thread, function ? function : "(unknown)");
+  }
+  if (at)
+    efsan_report_line("  threads: %s\n", line);
+}
+
 static void cf_print_text_accesses(const struct cf_finding *f, u32 view_count,
                                    const struct cf_objects *objects) {
   efsan_report_line("  accesses: bytes       object-bytes  thread           "
@@ -865,6 +891,7 @@ static void cf_print_text_finding(uptr rank, const struct cf_finding *f) {
                       f->invalidations);
     break;
   }
+  cf_print_text_threads(view_count);
   for (u32 i = 0; i < objects.count; i++)
     cf_print_text_object(f, &objects.objects[i]);
   cf_print_text_accesses(f, view_count, &objects);
@@ -1121,6 +1148,21 @@ static void cf_print_json_finding(const struct cf_finding *f, bool last) {
     if (cf_views[v].thread == EFSAN_INTERNAL_THREAD || !cf_views[v].involved)
       continue;
     efsan_printf("%s%u", first ? "" : ", ", cf_views[v].thread);
+    first = false;
+  }
+  efsan_printf("],\n     \"thread_start_functions\": [");
+  first = true;
+  for (u32 v = 0; v < view_count; v++) {
+    if (cf_views[v].thread == EFSAN_INTERNAL_THREAD || !cf_views[v].involved)
+      continue;
+    const char *function = cf_thread_function(cf_views[v].thread);
+    efsan_printf("%s{\"thread\": %u, \"function\": ", first ? "" : ", ",
+                 cf_views[v].thread);
+    if (function)
+      cf_json_string(function);
+    else
+      efsan_printf("null");
+    efsan_printf("}");
     first = false;
   }
   efsan_printf("],\n     \"object\": ");

@@ -217,7 +217,7 @@ static void *ThreadTrampoline(void *raw) {
   looking_up_thread_stack = false;
   // The key's destructor runs when the thread returns or calls pthread_exit.
   pthread_setspecific(thread_exit_key, kThreadRunning);
-  efsan_core_thread_start(stack, stack + stack_size);
+  efsan_core_thread_start(stack, stack + stack_size, (uptr)start.callback);
   return start.callback(start.param);
 }
 

@@ -689,8 +689,8 @@ extern "C" uptr efsan_symbolize_stack(u32 stack_id, struct efsan_frame *frames,
   return count;
 }
 
-// Globals are looked up in the ELF symbol table of the module that holds
-// them first: naming a global then starts no symbolizer process (tens of
+// Globals (and thread start functions) are looked up in the ELF symbol
+// table of the module that holds them first: naming a global then starts no symbolizer process (tens of
 // milliseconds at exit, most of a short program's overhead). The module's
 // file stays mapped for the next lookup.
 namespace {
@@ -728,8 +728,8 @@ static const u8 *MapModuleOf(uptr addr, uptr *bias, uptr *file_size) {
   return nullptr;
 }
 
-static bool LookupElfGlobal(uptr addr, const char **name, uptr *start,
-                            uptr *size) {
+static bool LookupElfSymbol(uptr addr, unsigned type, const char **name,
+                            uptr *start, uptr *size) {
   uptr bias, file_size;
   const u8 *file = MapModuleOf(addr, &bias, &file_size);
   if (!file || file_size < sizeof(Elf64_Ehdr))
@@ -752,7 +752,7 @@ static bool LookupElfGlobal(uptr addr, const char **name, uptr *start,
     uptr count = symtab->sh_size / sizeof(Elf64_Sym);
     for (uptr k = 0; k < count; k++) {
       const Elf64_Sym *sym = &syms[k];
-      if (ELF64_ST_TYPE(sym->st_info) != STT_OBJECT || !sym->st_size ||
+      if (ELF64_ST_TYPE(sym->st_info) != type || !sym->st_size ||
           sym->st_shndx == SHN_UNDEF || sym->st_name >= strtab->sh_size)
         continue;
       uptr lo = bias + sym->st_value;
@@ -771,9 +771,16 @@ static bool LookupElfGlobal(uptr addr, const char **name, uptr *start,
   return false;
 }
 
+extern "C" const char *efsan_function_name(uptr pc) {
+  const char *name;
+  uptr start, size;
+  return pc && LookupElfSymbol(pc, STT_FUNC, &name, &start, &size) ? name
+                                                                   : nullptr;
+}
+
 extern "C" bool efsan_symbolize_global(uptr addr, const char **name,
                                        uptr *start, uptr *size) {
-  if (LookupElfGlobal(addr, name, start, size))
+  if (LookupElfSymbol(addr, STT_OBJECT, name, start, size))
     return true;
   DataInfo info;
   if (!Symbolizer::GetOrInit()->SymbolizeData(addr, &info) || !info.name)

@@ -10,6 +10,7 @@
 // RUN: %{check} %t.exact.json
 // RUN: %if taskset %{ env ESAN_OPTIONS=report_format=json taskset -c 0 %run %t 2> %t.pinned.json %}
 // RUN: %if taskset %{ %{check} %t.pinned.json %}
+// RUN: %run %t 2>&1 | FileCheck %s
 #include "Inputs/workers.h"
 #include <stdio.h>
 #include <time.h>
@@ -40,3 +41,7 @@ int main(void) {
   printf("%ld\n", late[0] + serial_data[1]);
   return 0;
 }
+
+// Threads are named by the function they run (from the symbol table).
+// CHECK: #1 false sharing on cache line
+// CHECK: threads: T1 worker, T2 worker

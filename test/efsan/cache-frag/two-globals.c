@@ -38,6 +38,7 @@ int main(void) {
 // included, so observed counts decide here, being the larger estimate).
 // CHECK: #1 false sharing on cache line [[LINE:0x[0-9a-f]+]]: 199.950 us lost ({{.*}} of the time of threads T1 T2)
 // CHECK-NEXT: invalidations: 3999 observed, {{[0-9]+}} estimated if the threads run in parallel; 0 of the larger count were true sharing
+// CHECK-NEXT: threads: T1 lockstep_worker, T2 lockstep_worker
 // CHECK-NEXT: object: global 'slots' at 0x{{[0-9a-f]+}}, size 16; written bytes that invalidate: +0..15 (3999 invalidations)
 // CHECK-NEXT: accesses: bytes object-bytes thread reads writes
 // CHECK-NEXT: +0..7 - T1 5997 5997
