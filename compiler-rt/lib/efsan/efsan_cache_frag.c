@@ -11,10 +11,11 @@
 // real ones without bias. cache_frag_sample_period=1 samples every access.
 //
 // A sample carries the thread's virtual clock: the accesses it has made, on
-// top of its creator's clock when it was created (and of the clock of every
-// thread it joined). The contention model (efsan_cache_frag_model.c)
-// compares threads on that clock, as if each had run on its own core, so
-// estimates do not depend on how this run's scheduler interleaved them.
+// top of its creator's clock when it was created, of the clock of every
+// thread it joined and of every lock release it acquired after. The
+// contention model (efsan_cache_frag_model.c) compares threads on that
+// clock, as if each had run on its own core, so estimates do not depend on
+// how this run's scheduler interleaved them.
 //
 // Per line, a 32-bit state in a lazily mapped two-level table (4 MiB of
 // application memory per chunk): the one thread that sampled it so far and
@@ -22,7 +23,8 @@
 // cache_frag_tracking_threshold writes (or one thread writes it often, in a
 // process with threads: prediction). Then the line gets a record: per
 // thread sampled reads and writes, byte masks, the kinds of access with the
-// heap object live at the time, the clock span, and Predator's two-entry
+// heap object live at the time, the intervals of clock (bursts) in which it
+// used the line, and Predator's two-entry
 // history table over the accesses seen, classifying each invalidation byte
 // by byte. All of that is written by the sampling thread into its own part
 // of the record; nothing is aggregated on the fast path.
