@@ -51,7 +51,8 @@ static bool IsEarly(const void *p) {
 
 static void *EarlyAlloc(uptr size) {
   uptr start = RoundUpTo(early_arena_used, 16);
-  if (start + size > sizeof(early_arena))
+  // Not start + size: a huge size would wrap around.
+  if (size > sizeof(early_arena) - start)
     return nullptr;
   early_arena_used = start + size;
   return early_arena + start;
