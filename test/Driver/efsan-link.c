@@ -56,8 +56,8 @@
 // from files to compile (the link still happens for the real input).
 // RUN: %clang -fsanitize=efficiency-working-set -x c %s -MD -MF %t.d.c -o %t.exe.c -### 2>&1 | FileCheck %s --check-prefix=EXE
 
-// C++: efsan-clang++ also links the runtime's C++ part (UBSan's vptr
-// handlers), as clang++ does for tsan_cxx and msan_cxx.
+// C++: efsan-clang++ also links the runtime's C++ part (operator new and
+// delete, UBSan's vptr handlers), as clang++ does for tsan_cxx and msan_cxx.
 // RUN: %clangxx -fsanitize=efficiency-working-set -x c++ %s -o %t -### 2>&1 | FileCheck %s --check-prefix=CXX
 // CXX: "-cc1"
 // CXX-SAME: "-x" "c++"
@@ -66,5 +66,20 @@
 // CXX-SAME: "-lstdc++"
 // RUN: %clang -fsanitize=efficiency-working-set -x c %s -o %t -### 2>&1 | FileCheck %s --check-prefix=C-ONLY
 // C-ONLY-NOT: efsan_cxx
+
+// Linked for real: a C++ executable defines and exports operator new and
+// delete (so that they override libstdc++'s for its shared libraries too); a
+// C one has none and still runs.
+// RUN: %clangxx -fsanitize=efficiency-working-set -x c++ %s -o %t.cxx.exe
+// RUN: %run %t.cxx.exe
+// RUN: llvm-nm -D --defined-only %t.cxx.exe | FileCheck %s --check-prefix=CXX-NM
+// CXX-NM-DAG: T _Znwm
+// CXX-NM-DAG: T _ZnamSt11align_val_t
+// CXX-NM-DAG: T _ZdlPvm
+// CXX-NM-DAG: T _ZdaPv
+// RUN: %clang -fsanitize=efficiency-working-set %s -o %t.c.exe
+// RUN: %run %t.c.exe
+// RUN: llvm-nm %t.c.exe | FileCheck %s --check-prefix=C-NM
+// C-NM-NOT: {{_Znwm|_Zdl}}
 
 int main(void) { return 0; }

@@ -169,7 +169,8 @@ struct efsan_frame {
   int line;             // 0 if unknown
 };
 // Symbolizes the stack with depot id stack_id into at most max_frames frames
-// (inlined frames expanded, runtime frames skipped); returns the count. The
+// (inlined frames expanded, runtime frames skipped, and the C++ library's
+// frames before the program's first one skipped); returns the count. The
 // strings stay valid for the life of the process.
 uptr efsan_symbolize_stack(u32 stack_id, struct efsan_frame *frames,
                            uptr max_frames);

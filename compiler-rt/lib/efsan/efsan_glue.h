@@ -37,6 +37,17 @@ void InitializeInterceptors();
 // caller_frame (the frame of the function caller_pc is in or its callee's).
 u32 CaptureCallerStack(__sanitizer::uptr caller_pc,
                        __sanitizer::uptr caller_frame);
+// CaptureCallerStack for an allocation: 0 unless cache-frag attributes heap
+// objects (and not while a new thread looks up its stack).
+u32 CaptureAllocStack(__sanitizer::uptr caller_pc,
+                      __sanitizer::uptr caller_frame);
+// The memory of operator new: libc's malloc, or aligned_alloc when alignment
+// is not 0 (a power of two), recorded as a heap block allocated at stack_id.
+// nullptr when libc has none; the new_handler loop is the caller's.
+void *AllocateForNew(__sanitizer::uptr size, __sanitizer::uptr alignment,
+                     u32 stack_id);
+// Releases a block of AllocateForNew (nullptr is ignored).
+void FreeForDelete(void *p);
 } // namespace __efsan
 
 #endif // EFSAN_GLUE_H

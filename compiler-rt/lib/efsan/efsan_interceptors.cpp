@@ -51,7 +51,8 @@ static bool IsEarly(const void *p) {
 
 static void *EarlyAlloc(uptr size) {
   uptr start = RoundUpTo(early_arena_used, 16);
-  if (start + size > sizeof(early_arena))
+  // Not start + size: a huge size would wrap around.
+  if (size > sizeof(early_arena) - start)
     return nullptr;
   early_arena_used = start + size;
   return early_arena + start;
@@ -74,10 +75,14 @@ static void OnFree(void *p) {
 // Not while a new thread looks up its stack: pthread_getattr_np allocates
 // under a lock that the unwinder's own bounds lookup would take again.
 static __thread bool looking_up_thread_stack;
-#define ALLOC_STACK_ID()                                                       \
-  (efsan_active_tool == EFSAN_TOOL_CACHE_FRAG && !looking_up_thread_stack      \
-       ? CaptureCallerStack(GET_CALLER_PC(), GET_CURRENT_FRAME())              \
-       : 0)
+
+u32 __efsan::CaptureAllocStack(uptr caller_pc, uptr caller_frame) {
+  if (efsan_active_tool != EFSAN_TOOL_CACHE_FRAG || looking_up_thread_stack)
+    return 0;
+  return CaptureCallerStack(caller_pc, caller_frame);
+}
+
+#define ALLOC_STACK_ID() CaptureAllocStack(GET_CALLER_PC(), GET_CURRENT_FRAME())
 
 INTERCEPTOR(void *, malloc, uptr size) {
   if (UNLIKELY(!REAL(malloc)))
@@ -162,6 +167,43 @@ INTERCEPTOR(void *, pvalloc, uptr size) {
   void *p = REAL(pvalloc)(size);
   OnAlloc(p, size, ALLOC_STACK_ID());
   return p;
+}
+
+// operator new and delete (efsan_new_delete.cpp) allocate from libc as
+// libstdc++'s do, so the program's heap layout is unchanged; only the stack
+// is taken in operator new, whose caller is the program's code.
+void *__efsan::AllocateForNew(uptr size, uptr alignment, u32 stack_id) {
+  if (size == 0)
+    size = 1;
+  if (alignment) {
+    // Not a power of two, or a size that cannot be rounded up: no memory
+    // (libstdc++ throws std::bad_alloc for both).
+    if ((alignment & (alignment - 1)) || size > ~(uptr)0 - alignment + 1)
+      return nullptr;
+    // As libstdc++: aligned_alloc wants a size that is a multiple of the
+    // alignment (C11).
+    size = RoundUpTo(size, alignment);
+  }
+  void *p;
+  if (UNLIKELY(!REAL(malloc) || !REAL(aligned_alloc))) {
+    // Before the interceptors are installed (a constructor that runs first).
+    p = EarlyAlloc(alignment ? size + alignment - 1 : size);
+    if (p && alignment)
+      p = (void *)RoundUpTo((uptr)p, alignment);
+  } else if (alignment) {
+    p = REAL(aligned_alloc)(alignment, size);
+  } else {
+    p = REAL(malloc)(size);
+  }
+  OnAlloc(p, size, stack_id);
+  return p;
+}
+
+void __efsan::FreeForDelete(void *p) {
+  if (UNLIKELY(!p || IsEarly(p)))
+    return;
+  OnFree(p);
+  REAL(free)(p);
 }
 
 //===-- Threads -------------------------------------------------------------===//

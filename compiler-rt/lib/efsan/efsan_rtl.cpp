@@ -655,11 +655,41 @@ static const char *ModuleAndOffset(const AddressInfo &info, uptr pc) {
   return Intern(buffer);
 }
 
+// A function of the C++ library's headers (std::vector's constructor,
+// std::allocator<T>::allocate...), inlined into the program or instantiated
+// in it.
+static bool IsCxxLibraryFunction(const char *function) {
+  return function && (internal_strncmp(function, "std::", 5) == 0 ||
+                      internal_strncmp(function, "__gnu_cxx::", 11) == 0);
+}
+
+// The number of frames before the first one of the program's own code that
+// are C++ library frames; 0 if there is no such program frame.
+static uptr LeadingCxxLibraryFrames(const StackTrace &stack) {
+  uptr count = 0;
+  for (uptr i = 0; i < stack.size; i++) {
+    uptr pc = StackTrace::GetPreviousInstructionPc(stack.trace[i]);
+    SymbolizedStackHolder holder(Symbolizer::GetOrInit()->SymbolizePC(pc));
+    const SymbolizedStack *frame = holder.get();
+    if (!frame)
+      return 0;
+    for (; frame; frame = frame->next, count++)
+      if (!IsCxxLibraryFunction(frame->info.function))
+        return count;
+  }
+  return 0;
+}
+
 extern "C" uptr efsan_symbolize_stack(u32 stack_id, struct efsan_frame *frames,
                                       uptr max_frames) {
   if (!stack_id)
     return 0;
   StackTrace stack = StackDepotGet(stack_id);
+  // A C++ allocation starts in operator new's caller, often six frames of
+  // std::vector and std::allocator before the program's line: those are
+  // left out, so that the stack (and the line a report names) starts where
+  // the program allocates.
+  uptr skip = LeadingCxxLibraryFrames(stack);
   uptr count = 0;
   for (uptr i = 0; i < stack.size && count < max_frames; i++) {
     uptr pc = StackTrace::GetPreviousInstructionPc(stack.trace[i]);
@@ -671,6 +701,10 @@ extern "C" uptr efsan_symbolize_stack(u32 stack_id, struct efsan_frame *frames,
       continue;
     }
     for (; frame && count < max_frames; frame = frame->next) {
+      if (skip) {
+        skip--;
+        continue;
+      }
       const AddressInfo &info = frame->info;
       // The runtime's own frames (main's wrapper below main) are not the
       // program's.
