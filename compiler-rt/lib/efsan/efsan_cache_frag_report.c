@@ -849,37 +849,12 @@ static void cf_print_text_structs(struct cf_struct_usage *u, uptr n,
 
 //===-- JSON --------------------------------------------------------------===//
 
-static void cf_json_string(const char *s) {
-  char buffer[256];
-  uptr at = 0;
-  buffer[at++] = '"';
-  for (; s && *s; s++) {
-    if (at > sizeof(buffer) - 8) {
-      buffer[at] = 0;
-      efsan_printf("%s", buffer);
-      at = 0;
-    }
-    unsigned char c = (unsigned char)*s;
-    if (c == '"' || c == '\\') {
-      buffer[at++] = '\\';
-      buffer[at++] = (char)c;
-    } else if (c < 0x20) {
-      at += efsan_snprintf(buffer + at, sizeof(buffer) - at, "\\u%04x", c);
-    } else {
-      buffer[at++] = (char)c;
-    }
-  }
-  buffer[at++] = '"';
-  buffer[at] = 0;
-  efsan_printf("%s", buffer);
-}
-
 static void cf_print_json_object(const struct cf_finding *f,
                                  const struct cf_object *o) {
   efsan_printf("{\"kind\": \"%s\"", cf_object_kind_name(o->kind));
   if (o->kind == CF_OBJECT_GLOBAL) {
     efsan_printf(", \"name\": ");
-    cf_json_string(o->name);
+    efsan_json_string(o->name);
   }
   if (cf_bounded(o))
     efsan_printf(", \"address\": %zu, \"size\": %zu", o->start, o->size);
@@ -895,10 +870,10 @@ static void cf_print_json_object(const struct cf_finding *f,
                  : 0;
     for (uptr i = 0; i < n; i++) {
       efsan_printf("%s{\"function\": ", i ? ", " : "");
-      cf_json_string(frames[i].function);
+      efsan_json_string(frames[i].function);
       efsan_printf(", \"file\": ");
       if (frames[i].file)
-        cf_json_string(frames[i].file);
+        efsan_json_string(frames[i].file);
       else
         efsan_printf("null");
       efsan_printf(", \"line\": %d}", frames[i].line);
@@ -995,7 +970,7 @@ static void cf_print_json_finding(const struct cf_finding *f, bool last) {
   char suggestion[1024];
   cf_suggest(suggestion, sizeof(suggestion), f, &objects.objects[0]);
   efsan_printf("],\n     \"suggestion\": ");
-  cf_json_string(suggestion);
+  efsan_json_string(suggestion);
   efsan_printf("}%s\n", last ? "" : ",");
 }
 
@@ -1006,7 +981,7 @@ static void cf_print_json_structs(struct cf_struct_usage *u, uptr n) {
     struct cf_struct_shape shape;
     cf_struct_shape(&u[i], &shape);
     efsan_printf("%s\n    {\"name\": ", i ? "," : "");
-    cf_json_string(u[i].name);
+    efsan_json_string(u[i].name);
     efsan_printf(", \"size\": %u, \"accesses\": %llu, \"hot_cold_mix\": %s, "
                  "\"hot_span\": %zu,\n     \"fields\": [",
                  u[i].size, u[i].total * cf_period,
@@ -1016,7 +991,7 @@ static void cf_print_json_structs(struct cf_struct_usage *u, uptr n) {
       efsan_printf("%s\n       {\"index\": %u, \"offset\": %u, \"size\": %u, "
                    "\"type\": ",
                    f ? "," : "", f, u[i].field_offsets[f], u[i].field_sizes[f]);
-      cf_json_string(u[i].field_type_names[f]);
+      efsan_json_string(u[i].field_type_names[f]);
       efsan_printf(", \"count\": %llu, \"heat\": \"%s\"}",
                    count * cf_period,
                    cf_heat_names[cf_field_heat(&u[i], f, shape.max)]);

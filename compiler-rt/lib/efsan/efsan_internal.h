@@ -77,6 +77,11 @@ uptr efsan_regions_snapshot(struct efsan_region **out, uptr *capacity);
 void efsan_regions_lock(void);
 void efsan_regions_unlock(void);
 
+//===-- JSON reports (efsan_json.c) ----------------------------------------===//
+// Prints s as a JSON string: quoted, with '"', '\\' and control characters
+// escaped. A null s prints "".
+void efsan_json_string(const char *s);
+
 //===-- Working set (efsan_working_set.c) ----------------------------------===//
 void efsan_ws_init(void);
 void efsan_ws_report(bool at_exit);
