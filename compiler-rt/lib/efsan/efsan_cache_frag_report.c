@@ -1047,13 +1047,14 @@ void efsan_cache_frag_report(void) {
 
   if (cf_json) {
     int share = efsan_cache_frag_min_share_ppm();
-    efsan_printf("{\n  \"tool\": \"cache-frag\",\n  \"pid\": %d,\n"
-                 "  \"sampled\": %s,\n  \"sample_period\": %llu,\n"
+    efsan_printf("{\n  ");
+    efsan_json_print_identity("cache-frag", ",\n  ");
+    efsan_printf(",\n  \"sampled\": %s,\n  \"sample_period\": %llu,\n"
                  "  \"transfer_ns\": %d,\n  \"min_share\": %d.%06d,\n"
                  "  \"report_threshold\": %d,\n"
                  "  \"tracked_lines\": %llu,\n  \"untracked_lines\": %llu,\n"
                  "  \"findings\": [%s",
-                 efsan_getpid(), cf_period > 1 ? "true" : "false", cf_period,
+                 cf_period > 1 ? "true" : "false", cf_period,
                  efsan_flags.cache_frag_transfer_ns, share / 1000000,
                  share % 1000000, efsan_flags.cache_frag_report_threshold,
                  tracked, cf_untracked_lines(), shown ? "\n" : "");

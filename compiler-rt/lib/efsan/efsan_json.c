@@ -1,7 +1,8 @@
 //===-- efsan_json.c - what both tools' JSON reports share ----------------===//
 //
-// String escaping for both tools' JSON reports, in one place so that the two
-// cannot drift apart in how they quote a string.
+// String escaping and the top-level keys every JSON report starts with
+// (docs/JSONSchema.md). Kept in one place so that the two tools cannot drift
+// apart in how they name the process or quote a string.
 //
 //===----------------------------------------------------------------------===//
 #include "efsan_internal.h"
@@ -31,4 +32,15 @@ void efsan_json_string(const char *s) {
   buffer[at++] = '"';
   buffer[at] = 0;
   efsan_printf("%s", buffer);
+}
+
+void efsan_json_print_identity(const char *tool, const char *separator) {
+  // "tool" stays the first key (readers that only sniff the tool keep
+  // working); the schema version follows at once, before anything whose
+  // meaning it governs.
+  efsan_printf("\"tool\": \"%s\"%s\"schema_version\": %d%s\"pid\": %d%s"
+               "\"executable\": ",
+               tool, separator, EFSAN_JSON_SCHEMA_VERSION, separator,
+               efsan_getpid(), separator);
+  efsan_json_string(efsan_executable_path());
 }
