@@ -132,6 +132,10 @@ typedef void (*efsan_mapping_visitor)(uptr lo, uptr hi, int prot,
                                       const char *path, void *arg);
 void efsan_for_each_mapping(efsan_mapping_visitor visit, void *arg);
 int efsan_getpid(void);
+// The program's path as the kernel gave it (/proc/self/exe, read at start-up,
+// so neither argv[0] nor a later exec, rename or chroot changes it); never
+// null.
+const char *efsan_executable_path(void);
 
 //===-- Locking, threads, time ----------------------------------------------===//
 // A spin lock that yields; zero-initialised means unlocked. Not recursive.

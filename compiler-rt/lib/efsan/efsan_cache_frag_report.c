@@ -1038,37 +1038,12 @@ static void cf_print_text_structs(struct cf_struct_usage *u, uptr n,
 
 //===-- JSON --------------------------------------------------------------===//
 
-static void cf_json_string(const char *s) {
-  char buffer[256];
-  uptr at = 0;
-  buffer[at++] = '"';
-  for (; s && *s; s++) {
-    if (at > sizeof(buffer) - 8) {
-      buffer[at] = 0;
-      efsan_printf("%s", buffer);
-      at = 0;
-    }
-    unsigned char c = (unsigned char)*s;
-    if (c == '"' || c == '\\') {
-      buffer[at++] = '\\';
-      buffer[at++] = (char)c;
-    } else if (c < 0x20) {
-      at += efsan_snprintf(buffer + at, sizeof(buffer) - at, "\\u%04x", c);
-    } else {
-      buffer[at++] = (char)c;
-    }
-  }
-  buffer[at++] = '"';
-  buffer[at] = 0;
-  efsan_printf("%s", buffer);
-}
-
 static void cf_print_json_object(const struct cf_finding *f,
                                  const struct cf_object *o) {
   efsan_printf("{\"kind\": \"%s\"", cf_object_kind_name(o->kind));
   if (o->kind == CF_OBJECT_GLOBAL) {
     efsan_printf(", \"name\": ");
-    cf_json_string(o->name);
+    efsan_json_string(o->name);
   }
   if (cf_bounded(o))
     efsan_printf(", \"address\": %zu, \"size\": %zu", o->start, o->size);
@@ -1084,10 +1059,10 @@ static void cf_print_json_object(const struct cf_finding *f,
                  : 0;
     for (uptr i = 0; i < n; i++) {
       efsan_printf("%s{\"function\": ", i ? ", " : "");
-      cf_json_string(frames[i].function);
+      efsan_json_string(frames[i].function);
       efsan_printf(", \"file\": ");
       if (frames[i].file)
-        cf_json_string(frames[i].file);
+        efsan_json_string(frames[i].file);
       else
         efsan_printf("null");
       efsan_printf(", \"line\": %d}", frames[i].line);
@@ -1159,7 +1134,7 @@ static void cf_print_json_finding(const struct cf_finding *f, bool last) {
     efsan_printf("%s{\"thread\": %u, \"function\": ", first ? "" : ", ",
                  cf_views[v].thread);
     if (function)
-      cf_json_string(function);
+      efsan_json_string(function);
     else
       efsan_printf("null");
     efsan_printf("}");
@@ -1208,7 +1183,7 @@ static void cf_print_json_finding(const struct cf_finding *f, bool last) {
                    cf_object_kind_name(r->object.kind));
       if (r->object.kind == CF_OBJECT_GLOBAL) {
         efsan_printf("\"name\": ");
-        cf_json_string(r->object.name);
+        efsan_json_string(r->object.name);
         efsan_printf(", ");
       }
       efsan_printf("\"address\": %zu, \"size\": %zu}, \"object_offset\": %zu, ",
@@ -1244,9 +1219,9 @@ static void cf_print_json_finding(const struct cf_finding *f, bool last) {
     efsan_printf("null");
   efsan_printf(", \"estimated_gain_seconds\": %llu.%09llu, \"text\": ",
                f->lost_ns / 1000000000ull, f->lost_ns % 1000000000ull);
-  cf_json_string(suggestion);
+  efsan_json_string(suggestion);
   efsan_printf("},\n     \"suggestion\": ");
-  cf_json_string(suggestion);
+  efsan_json_string(suggestion);
   efsan_printf("}%s\n", last ? "" : ",");
 }
 
@@ -1257,7 +1232,7 @@ static void cf_print_json_structs(struct cf_struct_usage *u, uptr n) {
     struct cf_struct_shape shape;
     cf_struct_shape(&u[i], &shape);
     efsan_printf("%s\n    {\"name\": ", i ? "," : "");
-    cf_json_string(u[i].name);
+    efsan_json_string(u[i].name);
     efsan_printf(", \"size\": %u, \"accesses\": %llu, \"hot_cold_mix\": %s, "
                  "\"hot_span\": %zu,\n     \"fields\": [",
                  u[i].size, u[i].total * cf_period,
@@ -1267,7 +1242,7 @@ static void cf_print_json_structs(struct cf_struct_usage *u, uptr n) {
       efsan_printf("%s\n       {\"index\": %u, \"offset\": %u, \"size\": %u, "
                    "\"type\": ",
                    f ? "," : "", f, u[i].field_offsets[f], u[i].field_sizes[f]);
-      cf_json_string(u[i].field_type_names[f]);
+      efsan_json_string(u[i].field_type_names[f]);
       efsan_printf(", \"count\": %llu, \"heat\": \"%s\"}",
                    count * cf_period,
                    cf_heat_names[cf_field_heat(&u[i], f, shape.max)]);
@@ -1323,13 +1298,14 @@ void efsan_cache_frag_report(void) {
 
   if (cf_json) {
     int share = efsan_cache_frag_min_share_ppm();
-    efsan_printf("{\n  \"tool\": \"cache-frag\",\n  \"pid\": %d,\n"
-                 "  \"sampled\": %s,\n  \"sample_period\": %llu,\n"
+    efsan_printf("{\n  ");
+    efsan_json_print_identity("cache-frag", ",\n  ");
+    efsan_printf(",\n  \"sampled\": %s,\n  \"sample_period\": %llu,\n"
                  "  \"transfer_ns\": %d,\n  \"min_share\": %d.%06d,\n"
                  "  \"report_threshold\": %d,\n"
                  "  \"tracked_lines\": %llu,\n  \"untracked_lines\": %llu,\n"
                  "  \"findings\": [%s",
-                 efsan_getpid(), cf_period > 1 ? "true" : "false", cf_period,
+                 cf_period > 1 ? "true" : "false", cf_period,
                  efsan_flags.cache_frag_transfer_ns, share / 1000000,
                  share % 1000000, efsan_flags.cache_frag_report_threshold,
                  tracked, cf_untracked_lines(), shown ? "\n" : "");

@@ -1,8 +1,8 @@
 //===-- efsan_internal.h - declarations shared inside the C core -*- C -*-===//
 //
-// Shadow scanning, the region registry and the working-set tool, as seen by
-// the other files of the core. The glue does not include this header; its
-// door is efsan.h.
+// Shadow scanning, the region registry, the working-set tool and what both
+// tools' JSON reports share, as seen by the other files of the core. The glue
+// does not include this header; its door is efsan.h.
 //
 //===----------------------------------------------------------------------===//
 #ifndef EFSAN_INTERNAL_H
@@ -76,6 +76,18 @@ bool efsan_regions_find_known_heap(uptr lo, uptr hi, uptr *heap_lo,
 uptr efsan_regions_snapshot(struct efsan_region **out, uptr *capacity);
 void efsan_regions_lock(void);
 void efsan_regions_unlock(void);
+
+//===-- JSON reports (efsan_json.c) ----------------------------------------===//
+// The version of the JSON report schema (docs/JSONSchema.md): bumped when a
+// key is renamed or removed or its meaning changes, not when one is added.
+#define EFSAN_JSON_SCHEMA_VERSION 1
+// Prints s as a JSON string: quoted, with '"', '\\' and control characters
+// escaped. A null s prints "".
+void efsan_json_string(const char *s);
+// Prints the keys every JSON report starts with: "tool", "schema_version",
+// "pid" and "executable", separated by `separator` (", " or ",\n  ", to
+// fit the report's layout); no separator after the last.
+void efsan_json_print_identity(const char *tool, const char *separator);
 
 //===-- Working set (efsan_working_set.c) ----------------------------------===//
 void efsan_ws_init(void);

@@ -451,6 +451,14 @@ extern "C" int efsan_internal_strcmp(const char *a, const char *b) {
 }
 extern "C" uptr efsan_page_size(void) { return GetPageSizeCached(); }
 extern "C" int efsan_getpid(void) { return internal_getpid(); }
+extern "C" const char *efsan_executable_path(void) {
+  // CacheBinaryName ran in efsan_glue_init; this copies that start-up
+  // reading. Reports are written one at a time, so one buffer serves all.
+  static char path[kMaxPathLength];
+  if (!path[0])
+    ReadBinaryNameCached(path, sizeof(path));
+  return path;
+}
 
 // /proc/self/maps is read into one buffer that lives as long as the process:
 // the sampler reads it at every sample, and mapping and unmapping a buffer

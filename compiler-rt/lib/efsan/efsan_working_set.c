@@ -310,10 +310,11 @@ static void print_text(u64 total, const u64 *by_kind, u32 num_samples) {
 }
 
 static void print_json(u64 total, const u64 *by_kind, u32 num_samples) {
-  efsan_printf("{\"tool\": \"working-set\", \"pid\": %d, \"cache_line_size\": "
-               "%d, \"total_lines\": %llu, \"total_bytes\": %llu,\n",
-               efsan_getpid(), EFSAN_CACHE_LINE_SIZE, total,
-               total * EFSAN_CACHE_LINE_SIZE);
+  efsan_printf("{");
+  efsan_json_print_identity("working-set", ", ");
+  efsan_printf(",\n \"cache_line_size\": %d, \"total_lines\": %llu, "
+               "\"total_bytes\": %llu,\n",
+               EFSAN_CACHE_LINE_SIZE, total, total * EFSAN_CACHE_LINE_SIZE);
   efsan_printf(" \"regions\": {\"heap\": %llu, \"globals\": %llu, \"stack\": "
                "%llu, \"other\": %llu},\n",
                by_kind[EFSAN_REGION_HEAP], by_kind[EFSAN_REGION_GLOBALS],

@@ -3,7 +3,8 @@
 usage: check_report.py LOG_PREFIX KEY=VALUE...
 KEY is a dotted path into the report (regions.globals, tool, structs.name);
 a path through a list matches if any element matches. VALUE is compared as a
-string, or as an integer with a leading >= .
+string, or as an integer with a leading >= . Always required: schema_version
+1, an integer pid and a string executable.
 """
 import glob
 import json
@@ -33,6 +34,11 @@ def main():
         sys.exit("expected one report %s.<pid>, found %d" % (prefix, len(logs)))
     with open(logs[0]) as f:
         report = json.load(f)
+    # Every report identifies itself (docs/JSONSchema.md).
+    if report.get("schema_version") != 1 or not isinstance(report.get("pid"), int) \
+            or not isinstance(report.get("executable"), str):
+        sys.exit("schema_version, pid or executable missing or wrong: %r" %
+                 {k: report.get(k) for k in ("schema_version", "pid", "executable")})
     for check in checks:
         key, want = check.split("=", 1)
         got = list(values(report, key.split(".")))

@@ -14,12 +14,15 @@ threads. --bytes: thread T accessed [OFFSET, OFFSET+LENGTH) of the line of
 the first expected finding. --min-objects: the expected findings name at
 least N distinct objects (heap blocks by allocation site). Always checked: the documented keys, shares in
 [0, 1], and no estimate above the writes the finding counts (physically
-impossible). Prints one line per problem and exits 1, or prints "ok".
+impossible), and the top-level keys with schema_version 1. Prints one line per problem and exits 1, or prints "ok".
 """
 import argparse
 import json
 import sys
 
+TOP_KEYS = {"tool", "schema_version", "pid", "executable", "sampled", "sample_period",
+            "transfer_ns", "min_share", "report_threshold", "tracked_lines",
+            "untracked_lines", "findings", "structs"}
 FINDING_KEYS = {"kind", "line_address", "line_size", "invalidations",
                 "observed_invalidations", "estimated_parallel_invalidations",
                 "true_sharing_invalidations", "false_sharing_invalidations",
@@ -61,6 +64,11 @@ def main():
         return 1
     if report.get("tool") != "cache-frag":
         problems.append("not a cache-frag report")
+    missing = TOP_KEYS - report.keys()
+    if missing:
+        problems.append("report lacks %s" % sorted(missing))
+    if report.get("schema_version") != 1:
+        problems.append("schema_version %r, expected 1" % report.get("schema_version"))
     findings = report.get("findings", [])
     for i, f in enumerate(findings):
         missing = FINDING_KEYS - f.keys()

@@ -77,11 +77,14 @@ def main():
         report = json.load(open(sys.argv[1]))
     except ValueError as e:
         fail("JSON does not parse: %s" % e)
-    for key in ("tool", "pid", "sampled", "sample_period", "findings", "structs"):
+    for key in ("tool", "schema_version", "pid", "executable", "sampled",
+                "sample_period", "findings", "structs"):
         if key not in report:
             fail("missing key %r" % key)
     if report["tool"] != "cache-frag":
         fail("tool is %r" % report["tool"])
+    if report["schema_version"] != 1:
+        fail("schema_version is %r" % report["schema_version"])
     text_findings, text_structs = parse_text(sys.argv[2])
     if len(report["findings"]) != len(text_findings):
         fail("%d findings in JSON, %d in text" % (len(report["findings"]), len(text_findings)))

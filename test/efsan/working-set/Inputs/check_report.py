@@ -7,7 +7,8 @@ each as one JSON report, and evaluates each EXPR in every report, with the
 report's top-level keys, the region names (heap, globals, stack, other),
 `level0` (the level-0 series), `levels`, `filename_pid` (the PID in the file
 name) and `reports` (all parsed reports) as variables. Exits 1 with the
-failing expression and the report if any is false.
+failing expression and the report if any is false. Always required of every
+report: schema_version 1, a string executable, and the pid of its file name.
 """
 import glob
 import json
@@ -32,6 +33,10 @@ def main():
             reports.append((path, f.read()))
     parsed = [json.loads(text) for _, text in reports]
     for (path, text), report in zip(reports, parsed):
+        # Every report identifies itself (docs/JSONSchema.md).
+        if report.get("schema_version") != 1 or not isinstance(report.get("executable"), str) \
+                or report.get("pid") != int(path.rsplit(".", 1)[1]):
+            sys.exit("%s: schema_version, pid or executable missing or wrong\n%s" % (path, text))
         env = dict(report)
         env.update(report["regions"])
         env["level0"] = report["levels"][0]["lines"]

@@ -1,0 +1,46 @@
+//===-- efsan_json.c - what both tools' JSON reports share ----------------===//
+//
+// String escaping and the top-level keys every JSON report starts with
+// (docs/JSONSchema.md). Kept in one place so that the two tools cannot drift
+// apart in how they name the process or quote a string.
+//
+//===----------------------------------------------------------------------===//
+#include "efsan_internal.h"
+
+void efsan_json_string(const char *s) {
+  // Printed in chunks: a string (a path, a suggestion) may be longer than
+  // any buffer on the stack, and each efsan_printf is one write.
+  char buffer[256];
+  uptr at = 0;
+  buffer[at++] = '"';
+  for (; s && *s; s++) {
+    if (at > sizeof(buffer) - 8) {
+      buffer[at] = 0;
+      efsan_printf("%s", buffer);
+      at = 0;
+    }
+    unsigned char c = (unsigned char)*s;
+    if (c == '"' || c == '\\') {
+      buffer[at++] = '\\';
+      buffer[at++] = (char)c;
+    } else if (c < 0x20) {
+      at += efsan_snprintf(buffer + at, sizeof(buffer) - at, "\\u%04x", c);
+    } else {
+      buffer[at++] = (char)c;
+    }
+  }
+  buffer[at++] = '"';
+  buffer[at] = 0;
+  efsan_printf("%s", buffer);
+}
+
+void efsan_json_print_identity(const char *tool, const char *separator) {
+  // "tool" stays the first key (readers that only sniff the tool keep
+  // working); the schema version follows at once, before anything whose
+  // meaning it governs.
+  efsan_printf("\"tool\": \"%s\"%s\"schema_version\": %d%s\"pid\": %d%s"
+               "\"executable\": ",
+               tool, separator, EFSAN_JSON_SCHEMA_VERSION, separator,
+               efsan_getpid(), separator);
+  efsan_json_string(efsan_executable_path());
+}
