@@ -34,9 +34,10 @@ target triple = "x86_64-unknown-linux-gnu"
 ; CHECK-DAG: @__efsan.struct.seg_t.field_type.0 = private unnamed_addr constant [5 x i8] c"long\00"
 ; CHECK-DAG: @__efsan.struct.pair_a.counters = private global [2 x i64] zeroinitializer
 ; CHECK-DAG: @__efsan.struct.pair_b.counters = private global [2 x i64] zeroinitializer
+; CHECK-DAG: @__efsan.struct.line.counters = private global [2 x i64] zeroinitializer
 ; No table for the anonymous struct itself.
 ; CHECK-NOT: @"__efsan.struct..counters"
-; CHECK: @__efsan.struct_infos = private constant [4 x
+; CHECK: @__efsan.struct_infos = private constant [5 x
 
 ; p[i].x += p[i].y: field 0 at the array element's address, field 1 at a
 ; constant offset from it.
@@ -256,7 +257,8 @@ define void @unresolved(ptr %q, ptr %p, i64 %i) {
 
 ; No struct-path tag (none at all, or a scalar one as for *(double *)&p[i]):
 ; an access of exactly a member type at a member's offset counts, a punned or
-; partial one does not; a nested struct's field counts for the innermost one.
+; partial one does not; a nested struct's field counts for the outer struct's
+; member that holds it (line's second point_t).
 define void @no_struct_path(ptr %p, ptr %l, i64 %i) {
   %e = getelementptr inbounds %struct.point_t, ptr %p, i64 %i
   %x = load double, ptr %e, align 8
@@ -305,7 +307,7 @@ define void @no_struct_path(ptr %p, ptr %l, i64 %i) {
 ; CHECK:       {{^}}[[CASE5]]:
 ; CHECK-NEXT:    call ptr @llvm.threadlocal.address.p0(
 ; CHECK-NEXT:    store i64 1, ptr
-; CHECK-NEXT:    call void @__efsan_cache_frag_access(ptr %end.y, i64 8, i32 0, ptr getelementptr inbounds ([3 x i64], ptr @__efsan.struct.point_t.counters, i32 0, i32 1))
+; CHECK-NEXT:    call void @__efsan_cache_frag_access(ptr %end.y, i64 8, i32 0, ptr getelementptr inbounds ([2 x i64], ptr @__efsan.struct.line.counters, i32 0, i32 1))
 ; CHECK:       {{^}}[[WHOLE]]:
 ; CHECK-NEXT:    call ptr @llvm.threadlocal.address.p0(
 ; CHECK-NEXT:    store i64 %{{[0-9]+}}, ptr
@@ -326,7 +328,7 @@ define void @no_struct_path(ptr %p, ptr %l, i64 %i) {
 ; CHECK-NEXT:    call void @__efsan_cache_frag_access(ptr %id.addr, i64 4, i32 0, ptr getelementptr inbounds ([3 x i64], ptr @__efsan.struct.point_t.counters, i32 0, i32 2))
 ; CHECK-NEXT:    br label %[[CHAIN5:[0-9]+]]
 ; CHECK:       {{^}}[[CHAIN5]]:
-; CHECK-NEXT:    call void @__efsan_cache_frag_access(ptr %end.y, i64 8, i32 0, ptr getelementptr inbounds ([3 x i64], ptr @__efsan.struct.point_t.counters, i32 0, i32 1))
+; CHECK-NEXT:    call void @__efsan_cache_frag_access(ptr %end.y, i64 8, i32 0, ptr getelementptr inbounds ([2 x i64], ptr @__efsan.struct.line.counters, i32 0, i32 1))
 ; CHECK-NEXT:    br label %{{[0-9]+}}
 ; CHECK:         ret
 

@@ -77,8 +77,8 @@ define i64 @field_load(ptr %n) {
 ; CHECK-NEXT:    store i64 [[CJ]], ptr [[TLS3]], align 8, !nosanitize ![[NOSAN]]
 ; CHECK-NEXT:    ret i64 %v
 
-; A field of a nested struct counts for the innermost struct; a field that is
-; a struct counts for the outer one. A store to a global's field (a constant
+; A field of a nested struct counts for the outer struct's member that holds
+; it, as does a field that is a struct. A store to a global's field (a constant
 ; GEP) counts too. Three accesses: one subtraction of 3.
 define void @nested(ptr %o, i8 %c) {
   %inner = getelementptr inbounds %struct.outer, ptr %o, i64 0, i32 1, i32 2, i64 3
@@ -109,7 +109,7 @@ define void @nested(ptr %o, i8 %c) {
 ; CHECK:       {{^}}[[CASE0]]:
 ; CHECK-NEXT:    [[TLS:%[0-9]+]] = call ptr @llvm.threadlocal.address.p0(ptr @__efsan_cache_frag_countdown), !nosanitize ![[NOSAN]]
 ; CHECK-NEXT:    store i64 1, ptr [[TLS]], align 8, !nosanitize ![[NOSAN]]
-; CHECK-NEXT:    call void @__efsan_cache_frag_access(ptr %inner, i64 1, i32 1, ptr getelementptr inbounds ([4 x i64], ptr @__efsan.struct.node.counters, i32 0, i32 2)), !nosanitize ![[NOSAN]]
+; CHECK-NEXT:    call void @__efsan_cache_frag_access(ptr %inner, i64 1, i32 1, ptr getelementptr inbounds ([2 x i64], ptr @__efsan.struct.outer.counters, i32 0, i32 1)), !nosanitize ![[NOSAN]]
 ; CHECK-NEXT:    [[TLS:%[0-9]+]] = call ptr @llvm.threadlocal.address.p0(ptr @__efsan_cache_frag_countdown), !nosanitize ![[NOSAN]]
 ; CHECK-NEXT:    [[T:%[0-9]+]] = load i64, ptr [[TLS]], align 8, !nosanitize ![[NOSAN]]
 ; CHECK-NEXT:    [[COVERS:%[0-9]+]] = icmp sgt i64 [[T]], 2
@@ -142,7 +142,7 @@ define void @nested(ptr %o, i8 %c) {
 ; CHECK-NEXT:    store i64 [[BEFORE]], ptr [[TLS]], align 8, !nosanitize ![[NOSAN]]
 ; CHECK-NEXT:    br label %[[CHAIN0:[0-9]+]]
 ; CHECK:       {{^}}[[CHAIN0]]:
-; CHECK-NEXT:    call void @__efsan_cache_frag_access(ptr %inner, i64 1, i32 1, ptr getelementptr inbounds ([4 x i64], ptr @__efsan.struct.node.counters, i32 0, i32 2)), !nosanitize ![[NOSAN]]
+; CHECK-NEXT:    call void @__efsan_cache_frag_access(ptr %inner, i64 1, i32 1, ptr getelementptr inbounds ([2 x i64], ptr @__efsan.struct.outer.counters, i32 0, i32 1)), !nosanitize ![[NOSAN]]
 ; CHECK-NEXT:    br label %[[CHAIN1]]
 ; CHECK:       {{^}}[[CHAIN1]]:
 ; CHECK-NEXT:    call void @__efsan_cache_frag_access(ptr %whole, i64 4, i32 1, ptr getelementptr inbounds ([2 x i64], ptr @__efsan.struct.outer.counters, i32 0, i32 1)), !nosanitize ![[NOSAN]]

@@ -218,6 +218,10 @@ private:
   std::optional<FieldRef> findFieldFromTBAA(const MemoryAccess &Access);
   std::optional<FieldRef> findFieldFromAddress(const MemoryAccess &Access);
   std::optional<StructOffset> findStructAtAddress(Value *Addr);
+  std::optional<StructOffset> findOutermostStruct(Value *Addr,
+                                                  bool &ThroughFieldIndex);
+  StructType *structTypeOfPointerVariable(Value *Pointer);
+  std::optional<FieldRef> topLevelField(StructOffset Found);
   StructType *findStructTypeForAnonymousTBAA(const MemoryAccess &Access,
                                              MDNode *Base,
                                              uint64_t TagOffset);
@@ -1276,37 +1280,137 @@ static Type *memberStartingAt(const DataLayout &DL, Type *Ty, uint64_t Offset) {
 }
 
 // Accesses with neither a struct GEP nor a struct-path TBAA tag (field 0
-// through an array-style GEP or the object's own address, code built without
-// TBAA): counted only if they read or write exactly a member of the struct's
-// type, so that a type-punned or partial access is not taken for a field.
-// Like a struct GEP, a field of a nested struct counts for the innermost one.
+// through an array-style GEP or the object's own address, optimised code that
+// indexes a member with byte offsets, code built without TBAA): counted only
+// if they read or write exactly a member of the struct's type (an element of
+// an array member counts), so that a type-punned or partial access is not
+// taken for a field. Like a struct GEP, the access counts for the top-level
+// member of the outermost struct.
 std::optional<FieldRef>
 EfficiencySanitizer::findFieldFromAddress(const MemoryAccess &Access) {
-  std::optional<StructOffset> Found = findStructAtAddress(Access.Addr);
+  bool ThroughFieldIndex = false;
+  std::optional<StructOffset> Found =
+      findOutermostStruct(Access.Addr, ThroughFieldIndex);
   if (!Found)
     return std::nullopt;
-  Type *Member = memberStartingAt(DL, Found->Struct, Found->Offset);
-  if (Member != Access.AccessTy)
+  if (memberStartingAt(DL, Found->Struct, Found->Offset) != Access.AccessTy)
     return std::nullopt;
-  StructType *Struct = Found->Struct;
-  uint64_t Offset = Found->Offset;
-  unsigned FieldIndex;
-  while (true) {
-    const StructLayout *Layout = DL.getStructLayout(Struct);
-    FieldIndex = Layout->getElementContainingOffset(Offset);
-    auto *Nested = dyn_cast<StructType>(Struct->getElementType(FieldIndex));
-    if (!Nested || Nested->isLiteral() || !Nested->hasName())
-      break;
-    Offset -= Layout->getElementOffset(FieldIndex);
-    Struct = Nested;
+  return topLevelField(*Found);
+}
+
+// The named LLVM struct type a pointer variable's debug info points to
+// (`struct S *p`): optimised code often has lost every struct GEP by then,
+// and only the variable still says what the pointer points to. Every
+// variable describing the pointer must agree.
+StructType *EfficiencySanitizer::structTypeOfPointerVariable(Value *Pointer) {
+  SmallVector<DbgValueInst *, 4> Intrinsics;
+  SmallVector<DbgVariableRecord *, 4> Records;
+  findDbgValues(Intrinsics, Pointer, &Records);
+  SmallVector<DILocalVariable *, 4> Variables;
+  for (DbgValueInst *DVI : Intrinsics)
+    if (DVI->getExpression()->getNumElements() == 0)
+      Variables.push_back(DVI->getVariable());
+  for (DbgVariableRecord *DVR : Records)
+    if (DVR->getExpression()->getNumElements() == 0)
+      Variables.push_back(DVR->getVariable());
+  StructType *Found = nullptr;
+  for (DILocalVariable *Variable : Variables) {
+    auto *PointerTy = dyn_cast_or_null<DIDerivedType>(Variable->getType());
+    if (!PointerTy || PointerTy->getTag() != dwarf::DW_TAG_pointer_type)
+      return nullptr;
+    const DIType *Pointee = PointerTy->getBaseType();
+    while (auto *Derived = dyn_cast_or_null<DIDerivedType>(Pointee)) {
+      if (Derived->getTag() != dwarf::DW_TAG_const_type &&
+          Derived->getTag() != dwarf::DW_TAG_volatile_type &&
+          Derived->getTag() != dwarf::DW_TAG_typedef)
+        break;
+      Pointee = Derived->getBaseType();
+    }
+    auto *Composite = dyn_cast_or_null<DICompositeType>(Pointee);
+    if (!Composite || Composite->getName().empty() ||
+        (Composite->getTag() != dwarf::DW_TAG_structure_type &&
+         Composite->getTag() != dwarf::DW_TAG_class_type))
+      return nullptr;
+    // C names the LLVM type after the tag; a typedef of an anonymous struct
+    // is handled by the TBAA path. C++ scopes are not rebuilt here: a
+    // wrong or missing type just means no struct is found.
+    StructType *STy = nullptr;
+    for (StringRef Kind : {"struct.", "class."})
+      if ((STy = StructType::getTypeByName(
+               Ctx, (Kind + Composite->getName()).str())))
+        break;
+    if (!STy || STy->isOpaque() || !STy->isSized() ||
+        DL.getTypeAllocSize(STy).getFixedValue() * 8 !=
+            Composite->getSizeInBits() ||
+        (Found && Found != STy))
+      return nullptr;
+    Found = STy;
   }
-  StructFieldTable &Table = getOrCreateStructTable(Struct->getName());
-  if (Table.FieldOffsets.empty())
-    fillTableFromStructType(Table, Struct);
-  createFieldCounters(Table);
-  if (FieldIndex >= Table.FieldOffsets.size())
-    return std::nullopt;
-  return FieldRef{&Table, FieldIndex};
+  return Found;
+}
+
+// Walks the address back through GEPs to the outermost named struct object it
+// is inside, and the byte offset there. A variable index is taken as 0: an
+// element of an array member (or of an array of structs) lies in the same
+// member as the array's first element. ThroughFieldIndex says whether some
+// GEP on the way picked a field of a named struct by its index.
+std::optional<StructOffset>
+EfficiencySanitizer::findOutermostStruct(Value *Addr, bool &ThroughFieldIndex) {
+  auto NamedStruct = [](Type *Ty) -> StructType * {
+    auto *STy = dyn_cast<StructType>(Ty);
+    if (!STy || STy->isLiteral() || !STy->hasName() || STy->isOpaque() ||
+        !STy->isSized() || STy->isScalableTy())
+      return nullptr;
+    return STy;
+  };
+  auto InBounds = [&](StructType *Struct, int64_t Offset) {
+    return Offset >= 0 &&
+           uint64_t(Offset) < DL.getTypeAllocSize(Struct).getFixedValue();
+  };
+  std::optional<StructOffset> Outermost;
+  bool FieldIndexSoFar = false;
+  int64_t Offset = 0;
+  for (unsigned Steps = 0; Steps < 16; ++Steps) { // real chains are short
+    if (auto *GEP = dyn_cast<GEPOperator>(Addr)) {
+      for (gep_type_iterator GTI = gep_type_begin(GEP), E = gep_type_end(GEP);
+           GTI != E; ++GTI) {
+        auto *Index = dyn_cast<ConstantInt>(GTI.getOperand());
+        if (StructType *STy = GTI.getStructTypeOrNull()) {
+          Offset += DL.getStructLayout(STy)
+                        ->getElementOffset(Index->getZExtValue())
+                        .getFixedValue();
+          if (NamedStruct(STy))
+            FieldIndexSoFar = true;
+          continue;
+        }
+        TypeSize Stride = GTI.getSequentialElementStride(DL);
+        if (Stride.isScalable())
+          return std::nullopt;
+        if (Index) // a variable index: the first element
+          Offset += Index->getSExtValue() * int64_t(Stride.getFixedValue());
+      }
+      Addr = GEP->getPointerOperand();
+      if (StructType *Struct = NamedStruct(GEP->getSourceElementType()))
+        if (InBounds(Struct, Offset)) {
+          Outermost = StructOffset{Struct, uint64_t(Offset)};
+          ThroughFieldIndex = FieldIndexSoFar;
+        }
+      continue;
+    }
+    StructType *Struct = nullptr;
+    if (auto *GV = dyn_cast<GlobalVariable>(Addr))
+      Struct = NamedStruct(GV->getValueType());
+    else if (auto *Slot = dyn_cast<AllocaInst>(Addr))
+      Struct = NamedStruct(Slot->getAllocatedType());
+    else if (isa<Argument>(Addr) || isa<Instruction>(Addr))
+      Struct = structTypeOfPointerVariable(Addr);
+    if (Struct && InBounds(Struct, Offset)) {
+      Outermost = StructOffset{Struct, uint64_t(Offset)};
+      ThroughFieldIndex = FieldIndexSoFar;
+    }
+    break;
+  }
+  return Outermost;
 }
 
 // The TBAA base type node's members as byte offsets.
@@ -1458,26 +1562,28 @@ std::string EfficiencySanitizer::typedefNameFromDebugInfo(MDNode *Base) {
   return Name;
 }
 
-// The innermost named struct a GEP indexes into with a constant field index.
+// An access through a struct GEP (possibly followed by more GEPs: an index
+// into an array member, a field of an embedded struct) counts for the
+// top-level member of the outermost struct the address is inside.
 std::optional<FieldRef> EfficiencySanitizer::findFieldFromGEP(Value *Addr) {
-  auto *GEP = dyn_cast<GEPOperator>(Addr);
-  if (!GEP)
+  bool ThroughFieldIndex = false;
+  std::optional<StructOffset> Found =
+      findOutermostStruct(Addr, ThroughFieldIndex);
+  if (!Found || !ThroughFieldIndex)
     return std::nullopt;
-  StructType *Struct = nullptr;
-  unsigned FieldIndex = 0;
-  for (gep_type_iterator GTI = gep_type_begin(GEP), E = gep_type_end(GEP);
-       GTI != E; ++GTI) {
-    StructType *STy = GTI.getStructTypeOrNull();
-    if (!STy || STy->isLiteral() || !STy->hasName())
-      continue;
-    Struct = STy;
-    FieldIndex = cast<ConstantInt>(GTI.getOperand())->getZExtValue();
-  }
-  if (!Struct)
+  return topLevelField(*Found);
+}
+
+// The member of Found's struct that holds Found's offset, counted in that
+// struct's table.
+std::optional<FieldRef> EfficiencySanitizer::topLevelField(StructOffset Found) {
+  const StructLayout *Layout = DL.getStructLayout(Found.Struct);
+  if (Found.Offset >= Layout->getSizeInBytes())
     return std::nullopt;
-  StructFieldTable &Table = getOrCreateStructTable(Struct->getName());
+  unsigned FieldIndex = Layout->getElementContainingOffset(Found.Offset);
+  StructFieldTable &Table = getOrCreateStructTable(Found.Struct->getName());
   if (Table.FieldOffsets.empty())
-    fillTableFromStructType(Table, Struct);
+    fillTableFromStructType(Table, Found.Struct);
   createFieldCounters(Table);
   if (FieldIndex >= Table.FieldOffsets.size())
     return std::nullopt;

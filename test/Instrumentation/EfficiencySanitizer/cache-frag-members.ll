@@ -1,0 +1,98 @@
+; An access to an element of an array member or to a field of an embedded
+; struct counts for the member of the outermost struct that holds it: at -O0
+; (a struct GEP, then an array GEP with a variable index), in one GEP, through
+; a constant offset into a global, and at -O2 where only byte offsets from a
+; pointer parameter are left and the parameter's debug info names the struct.
+; RUN: %opt -load-pass-plugin=%efsan_plugin -passes='efsan<cache-frag>' -S %s | FileCheck %s
+; RUN: %opt -load-pass-plugin=%efsan_plugin -passes='efsan<cache-frag>' -S %s | %opt -passes=verify -disable-output
+
+target datalayout = "e-m:e-p270:32:32-p271:32:32-p272:64:64-i64:64-i128:128-f80:128-n8:16:32:64-S128"
+target triple = "x86_64-unknown-linux-gnu"
+
+; struct record { int id; struct vec pos; char buf[256]; long tail; };
+%struct.record = type { i32, %struct.vec, [256 x i8], i64 }
+%struct.vec = type { i32, i32 }
+
+@grec = global %struct.record zeroinitializer, align 8
+
+; The outer struct's table; none for struct vec, whose field is only reached
+; through record.
+; CHECK-DAG: @__efsan.struct.record.counters = private global [4 x i64] zeroinitializer
+; CHECK-NOT: @__efsan.struct.vec.counters
+
+; -O0: &r->buf, then buf[i].
+define void @buf_O0(ptr %r, i64 %i) {
+  %buf = getelementptr inbounds %struct.record, ptr %r, i32 0, i32 2
+  %e = getelementptr inbounds [256 x i8], ptr %buf, i64 0, i64 %i
+  store i8 1, ptr %e, align 1
+  ret void
+}
+; CHECK-LABEL: define void @buf_O0(
+; CHECK: call void @__efsan_cache_frag_access(ptr %e, i64 1, i32 1, ptr getelementptr inbounds ([4 x i64], ptr @__efsan.struct.record.counters, i32 0, i32 2))
+
+; One GEP down to the element.
+define i8 @buf_one_gep(ptr %r, i64 %i) {
+  %e = getelementptr inbounds %struct.record, ptr %r, i64 0, i32 2, i64 %i
+  %v = load i8, ptr %e, align 1
+  ret i8 %v
+}
+; CHECK-LABEL: define i8 @buf_one_gep(
+; CHECK: call void @__efsan_cache_frag_access(ptr %e, i64 1, i32 0, ptr getelementptr inbounds ([4 x i64], ptr @__efsan.struct.record.counters, i32 0, i32 2))
+
+; -O0: r->pos.y counts for pos, not for vec.y.
+define void @pos_y_O0(ptr %r) {
+  %pos = getelementptr inbounds %struct.record, ptr %r, i32 0, i32 1
+  %y = getelementptr inbounds %struct.vec, ptr %pos, i32 0, i32 1
+  store i32 1, ptr %y, align 4
+  ret void
+}
+; CHECK-LABEL: define void @pos_y_O0(
+; CHECK: call void @__efsan_cache_frag_access(ptr %y, i64 4, i32 1, ptr getelementptr inbounds ([4 x i64], ptr @__efsan.struct.record.counters, i32 0, i32 1))
+
+; A constant offset into a global's array member (grec.buf[20]).
+define i8 @global_buf() {
+  %v = load i8, ptr getelementptr inbounds (i8, ptr @grec, i64 32), align 1
+  ret i8 %v
+}
+; CHECK-LABEL: define i8 @global_buf(
+; CHECK: call void @__efsan_cache_frag_access(ptr getelementptr inbounds (i8, ptr @grec, i64 32), i64 1, i32 0, ptr getelementptr inbounds ([4 x i64], ptr @__efsan.struct.record.counters, i32 0, i32 2))
+
+; -O2: byte offsets from the parameter; its debug info says struct record *.
+define void @buf_O2(ptr %r, i32 %i) !dbg !10 {
+    #dbg_value(ptr %r, !20, !DIExpression(), !30)
+  %buf = getelementptr inbounds i8, ptr %r, i64 12
+  %idx = sext i32 %i to i64
+  %e = getelementptr inbounds [256 x i8], ptr %buf, i64 0, i64 %idx
+  store i8 1, ptr %e, align 1, !dbg !30
+  ret void
+}
+; CHECK-LABEL: define void @buf_O2(
+; CHECK: call void @__efsan_cache_frag_access(ptr %e, i64 1, i32 1, ptr getelementptr inbounds ([4 x i64], ptr @__efsan.struct.record.counters, i32 0, i32 2))
+
+; A punned access into the array (an i32 load at buf's start) is still not
+; taken for the member without a struct GEP to say so.
+define i32 @buf_punned_O2(ptr %r) !dbg !11 {
+    #dbg_value(ptr %r, !21, !DIExpression(), !31)
+  %buf = getelementptr inbounds i8, ptr %r, i64 12
+  %v = load i32, ptr %buf, align 4, !dbg !31
+  ret i32 %v
+}
+; CHECK-LABEL: define i32 @buf_punned_O2(
+; CHECK: call void @__efsan_cache_frag_access(ptr %buf, i64 4, i32 0, ptr null)
+
+!llvm.dbg.cu = !{!0}
+!llvm.module.flags = !{!2, !3}
+
+!0 = distinct !DICompileUnit(language: DW_LANG_C11, file: !1, emissionKind: FullDebug)
+!1 = !DIFile(filename: "t.c", directory: "/")
+!2 = !{i32 7, !"Dwarf Version", i32 5}
+!3 = !{i32 2, !"Debug Info Version", i32 3}
+!4 = !DISubroutineType(types: !{})
+!5 = !DICompositeType(tag: DW_TAG_structure_type, name: "record", file: !1, line: 1, size: 2240, elements: !{})
+!6 = !DIDerivedType(tag: DW_TAG_pointer_type, baseType: !5, size: 64)
+!10 = distinct !DISubprogram(name: "buf_O2", scope: !1, file: !1, line: 1, type: !4, spFlags: DISPFlagDefinition | DISPFlagOptimized, unit: !0)
+!11 = distinct !DISubprogram(name: "buf_punned_O2", scope: !1, file: !1, line: 2, type: !4, spFlags: DISPFlagDefinition | DISPFlagOptimized, unit: !0)
+!20 = !DILocalVariable(name: "r", arg: 1, scope: !10, file: !1, line: 1, type: !6)
+!21 = !DILocalVariable(name: "r", arg: 1, scope: !11, file: !1, line: 2, type: !6)
+!30 = !DILocation(line: 1, scope: !10)
+!31 = !DILocation(line: 2, scope: !11)

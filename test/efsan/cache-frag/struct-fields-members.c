@@ -1,0 +1,55 @@
+// Accesses to an element of an array member and to a field of an embedded
+// struct count for the member that holds them, at -O0 (struct GEPs) and at
+// -O2 (byte offsets from a pointer parameter, named by its debug info): a
+// char buffer accessed by index is hot, not padding.
+// RUN: %clang -O0 -g -fsanitize=efficiency-cache-frag %s -o %t.O0
+// RUN: env ESAN_OPTIONS=cache_frag_sample_period=1 %run %t.O0 2>&1 | FileCheck %s
+// RUN: %clang -O2 -g -fsanitize=efficiency-cache-frag %s -o %t.O2
+// RUN: env ESAN_OPTIONS=cache_frag_sample_period=1 %run %t.O2 2>&1 | FileCheck %s
+
+#include <stdlib.h>
+struct vec {
+  int x;
+  int y;
+};
+struct record {
+  int id;
+  struct vec pos;
+  char buf[256];
+  long tail;
+};
+
+// N = 1000 stores to buf[i], M = 300 loads and 300 stores of pos.y, K = 70
+// stores to id.
+__attribute__((noinline)) void fill(struct record *r, int i) {
+  r->buf[i] = (char)i;
+}
+__attribute__((noinline)) void move(struct record *r) { r->pos.y++; }
+__attribute__((noinline)) void set_id(struct record *r, int i) { r->id = i; }
+
+// Hides where r comes from, so that -O2 keeps the calls.
+struct record *volatile sink;
+
+int main(void) {
+  sink = calloc(1, sizeof(struct record));
+  struct record *r = sink;
+  for (int i = 0; i < 1000; i++)
+    fill(r, i & 255);
+  for (int i = 0; i < 300; i++)
+    move(r);
+  for (int i = 0; i < 70; i++)
+    set_id(r, i);
+  // The stores above must stay: nothing else reads them.
+  __asm__ volatile("" : : "r"(r) : "memory");
+  free(r);
+  return 0;
+}
+
+// CHECK: Struct field usage (estimated accesses per field):
+// CHECK-NEXT: struct.record: size 280, 4 fields, 1670 accesses
+// CHECK-NEXT: field 0 offset 0 size 4 type i32 count 70{{$}}
+// CHECK-NEXT: field 1 offset 4 size 8 type struct.vec count 600 (hot)
+// CHECK-NEXT: field 2 offset 12 size 256 type [256 x i8] count 1000 (hot)
+// CHECK-NEXT: field 3 offset 272 size 8 type i64 count 0 (cold)
+// CHECK-NOT: padding
+// CHECK: SUMMARY:
