@@ -186,6 +186,7 @@ struct cf_struct_usage {
   const u32 *field_offsets;
   const u32 *field_sizes;
   const char *const *field_type_names;
+  const char *const *field_names; // null without debug info
   u64 *counts; // sampled accesses, summed over modules
   u64 total;
 };

@@ -909,11 +909,21 @@ static void cf_print_text_finding(uptr rank, const struct cf_finding *f) {
 static bool cf_field_hot(u64 count, u64 max) { return count && count * 10 >= max; }
 static bool cf_field_cold(u64 count, u64 max) { return count * 100 < max; }
 
-// A never-accessed byte array ("[N x i8]") is most likely padding (often
-// added against false sharing): it is shown as such and not counted as a
-// cold field to move out.
+// Only the debug info tells padding apart: a field that holds no source
+// member is padding the compiler added. A never-accessed member, even a byte
+// array that looks like padding, is cold: guessing "padding" from the type
+// called hot buffers unused when their accesses were not counted, and gives
+// no better advice for a real `char pad[N]` member than "cold" does.
 static bool cf_field_padding(const struct cf_struct_usage *u, u32 field) {
-  if (u->counts[field])
+  return !u->counts[field] && u->field_names && !u->field_names[field];
+}
+
+// Without debug info a never-accessed byte array ("[N x i8]") may be padding
+// the compiler added as well as a member: it is only shown as unused, and
+// not counted as cold, so that no note tells to move padding out.
+static bool cf_field_unknown_bytes(const struct cf_struct_usage *u,
+                                   u32 field) {
+  if (u->counts[field] || u->field_names)
     return false;
   const char *type = u->field_type_names[field];
   uptr n = efsan_internal_strlen(type);
@@ -921,8 +931,15 @@ static bool cf_field_padding(const struct cf_struct_usage *u, u32 field) {
          efsan_internal_strcmp(type + n - 6, " x i8]") == 0;
 }
 
-enum cf_heat { CF_HEAT_HOT, CF_HEAT_WARM, CF_HEAT_COLD, CF_HEAT_PADDING };
-static const char *const cf_heat_names[] = {"hot", "warm", "cold", "padding"};
+enum cf_heat {
+  CF_HEAT_HOT,
+  CF_HEAT_WARM,
+  CF_HEAT_COLD,
+  CF_HEAT_PADDING,
+  CF_HEAT_UNUSED
+};
+static const char *const cf_heat_names[] = {"hot", "warm", "cold", "padding",
+                                            "unused"};
 
 static enum cf_heat cf_field_heat(const struct cf_struct_usage *u, u32 field,
                                   u64 max) {
@@ -930,6 +947,8 @@ static enum cf_heat cf_field_heat(const struct cf_struct_usage *u, u32 field,
     return CF_HEAT_HOT;
   if (cf_field_padding(u, field))
     return CF_HEAT_PADDING;
+  if (cf_field_unknown_bytes(u, field))
+    return CF_HEAT_UNUSED;
   return cf_field_cold(u->counts[field], max) ? CF_HEAT_COLD : CF_HEAT_WARM;
 }
 
@@ -962,8 +981,11 @@ static void cf_struct_shape(const struct cf_struct_usage *u,
     shape->hot_begin = 0;
 }
 
-static bool cf_hot_cold_mix(const struct cf_struct_shape *shape) {
-  return shape->hot && shape->cold;
+// Moving cold fields out only saves lines when the object spans more than
+// one: in a struct that fits one line the hot fields already share it.
+static bool cf_hot_cold_mix(const struct cf_struct_usage *u,
+                            const struct cf_struct_shape *shape) {
+  return shape->hot && shape->cold && u->size > EFSAN_CACHE_LINE_SIZE;
 }
 
 static uptr cf_hot_span(const struct cf_struct_shape *shape) {
@@ -1012,13 +1034,14 @@ static void cf_print_text_structs(struct cf_struct_usage *u, uptr n,
       const char *tag = heat == CF_HEAT_HOT       ? " (hot)"
                         : heat == CF_HEAT_COLD    ? " (cold)"
                         : heat == CF_HEAT_PADDING ? " (unused: padding?)"
+                        : heat == CF_HEAT_UNUSED  ? " (unused)"
                                                   : "";
       efsan_report_line("    field %u offset %u size %u type %s count %llu%s\n", f,
                    u[i].field_offsets[f], u[i].field_sizes[f],
                    u[i].field_type_names[f], count * cf_period,
                    tag);
     }
-    if (cf_hot_cold_mix(&shape))
+    if (cf_hot_cold_mix(&u[i], &shape))
       efsan_report_line("    note: hot/cold mix: %u cold field(s) share cache lines "
                    "with %u hot one(s); move the cold fields to a separate "
                    "struct so hot ones fill fewer lines\n",
@@ -1236,7 +1259,7 @@ static void cf_print_json_structs(struct cf_struct_usage *u, uptr n) {
     efsan_printf(", \"size\": %u, \"accesses\": %llu, \"hot_cold_mix\": %s, "
                  "\"hot_span\": %zu,\n     \"fields\": [",
                  u[i].size, u[i].total * cf_period,
-                 cf_hot_cold_mix(&shape) ? "true" : "false", cf_hot_span(&shape));
+                 cf_hot_cold_mix(&u[i], &shape) ? "true" : "false", cf_hot_span(&shape));
     for (u32 f = 0; f < u[i].num_fields; f++) {
       u64 count = u[i].counts[f];
       efsan_printf("%s\n       {\"index\": %u, \"offset\": %u, \"size\": %u, "

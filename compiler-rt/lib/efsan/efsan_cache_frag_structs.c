@@ -16,6 +16,9 @@ struct efsan_struct_info {
   const u32 *field_sizes;
   const char *const *field_type_names;
   u64 *field_counters;
+  // Null without debug info; else each field's source member name(s), null
+  // for a field no member is in (padding the compiler added).
+  const char *const *field_names;
 };
 
 struct efsan_cache_frag_module_info {
@@ -80,7 +83,9 @@ void cf_structs_module_exit(void *module_info) {
 
 static bool cf_same_layout(const struct cf_struct_usage *usage,
                            const struct efsan_struct_info *s) {
+  // A module without debug info cannot tell padding apart: kept apart.
   if (usage->size != s->size || usage->num_fields != s->num_fields ||
+      !usage->field_names != !s->field_names ||
       efsan_internal_strcmp(usage->name, s->name) != 0)
     return false;
   for (u32 f = 0; f < s->num_fields; f++)
@@ -117,6 +122,7 @@ uptr cf_structs_collect(struct cf_struct_usage **out, uptr *capacity_out) {
         usage->field_offsets = s->field_offsets;
         usage->field_sizes = s->field_sizes;
         usage->field_type_names = s->field_type_names;
+        usage->field_names = s->field_names;
         usage->counts = (u64 *)efsan_mmap(
             (s->num_fields ? s->num_fields : 1) * sizeof(u64));
         usage->total = 0;

@@ -19,6 +19,10 @@ target triple = "x86_64-unknown-linux-gnu"
 ; through record.
 ; CHECK-DAG: @__efsan.struct.record.counters = private global [4 x i64] zeroinitializer
 ; CHECK-NOT: @__efsan.struct.vec.counters
+; The debug info's member names, one per field (none is padding).
+; CHECK-DAG: @__efsan.struct.record.field_name.0 = private unnamed_addr constant [3 x i8] c"id\00"
+; CHECK-DAG: @__efsan.struct.record.field_name.2 = private unnamed_addr constant [4 x i8] c"buf\00"
+; CHECK-DAG: @__efsan.struct.record.field_names = private unnamed_addr constant [4 x ptr] [ptr @__efsan.struct.record.field_name.0, ptr @__efsan.struct.record.field_name.1, ptr @__efsan.struct.record.field_name.2, ptr @__efsan.struct.record.field_name.3]
 
 ; -O0: &r->buf, then buf[i].
 define void @buf_O0(ptr %r, i64 %i) {
@@ -88,7 +92,17 @@ define i32 @buf_punned_O2(ptr %r) !dbg !11 {
 !2 = !{i32 7, !"Dwarf Version", i32 5}
 !3 = !{i32 2, !"Debug Info Version", i32 3}
 !4 = !DISubroutineType(types: !{})
-!5 = !DICompositeType(tag: DW_TAG_structure_type, name: "record", file: !1, line: 1, size: 2240, elements: !{})
+!5 = !DICompositeType(tag: DW_TAG_structure_type, name: "record", file: !1, line: 1, size: 2240, elements: !7)
+!7 = !{!8, !9, !12, !13}
+!8 = !DIDerivedType(tag: DW_TAG_member, name: "id", scope: !5, file: !1, baseType: !14, size: 32)
+!9 = !DIDerivedType(tag: DW_TAG_member, name: "pos", scope: !5, file: !1, baseType: !15, size: 64, offset: 32)
+!12 = !DIDerivedType(tag: DW_TAG_member, name: "buf", scope: !5, file: !1, baseType: !16, size: 2048, offset: 96)
+!13 = !DIDerivedType(tag: DW_TAG_member, name: "tail", scope: !5, file: !1, baseType: !17, size: 64, offset: 2176)
+!14 = !DIBasicType(name: "int", size: 32, encoding: DW_ATE_signed)
+!15 = !DICompositeType(tag: DW_TAG_structure_type, name: "vec", file: !1, line: 1, size: 64, elements: !{})
+!16 = !DICompositeType(tag: DW_TAG_array_type, baseType: !18, size: 2048, elements: !{})
+!17 = !DIBasicType(name: "long", size: 64, encoding: DW_ATE_signed)
+!18 = !DIBasicType(name: "char", size: 8, encoding: DW_ATE_signed_char)
 !6 = !DIDerivedType(tag: DW_TAG_pointer_type, baseType: !5, size: 64)
 !10 = distinct !DISubprogram(name: "buf_O2", scope: !1, file: !1, line: 1, type: !4, spFlags: DISPFlagDefinition | DISPFlagOptimized, unit: !0)
 !11 = distinct !DISubprogram(name: "buf_punned_O2", scope: !1, file: !1, line: 2, type: !4, spFlags: DISPFlagDefinition | DISPFlagOptimized, unit: !0)

@@ -101,15 +101,12 @@ int main(void) {
 // CXX-NEXT: struct.geo::range_t: size 8, 2 fields, 61 accesses
 // CHECK-NEXT: field 0 offset 0 size 4 type i32 count 0 (cold)
 // CHECK-NEXT: field 1 offset 4 size 4 type i32 count 61 (hot)
-// CHECK-NEXT: note: hot/cold mix: 1 cold field(s) share cache lines with 1 hot one(s)
 // C-NEXT:   struct.size2_t: size 8, 2 fields, 41 accesses
 // CXX-NEXT: struct.geo::size2_t: size 8, 2 fields, 41 accesses
 // CHECK-NEXT: field 0 offset 0 size 4 type i32 count 41 (hot)
 // CHECK-NEXT: field 1 offset 4 size 4 type i32 count 0 (cold)
-// CHECK-NEXT: note: hot/cold mix: 1 cold field(s) share cache lines with 1 hot one(s)
 // C-NEXT:   struct.node: size 16, 2 fields, 21 accesses
 // CXX-NEXT: struct.geo::node: size 16, 2 fields, 21 accesses
 // CHECK-NEXT: field 0 offset 0 size 8 type i64 count 0 (cold)
 // CHECK-NEXT: field 1 offset 8 size 8 type i64 count 21 (hot)
-// CHECK-NEXT: note: hot/cold mix: 1 cold field(s) share cache lines with 1 hot one(s)
 // CHECK-NEXT: SUMMARY: EfficiencySanitizer: cache-frag: 0 false sharing, 0 true sharing, 0 predicted false sharing; 5 struct types with field accesses

@@ -166,6 +166,12 @@ struct StructFieldTable {
   SmallVector<std::string, 8> FieldTypeNames;
   GlobalVariable *Counters = nullptr; // [num_fields x i64]
   bool ExactLayout = false; // from an LLVM struct type, not only from TBAA
+  // From the debug info, when the module has it for this type: the name as
+  // the source spells it and each field's member name(s), empty for a field
+  // no source member is in (padding the compiler added).
+  bool HasDebugInfo = false;
+  std::string SourceName;
+  SmallVector<std::string, 8> FieldNames;
 };
 
 /// A struct field an access goes to.
@@ -232,6 +238,7 @@ private:
   void createFieldCounters(StructFieldTable &Table);
   void fillTableFromStructType(StructFieldTable &Table, StructType *Struct);
 
+  void addDebugNames(StructFieldTable &Table);
   Constant *createCacheFragModuleInfo();
   void createToolGlobal();
   void createModuleCtorAndDtor(Constant *ModuleInfo);
@@ -268,6 +275,11 @@ private:
   std::optional<SmallVector<std::pair<StringRef, DICompositeType *>, 8>>
       TypedefedAnonymousStructs;
   DenseMap<const MDNode *, std::string> TypedefNameOfTBAABase;
+  // Debug info struct types by the LLVM name clang gives them (built on first
+  // use); several types under one name are told apart by size.
+  std::optional<StringMap<SmallVector<DICompositeType *, 1>>> DebugStructs;
+  std::optional<StringMap<std::string>> DebugStructSourceNames;
+  bool ModuleIsCXX = false;
 };
 
 } // namespace
@@ -1730,14 +1742,135 @@ static Constant *createInt32Array(Module &M, ArrayRef<uint64_t> Values,
       M, ConstantDataArray::get(M.getContext(), Narrow), Name);
 }
 
+// The scope-qualified name of a debug info type (`ns::node`), empty for a
+// type inside a function or an anonymous scope, whose LLVM name would not be
+// rebuilt the same way.
+static std::string qualifiedDebugName(const DIType *Ty) {
+  std::string Name = Ty->getName().str();
+  for (const DIScope *Scope = Ty->getScope(); Scope;
+       Scope = Scope->getScope()) {
+    if (isa<DIFile>(Scope) || isa<DICompileUnit>(Scope))
+      break;
+    if (!isa<DINamespace>(Scope) && !isa<DICompositeType>(Scope))
+      return "";
+    if (Scope->getName().empty())
+      return "";
+    Name = (Scope->getName() + "::" + Name).str();
+  }
+  return Name;
+}
+
+// Names the table after the source when the debug info has its type: the
+// type's name (`struct particle` in C, `ns::node` in C++) and, per field, the
+// source members it holds. A field that holds none is padding the compiler
+// added (clang inserts `[N x i8]` fields to place over-aligned or packed
+// members); only such a field is shown as padding.
+void EfficiencySanitizer::addDebugNames(StructFieldTable &Table) {
+  if (!DebugStructs) {
+    DebugStructs.emplace();
+    DebugStructSourceNames.emplace();
+    for (DICompileUnit *CU : M.debug_compile_units()) {
+      unsigned Lang = CU->getSourceLanguage();
+      if (Lang == dwarf::DW_LANG_C_plus_plus ||
+          Lang == dwarf::DW_LANG_C_plus_plus_03 ||
+          Lang == dwarf::DW_LANG_C_plus_plus_11 ||
+          Lang == dwarf::DW_LANG_C_plus_plus_14 ||
+          Lang == dwarf::DW_LANG_C_plus_plus_17 ||
+          Lang == dwarf::DW_LANG_C_plus_plus_20)
+        ModuleIsCXX = true;
+    }
+    DebugInfoFinder Finder;
+    Finder.processModule(M);
+    for (DIType *Ty : Finder.types()) {
+      DICompositeType *Struct = nullptr;
+      std::string LLVMName, SourceName;
+      StringRef TypedefName = typedefOfAnonymousStruct(Ty, Struct);
+      if (!TypedefName.empty()) {
+        LLVMName = ("struct." + TypedefName).str();
+        SourceName = TypedefName.str();
+      } else {
+        Struct = dyn_cast<DICompositeType>(Ty);
+        if (!Struct || Struct->isForwardDecl() || Struct->getName().empty())
+          continue;
+        StringRef Kind;
+        switch (Struct->getTag()) {
+        case dwarf::DW_TAG_structure_type:
+          Kind = "struct";
+          break;
+        case dwarf::DW_TAG_class_type:
+          Kind = "class";
+          break;
+        case dwarf::DW_TAG_union_type:
+          Kind = "union";
+          break;
+        default:
+          continue;
+        }
+        std::string Qualified = ModuleIsCXX ? qualifiedDebugName(Struct)
+                                            : Struct->getName().str();
+        if (Qualified.empty())
+          continue;
+        LLVMName = (Kind + "." + Qualified).str();
+        SourceName = ModuleIsCXX ? Qualified : (Kind + " " + Qualified).str();
+      }
+      SmallVector<DICompositeType *, 1> &Known = (*DebugStructs)[LLVMName];
+      if (!is_contained(Known, Struct))
+        Known.push_back(Struct);
+      (*DebugStructSourceNames)[LLVMName] = SourceName;
+    }
+  }
+  auto Found = DebugStructs->find(Table.Name);
+  if (Found == DebugStructs->end())
+    return;
+  // The one type of that name and size: an exact layout has the type's
+  // size; a TBAA-only one ends at the end of the last access seen.
+  DICompositeType *Struct = nullptr;
+  for (DICompositeType *Candidate : Found->second) {
+    uint64_t Size = Candidate->getSizeInBits() / 8;
+    if (Table.ExactLayout ? Size != Table.Size : Size < Table.Size)
+      continue;
+    if (Struct)
+      return; // ambiguous: no names rather than wrong ones
+    Struct = Candidate;
+  }
+  if (!Struct)
+    return;
+  SmallVector<std::pair<uint64_t, StringRef>, 8> Members;
+  for (DINode *Element : Struct->getElements()) {
+    auto *Member = dyn_cast_or_null<DIDerivedType>(Element);
+    if (!Member || Member->getTag() != dwarf::DW_TAG_member ||
+        Member->isStaticMember())
+      continue;
+    StringRef Name = Member->getName();
+    Members.push_back({Member->getOffsetInBits() / 8,
+                       Name.empty() ? StringRef("<anonymous>") : Name});
+  }
+  if (Members.empty())
+    return; // a declaration: every field would look like padding
+  Table.FieldNames.clear();
+  for (size_t Field = 0, N = Table.FieldOffsets.size(); Field < N; ++Field) {
+    uint64_t Begin = Table.FieldOffsets[Field];
+    uint64_t End = Begin + std::max<uint64_t>(Table.FieldSizes[Field], 1);
+    // Bit-fields share a field; a union's members all start at 0.
+    std::string Names;
+    for (auto &[Offset, Name] : Members)
+      if (Offset >= Begin && Offset < End)
+        Names += (Names.empty() ? "" : ",") + Name.str();
+    Table.FieldNames.push_back(Names);
+  }
+  Table.HasDebugInfo = true;
+  Table.SourceName = (*DebugStructSourceNames)[Table.Name];
+}
+
 Constant *EfficiencySanitizer::createCacheFragModuleInfo() {
   StructType *StructInfoTy = StructType::get(
-      Ctx, {PtrTy, Int32Ty, Int32Ty, PtrTy, PtrTy, PtrTy, PtrTy});
+      Ctx, {PtrTy, Int32Ty, Int32Ty, PtrTy, PtrTy, PtrTy, PtrTy, PtrTy});
   SmallVector<Constant *, 8> StructInfos;
   for (const std::unique_ptr<StructFieldTable> &Entry : StructTables) {
     StructFieldTable &Table = *Entry;
     if (!Table.Counters)
       continue;
+    addDebugNames(Table);
     size_t NumFields = Table.FieldOffsets.size();
     std::string Prefix = "__efsan." + Table.Name;
     SmallVector<Constant *, 8> TypeNames;
@@ -1748,6 +1881,20 @@ Constant *EfficiencySanitizer::createCacheFragModuleInfo() {
     Constant *TypeNameArray = createPrivateConstant(
         M, ConstantArray::get(ArrayType::get(PtrTy, NumFields), TypeNames),
         Prefix + ".field_type_names");
+    // Without debug info the runtime cannot tell members from padding: null.
+    Constant *FieldNameArray = ConstantPointerNull::get(PtrTy);
+    if (Table.HasDebugInfo) {
+      SmallVector<Constant *, 8> FieldNames;
+      for (size_t Field = 0; Field < NumFields; ++Field)
+        FieldNames.push_back(
+            Table.FieldNames[Field].empty()
+                ? ConstantPointerNull::get(PtrTy)
+                : createCString(M, Table.FieldNames[Field],
+                                Prefix + ".field_name." + Twine(Field)));
+      FieldNameArray = createPrivateConstant(
+          M, ConstantArray::get(ArrayType::get(PtrTy, NumFields), FieldNames),
+          Prefix + ".field_names");
+    }
     StructInfos.push_back(ConstantStruct::get(
         StructInfoTy,
         {createCString(M, Table.Name, Prefix + ".name"),
@@ -1755,7 +1902,7 @@ Constant *EfficiencySanitizer::createCacheFragModuleInfo() {
          ConstantInt::get(Int32Ty, NumFields),
          createInt32Array(M, Table.FieldOffsets, Prefix + ".field_offsets"),
          createInt32Array(M, Table.FieldSizes, Prefix + ".field_sizes"),
-         TypeNameArray, Table.Counters}));
+         TypeNameArray, Table.Counters, FieldNameArray}));
   }
   Constant *StructArray = ConstantPointerNull::get(PtrTy);
   if (!StructInfos.empty())
