@@ -1036,10 +1036,11 @@ static void cf_print_text_structs(struct cf_struct_usage *u, uptr n,
                         : heat == CF_HEAT_PADDING ? " (unused: padding?)"
                         : heat == CF_HEAT_UNUSED  ? " (unused)"
                                                   : "";
-      efsan_report_line("    field %u offset %u size %u type %s count %llu%s\n", f,
-                   u[i].field_offsets[f], u[i].field_sizes[f],
-                   u[i].field_type_names[f], count * cf_period,
-                   tag);
+      const char *member = u[i].field_names ? u[i].field_names[f] : 0;
+      efsan_report_line("    field %u%s%s offset %u size %u type %s count %llu%s\n",
+                        f, member ? " " : "", member ? member : "",
+                        u[i].field_offsets[f], u[i].field_sizes[f],
+                        u[i].field_type_names[f], count * cf_period, tag);
     }
     if (cf_hot_cold_mix(&u[i], &shape))
       efsan_report_line("    note: hot/cold mix: %u cold field(s) share cache lines "
@@ -1262,9 +1263,14 @@ static void cf_print_json_structs(struct cf_struct_usage *u, uptr n) {
                  cf_hot_cold_mix(&u[i], &shape) ? "true" : "false", cf_hot_span(&shape));
     for (u32 f = 0; f < u[i].num_fields; f++) {
       u64 count = u[i].counts[f];
-      efsan_printf("%s\n       {\"index\": %u, \"offset\": %u, \"size\": %u, "
-                   "\"type\": ",
-                   f ? "," : "", f, u[i].field_offsets[f], u[i].field_sizes[f]);
+      const char *member = u[i].field_names ? u[i].field_names[f] : 0;
+      efsan_printf("%s\n       {\"index\": %u, \"name\": ", f ? "," : "", f);
+      if (member)
+        efsan_json_string(member);
+      else
+        efsan_printf("null");
+      efsan_printf(", \"offset\": %u, \"size\": %u, \"type\": ",
+                   u[i].field_offsets[f], u[i].field_sizes[f]);
       efsan_json_string(u[i].field_type_names[f]);
       efsan_printf(", \"count\": %llu, \"heat\": \"%s\"}",
                    count * cf_period,

@@ -26,9 +26,12 @@ target triple = "x86_64-unknown-linux-gnu"
 ; sizes from the TBAA offsets, the last field as wide as its widest access.
 ; CHECK-DAG: @__efsan.struct.point_t.counters = private global [3 x i64] zeroinitializer
 ; CHECK-DAG: @__efsan.struct.seg_t.counters = private global [2 x i64] zeroinitializer
-; CHECK-DAG: @__efsan.struct.point_t.name = private unnamed_addr constant [15 x i8] c"struct.point_t\00"
+; With debug info the tables carry the source names: the typedef's for an
+; anonymous struct; struct line has no debug info here and keeps its LLVM name.
+; CHECK-DAG: @__efsan.struct.point_t.name = private unnamed_addr constant [8 x i8] c"point_t\00"
+; CHECK-DAG: @__efsan.struct.line.name = private unnamed_addr constant [12 x i8] c"struct.line\00"
 ; CHECK-DAG: @__efsan.struct.point_t.field_sizes = private unnamed_addr constant [3 x i32] [i32 8, i32 8, i32 4]
-; CHECK-DAG: @__efsan.struct.seg_t.name = private unnamed_addr constant [13 x i8] c"struct.seg_t\00"
+; CHECK-DAG: @__efsan.struct.seg_t.name = private unnamed_addr constant [6 x i8] c"seg_t\00"
 ; CHECK-DAG: @__efsan.struct.seg_t.field_offsets = private unnamed_addr constant [2 x i32] [i32 0, i32 8]
 ; CHECK-DAG: @__efsan.struct.seg_t.field_sizes = private unnamed_addr constant [2 x i32] [i32 8, i32 4]
 ; CHECK-DAG: @__efsan.struct.seg_t.field_type.0 = private unnamed_addr constant [5 x i8] c"long\00"

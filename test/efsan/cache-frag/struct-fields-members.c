@@ -46,10 +46,10 @@ int main(void) {
 }
 
 // CHECK: Struct field usage (estimated accesses per field):
-// CHECK-NEXT: struct.record: size 280, 4 fields, 1670 accesses
-// CHECK-NEXT: field 0 offset 0 size 4 type i32 count 70{{$}}
-// CHECK-NEXT: field 1 offset 4 size 8 type struct.vec count 600 (hot)
-// CHECK-NEXT: field 2 offset 12 size 256 type [256 x i8] count 1000 (hot)
-// CHECK-NEXT: field 3 offset 272 size 8 type i64 count 0 (cold)
+// CHECK-NEXT: struct record: size 280, 4 fields, 1670 accesses
+// CHECK-NEXT: field 0 id offset 0 size 4 type i32 count 70{{$}}
+// CHECK-NEXT: field 1 pos offset 4 size 8 type struct.vec count 600 (hot)
+// CHECK-NEXT: field 2 buf offset 12 size 256 type [256 x i8] count 1000 (hot)
+// CHECK-NEXT: field 3 tail offset 272 size 8 type i64 count 0 (cold)
 // CHECK-NOT: padding
 // CHECK: SUMMARY:

@@ -3,7 +3,8 @@
 // (where clang 19 keeps no field index for field 0 and gives an anonymous
 // struct an empty TBAA name): an anonymous struct behind a typedef is named
 // after the typedef, whether reached as an array element p[i], through a bare
-// pointer parameter or as a global; field 0 is counted too. Two typedefs
+// pointer parameter or as a global (the source names: `point_t`, `struct
+// node`, member names); field 0 is counted too. Two typedefs
 // with the same member layout (one TBAA node in C) are told apart by the
 // pointer parameter's type in the debug info. Compiled as C++
 // (types in a namespace) the names are the qualified ones.
@@ -88,25 +89,25 @@ int main(void) {
 }
 
 // CHECK: Struct field usage (estimated accesses per field):
-// C-NEXT:   struct.point_t: size 24, 3 fields, 3403 accesses
-// CXX-NEXT: struct.geo::point_t: size 24, 3 fields, 3403 accesses
-// CHECK-NEXT: field 0 offset 0 size 8 type double count 2202 (hot)
-// CHECK-NEXT: field 1 offset 8 size 8 type double count 1000 (hot)
-// CHECK-NEXT: field 2 offset 16 size 4 type i32 count 201{{$}}
-// C-NEXT:   struct.seg_t: size 16, 2 fields, 152 accesses
-// CXX-NEXT: struct.geo::seg_t: size 16, 2 fields, 152 accesses
-// CHECK-NEXT: field 0 offset 0 size 8 type i64 count 101 (hot)
-// CHECK-NEXT: field 1 offset 8 size 4 type i32 count 51 (hot)
-// C-NEXT:   struct.range_t: size 8, 2 fields, 61 accesses
-// CXX-NEXT: struct.geo::range_t: size 8, 2 fields, 61 accesses
-// CHECK-NEXT: field 0 offset 0 size 4 type i32 count 0 (cold)
-// CHECK-NEXT: field 1 offset 4 size 4 type i32 count 61 (hot)
-// C-NEXT:   struct.size2_t: size 8, 2 fields, 41 accesses
-// CXX-NEXT: struct.geo::size2_t: size 8, 2 fields, 41 accesses
-// CHECK-NEXT: field 0 offset 0 size 4 type i32 count 41 (hot)
-// CHECK-NEXT: field 1 offset 4 size 4 type i32 count 0 (cold)
-// C-NEXT:   struct.node: size 16, 2 fields, 21 accesses
-// CXX-NEXT: struct.geo::node: size 16, 2 fields, 21 accesses
-// CHECK-NEXT: field 0 offset 0 size 8 type i64 count 0 (cold)
-// CHECK-NEXT: field 1 offset 8 size 8 type i64 count 21 (hot)
+// C-NEXT:   point_t: size 24, 3 fields, 3403 accesses
+// CXX-NEXT: geo::point_t: size 24, 3 fields, 3403 accesses
+// CHECK-NEXT: field 0 x offset 0 size 8 type double count 2202 (hot)
+// CHECK-NEXT: field 1 y offset 8 size 8 type double count 1000 (hot)
+// CHECK-NEXT: field 2 id offset 16 size 4 type i32 count 201{{$}}
+// C-NEXT:   seg_t: size 16, 2 fields, 152 accesses
+// CXX-NEXT: geo::seg_t: size 16, 2 fields, 152 accesses
+// CHECK-NEXT: field 0 len offset 0 size 8 type i64 count 101 (hot)
+// CHECK-NEXT: field 1 kind offset 8 size 4 type i32 count 51 (hot)
+// C-NEXT:   range_t: size 8, 2 fields, 61 accesses
+// CXX-NEXT: geo::range_t: size 8, 2 fields, 61 accesses
+// CHECK-NEXT: field 0 lo offset 0 size 4 type i32 count 0 (cold)
+// CHECK-NEXT: field 1 hi offset 4 size 4 type i32 count 61 (hot)
+// C-NEXT:   size2_t: size 8, 2 fields, 41 accesses
+// CXX-NEXT: geo::size2_t: size 8, 2 fields, 41 accesses
+// CHECK-NEXT: field 0 w offset 0 size 4 type i32 count 41 (hot)
+// CHECK-NEXT: field 1 h offset 4 size 4 type i32 count 0 (cold)
+// C-NEXT:   struct node: size 16, 2 fields, 21 accesses
+// CXX-NEXT: geo::node: size 16, 2 fields, 21 accesses
+// CHECK-NEXT: field 0 key offset 0 size 8 type i64 count 0 (cold)
+// CHECK-NEXT: field 1 hits offset 8 size 8 type i64 count 21 (hot)
 // CHECK-NEXT: SUMMARY: EfficiencySanitizer: cache-frag: 0 false sharing, 0 true sharing, 0 predicted false sharing; 5 struct types with field accesses

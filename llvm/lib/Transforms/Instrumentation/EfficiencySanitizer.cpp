@@ -1786,8 +1786,11 @@ void EfficiencySanitizer::addDebugNames(StructFieldTable &Table) {
       std::string LLVMName, SourceName;
       StringRef TypedefName = typedefOfAnonymousStruct(Ty, Struct);
       if (!TypedefName.empty()) {
-        LLVMName = ("struct." + TypedefName).str();
-        SourceName = TypedefName.str();
+        SourceName =
+            ModuleIsCXX ? qualifiedDebugName(Ty) : TypedefName.str();
+        if (SourceName.empty())
+          continue;
+        LLVMName = "struct." + SourceName;
       } else {
         Struct = dyn_cast<DICompositeType>(Ty);
         if (!Struct || Struct->isForwardDecl() || Struct->getName().empty())
@@ -1897,7 +1900,8 @@ Constant *EfficiencySanitizer::createCacheFragModuleInfo() {
     }
     StructInfos.push_back(ConstantStruct::get(
         StructInfoTy,
-        {createCString(M, Table.Name, Prefix + ".name"),
+        {createCString(M, Table.HasDebugInfo ? Table.SourceName : Table.Name,
+                       Prefix + ".name"),
          ConstantInt::get(Int32Ty, Table.Size),
          ConstantInt::get(Int32Ty, NumFields),
          createInt32Array(M, Table.FieldOffsets, Prefix + ".field_offsets"),

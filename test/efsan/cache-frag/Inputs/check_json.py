@@ -12,7 +12,7 @@ FINDING_KEYS = {"kind", "line_address", "invalidations", "observed_invalidations
                 "estimated_parallel_invalidations", "impact", "threads", "object",
                 "objects", "accesses"}
 ACCESS_KEYS = {"thread", "offset", "length", "object_offset", "reads", "writes"}
-FIELD_KEYS = {"index", "offset", "size", "type", "count"}
+FIELD_KEYS = {"index", "name", "offset", "size", "type", "count"}
 TEXT_KINDS = {"false sharing": "false-sharing", "true sharing": "true-sharing",
               "predicted false sharing": "predicted-false-sharing"}
 
@@ -60,15 +60,16 @@ def parse_text(path):
             finding["accesses"].append((-1 if m.group(4) == "others" else int(m.group(4)[1:]),
                                         first, last - first + 1, int(m.group(5)), int(m.group(6))))
             continue
-        m = re.match(r"  (\S+): size (\d+), (\d+) fields, (\d+) accesses", line)
+        # "struct node" in C with debug info: the name may have a space.
+        m = re.match(r"  (\S.*?): size (\d+), (\d+) fields, (\d+) accesses", line)
         if m:
             struct = {"name": m.group(1), "size": int(m.group(2)), "counts": []}
             structs.append(struct)
             continue
-        m = re.match(r"    field (\d+)\s+offset (\d+)\s+size (\d+)\s+.*count (\d+)", line)
+        m = re.match(r"    field (\d+)(?: (\S+))?\s+offset (\d+)\s+size (\d+)\s+.*count (\d+)", line)
         if m and struct is not None:
-            struct["counts"].append((int(m.group(1)), int(m.group(2)),
-                                     int(m.group(3)), int(m.group(4))))
+            struct["counts"].append((int(m.group(1)), m.group(2), int(m.group(3)),
+                                     int(m.group(4)), int(m.group(5))))
     return findings, structs
 
 
@@ -130,7 +131,7 @@ def main():
         for f in j["fields"]:
             if FIELD_KEYS - set(f):
                 fail("field lacks %s" % sorted(FIELD_KEYS - set(f)))
-            counts.append((f["index"], f["offset"], f["size"], f["count"]))
+            counts.append((f["index"], f["name"], f["offset"], f["size"], f["count"]))
         if counts != t["counts"]:
             fail("struct %s counts: JSON %r, text %r" % (j["name"], counts, t["counts"]))
     print("check_json: %d findings and %d structs match" % (len(text_findings), len(text_structs)))
