@@ -1,8 +1,10 @@
 ; An access to an element of an array member or to a field of an embedded
 ; struct counts for the member of the outermost struct that holds it: at -O0
 ; (a struct GEP, then an array GEP with a variable index), in one GEP, through
-; a constant offset into a global, and at -O2 where only byte offsets from a
-; pointer parameter are left and the parameter's debug info names the struct.
+; a constant offset into a global, at -O2 where only byte offsets from a
+; pointer parameter are left and the parameter's debug info names the struct
+; (also through a typedef of an anonymous struct), and through a loop's
+; pointer that steps through the array.
 ; RUN: %opt -load-pass-plugin=%efsan_plugin -passes='efsan<cache-frag>' -S %s | FileCheck %s
 ; RUN: %opt -load-pass-plugin=%efsan_plugin -passes='efsan<cache-frag>' -S %s | %opt -passes=verify -disable-output
 
@@ -84,6 +86,40 @@ define i32 @buf_punned_O2(ptr %r) !dbg !11 {
 ; CHECK-LABEL: define i32 @buf_punned_O2(
 ; CHECK: call void @__efsan_cache_frag_access(ptr %buf, i64 4, i32 0, ptr null)
 
+; A loop's pointer stepped through buf (loop strength reduction): the phi's
+; start is &r->buf. A vectorised access to elements of buf counts too.
+define void @buf_loop(i64 %n) {
+entry:
+  %start = getelementptr inbounds i8, ptr @grec, i64 12
+  br label %loop
+loop:
+  %p = phi ptr [ %start, %entry ], [ %next, %loop ]
+  %k = phi i64 [ 0, %entry ], [ %k.next, %loop ]
+  store <16 x i8> zeroinitializer, ptr %p, align 1
+  %next = getelementptr inbounds i8, ptr %p, i64 16
+  %k.next = add i64 %k, 1
+  %done = icmp eq i64 %k.next, %n
+  br i1 %done, label %exit, label %loop
+exit:
+  ret void
+}
+; CHECK-LABEL: define void @buf_loop(
+; CHECK: call void @__efsan_cache_frag_access(ptr %p, i64 16, i32 1, ptr getelementptr inbounds ([4 x i64], ptr @__efsan.struct.record.counters, i32 0, i32 2))
+
+; A typedef of an anonymous struct through a pointer parameter at -O2
+; (`typedef struct { int n; unsigned char used[8]; } state_t;`).
+%struct.state_t = type { i32, [8 x i8] }
+
+define void @typedef_param(ptr %s, i64 %i) !dbg !40 {
+    #dbg_value(ptr %s, !41, !DIExpression(), !42)
+  %used = getelementptr inbounds i8, ptr %s, i64 4
+  %e = getelementptr inbounds [8 x i8], ptr %used, i64 0, i64 %i
+  store i8 1, ptr %e, align 1, !dbg !42
+  ret void
+}
+; CHECK-LABEL: define void @typedef_param(
+; CHECK: call void @__efsan_cache_frag_access(ptr %e, i64 1, i32 1, ptr getelementptr inbounds ([2 x i64], ptr @__efsan.struct.state_t.counters, i32 0, i32 1))
+
 !llvm.dbg.cu = !{!0}
 !llvm.module.flags = !{!2, !3}
 
@@ -110,3 +146,13 @@ define i32 @buf_punned_O2(ptr %r) !dbg !11 {
 !21 = !DILocalVariable(name: "r", arg: 1, scope: !11, file: !1, line: 2, type: !6)
 !30 = !DILocation(line: 1, scope: !10)
 !31 = !DILocation(line: 2, scope: !11)
+!40 = distinct !DISubprogram(name: "typedef_param", scope: !1, file: !1, line: 3, type: !4, spFlags: DISPFlagDefinition | DISPFlagOptimized, unit: !0)
+!41 = !DILocalVariable(name: "s", arg: 1, scope: !40, file: !1, line: 3, type: !43)
+!42 = !DILocation(line: 3, scope: !40)
+!43 = !DIDerivedType(tag: DW_TAG_pointer_type, baseType: !44, size: 64)
+!44 = !DIDerivedType(tag: DW_TAG_typedef, name: "state_t", file: !1, line: 3, baseType: !45)
+!45 = !DICompositeType(tag: DW_TAG_structure_type, file: !1, line: 3, size: 96, elements: !46)
+!46 = !{!47, !48}
+!47 = !DIDerivedType(tag: DW_TAG_member, name: "n", scope: !45, file: !1, baseType: !14, size: 32)
+!48 = !DIDerivedType(tag: DW_TAG_member, name: "used", scope: !45, file: !1, baseType: !49, size: 64, offset: 32)
+!49 = !DICompositeType(tag: DW_TAG_array_type, baseType: !18, size: 64, elements: !{})

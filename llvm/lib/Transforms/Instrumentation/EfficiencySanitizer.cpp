@@ -280,6 +280,7 @@ private:
   std::optional<StringMap<SmallVector<DICompositeType *, 1>>> DebugStructs;
   std::optional<StringMap<std::string>> DebugStructSourceNames;
   bool ModuleIsCXX = false;
+  bool isCXXModule() const;
 };
 
 } // namespace
@@ -1305,9 +1306,48 @@ EfficiencySanitizer::findFieldFromAddress(const MemoryAccess &Access) {
       findOutermostStruct(Access.Addr, ThroughFieldIndex);
   if (!Found)
     return std::nullopt;
-  if (memberStartingAt(DL, Found->Struct, Found->Offset) != Access.AccessTy)
+  // A vectorised loop over an array member reads or writes several elements
+  // at once.
+  Type *Member = memberStartingAt(DL, Found->Struct, Found->Offset);
+  auto *Vector = dyn_cast<FixedVectorType>(Access.AccessTy);
+  if (!Member || (Member != Access.AccessTy &&
+                  (!Vector || Vector->getElementType() != Member)))
     return std::nullopt;
   return topLevelField(*Found);
+}
+
+// Whether the module's debug info is for C++, where clang names struct types
+// by their scope-qualified names.
+bool EfficiencySanitizer::isCXXModule() const {
+  for (DICompileUnit *CU : M.debug_compile_units()) {
+    unsigned Lang = CU->getSourceLanguage();
+    if (Lang == dwarf::DW_LANG_C_plus_plus ||
+        Lang == dwarf::DW_LANG_C_plus_plus_03 ||
+        Lang == dwarf::DW_LANG_C_plus_plus_11 ||
+        Lang == dwarf::DW_LANG_C_plus_plus_14 ||
+        Lang == dwarf::DW_LANG_C_plus_plus_17 ||
+        Lang == dwarf::DW_LANG_C_plus_plus_20)
+      return true;
+  }
+  return false;
+}
+
+// The scope-qualified name of a debug info type (`ns::node`), empty for a
+// type inside a function or an anonymous scope, whose LLVM name would not be
+// rebuilt the same way.
+static std::string qualifiedDebugName(const DIType *Ty) {
+  std::string Name = Ty->getName().str();
+  for (const DIScope *Scope = Ty->getScope(); Scope;
+       Scope = Scope->getScope()) {
+    if (isa<DIFile>(Scope) || isa<DICompileUnit>(Scope))
+      break;
+    if (!isa<DINamespace>(Scope) && !isa<DICompositeType>(Scope))
+      return "";
+    if (Scope->getName().empty())
+      return "";
+    Name = (Scope->getName() + "::" + Name).str();
+  }
+  return Name;
 }
 
 // The named LLVM struct type a pointer variable's debug info points to
@@ -1331,25 +1371,33 @@ StructType *EfficiencySanitizer::structTypeOfPointerVariable(Value *Pointer) {
     if (!PointerTy || PointerTy->getTag() != dwarf::DW_TAG_pointer_type)
       return nullptr;
     const DIType *Pointee = PointerTy->getBaseType();
+    const DIDerivedType *Typedef = nullptr;
     while (auto *Derived = dyn_cast_or_null<DIDerivedType>(Pointee)) {
-      if (Derived->getTag() != dwarf::DW_TAG_const_type &&
-          Derived->getTag() != dwarf::DW_TAG_volatile_type &&
-          Derived->getTag() != dwarf::DW_TAG_typedef)
+      if (Derived->getTag() == dwarf::DW_TAG_typedef)
+        Typedef = Derived;
+      else if (Derived->getTag() != dwarf::DW_TAG_const_type &&
+               Derived->getTag() != dwarf::DW_TAG_volatile_type)
         break;
       Pointee = Derived->getBaseType();
     }
     auto *Composite = dyn_cast_or_null<DICompositeType>(Pointee);
-    if (!Composite || Composite->getName().empty() ||
-        (Composite->getTag() != dwarf::DW_TAG_structure_type &&
-         Composite->getTag() != dwarf::DW_TAG_class_type))
+    if (!Composite || (Composite->getTag() != dwarf::DW_TAG_structure_type &&
+                       Composite->getTag() != dwarf::DW_TAG_class_type))
       return nullptr;
-    // C names the LLVM type after the tag; a typedef of an anonymous struct
-    // is handled by the TBAA path. C++ scopes are not rebuilt here: a
-    // wrong or missing type just means no struct is found.
+    // clang names the LLVM type after the tag, scope-qualified in C++, or
+    // after the typedef of an anonymous struct (`typedef struct {...} T`).
+    const DIType *Named = Composite;
+    if (Composite->getName().empty())
+      Named = Typedef;
+    if (!Named)
+      return nullptr;
+    std::string Name = isCXXModule() ? qualifiedDebugName(Named)
+                                     : Named->getName().str();
+    if (Name.empty())
+      return nullptr;
     StructType *STy = nullptr;
     for (StringRef Kind : {"struct.", "class."})
-      if ((STy = StructType::getTypeByName(
-               Ctx, (Kind + Composite->getName()).str())))
+      if ((STy = StructType::getTypeByName(Ctx, (Kind + Name).str())))
         break;
     if (!STy || STy->isOpaque() || !STy->isSized() ||
         DL.getTypeAllocSize(STy).getFixedValue() * 8 !=
@@ -1359,6 +1407,28 @@ StructType *EfficiencySanitizer::structTypeOfPointerVariable(Value *Pointer) {
     Found = STy;
   }
   return Found;
+}
+
+// A pointer stepped through an array in a loop (`phi [%start, %next]` with
+// `%next = getelementptr %phi, step`, as loop strength reduction makes of
+// `s->buf[i]`): its start. Like a variable index, the steps are taken to stay
+// in the array the start points into.
+static Value *loopPointerStart(Value *Addr) {
+  auto *Phi = dyn_cast<PHINode>(Addr);
+  if (!Phi)
+    return nullptr;
+  Value *Start = nullptr;
+  for (Value *Incoming : Phi->incoming_values()) {
+    Value *Base = Incoming;
+    while (auto *Step = dyn_cast<GEPOperator>(Base))
+      Base = Step->getPointerOperand();
+    if (Base == Phi)
+      continue; // a step
+    if (Start && Start != Incoming)
+      return nullptr; // several starts
+    Start = Incoming;
+  }
+  return Start;
 }
 
 // Walks the address back through GEPs to the outermost named struct object it
@@ -1416,6 +1486,11 @@ EfficiencySanitizer::findOutermostStruct(Value *Addr, bool &ThroughFieldIndex) {
       Struct = NamedStruct(Slot->getAllocatedType());
     else if (isa<Argument>(Addr) || isa<Instruction>(Addr))
       Struct = structTypeOfPointerVariable(Addr);
+    if (!Struct)
+      if (Value *Start = loopPointerStart(Addr)) {
+        Addr = Start;
+        continue;
+      }
     if (Struct && InBounds(Struct, Offset)) {
       Outermost = StructOffset{Struct, uint64_t(Offset)};
       ThroughFieldIndex = FieldIndexSoFar;
@@ -1742,24 +1817,6 @@ static Constant *createInt32Array(Module &M, ArrayRef<uint64_t> Values,
       M, ConstantDataArray::get(M.getContext(), Narrow), Name);
 }
 
-// The scope-qualified name of a debug info type (`ns::node`), empty for a
-// type inside a function or an anonymous scope, whose LLVM name would not be
-// rebuilt the same way.
-static std::string qualifiedDebugName(const DIType *Ty) {
-  std::string Name = Ty->getName().str();
-  for (const DIScope *Scope = Ty->getScope(); Scope;
-       Scope = Scope->getScope()) {
-    if (isa<DIFile>(Scope) || isa<DICompileUnit>(Scope))
-      break;
-    if (!isa<DINamespace>(Scope) && !isa<DICompositeType>(Scope))
-      return "";
-    if (Scope->getName().empty())
-      return "";
-    Name = (Scope->getName() + "::" + Name).str();
-  }
-  return Name;
-}
-
 // Names the table after the source when the debug info has its type: the
 // type's name (`struct particle` in C, `ns::node` in C++) and, per field, the
 // source members it holds. A field that holds none is padding the compiler
@@ -1769,16 +1826,7 @@ void EfficiencySanitizer::addDebugNames(StructFieldTable &Table) {
   if (!DebugStructs) {
     DebugStructs.emplace();
     DebugStructSourceNames.emplace();
-    for (DICompileUnit *CU : M.debug_compile_units()) {
-      unsigned Lang = CU->getSourceLanguage();
-      if (Lang == dwarf::DW_LANG_C_plus_plus ||
-          Lang == dwarf::DW_LANG_C_plus_plus_03 ||
-          Lang == dwarf::DW_LANG_C_plus_plus_11 ||
-          Lang == dwarf::DW_LANG_C_plus_plus_14 ||
-          Lang == dwarf::DW_LANG_C_plus_plus_17 ||
-          Lang == dwarf::DW_LANG_C_plus_plus_20)
-        ModuleIsCXX = true;
-    }
+    ModuleIsCXX = isCXXModule();
     DebugInfoFinder Finder;
     Finder.processModule(M);
     for (DIType *Ty : Finder.types()) {
