@@ -955,6 +955,7 @@ static enum cf_heat cf_field_heat(const struct cf_struct_usage *u, u32 field,
 struct cf_struct_shape {
   u64 max;
   u32 hot, cold;
+  uptr hot_bytes, cold_bytes;
   uptr hot_begin, hot_end; // byte range the hot fields span
 };
 
@@ -969,23 +970,32 @@ static void cf_struct_shape(const struct cf_struct_usage *u,
     enum cf_heat heat = cf_field_heat(u, f, shape->max);
     if (heat == CF_HEAT_HOT) {
       shape->hot++;
+      shape->hot_bytes += u->field_sizes[f];
       if (u->field_offsets[f] < shape->hot_begin)
         shape->hot_begin = u->field_offsets[f];
       if (u->field_offsets[f] + u->field_sizes[f] > shape->hot_end)
         shape->hot_end = u->field_offsets[f] + u->field_sizes[f];
     } else if (heat == CF_HEAT_COLD) {
       shape->cold++;
+      shape->cold_bytes += u->field_sizes[f];
     }
   }
   if (!shape->hot)
     shape->hot_begin = 0;
 }
 
-// Moving cold fields out only saves lines when the object spans more than
-// one: in a struct that fits one line the hot fields already share it.
+static uptr cf_lines(uptr bytes) {
+  return (bytes + EFSAN_CACHE_LINE_SIZE - 1) / EFSAN_CACHE_LINE_SIZE;
+}
+
+// The advice to move the cold fields out is only given when doing so makes
+// the object span fewer cache lines: never for a struct that fits one line
+// (its hot fields share that line already), nor when the cold fields are too
+// small to free a line (an 8-byte cold field in a 280-byte struct).
 static bool cf_hot_cold_mix(const struct cf_struct_usage *u,
                             const struct cf_struct_shape *shape) {
-  return shape->hot && shape->cold && u->size > EFSAN_CACHE_LINE_SIZE;
+  return shape->hot && shape->cold && u->size > EFSAN_CACHE_LINE_SIZE &&
+         cf_lines(u->size - shape->cold_bytes) < cf_lines(u->size);
 }
 
 static uptr cf_hot_span(const struct cf_struct_shape *shape) {
@@ -1047,7 +1057,10 @@ static void cf_print_text_structs(struct cf_struct_usage *u, uptr n,
                    "with %u hot one(s); move the cold fields to a separate "
                    "struct so hot ones fill fewer lines\n",
                    shape.cold, shape.hot);
-    if (cf_hot_span(&shape) > EFSAN_CACHE_LINE_SIZE)
+    // Grouping only helps if the hot fields would then fit in fewer lines
+    // (not for one hot array larger than a line).
+    if (cf_hot_span(&shape) > EFSAN_CACHE_LINE_SIZE &&
+        cf_lines(shape.hot_bytes) < cf_lines(cf_hot_span(&shape)))
       efsan_report_line("    note: hot fields span %zu bytes (at least %zu cache "
                    "lines per object); group them together\n",
                    cf_hot_span(&shape),
