@@ -106,6 +106,18 @@ exit:
 ; CHECK-LABEL: define void @buf_loop(
 ; CHECK: call void @__efsan_cache_frag_access(ptr %p, i64 16, i32 1, ptr getelementptr inbounds ([4 x i64], ptr @__efsan.struct.record.counters, i32 0, i32 2))
 
+; An element of a global array of structs, in one GEP (recs[i].pos.y): the
+; first struct the GEP indexes into is the outermost.
+@grecs = global [4 x %struct.record] zeroinitializer, align 8
+
+define i32 @array_of_structs(i64 %i) {
+  %y = getelementptr inbounds [4 x %struct.record], ptr @grecs, i64 0, i64 %i, i32 1, i32 1
+  %v = load i32, ptr %y, align 4
+  ret i32 %v
+}
+; CHECK-LABEL: define i32 @array_of_structs(
+; CHECK: call void @__efsan_cache_frag_access(ptr %y, i64 4, i32 0, ptr getelementptr inbounds ([4 x i64], ptr @__efsan.struct.record.counters, i32 0, i32 1))
+
 ; A typedef of an anonymous struct through a pointer parameter at -O2
 ; (`typedef struct { int n; unsigned char used[8]; } state_t;`).
 %struct.state_t = type { i32, [8 x i8] }

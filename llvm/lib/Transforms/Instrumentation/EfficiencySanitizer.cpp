@@ -1454,13 +1454,24 @@ EfficiencySanitizer::findOutermostStruct(Value *Addr, bool &ThroughFieldIndex) {
   int64_t Offset = 0;
   for (unsigned Steps = 0; Steps < 16; ++Steps) { // real chains are short
     if (auto *GEP = dyn_cast<GEPOperator>(Addr)) {
+      // The outermost named struct this GEP indexes into, and where its
+      // object starts relative to the GEP's pointer: the source type
+      // (`getelementptr %struct.S, ptr %p, ...`) or the first struct met
+      // (`getelementptr [4 x %struct.S], ptr @a, i64 0, i64 %i, i32 1`).
+      StructType *First = nullptr;
+      int64_t FirstStart = 0, Local = 0;
+      bool Leading = true;
       for (gep_type_iterator GTI = gep_type_begin(GEP), E = gep_type_end(GEP);
            GTI != E; ++GTI) {
         auto *Index = dyn_cast<ConstantInt>(GTI.getOperand());
         if (StructType *STy = GTI.getStructTypeOrNull()) {
-          Offset += DL.getStructLayout(STy)
-                        ->getElementOffset(Index->getZExtValue())
-                        .getFixedValue();
+          if (!First && NamedStruct(STy)) {
+            First = STy;
+            FirstStart = Local;
+          }
+          Local += DL.getStructLayout(STy)
+                       ->getElementOffset(Index->getZExtValue())
+                       .getFixedValue();
           if (NamedStruct(STy))
             FieldIndexSoFar = true;
           continue;
@@ -1469,14 +1480,26 @@ EfficiencySanitizer::findOutermostStruct(Value *Addr, bool &ThroughFieldIndex) {
         if (Stride.isScalable())
           return std::nullopt;
         if (Index) // a variable index: the first element
-          Offset += Index->getSExtValue() * int64_t(Stride.getFixedValue());
-      }
-      Addr = GEP->getPointerOperand();
-      if (StructType *Struct = NamedStruct(GEP->getSourceElementType()))
-        if (InBounds(Struct, Offset)) {
-          Outermost = StructOffset{Struct, uint64_t(Offset)};
-          ThroughFieldIndex = FieldIndexSoFar;
+          Local += Index->getSExtValue() * int64_t(Stride.getFixedValue());
+        if (Leading) { // whole objects of the source type
+          if (StructType *Source = NamedStruct(GEP->getSourceElementType())) {
+            First = Source;
+            FirstStart = Local;
+          }
         }
+        Leading = false;
+      }
+      if (Leading) // no index at all: the pointer itself
+        if (StructType *Source = NamedStruct(GEP->getSourceElementType())) {
+          First = Source;
+          FirstStart = 0;
+        }
+      Offset += Local;
+      Addr = GEP->getPointerOperand();
+      if (First && InBounds(First, Offset - FirstStart)) {
+        Outermost = StructOffset{First, uint64_t(Offset - FirstStart)};
+        ThroughFieldIndex = FieldIndexSoFar;
+      }
       continue;
     }
     StructType *Struct = nullptr;
