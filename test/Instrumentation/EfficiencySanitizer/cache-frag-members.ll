@@ -132,6 +132,21 @@ define void @typedef_param(ptr %s, i64 %i) !dbg !40 {
 ; CHECK-LABEL: define void @typedef_param(
 ; CHECK: call void @__efsan_cache_frag_access(ptr %e, i64 1, i32 1, ptr getelementptr inbounds ([2 x i64], ptr @__efsan.struct.state_t.counters, i32 0, i32 1))
 
+; A cast between struct types: p is a `struct base *` in the debug info but
+; the code reads ((struct derived *)p)->z. The access is derived's, not a
+; field of base that happens to be at the same offset.
+%struct.base = type { i32, i32, i32 }
+%struct.derived = type { i32, i32 }
+
+define i32 @cast_between_structs(ptr %p) !dbg !50 {
+    #dbg_value(ptr %p, !51, !DIExpression(), !52)
+  %z = getelementptr inbounds %struct.derived, ptr %p, i64 0, i32 1
+  %v = load i32, ptr %z, align 4, !dbg !52
+  ret i32 %v
+}
+; CHECK-LABEL: define i32 @cast_between_structs(
+; CHECK: call void @__efsan_cache_frag_access(ptr %z, i64 4, i32 0, ptr getelementptr inbounds ([2 x i64], ptr @__efsan.struct.derived.counters, i32 0, i32 1))
+
 !llvm.dbg.cu = !{!0}
 !llvm.module.flags = !{!2, !3}
 
@@ -168,3 +183,8 @@ define void @typedef_param(ptr %s, i64 %i) !dbg !40 {
 !47 = !DIDerivedType(tag: DW_TAG_member, name: "n", scope: !45, file: !1, baseType: !14, size: 32)
 !48 = !DIDerivedType(tag: DW_TAG_member, name: "used", scope: !45, file: !1, baseType: !49, size: 64, offset: 32)
 !49 = !DICompositeType(tag: DW_TAG_array_type, baseType: !18, size: 64, elements: !{})
+!50 = distinct !DISubprogram(name: "cast_between_structs", scope: !1, file: !1, line: 4, type: !4, spFlags: DISPFlagDefinition | DISPFlagOptimized, unit: !0)
+!51 = !DILocalVariable(name: "p", arg: 1, scope: !50, file: !1, line: 4, type: !53)
+!52 = !DILocation(line: 4, scope: !50)
+!53 = !DIDerivedType(tag: DW_TAG_pointer_type, baseType: !54, size: 64)
+!54 = !DICompositeType(tag: DW_TAG_structure_type, name: "base", file: !1, line: 4, size: 96, elements: !{})

@@ -1409,6 +1409,33 @@ StructType *EfficiencySanitizer::structTypeOfPointerVariable(Value *Pointer) {
   return Found;
 }
 
+// Whether Ty has a member (at any depth, array elements included) of type
+// Inner starting at Offset, or is Inner itself at offset 0.
+static bool holdsTypeAt(const DataLayout &DL, Type *Ty, uint64_t Offset,
+                        Type *Inner) {
+  while (true) {
+    if (Ty == Inner && Offset == 0)
+      return true;
+    if (auto *STy = dyn_cast<StructType>(Ty)) {
+      const StructLayout *Layout = DL.getStructLayout(STy);
+      if (Offset >= Layout->getSizeInBytes())
+        return false;
+      unsigned Index = Layout->getElementContainingOffset(Offset);
+      Offset -= Layout->getElementOffset(Index);
+      Ty = STy->getElementType(Index);
+    } else if (auto *ATy = dyn_cast<ArrayType>(Ty)) {
+      uint64_t ElementSize =
+          DL.getTypeAllocSize(ATy->getElementType()).getFixedValue();
+      if (ElementSize == 0 || Offset >= ElementSize * ATy->getNumElements())
+        return false;
+      Offset %= ElementSize;
+      Ty = ATy->getElementType();
+    } else {
+      return false;
+    }
+  }
+}
+
 // A pointer stepped through an array in a loop (`phi [%start, %next]` with
 // `%next = getelementptr %phi, step`, as loop strength reduction makes of
 // `s->buf[i]`): its start. Like a variable index, the steps are taken to stay
@@ -1450,6 +1477,17 @@ EfficiencySanitizer::findOutermostStruct(Value *Addr, bool &ThroughFieldIndex) {
            uint64_t(Offset) < DL.getTypeAllocSize(Struct).getFixedValue();
   };
   std::optional<StructOffset> Outermost;
+  // An outer struct replaces the one found so far only if it has that one as
+  // a member where the address says: a cast between struct types
+  // (container_of, a `struct base *` that is really a derived struct) must
+  // not credit a field of the other type.
+  auto Holds = [&](StructType *Outer, int64_t OuterOffset) {
+    if (!Outermost)
+      return true;
+    int64_t Start = OuterOffset - int64_t(Outermost->Offset);
+    return Start >= 0 &&
+           holdsTypeAt(DL, Outer, uint64_t(Start), Outermost->Struct);
+  };
   bool FieldIndexSoFar = false;
   int64_t Offset = 0;
   for (unsigned Steps = 0; Steps < 16; ++Steps) { // real chains are short
@@ -1496,7 +1534,8 @@ EfficiencySanitizer::findOutermostStruct(Value *Addr, bool &ThroughFieldIndex) {
         }
       Offset += Local;
       Addr = GEP->getPointerOperand();
-      if (First && InBounds(First, Offset - FirstStart)) {
+      if (First && InBounds(First, Offset - FirstStart) &&
+          Holds(First, Offset - FirstStart)) {
         Outermost = StructOffset{First, uint64_t(Offset - FirstStart)};
         ThroughFieldIndex = FieldIndexSoFar;
       }
@@ -1514,7 +1553,7 @@ EfficiencySanitizer::findOutermostStruct(Value *Addr, bool &ThroughFieldIndex) {
         Addr = Start;
         continue;
       }
-    if (Struct && InBounds(Struct, Offset)) {
+    if (Struct && InBounds(Struct, Offset) && Holds(Struct, Offset)) {
       Outermost = StructOffset{Struct, uint64_t(Offset)};
       ThroughFieldIndex = FieldIndexSoFar;
     }
