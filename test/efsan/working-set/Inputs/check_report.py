@@ -8,7 +8,7 @@ report's top-level keys, the region names (heap, globals, stack, other),
 `level0` (the level-0 series), `levels`, `filename_pid` (the PID in the file
 name) and `reports` (all parsed reports) as variables. Exits 1 with the
 failing expression and the report if any is false. Always required of every
-report: schema_version 2, a string executable, and the pid of its file name.
+report: schema_version 1, a string executable, and the pid of its file name.
 """
 import glob
 import json
@@ -34,7 +34,7 @@ def main():
     parsed = [json.loads(text) for _, text in reports]
     for (path, text), report in zip(reports, parsed):
         # Every report identifies itself (docs/JSONSchema.md).
-        if report.get("schema_version") != 2 or not isinstance(report.get("executable"), str) \
+        if report.get("schema_version") != 1 or not isinstance(report.get("executable"), str) \
                 or report.get("pid") != int(path.rsplit(".", 1)[1]):
             sys.exit("%s: schema_version, pid or executable missing or wrong\n%s" % (path, text))
         env = dict(report)
