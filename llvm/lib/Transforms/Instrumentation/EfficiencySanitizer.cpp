@@ -1532,6 +1532,14 @@ EfficiencySanitizer::findOutermostStruct(Value *Addr, bool &ThroughFieldIndex) {
           First = Source;
           FirstStart = 0;
         }
+      // An index that lands on a struct element without a field index after
+      // it (`getelementptr [64 x %struct.S], ptr @a, i64 0, i64 %i`, then a
+      // byte offset into the element): the GEP points at that struct.
+      if (!First)
+        if (StructType *Result = NamedStruct(GEP->getResultElementType())) {
+          First = Result;
+          FirstStart = Local;
+        }
       Offset += Local;
       Addr = GEP->getPointerOperand();
       if (First && InBounds(First, Offset - FirstStart) &&
