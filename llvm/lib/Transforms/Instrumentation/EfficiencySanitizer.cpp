@@ -1269,27 +1269,38 @@ EfficiencySanitizer::findStructAtAddress(Value *Addr) {
   return std::nullopt;
 }
 
+// One level down from an aggregate: the member (or array element) of Ty
+// that contains Offset, with Offset made relative to it. False for a scalar
+// or an offset past the end.
+static bool descendToMemberAt(const DataLayout &DL, Type *&Ty,
+                              uint64_t &Offset) {
+  if (auto *STy = dyn_cast<StructType>(Ty)) {
+    const StructLayout *Layout = DL.getStructLayout(STy);
+    if (Offset >= Layout->getSizeInBytes())
+      return false;
+    unsigned Index = Layout->getElementContainingOffset(Offset);
+    Offset -= Layout->getElementOffset(Index);
+    Ty = STy->getElementType(Index);
+    return true;
+  }
+  if (auto *ATy = dyn_cast<ArrayType>(Ty)) {
+    uint64_t ElementSize =
+        DL.getTypeAllocSize(ATy->getElementType()).getFixedValue();
+    if (ElementSize == 0 || Offset >= ElementSize * ATy->getNumElements())
+      return false;
+    Offset %= ElementSize;
+    Ty = ATy->getElementType();
+    return true;
+  }
+  return false;
+}
+
 // The scalar (or vector) member of Ty that starts exactly at Offset, if any.
 static Type *memberStartingAt(const DataLayout &DL, Type *Ty, uint64_t Offset) {
-  while (true) {
-    if (auto *STy = dyn_cast<StructType>(Ty)) {
-      const StructLayout *Layout = DL.getStructLayout(STy);
-      if (Offset >= Layout->getSizeInBytes())
-        return nullptr;
-      unsigned Index = Layout->getElementContainingOffset(Offset);
-      Offset -= Layout->getElementOffset(Index);
-      Ty = STy->getElementType(Index);
-    } else if (auto *ATy = dyn_cast<ArrayType>(Ty)) {
-      uint64_t ElementSize =
-          DL.getTypeAllocSize(ATy->getElementType()).getFixedValue();
-      if (ElementSize == 0 || Offset >= ElementSize * ATy->getNumElements())
-        return nullptr;
-      Offset %= ElementSize;
-      Ty = ATy->getElementType();
-    } else {
-      return Offset == 0 ? Ty : nullptr;
-    }
-  }
+  while (isa<StructType>(Ty) || isa<ArrayType>(Ty))
+    if (!descendToMemberAt(DL, Ty, Offset))
+      return nullptr;
+  return Offset == 0 ? Ty : nullptr;
 }
 
 // Accesses with neither a struct GEP nor a struct-path TBAA tag (field 0
@@ -1413,27 +1424,10 @@ StructType *EfficiencySanitizer::structTypeOfPointerVariable(Value *Pointer) {
 // Inner starting at Offset, or is Inner itself at offset 0.
 static bool holdsTypeAt(const DataLayout &DL, Type *Ty, uint64_t Offset,
                         Type *Inner) {
-  while (true) {
-    if (Ty == Inner && Offset == 0)
-      return true;
-    if (auto *STy = dyn_cast<StructType>(Ty)) {
-      const StructLayout *Layout = DL.getStructLayout(STy);
-      if (Offset >= Layout->getSizeInBytes())
-        return false;
-      unsigned Index = Layout->getElementContainingOffset(Offset);
-      Offset -= Layout->getElementOffset(Index);
-      Ty = STy->getElementType(Index);
-    } else if (auto *ATy = dyn_cast<ArrayType>(Ty)) {
-      uint64_t ElementSize =
-          DL.getTypeAllocSize(ATy->getElementType()).getFixedValue();
-      if (ElementSize == 0 || Offset >= ElementSize * ATy->getNumElements())
-        return false;
-      Offset %= ElementSize;
-      Ty = ATy->getElementType();
-    } else {
+  while (!(Ty == Inner && Offset == 0))
+    if (!descendToMemberAt(DL, Ty, Offset))
       return false;
-    }
-  }
+  return true;
 }
 
 // A pointer stepped through an array in a loop (`phi [%start, %next]` with
