@@ -1361,11 +1361,9 @@ static std::string qualifiedDebugName(const DIType *Ty) {
   return Name;
 }
 
-// The named LLVM struct type a pointer variable's debug info points to
-// (`struct S *p`): optimised code often has lost every struct GEP by then,
-// and only the variable still says what the pointer points to. Every
-// variable describing the pointer must agree.
-StructType *EfficiencySanitizer::structTypeOfPointerVariable(Value *Pointer) {
+// The source variables whose value is exactly the pointer (debug intrinsics
+// and records without an expression).
+static SmallVector<DILocalVariable *, 4> variablesHolding(Value *Pointer) {
   SmallVector<DbgValueInst *, 4> Intrinsics;
   SmallVector<DbgVariableRecord *, 4> Records;
   findDbgValues(Intrinsics, Pointer, &Records);
@@ -1376,6 +1374,15 @@ StructType *EfficiencySanitizer::structTypeOfPointerVariable(Value *Pointer) {
   for (DbgVariableRecord *DVR : Records)
     if (DVR->getExpression()->getNumElements() == 0)
       Variables.push_back(DVR->getVariable());
+  return Variables;
+}
+
+// The named LLVM struct type a pointer variable's debug info points to
+// (`struct S *p`): optimised code often has lost every struct GEP by then,
+// and only the variable still says what the pointer points to. Every
+// variable describing the pointer must agree.
+StructType *EfficiencySanitizer::structTypeOfPointerVariable(Value *Pointer) {
+  SmallVector<DILocalVariable *, 4> Variables = variablesHolding(Pointer);
   StructType *Found = nullptr;
   for (DILocalVariable *Variable : Variables) {
     auto *PointerTy = dyn_cast_or_null<DIDerivedType>(Variable->getType());
@@ -1644,16 +1651,7 @@ std::string EfficiencySanitizer::typedefNameFromPointerVariable(
   if (Offset.isNegative() || Offset.getZExtValue() < TagOffset)
     return "";
   uint64_t ObjectsSkipped = Offset.getZExtValue() - TagOffset; // p[k]: k * size
-  SmallVector<DbgValueInst *, 4> Intrinsics;
-  SmallVector<DbgVariableRecord *, 4> Records;
-  findDbgValues(Intrinsics, Pointer, &Records);
-  SmallVector<DILocalVariable *, 4> Variables;
-  for (DbgValueInst *DVI : Intrinsics)
-    if (DVI->getExpression()->getNumElements() == 0)
-      Variables.push_back(DVI->getVariable());
-  for (DbgVariableRecord *DVR : Records)
-    if (DVR->getExpression()->getNumElements() == 0)
-      Variables.push_back(DVR->getVariable());
+  SmallVector<DILocalVariable *, 4> Variables = variablesHolding(Pointer);
   SmallVector<uint64_t, 8> TBAAOffsets = tbaaMemberOffsets(Base);
   std::string Name;
   for (DILocalVariable *Variable : Variables) {
