@@ -618,8 +618,12 @@ EFSAN_INTERFACE void __efsan_cache_frag_access(void *addr, uptr size,
   u32 thread_plus1 = cf_end_period(&clock);
   if (!thread_plus1)
     return;
-  if (field_counter)
-    cf_add(field_counter, 1);
+  if (field_counter) {
+    // A vectorised access to adjacent members counts for each of them.
+    u32 fields = ((flags >> 8) & 0xff) + 1;
+    for (u32 i = 0; i < fields; i++)
+      cf_add(&field_counter[i], 1);
+  }
   cf_sample_range((uptr)addr, size, flags & 1, thread_plus1, clock);
 }
 

@@ -129,6 +129,10 @@ static constexpr char kExitName[] = "__efsan_exit";
 static constexpr char kCountdownName[] = "__efsan_cache_frag_countdown";
 static constexpr char kCacheFragAccessName[] = "__efsan_cache_frag_access";
 static constexpr uint32_t kCacheFragWriteFlag = 1; // flags bit 0
+// flags bits 8..15: how many consecutive field counters from field_counter
+// the access covers, less one.
+static constexpr unsigned kCacheFragFieldSpanShift = 8;
+static constexpr unsigned kCacheFragMaxFieldSpan = 256;
 
 // Sizes with a dedicated callout: 1, 2, 4, 8, 16 bytes.
 static constexpr size_t kNumSizeClasses = 5;
@@ -178,6 +182,9 @@ struct StructFieldTable {
 struct FieldRef {
   StructFieldTable *Table;
   unsigned Index;
+  // Consecutive fields from Index the access covers (a vectorised access to
+  // adjacent members counts once for each of them).
+  unsigned Span = 1;
 };
 
 class EfficiencySanitizer {
@@ -209,9 +216,13 @@ private:
                                      uint64_t Size, bool IsWrite);
   void emitAccessCallout(IRBuilder<> &IRB, Value *Addr, uint64_t Size,
                          Align Alignment, bool IsWrite);
+  struct FieldCounter {
+    Constant *Address; // null: the access goes to no counted field
+    uint32_t SpanFlags = 0;
+  };
   void emitCacheFragAccess(IRBuilder<> &IRB, Value *Addr, Value *Size,
-                           bool IsWrite, Constant *FieldCounter);
-  Constant *fieldCounterAddress(const MemoryAccess &Access);
+                           bool IsWrite, FieldCounter Field);
+  FieldCounter fieldCounter(const MemoryAccess &Access);
   Value *loadLocalCountdown(IRBuilder<> &IRB);
   void storeLocalCountdown(IRBuilder<> &IRB, Value *Count);
   LoadInst *loadThreadCountdown(IRBuilder<> &IRB);
@@ -220,14 +231,17 @@ private:
   void writeBackCountdown(IRBuilder<> &IRB);
 
   std::optional<FieldRef> findStructField(const MemoryAccess &Access);
-  std::optional<FieldRef> findFieldFromGEP(Value *Addr);
+  std::optional<FieldRef> findFieldFromGEP(Value *Addr, uint64_t AccessSize);
   std::optional<FieldRef> findFieldFromTBAA(const MemoryAccess &Access);
   std::optional<FieldRef> findFieldFromAddress(const MemoryAccess &Access);
   std::optional<StructOffset> findStructAtAddress(Value *Addr);
   std::optional<StructOffset> findOutermostStruct(Value *Addr,
                                                   bool &ThroughFieldIndex);
   StructType *structTypeOfPointerVariable(Value *Pointer);
-  std::optional<FieldRef> topLevelField(StructOffset Found);
+  std::optional<FieldRef> topLevelField(StructOffset Found,
+                                        uint64_t AccessSize);
+  static unsigned fieldSpan(const StructFieldTable &Table, unsigned Index,
+                            uint64_t Offset, uint64_t AccessSize);
   StructType *findStructTypeForAnonymousTBAA(const MemoryAccess &Access,
                                              MDNode *Base,
                                              uint64_t TagOffset);
@@ -664,7 +678,7 @@ void EfficiencySanitizer::instrumentMaskedAccess(IntrinsicInst *II) {
                                        IRB.getInt64(0));
     if (Tool == EfficiencySanitizerOptions::ESAN_CacheFrag)
       emitCacheFragAccess(IRB, LaneAddr, LaneSize, IsWrite,
-                          ConstantPointerNull::get(PtrTy));
+                          {ConstantPointerNull::get(PtrTy)});
     else
       IRB.CreateCall(IsWrite ? StoreN : LoadN, {LaneAddr, LaneSize});
   }
@@ -862,9 +876,9 @@ void EfficiencySanitizer::instrumentWorkingSetBlock(
 // memory.
 void EfficiencySanitizer::instrumentCacheFragRun(
     Instruction *End, ArrayRef<MemoryAccess> Accesses) {
-  SmallVector<Constant *, 8> Counters;
+  SmallVector<FieldCounter, 8> Counters;
   for (const MemoryAccess &Access : Accesses)
-    Counters.push_back(fieldCounterAddress(Access));
+    Counters.push_back(fieldCounter(Access));
   IRBuilder<> IRB(End);
   Value *Count = loadLocalCountdown(IRB);
   // c - n as `add nsw c, -n`: the backend turns a sub of a constant into an
@@ -1087,27 +1101,29 @@ void EfficiencySanitizer::emitAccessCallout(IRBuilder<> &IRB, Value *Addr,
   IRB.CreateCall(IsWrite ? StoreN : LoadN, {Addr, IRB.getInt64(Size)});
 }
 
-// The runtime bumps the field's counter when it samples the access.
+// The runtime bumps the field's counter(s) when it samples the access.
 void EfficiencySanitizer::emitCacheFragAccess(IRBuilder<> &IRB, Value *Addr,
                                               Value *Size, bool IsWrite,
-                                              Constant *FieldCounter) {
+                                              FieldCounter Field) {
+  uint32_t Flags = (IsWrite ? kCacheFragWriteFlag : 0) | Field.SpanFlags;
   CallInst *Call = IRB.CreateCall(
-      CacheFragAccess,
-      {Addr, Size, IRB.getInt32(IsWrite ? kCacheFragWriteFlag : 0),
-       FieldCounter});
+      CacheFragAccess, {Addr, Size, IRB.getInt32(Flags), Field.Address});
   markNoSanitize(Call);
 }
 
-// The i64 counter of the struct field the access goes to, or null.
-Constant *EfficiencySanitizer::fieldCounterAddress(const MemoryAccess &Access) {
+// The i64 counter of the struct field the access goes to (the first of the
+// fields it covers), or null.
+EfficiencySanitizer::FieldCounter
+EfficiencySanitizer::fieldCounter(const MemoryAccess &Access) {
   std::optional<FieldRef> Field = findStructField(Access);
   if (!Field)
-    return ConstantPointerNull::get(PtrTy);
+    return {ConstantPointerNull::get(PtrTy)};
   GlobalVariable *Counters = Field->Table->Counters;
   Constant *Indices[] = {ConstantInt::get(Int32Ty, 0),
                          ConstantInt::get(Int32Ty, Field->Index)};
-  return ConstantExpr::getInBoundsGetElementPtr(Counters->getValueType(),
-                                                Counters, Indices);
+  return {ConstantExpr::getInBoundsGetElementPtr(Counters->getValueType(),
+                                                 Counters, Indices),
+          (Field->Span - 1) << kCacheFragFieldSpanShift};
 }
 
 Value *EfficiencySanitizer::loadLocalCountdown(IRBuilder<> &IRB) {
@@ -1206,7 +1222,8 @@ EfficiencySanitizer::findStructField(const MemoryAccess &Access) {
   // byte offsets, but keeps the struct path in its TBAA tags. What neither
   // names may still be an element of an array of structs or a struct
   // object's start (field 0 is at offset 0: no GEP, or an array-style GEP).
-  if (std::optional<FieldRef> Field = findFieldFromGEP(Access.Addr))
+  if (std::optional<FieldRef> Field =
+          findFieldFromGEP(Access.Addr, Access.Size))
     return Field;
   if (std::optional<FieldRef> Field = findFieldFromTBAA(Access))
     return Field;
@@ -1324,7 +1341,7 @@ EfficiencySanitizer::findFieldFromAddress(const MemoryAccess &Access) {
   if (!Member || (Member != Access.AccessTy &&
                   (!Vector || Vector->getElementType() != Member)))
     return std::nullopt;
-  return topLevelField(*Found);
+  return topLevelField(*Found, Access.Size);
 }
 
 // Whether the module's debug info is for C++, where clang names struct types
@@ -1714,18 +1731,20 @@ std::string EfficiencySanitizer::typedefNameFromDebugInfo(MDNode *Base) {
 // An access through a struct GEP (possibly followed by more GEPs: an index
 // into an array member, a field of an embedded struct) counts for the
 // top-level member of the outermost struct the address is inside.
-std::optional<FieldRef> EfficiencySanitizer::findFieldFromGEP(Value *Addr) {
+std::optional<FieldRef>
+EfficiencySanitizer::findFieldFromGEP(Value *Addr, uint64_t AccessSize) {
   bool ThroughFieldIndex = false;
   std::optional<StructOffset> Found =
       findOutermostStruct(Addr, ThroughFieldIndex);
   if (!Found || !ThroughFieldIndex)
     return std::nullopt;
-  return topLevelField(*Found);
+  return topLevelField(*Found, AccessSize);
 }
 
 // The member of Found's struct that holds Found's offset, counted in that
 // struct's table.
-std::optional<FieldRef> EfficiencySanitizer::topLevelField(StructOffset Found) {
+std::optional<FieldRef>
+EfficiencySanitizer::topLevelField(StructOffset Found, uint64_t AccessSize) {
   const StructLayout *Layout = DL.getStructLayout(Found.Struct);
   if (Found.Offset >= Layout->getSizeInBytes())
     return std::nullopt;
@@ -1736,7 +1755,20 @@ std::optional<FieldRef> EfficiencySanitizer::topLevelField(StructOffset Found) {
   createFieldCounters(Table);
   if (FieldIndex >= Table.FieldOffsets.size())
     return std::nullopt;
-  return FieldRef{&Table, FieldIndex};
+  return FieldRef{&Table, FieldIndex,
+                  fieldSpan(Table, FieldIndex, Found.Offset, AccessSize)};
+}
+
+unsigned EfficiencySanitizer::fieldSpan(const StructFieldTable &Table,
+                                        unsigned Index, uint64_t Offset,
+                                        uint64_t AccessSize) {
+  uint64_t End = Offset + AccessSize;
+  unsigned Last = Index;
+  while (Last + 1 < Table.FieldOffsets.size() &&
+         Table.FieldOffsets[Last + 1] < End &&
+         Last + 1 - Index + 1 <= kCacheFragMaxFieldSpan)
+    ++Last;
+  return Last - Index + 1;
 }
 
 void EfficiencySanitizer::fillTableFromStructType(StructFieldTable &Table,
@@ -1850,7 +1882,8 @@ EfficiencySanitizer::findFieldFromTBAA(const MemoryAccess &Access) {
     Table.Size = std::max(Table.Size, Table.FieldOffsets.back() +
                                           Table.FieldSizes.back());
   }
-  return FieldRef{&Table, Index};
+  return FieldRef{&Table, Index,
+                  fieldSpan(Table, Index, AccessOffset, Access.Size)};
 }
 
 //===----------------------------------------------------------------------===//
