@@ -273,17 +273,20 @@ static inline __attribute__((always_inline)) void on_access(uptr addr,
     efsan_ws_mark_range(addr, size);
     return;
   }
+  // Inlined into the entry points: the return address is the instrumented
+  // code's.
   if (efsan_active_tool == EFSAN_TOOL_CACHE_FRAG)
-    efsan_cache_frag_access(addr, size, is_write);
+    efsan_cache_frag_access(addr, size, is_write,
+                            (uptr)__builtin_return_address(0));
 }
 
-void efsan_core_access_range(uptr addr, uptr size, bool is_write) {
+void efsan_core_access_range(uptr addr, uptr size, bool is_write, uptr pc) {
   if (!size)
     return;
   if (EFSAN_LIKELY(efsan_active_tool == EFSAN_TOOL_WORKING_SET))
     efsan_ws_mark_range(addr, size);
   else if (efsan_active_tool == EFSAN_TOOL_CACHE_FRAG)
-    efsan_cache_frag_libc_range(addr, size, is_write);
+    efsan_cache_frag_libc_range(addr, size, is_write, pc);
 }
 
 bool efsan_core_ranges_wanted(void) {

@@ -178,6 +178,9 @@ struct efsan_frame {
 // strings stay valid for the life of the process.
 uptr efsan_symbolize_stack(u32 stack_id, struct efsan_frame *frames,
                            uptr max_frames);
+// Symbolizes the code address pc (a return address: the call before it is
+// looked up) into at most max_frames frames, innermost inlined one first.
+uptr efsan_symbolize_pc(uptr pc, struct efsan_frame *frames, uptr max_frames);
 // Looks up the global variable containing addr with the symbolizer's data
 // lookup (symbol table). On success fills name (valid for the life of the
 // process), start and size and returns true.
@@ -230,8 +233,9 @@ void efsan_core_malloc(uptr addr, uptr size, u32 stack_id);
 void efsan_core_free(uptr addr);
 // A shared library was loaded (dlopen): its mappings join the registry now.
 void efsan_core_library_loaded(void);
-// Ranges libc read or wrote on the program's behalf.
-void efsan_core_access_range(uptr addr, uptr size, bool is_write);
+// Ranges libc read or wrote on the program's behalf; pc is the caller of the
+// libc function.
+void efsan_core_access_range(uptr addr, uptr size, bool is_write, uptr pc);
 // Would a range be recorded now? False for cache-frag outside its tracking
 // windows, so that interceptors skip sizing the range (a strlen) at all.
 bool efsan_core_ranges_wanted(void);

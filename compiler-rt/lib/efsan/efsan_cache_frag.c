@@ -432,9 +432,33 @@ static void cf_observe(struct cf_line_record *record, u32 thread_plus1,
   }
 }
 
+// Counts a sample of the thread's at pc (only the thread writes its slot).
+static void cf_count_site(struct cf_thread_line *slot, uptr pc, bool is_write,
+                          u64 mask) {
+  for (int i = 0; i < CF_SITES; i++) {
+    struct cf_site *site = &slot->sites[i];
+    if (site->pc && site->pc != pc)
+      continue;
+    if (is_write)
+      cf_store(&site->writes, site->writes + 1);
+    else
+      cf_store(&site->reads, site->reads + 1);
+    if ((site->bytes & mask) != mask)
+      cf_store(&site->bytes, site->bytes | mask);
+    // Published last: the report reads sites of running threads.
+    if (!site->pc)
+      __atomic_store_n(&site->pc, pc, __ATOMIC_RELEASE);
+    return;
+  }
+  if (is_write)
+    cf_store(&slot->other_site_writes, slot->other_site_writes + 1);
+  else
+    cf_store(&slot->other_site_reads, slot->other_site_reads + 1);
+}
+
 static void cf_record_sample(struct cf_line_record *record, uptr offset,
                              uptr length, bool is_write, u32 thread_plus1,
-                             u64 clock) {
+                             u64 clock, uptr pc) {
   u64 mask = cf_byte_mask(offset, length);
   struct cf_thread_line *slot = cf_slot_of(record, thread_plus1, true);
   struct cf_shape *shape = 0;
@@ -454,6 +478,7 @@ static void cf_record_sample(struct cf_line_record *record, uptr offset,
       cf_store(&slot->first_clock, clock);
     cf_store(&slot->last_clock, clock);
     shape = cf_count_shape(record, slot, offset, length, is_write, mask);
+    cf_count_site(slot, pc, is_write, mask);
   } else {
     struct cf_thread_line *others = &record->others;
     cf_add(is_write ? &others->writes : &others->reads, 1);
@@ -476,7 +501,7 @@ static void cf_record_sample(struct cf_line_record *record, uptr offset,
 
 // One sampled access to [line + offset, line + offset + length).
 static void cf_sample_line(uptr line, uptr offset, uptr length, bool is_write,
-                           u32 thread_plus1, u64 clock) {
+                           u32 thread_plus1, u64 clock, uptr pc) {
   u32 *state = cf_line_state(line, true);
   if (!state)
     return;
@@ -533,7 +558,7 @@ static void cf_sample_line(uptr line, uptr offset, uptr length, bool is_write,
     if (cf_cas(state, &value, updated))
       return;
   }
-  cf_record_sample(record, offset, length, is_write, thread_plus1, clock);
+  cf_record_sample(record, offset, length, is_write, thread_plus1, clock, pc);
 }
 
 //===-- Sampling ----------------------------------------------------------===//
@@ -597,7 +622,7 @@ static u32 cf_end_period(u64 *clock) {
 }
 
 static void cf_sample_range(uptr addr, uptr size, bool is_write,
-                            u32 thread_plus1, u64 clock) {
+                            u32 thread_plus1, u64 clock, uptr pc) {
   uptr end = addr + size;
   if (end < addr || end > EFSAN_APP_END)
     return;
@@ -606,7 +631,8 @@ static void cf_sample_range(uptr addr, uptr size, bool is_write,
     uptr lo = addr > line ? addr : line;
     uptr hi = end < line + EFSAN_CACHE_LINE_SIZE ? end
                                                   : line + EFSAN_CACHE_LINE_SIZE;
-    cf_sample_line(line, lo - line, hi - lo, is_write, thread_plus1, clock);
+    cf_sample_line(line, lo - line, hi - lo, is_write, thread_plus1, clock,
+                   pc);
   }
 }
 
@@ -624,7 +650,9 @@ EFSAN_INTERFACE void __efsan_cache_frag_access(void *addr, uptr size,
     for (u32 i = 0; i < fields; i++)
       cf_add(&field_counter[i], 1);
   }
-  cf_sample_range((uptr)addr, size, flags & 1, thread_plus1, clock);
+  // The pass gives the call the access's debug location.
+  cf_sample_range((uptr)addr, size, flags & 1, thread_plus1, clock,
+                  (uptr)__builtin_return_address(0));
 }
 
 // Each range a libc interceptor reports counts as one access: whether it is
@@ -644,7 +672,8 @@ bool efsan_cache_frag_libc_range_sampled(void) {
   return cf_libc_thread_plus1 != 0;
 }
 
-void efsan_cache_frag_libc_range(uptr addr, uptr size, int is_write) {
+void efsan_cache_frag_libc_range(uptr addr, uptr size, int is_write,
+                                 uptr pc) {
   uptr end = addr + size;
   if (!cf_libc_thread_plus1 || !size || end < addr)
     return;
@@ -655,10 +684,10 @@ void efsan_cache_frag_libc_range(uptr addr, uptr size, int is_write) {
   uptr lo = addr > line ? addr : line;
   uptr hi = end < line + EFSAN_CACHE_LINE_SIZE ? end : line + EFSAN_CACHE_LINE_SIZE;
   cf_sample_range(lo, hi - lo, is_write != 0, cf_libc_thread_plus1,
-                  cf_libc_clock);
+                  cf_libc_clock, pc);
 }
 
-void efsan_cache_frag_access(uptr addr, uptr size, int is_write) {
+void efsan_cache_frag_access(uptr addr, uptr size, int is_write, uptr pc) {
   // A range a mem* call of instrumented code touched: one access per line
   // it covers, so a large copy is sampled where the countdown runs out.
   if (!size)
@@ -691,7 +720,7 @@ void efsan_cache_frag_access(uptr addr, uptr size, int is_write) {
     uptr lo = addr > line ? addr : line;
     uptr hi = end < line + EFSAN_CACHE_LINE_SIZE ? end
                                                   : line + EFSAN_CACHE_LINE_SIZE;
-    cf_sample_range(lo, hi - lo, is_write != 0, thread_plus1, clock);
+    cf_sample_range(lo, hi - lo, is_write != 0, thread_plus1, clock, pc);
     left = __efsan_cache_frag_countdown;
   }
 }

@@ -14,11 +14,13 @@ extern "C" {
 void efsan_cache_frag_init(void);
 void efsan_cache_frag_module_init(void *module_info);
 void efsan_cache_frag_module_exit(void *module_info);
-void efsan_cache_frag_access(uptr addr, uptr size, int is_write);
+// pc: where in the code the access was (an access site of the report).
+void efsan_cache_frag_access(uptr addr, uptr size, int is_write, uptr pc);
 // A libc interceptor is about to report a range: true if it is sampled
 // (then it goes to efsan_cache_frag_libc_range).
 bool efsan_cache_frag_libc_range_sampled(void);
-void efsan_cache_frag_libc_range(uptr addr, uptr size, int is_write);
+void efsan_cache_frag_libc_range(uptr addr, uptr size, int is_write,
+                                 uptr pc);
 void efsan_cache_frag_alloc(uptr addr, uptr size, u32 alloc_stack_id);
 void efsan_cache_frag_free(uptr addr);
 // On the creating thread, for the index the new thread will have.

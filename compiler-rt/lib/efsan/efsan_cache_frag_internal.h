@@ -29,6 +29,10 @@
 #define CF_SHAPES 8
 // Heap objects remembered per line (live at the time of some access).
 #define CF_LINE_OBJECTS 8
+// Code addresses remembered per thread and line, with their sampled reads
+// and writes; samples at further addresses are summed into the thread's
+// other_site counts.
+#define CF_SITES 8
 // Activity intervals kept per thread and line (the closest ones are merged
 // beyond that).
 #define CF_INTERVALS 32
@@ -49,6 +53,15 @@ struct cf_shape {
   u32 invalidations, true_invalidations;
 };
 
+// A place in the code that accessed a line: the return address of the
+// instrumentation call (its debug location is the access's), or the caller
+// of a libc function.
+struct cf_site {
+  uptr pc; // 0: unused entry
+  u32 reads, writes; // sampled
+  u64 bytes;         // bit i: byte i of the line
+};
+
 // One thread's sampled use of one line. Only that thread writes it (the
 // "other threads" entry uses atomics), except held_bytes, which a thread that
 // invalidates this one clears. Whole cache lines, so that threads updating
@@ -62,6 +75,8 @@ struct cf_thread_line {
   u32 overflow_reads, overflow_writes; // samples whose shape did not fit
   u64 overflow_bytes;
   struct cf_shape shapes[CF_SHAPES];
+  u32 other_site_reads, other_site_writes;
+  struct cf_site sites[CF_SITES];
   // When the thread used the line: intervals of virtual clock, in order,
   // each from its first sample to its last, so that the model sees bursts
   // (turns taken under a lock), not just a first-to-last span.

@@ -845,6 +845,214 @@ static void cf_print_text_accesses(const struct cf_finding *f, u32 view_count,
   }
 }
 
+// Bytes (bit i: finding address + i) as [first, last] pairs, shifted by
+// delta.
+static void cf_print_json_byte_ranges(const u64 bytes[2], long delta) {
+  efsan_printf("[");
+  bool first = true;
+  for (u32 i = 0; i < 128;) {
+    if (!(bytes[i / 64] & (1ull << (i % 64)))) {
+      i++;
+      continue;
+    }
+    u32 end = i;
+    while (end + 1 < 128 && (bytes[(end + 1) / 64] & (1ull << ((end + 1) % 64))))
+      end++;
+    efsan_printf("%s[%zu, %zu]", first ? "" : ", ", (uptr)(i + delta),
+                 (uptr)(end + delta));
+    first = false;
+    i = end + 1;
+  }
+  efsan_printf("]");
+}
+
+//===-- Access sites ------------------------------------------------------===//
+
+// One place in the code that accessed the finding's bytes, for one thread.
+struct cf_finding_site {
+  u32 thread;
+  uptr pc;
+  struct efsan_frame frame; // the innermost source frame at pc
+  u64 reads, writes; // sampled
+  u64 bytes[2];      // bit i: finding address + i
+};
+#define CF_MAX_FINDING_SITES (CF_MAX_VIEWS * 2 * CF_SITES)
+static struct cf_finding_site cf_sites[CF_MAX_FINDING_SITES];
+// Samples of the involved threads at places the records had no room for.
+static u64 cf_other_site_samples;
+
+// The innermost source frame of a site (the access itself, when inlined).
+static struct efsan_frame cf_site_frame(uptr pc) {
+  struct efsan_frame frame = {pc, "<unknown>", 0, 0};
+  efsan_symbolize_pc(pc, &frame, 1);
+  return frame;
+}
+
+// Thread by thread, busiest place first.
+static bool cf_site_before(const struct cf_finding_site *a,
+                           const struct cf_finding_site *b) {
+  if (a->thread != b->thread)
+    return a->thread < b->thread;
+  u64 ca = a->reads + a->writes, cb = b->reads + b->writes;
+  return ca != cb ? ca > cb : a->pc < b->pc;
+}
+
+static bool cf_same_place(const struct efsan_frame *a,
+                          const struct efsan_frame *b) {
+  if (a->line != b->line || !a->file != !b->file ||
+      (a->file && efsan_internal_strcmp(a->file, b->file)))
+    return false;
+  return !efsan_internal_strcmp(a->function, b->function);
+}
+
+// The sites of the finding's involved threads that touched its bytes,
+// busiest first.
+static uptr cf_collect_sites(const struct cf_finding *f, u32 view_count) {
+  uptr n = 0;
+  cf_other_site_samples = 0;
+  for (u32 v = 0; v < view_count; v++) {
+    u32 thread = cf_views[v].thread;
+    if (thread == EFSAN_INTERNAL_THREAD || !cf_views[v].involved)
+      continue;
+    for (int r = 0; r < 2; r++) {
+      struct cf_line_record *record = f->records[r];
+      if (!record)
+        continue;
+      for (int slot = 0; slot < CF_THREAD_SLOTS; slot++) {
+        if (cf_owner(record, slot) != thread + 1)
+          continue;
+        struct cf_thread_line *line = &record->threads[slot];
+        cf_other_site_samples +=
+            cf_load(&line->other_site_reads) + cf_load(&line->other_site_writes);
+        for (int i = 0; i < CF_SITES; i++) {
+          const struct cf_site *site = &line->sites[i];
+          uptr pc = __atomic_load_n(&site->pc, __ATOMIC_ACQUIRE);
+          if (!pc)
+            break;
+          u64 bytes[2] = {0, 0};
+          u64 mask = cf_load(&site->bytes);
+          for (int b = 0; b < 64; b++) {
+            long at = (long)(record->line + b - f->address);
+            if ((mask >> b & 1) && at >= 0 && (uptr)at < f->length)
+              bytes[at / 64] |= 1ull << (at % 64);
+          }
+          if (!bytes[0] && !bytes[1])
+            continue;
+          struct cf_finding_site *entry = 0;
+          for (uptr k = 0; k < n && !entry; k++)
+            if (cf_sites[k].thread == thread && cf_sites[k].pc == pc)
+              entry = &cf_sites[k];
+          if (!entry) {
+            if (n == CF_MAX_FINDING_SITES)
+              continue;
+            entry = &cf_sites[n++];
+            efsan_internal_memset(entry, 0, sizeof(*entry));
+            entry->thread = thread;
+            entry->pc = pc;
+          }
+          entry->reads += cf_load(&site->reads);
+          entry->writes += cf_load(&site->writes);
+          entry->bytes[0] |= bytes[0];
+          entry->bytes[1] |= bytes[1];
+        }
+      }
+    }
+  }
+  // A load and a store of one line of source (`x++`) are two calls, two
+  // addresses: one place.
+  uptr places = 0;
+  for (uptr i = 0; i < n; i++) {
+    struct cf_finding_site *site = &cf_sites[i];
+    site->frame = cf_site_frame(site->pc);
+    struct cf_finding_site *same = 0;
+    for (uptr k = 0; k < places && !same; k++)
+      if (cf_sites[k].thread == site->thread &&
+          cf_same_place(&cf_sites[k].frame, &site->frame))
+        same = &cf_sites[k];
+    if (!same) {
+      cf_sites[places++] = *site;
+      continue;
+    }
+    same->reads += site->reads;
+    same->writes += site->writes;
+    same->bytes[0] |= site->bytes[0];
+    same->bytes[1] |= site->bytes[1];
+    if (site->pc < same->pc)
+      same->pc = site->pc;
+  }
+  n = places;
+  for (uptr i = 1; i < n; i++)
+    for (uptr j = i; j > 0 && cf_site_before(&cf_sites[j], &cf_sites[j - 1]);
+         j--) {
+      struct cf_finding_site t = cf_sites[j];
+      cf_sites[j] = cf_sites[j - 1];
+      cf_sites[j - 1] = t;
+    }
+  return n;
+}
+
+static void cf_print_text_sites(const struct cf_finding *f, u32 view_count) {
+  uptr n = cf_collect_sites(f, view_count);
+  if (!n)
+    return;
+  efsan_report_line("  access sites: thread        reads       writes  bytes  "
+                    "    where\n");
+  for (uptr i = 0; i < n; i++) {
+    const struct cf_finding_site *site = &cf_sites[i];
+    char thread[32], bytes[512], where[1024];
+    cf_thread_name(thread, sizeof(thread), site->thread);
+    cf_format_bytes(bytes, sizeof(bytes), site->bytes, 0);
+    const struct efsan_frame *frame = &site->frame;
+    // Line 0: the compiler merged accesses of several lines into one.
+    if (frame->file && frame->line)
+      efsan_snprintf(where, sizeof(where), "%s %s:%d", frame->function,
+                     frame->file, frame->line);
+    else if (frame->file)
+      efsan_snprintf(where, sizeof(where), "%s %s", frame->function,
+                     frame->file);
+    else
+      efsan_snprintf(where, sizeof(where), "%s", frame->function);
+    efsan_report_line("                %-7s %12llu %12llu  %-10s %s\n", thread,
+                      site->reads * cf_period, site->writes * cf_period, bytes,
+                      where);
+  }
+  if (cf_other_site_samples)
+    efsan_report_line("                and %llu accesses at other places\n",
+                      cf_other_site_samples * cf_period);
+}
+
+static void cf_print_json_sites(const struct cf_finding *f, u32 view_count) {
+  uptr n = cf_collect_sites(f, view_count);
+  efsan_printf("],\n     \"access_sites\": [");
+  bool first = true;
+  for (uptr i = 0; i < n; i++) {
+    const struct cf_finding_site *site = &cf_sites[i];
+    const struct efsan_frame *frame = &site->frame;
+    for (int kind = 0; kind < 2; kind++) {
+      u64 count = kind ? site->writes : site->reads;
+      if (!count)
+        continue;
+      efsan_printf("%s\n        {\"thread\": %u, \"access\": \"%s\", "
+                   "\"function\": ",
+                   first ? "" : ",", site->thread, kind ? "write" : "read");
+      efsan_json_string(frame->function);
+      efsan_printf(", \"file\": ");
+      if (frame->file)
+        efsan_json_string(frame->file);
+      else
+        efsan_printf("null");
+      if (frame->line)
+        efsan_printf(", \"line\": %d", frame->line);
+      else
+        efsan_printf(", \"line\": null");
+      efsan_printf(", \"count\": %llu, \"line_bytes\": ", count * cf_period);
+      cf_print_json_byte_ranges(site->bytes, 0);
+      efsan_printf("}");
+      first = false;
+    }
+  }
+}
+
 static void cf_print_text_finding(uptr rank, const struct cf_finding *f) {
   u32 view_count = cf_finding_views(f);
   struct cf_objects objects;
@@ -895,6 +1103,7 @@ static void cf_print_text_finding(uptr rank, const struct cf_finding *f) {
   for (u32 i = 0; i < objects.count; i++)
     cf_print_text_object(f, &objects.objects[i]);
   cf_print_text_accesses(f, view_count, &objects);
+  cf_print_text_sites(f, view_count);
   cf_print_text_line_map(f, view_count);
   char suggestion[1024];
   cf_suggest(suggestion, sizeof(suggestion), f, &objects.objects[0],
@@ -1109,23 +1318,10 @@ static void cf_print_json_object(const struct cf_finding *f,
   // Contended bytes as [first, last] pairs, in the object for bounded
   // objects, in the line otherwise.
   long delta = cf_bounded(o) ? cf_object_delta(f, o) : 0;
-  efsan_printf(", \"invalidations\": %llu, \"contended_bytes\": [",
+  efsan_printf(", \"invalidations\": %llu, \"contended_bytes\": ",
                cf_round(o->invalidations));
-  bool first = true;
-  for (u32 i = 0; i < 128;) {
-    if (!(o->bytes[i / 64] & (1ull << (i % 64)))) {
-      i++;
-      continue;
-    }
-    u32 end = i;
-    while (end + 1 < 128 && (o->bytes[(end + 1) / 64] & (1ull << ((end + 1) % 64))))
-      end++;
-    efsan_printf("%s[%zu, %zu]", first ? "" : ", ", (uptr)(i + delta),
-                 (uptr)(end + delta));
-    first = false;
-    i = end + 1;
-  }
-  efsan_printf("]}");
+  cf_print_json_byte_ranges(o->bytes, delta);
+  efsan_printf("}");
 }
 
 static void cf_print_json_finding(const struct cf_finding *f, bool last) {
@@ -1208,6 +1404,7 @@ static void cf_print_json_finding(const struct cf_finding *f, bool last) {
       first = false;
     }
   }
+  cf_print_json_sites(f, view_count);
   efsan_printf("],\n     \"line_map\": [");
   struct cf_map_range ranges[CF_VIEW_MAX_BYTES];
   u32 range_count = cf_line_map(f, view_count, ranges);

@@ -33,6 +33,9 @@ int main(void) {
 // CHECK-NEXT: accesses: bytes object-bytes thread reads writes
 // CHECK-NEXT: +0..7 +0..7 T1 1999 1999
 // CHECK-NEXT: +8..15 +8..15 T2 1999 2000
+// CHECK-NEXT: access sites: thread reads writes bytes where
+// CHECK-NEXT: T1 1999 1999 +0..7 count {{.*}}false-sharing-global.c:20
+// CHECK-NEXT: T2 1999 2000 +8..15 count {{.*}}false-sharing-global.c:20
 // CHECK-NEXT: line map: bytes object threads
 // CHECK-NEXT: +0..7 'counters'+0..7 T1 rw
 // CHECK-NEXT: +8..15 'counters'+8..15 T2 rw

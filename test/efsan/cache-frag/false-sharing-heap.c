@@ -38,6 +38,9 @@ int main(void) {
 // CHECK: accesses: bytes object-bytes thread reads writes
 // CHECK-NEXT: +0..7 +0..7 T1 1999 1999
 // CHECK-NEXT: +48..55 +48..55 T2 1999 2000
+// CHECK-NEXT: access sites: thread reads writes bytes where
+// CHECK-NEXT: T1 1999 1999 +0..7 hit {{.*}}false-sharing-heap.c:16
+// CHECK-NEXT: T2 1999 2000 +48..55 hit {{.*}}false-sharing-heap.c:16
 // CHECK-NEXT: line map: bytes object threads
 // CHECK-NEXT: +0..7 heap+0..7 T1 rw
 // CHECK-NEXT: +8..47 - (not used)

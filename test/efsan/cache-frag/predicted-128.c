@@ -42,6 +42,9 @@ int main(void) {
 // CHECK: accesses: bytes object-bytes thread reads writes
 // CHECK-NEXT: +0..7 +0..7 T1 1999 2000
 // CHECK-NEXT: +64..71 +64..71 T2 1999 2000
+// CHECK-NEXT: access sites: thread reads writes bytes where
+// CHECK-NEXT: T1 1999 2000 +0..7 bump {{.*}}predicted-128.c:20
+// CHECK-NEXT: T2 1999 2000 +64..71 bump {{.*}}predicted-128.c:20
 // CHECK-NEXT: line map: bytes object threads
 // CHECK-NEXT: +0..7 heap+0..7 T1 rw
 // CHECK-NEXT: +8..63 - (not used)

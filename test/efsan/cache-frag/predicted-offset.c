@@ -47,6 +47,11 @@ int main(void) {
 // CHECK: accesses: bytes object-bytes thread reads writes
 // CHECK-NEXT: +48..55 +120..127 T1 1999 2000
 // CHECK-NEXT: +56..63 +128..135 T2 1999 2000
+// The two branches' increments are merged into one access at -O2: its
+// source line is 0, and the site names the function and file only.
+// CHECK-NEXT: access sites: thread reads writes bytes where
+// CHECK-NEXT: T1 1999 2000 +48..55 bump {{.*}}predicted-offset.c{{$}}
+// CHECK-NEXT: T2 1999 2000 +56..63 bump {{.*}}predicted-offset.c{{$}}
 // CHECK-NEXT: line map: bytes object threads
 // CHECK-NEXT: +0..47 - (not used)
 // CHECK-NEXT: +48..55 heap+120..127 T1 rw

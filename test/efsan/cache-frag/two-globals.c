@@ -44,6 +44,13 @@ int main(void) {
 // CHECK-NEXT: +0..7 - T1 5997 5997
 // CHECK-NEXT: +{{8..15|16..23}} +0..7 T1 1999 1999
 // CHECK-NEXT: +{{16..23|24..31}} +8..15 T2 1999 2000
+// Each place that touched the line, per thread (equal counts in code order):
+// CHECK-NEXT: access sites: thread reads writes bytes where
+// CHECK-NEXT: T1 1999 1999 +{{8..15|16..23}} turn {{.*}}two-globals.c:18
+// CHECK-NEXT: T1 1999 1999 +0..7 turn {{.*}}two-globals.c:20
+// CHECK-NEXT: T1 1999 1999 +0..7 turn {{.*}}two-globals.c:21
+// CHECK-NEXT: T1 1999 1999 +0..7 turn {{.*}}two-globals.c:22
+// CHECK-NEXT: T2 1999 2000 +{{16..23|24..31}} turn {{.*}}two-globals.c:18
 // The line map names every object on the line, solo included; the part
 // size comes from the bytes whose writes invalidate (slots), not from solo.
 // CHECK-NEXT: line map: bytes object threads

@@ -222,6 +222,8 @@ private:
   };
   void emitCacheFragAccess(IRBuilder<> &IRB, Value *Addr, Value *Size,
                            bool IsWrite, FieldCounter Field);
+  void emitCacheFragAccess(IRBuilder<> &IRB, const MemoryAccess &Access,
+                           FieldCounter Field);
   FieldCounter fieldCounter(const MemoryAccess &Access);
   Value *loadLocalCountdown(IRBuilder<> &IRB);
   void storeLocalCountdown(IRBuilder<> &IRB, Value *Count);
@@ -897,8 +899,7 @@ void EfficiencySanitizer::instrumentCacheFragRun(
   Value *Before = Cold.CreateNSWAdd(Left, Cold.getInt64(N));
   if (N == 1) {
     storeThreadCountdown(Cold, Before);
-    emitCacheFragAccess(Cold, Accesses[0].Addr, Cold.getInt64(Accesses[0].Size),
-                        Accesses[0].IsWrite, Counters[0]);
+    emitCacheFragAccess(Cold, Accesses[0], Counters[0]);
     reloadCountdown(Cold);
     return;
   }
@@ -917,8 +918,7 @@ void EfficiencySanitizer::instrumentCacheFragRun(
   for (uint64_t I = N; I-- > 0;) {
     Chain[I] = BasicBlock::Create(Ctx, "", F, Chain[I + 1]);
     IRBuilder<> B(Chain[I]);
-    emitCacheFragAccess(B, Accesses[I].Addr, B.getInt64(Accesses[I].Size),
-                        Accesses[I].IsWrite, Counters[I]);
+    emitCacheFragAccess(B, Accesses[I], Counters[I]);
     B.CreateBr(Chain[I + 1]);
   }
   BasicBlock *Whole = BasicBlock::Create(Ctx, "", F, Chain[0]);
@@ -933,8 +933,7 @@ void EfficiencySanitizer::instrumentCacheFragRun(
     Switch->addCase(Cold.getInt64(I), Case);
     IRBuilder<> B(Case);
     storeThreadCountdown(B, B.getInt64(1));
-    emitCacheFragAccess(B, Accesses[I].Addr, B.getInt64(Accesses[I].Size),
-                        Accesses[I].IsWrite, Counters[I]);
+    emitCacheFragAccess(B, Accesses[I], Counters[I]);
     uint64_t After = N - 1 - I;
     if (!After) {
       B.CreateBr(Done);
@@ -1109,6 +1108,19 @@ void EfficiencySanitizer::emitCacheFragAccess(IRBuilder<> &IRB, Value *Addr,
   CallInst *Call = IRB.CreateCall(
       CacheFragAccess, {Addr, Size, IRB.getInt32(Flags), Field.Address});
   markNoSanitize(Call);
+}
+
+// The call of a run's access, placed at the run's end, carries the access's
+// own debug location: its return address names the access's source line in
+// the report's access sites.
+void EfficiencySanitizer::emitCacheFragAccess(IRBuilder<> &IRB,
+                                              const MemoryAccess &Access,
+                                              FieldCounter Field) {
+  IRBuilder<>::InsertPointGuard Guard(IRB);
+  if (DebugLoc Loc = Access.I->getDebugLoc())
+    IRB.SetCurrentDebugLocation(Loc);
+  emitCacheFragAccess(IRB, Access.Addr, IRB.getInt64(Access.Size),
+                      Access.IsWrite, Field);
 }
 
 // The i64 counter of the struct field the access goes to (the first of the
