@@ -30,10 +30,10 @@ u32 efsan_thread_count(void) {
   return __atomic_load_n(&next_thread_index, __ATOMIC_RELAXED);
 }
 
-u32 efsan_core_next_thread_index(void) {
+u32 efsan_core_next_thread_index(u32 creation_stack) {
   u32 index = __atomic_fetch_add(&next_thread_index, 1, __ATOMIC_RELAXED);
   if (tool_started && efsan_active_tool == EFSAN_TOOL_CACHE_FRAG)
-    efsan_cache_frag_thread_created(index);
+    efsan_cache_frag_thread_created(index, creation_stack);
   return index;
 }
 

@@ -62,6 +62,8 @@ struct cf_thread_info {
   uptr handle;     // pthread_t
   uptr stack_lo, stack_hi;
   uptr start_routine;
+  u32 creator_plus1;  // index + 1 of the thread that created it; 0: unknown
+  u32 creation_stack; // where it was created
   u8 exited;
 } __attribute__((aligned(64)));
 #define CF_MAX_THREAD_INFOS (1u << 20)
@@ -731,13 +733,28 @@ static u32 cf_handle_slot(uptr handle) {
   return (u32)((handle * 0x9e3779b97f4a7c15ull) >> 50) & (CF_HANDLE_SLOTS - 1);
 }
 
-void efsan_cache_frag_thread_created(u32 thread) {
+void efsan_cache_frag_thread_created(u32 thread, u32 creation_stack) {
   // On the creating thread, before the new one runs: the new thread's clock
   // starts where its creator's is, as if both went on in parallel.
   if (thread >= CF_MAX_THREAD_INFOS)
     return;
-  u64 base = efsan_thread_index == EFSAN_INTERNAL_THREAD ? 0 : cf_current_clock();
-  cf_store(&cf_thread_infos[thread].clock_base, base);
+  bool internal = efsan_thread_index == EFSAN_INTERNAL_THREAD;
+  u64 base = internal ? 0 : cf_current_clock();
+  struct cf_thread_info *info = &cf_thread_infos[thread];
+  cf_store(&info->clock_base, base);
+  cf_store(&info->creator_plus1, internal ? 0 : efsan_thread_index + 1);
+  cf_store(&info->creation_stack, creation_stack);
+}
+
+u32 efsan_cache_frag_thread_creator(u32 thread, u32 *creation_stack) {
+  *creation_stack = 0;
+  if (thread >= CF_MAX_THREAD_INFOS)
+    return EFSAN_INTERNAL_THREAD;
+  u32 creator_plus1 = cf_load(&cf_thread_infos[thread].creator_plus1);
+  if (!creator_plus1)
+    return EFSAN_INTERNAL_THREAD;
+  *creation_stack = cf_load(&cf_thread_infos[thread].creation_stack);
+  return creator_plus1 - 1;
 }
 
 void efsan_cache_frag_thread_start(uptr handle, uptr stack_lo,

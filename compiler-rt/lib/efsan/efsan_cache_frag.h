@@ -24,7 +24,10 @@ void efsan_cache_frag_libc_range(uptr addr, uptr size, int is_write,
 void efsan_cache_frag_alloc(uptr addr, uptr size, u32 alloc_stack_id);
 void efsan_cache_frag_free(uptr addr);
 // On the creating thread, for the index the new thread will have.
-void efsan_cache_frag_thread_created(u32 thread);
+void efsan_cache_frag_thread_created(u32 thread, u32 creation_stack);
+// Who created the thread (a thread index, EFSAN_INTERNAL_THREAD if unknown)
+// and where (stack depot id, 0 if unknown).
+u32 efsan_cache_frag_thread_creator(u32 thread, u32 *creation_stack);
 // On the new thread; handle is its pthread_t, [stack_lo, stack_hi) its stack,
 // start_routine the function it runs.
 void efsan_cache_frag_thread_start(uptr handle, uptr stack_lo, uptr stack_hi,

@@ -485,11 +485,12 @@ static void cf_format_duration(char *buffer, uptr length, u64 ns) {
     efsan_snprintf(buffer, length, "%llu ns", ns);
 }
 
-static void cf_print_stack(u32 stack_id, const char *indent) {
+// what: "allocation" or "creation", for a stack that was not recorded.
+static void cf_print_stack(u32 stack_id, const char *indent, const char *what) {
   struct efsan_frame frames[CF_MAX_FRAMES];
   uptr n = stack_id ? efsan_symbolize_stack(stack_id, frames, CF_MAX_FRAMES) : 0;
   if (!n) {
-    efsan_report_line("%s<allocation stack not available>\n", indent);
+    efsan_report_line("%s<%s stack not available>\n", indent, what);
     return;
   }
   for (uptr i = 0; i < n; i++) {
@@ -750,7 +751,7 @@ static void cf_print_text_object(const struct cf_finding *f,
     efsan_report_line("  object: heap object at 0x%zx, size %zu%s; allocated "
                       "at:\n",
                       o->start, o->size, contended);
-    cf_print_stack(o->stack_id, "    ");
+    cf_print_stack(o->stack_id, "    ", "allocation");
     break;
   case CF_OBJECT_STACK:
     efsan_report_line("  object: on the stack of thread T%u (first byte at "
@@ -819,6 +820,86 @@ static void cf_print_text_threads(u32 view_count) {
   }
   if (at)
     efsan_report_line("  threads: %s\n", line);
+}
+
+// The involved threads other than the main thread, grouped by who created
+// them where (a loop of pthread_create calls is one group), in thread order.
+struct cf_creation_group {
+  u32 creator; // EFSAN_INTERNAL_THREAD: unknown
+  u32 stack_id;
+  u32 count;
+  u32 threads[CF_MAX_VIEWS];
+};
+
+// Frames at the same source line.
+static bool cf_same_place(const struct efsan_frame *a,
+                          const struct efsan_frame *b) {
+  if (a->line != b->line || !a->file != !b->file ||
+      (a->file && efsan_internal_strcmp(a->file, b->file)))
+    return false;
+  return !efsan_internal_strcmp(a->function, b->function);
+}
+
+// Stacks that name the same source lines (an unrolled loop of
+// pthread_create calls has several return addresses, one line).
+static bool cf_same_source_stack(u32 a, u32 b) {
+  if (a == b)
+    return true;
+  if (!a || !b)
+    return false;
+  struct efsan_frame fa[CF_MAX_FRAMES], fb[CF_MAX_FRAMES];
+  uptr na = efsan_symbolize_stack(a, fa, CF_MAX_FRAMES);
+  uptr nb = efsan_symbolize_stack(b, fb, CF_MAX_FRAMES);
+  if (na != nb)
+    return false;
+  for (uptr i = 0; i < na; i++)
+    if (!cf_same_place(&fa[i], &fb[i]))
+      return false;
+  return true;
+}
+
+static u32 cf_creation_groups(u32 view_count, struct cf_creation_group *groups) {
+  u32 n = 0;
+  for (u32 v = 0; v < view_count; v++) {
+    u32 thread = cf_views[v].thread;
+    if (!cf_views[v].involved || thread == EFSAN_INTERNAL_THREAD || thread == 0)
+      continue;
+    u32 stack_id;
+    u32 creator = efsan_cache_frag_thread_creator(thread, &stack_id);
+    struct cf_creation_group *group = 0;
+    for (u32 g = 0; g < n && !group; g++)
+      if (groups[g].creator == creator &&
+          cf_same_source_stack(groups[g].stack_id, stack_id))
+        group = &groups[g];
+    if (!group) {
+      group = &groups[n++];
+      group->creator = creator;
+      group->stack_id = stack_id;
+      group->count = 0;
+    }
+    group->threads[group->count++] = thread;
+  }
+  return n;
+}
+
+// "  T1, T2 created by T0 at:" and the stack, as TSan names threads.
+static void cf_print_text_creations(u32 view_count) {
+  struct cf_creation_group groups[CF_MAX_VIEWS];
+  u32 n = cf_creation_groups(view_count, groups);
+  for (u32 g = 0; g < n; g++) {
+    char line[CF_MAX_VIEWS * 12 + 64], creator[32];
+    uptr at = 0;
+    for (u32 i = 0; i < groups[g].count && at < sizeof(line); i++)
+      at += efsan_snprintf(line + at, sizeof(line) - at, "%sT%u", i ? ", " : "",
+                           groups[g].threads[i]);
+    if (groups[g].creator == EFSAN_INTERNAL_THREAD) {
+      efsan_report_line("  %s created by an unknown thread\n", line);
+      continue;
+    }
+    cf_thread_name(creator, sizeof(creator), groups[g].creator);
+    efsan_report_line("  %s created by %s at:\n", line, creator);
+    cf_print_stack(groups[g].stack_id, "    ", "creation");
+  }
 }
 
 static void cf_print_text_accesses(const struct cf_finding *f, u32 view_count,
@@ -897,13 +978,6 @@ static bool cf_site_before(const struct cf_finding_site *a,
   return ca != cb ? ca > cb : a->pc < b->pc;
 }
 
-static bool cf_same_place(const struct efsan_frame *a,
-                          const struct efsan_frame *b) {
-  if (a->line != b->line || !a->file != !b->file ||
-      (a->file && efsan_internal_strcmp(a->file, b->file)))
-    return false;
-  return !efsan_internal_strcmp(a->function, b->function);
-}
 
 // The sites of the finding's involved threads that touched its bytes,
 // busiest first.
@@ -1100,6 +1174,7 @@ static void cf_print_text_finding(uptr rank, const struct cf_finding *f) {
     break;
   }
   cf_print_text_threads(view_count);
+  cf_print_text_creations(view_count);
   for (u32 i = 0; i < objects.count; i++)
     cf_print_text_object(f, &objects.objects[i]);
   cf_print_text_accesses(f, view_count, &objects);
@@ -1284,6 +1359,24 @@ static void cf_print_text_structs(struct cf_struct_usage *u, uptr n,
 
 //===-- JSON --------------------------------------------------------------===//
 
+// A stack as a list of {function, file, line}.
+static void cf_print_json_frames(u32 stack_id) {
+  struct efsan_frame frames[CF_MAX_FRAMES];
+  uptr n = stack_id ? efsan_symbolize_stack(stack_id, frames, CF_MAX_FRAMES) : 0;
+  efsan_printf("[");
+  for (uptr i = 0; i < n; i++) {
+    efsan_printf("%s{\"function\": ", i ? ", " : "");
+    efsan_json_string(frames[i].function);
+    efsan_printf(", \"file\": ");
+    if (frames[i].file)
+      efsan_json_string(frames[i].file);
+    else
+      efsan_printf("null");
+    efsan_printf(", \"line\": %d}", frames[i].line);
+  }
+  efsan_printf("]");
+}
+
 static void cf_print_json_object(const struct cf_finding *f,
                                  const struct cf_object *o) {
   efsan_printf("{\"kind\": \"%s\"", cf_object_kind_name(o->kind));
@@ -1298,22 +1391,8 @@ static void cf_print_json_object(const struct cf_finding *f,
   if (o->kind == CF_OBJECT_STACK)
     efsan_printf(", \"thread\": %u", o->thread);
   if (o->kind == CF_OBJECT_HEAP) {
-    efsan_printf(", \"alloc_stack\": [");
-    struct efsan_frame frames[CF_MAX_FRAMES];
-    uptr n = o->stack_id
-                 ? efsan_symbolize_stack(o->stack_id, frames, CF_MAX_FRAMES)
-                 : 0;
-    for (uptr i = 0; i < n; i++) {
-      efsan_printf("%s{\"function\": ", i ? ", " : "");
-      efsan_json_string(frames[i].function);
-      efsan_printf(", \"file\": ");
-      if (frames[i].file)
-        efsan_json_string(frames[i].file);
-      else
-        efsan_printf("null");
-      efsan_printf(", \"line\": %d}", frames[i].line);
-    }
-    efsan_printf("]");
+    efsan_printf(", \"alloc_stack\": ");
+    cf_print_json_frames(o->stack_id);
   }
   // Contended bytes as [first, last] pairs, in the object for bounded
   // objects, in the line otherwise.
@@ -1372,6 +1451,24 @@ static void cf_print_json_finding(const struct cf_finding *f, bool last) {
       efsan_printf("null");
     efsan_printf("}");
     first = false;
+  }
+  efsan_printf("],\n     \"thread_creations\": [");
+  struct cf_creation_group groups[CF_MAX_VIEWS];
+  u32 group_count = cf_creation_groups(view_count, groups);
+  first = true;
+  for (u32 g = 0; g < group_count; g++) {
+    for (u32 i = 0; i < groups[g].count; i++) {
+      efsan_printf("%s{\"thread\": %u, \"created_by\": ", first ? "" : ", ",
+                   groups[g].threads[i]);
+      if (groups[g].creator == EFSAN_INTERNAL_THREAD)
+        efsan_printf("null");
+      else
+        efsan_printf("%u", groups[g].creator);
+      efsan_printf(", \"stack\": ");
+      cf_print_json_frames(groups[g].stack_id);
+      efsan_printf("}");
+      first = false;
+    }
   }
   efsan_printf("],\n     \"object\": ");
   cf_print_json_object(f, &objects.objects[0]);

@@ -76,13 +76,13 @@ static void OnFree(void *p) {
 // under a lock that the unwinder's own bounds lookup would take again.
 static __thread bool looking_up_thread_stack;
 
-u32 __efsan::CaptureAllocStack(uptr caller_pc, uptr caller_frame) {
+u32 __efsan::CaptureReportStack(uptr caller_pc, uptr caller_frame) {
   if (efsan_active_tool != EFSAN_TOOL_CACHE_FRAG || looking_up_thread_stack)
     return 0;
   return CaptureCallerStack(caller_pc, caller_frame);
 }
 
-#define ALLOC_STACK_ID() CaptureAllocStack(GET_CALLER_PC(), GET_CURRENT_FRAME())
+#define ALLOC_STACK_ID() CaptureReportStack(GET_CALLER_PC(), GET_CURRENT_FRAME())
 
 INTERCEPTOR(void *, malloc, uptr size) {
   if (UNLIKELY(!REAL(malloc)))
@@ -271,7 +271,8 @@ INTERCEPTOR(int, pthread_create, void *thread, void *attr,
   start->callback = callback;
   start->param = param;
   // Indices follow creation order, decided by the creating thread.
-  start->index = efsan_core_next_thread_index();
+  start->index = efsan_core_next_thread_index(
+      CaptureReportStack(GET_CALLER_PC(), GET_CURRENT_FRAME()));
   // Counted before it starts, so that the creator exiting right away is
   // never taken for the last thread.
   atomic_fetch_add(&program_threads, 1, memory_order_relaxed);

@@ -42,6 +42,7 @@ int main(void) {
 // JSON-NEXT: "impact": {"estimated_seconds": 0.000199950, "share": 0.{{[0-9]+}}, "transfer_ns": 50, "threads_seconds": 0.0000{{[0-9]+}}},
 // JSON-NEXT: "threads": [1, 2],
 // JSON-NEXT: "thread_start_functions": [{"thread": 1, "function": "lockstep_worker"}, {"thread": 2, "function": "lockstep_worker"}],
+// JSON-NEXT: "thread_creations": [{"thread": 1, "created_by": 0, "stack": [{"function": "lockstep_run", "file": "{{.*}}lockstep.h", "line": 55}, {"function": "main", "file": "{{.*}}json.c", "line": 24}]}, {"thread": 2, "created_by": 0, "stack": [{"function": "lockstep_run", "file": "{{.*}}lockstep.h", "line": 55}, {"function": "main", "file": "{{.*}}json.c", "line": 24}]}],
 // JSON-NEXT: "object": {"kind": "global", "name": "pairs", "address": {{[0-9]+}}, "size": 64, "invalidations": 3999, "contended_bytes": {{\[}}[0, 7], [16, 23]]},
 // JSON-NEXT: "objects": [{"kind": "global", "name": "pairs", "address": {{[0-9]+}}, "size": 64, "invalidations": 3999, "contended_bytes": {{\[}}[0, 7], [16, 23]]}],
 // JSON-NEXT: "accesses": [

@@ -37,6 +37,9 @@ int main(void) {
 // CHECK: #1 predicted false sharing with 128-byte lines on {{\[}}[[LINE:0x[0-9a-f]+]], 0x{{[0-9a-f]+}}): {{.*}} lost ({{.*}} of the time of threads T1 T2)
 // CHECK-NEXT: invalidations: {{25[0-4][0-9]}} estimated if the threads run in parallel, beyond the lines' own
 // CHECK-NEXT: threads: T1 lockstep_worker, T2 lockstep_worker
+// CHECK-NEXT: T1, T2 created by T0 at:
+// CHECK-NEXT: #0 0x{{[0-9a-f]+}} in lockstep_run {{.*}}lockstep.h:55
+// CHECK-NEXT: #1 0x{{[0-9a-f]+}} in main {{.*}}predicted-128.c:30
 // CHECK-NEXT: object: heap object at [[LINE]], size 128; written bytes that invalidate: +0..7 +64..71 ({{[0-9]+}} invalidations); allocated at:
 // CHECK-NEXT: #0 0x{{[0-9a-f]+}} in main {{.*}}predicted-128.c:28
 // CHECK: accesses: bytes object-bytes thread reads writes
