@@ -122,6 +122,7 @@ void *efsan_real_memmove(void *dest, const void *src, uptr n);
 void *efsan_real_memset(void *dest, int c, uptr n);
 uptr efsan_internal_strlen(const char *s);
 int efsan_internal_strcmp(const char *a, const char *b);
+int efsan_internal_strncmp(const char *a, const char *b, uptr n);
 uptr efsan_page_size(void);
 // Calls visit for every mapping of /proc/self/maps in address order. prot is
 // a mask of EFSAN_PROT_*; path is "" for anonymous memory.

@@ -938,6 +938,7 @@ void efsan_cache_frag_init(void) {
       CF_SYNC_SLOTS * sizeof(struct cf_sync_clock));
 
   cf_heap_init();
+  cf_members_init();
   cf_start_thread_sampler(0, 0);
 }
 
@@ -950,8 +951,10 @@ void efsan_cache_frag_module_exit(void *module_info) {
 }
 
 void efsan_cache_frag_alloc(uptr addr, uptr size, u32 alloc_stack_id) {
-  if (addr)
+  if (addr) {
     cf_heap_insert(addr, size, alloc_stack_id);
+    cf_members_note_alloc(addr, alloc_stack_id);
+  }
 }
 
 void efsan_cache_frag_free(uptr addr) {

@@ -212,4 +212,28 @@ void cf_structs_release(struct cf_struct_usage *usages, uptr count,
                         uptr capacity);
 u32 cf_structs_modules_dropped(void);
 
+// Member names (efsan_cache_frag_members.c).
+void cf_members_init(void);
+// The calling thread allocated a heap block at address (stack depot id).
+void cf_members_note_alloc(uptr address, u32 stack_id);
+// The type the allocations with this stack were described with.
+bool cf_heap_type_of(u32 stack_id, const char **layout, const char **holder);
+// The described type of the global starting at start
+// (efsan_cache_frag_structs.c).
+bool cf_global_type_of(uptr start, const char **name, const char **layout);
+// Names the bytes [offset, offset + length) of an object described by
+// layout, held by holder (a global, or for a heap block, pointer, the
+// pointer variable it was assigned to), e.g. "wstats[1].ops" or
+// "slots->head"; *member_start and *member_end bound the member (object
+// offsets), so that callers can split a range where members change.
+bool cf_member_name(const char *layout, const char *holder, bool pointer,
+                    uptr object_size, uptr offset, uptr length, char *name,
+                    uptr size, uptr *member_start, uptr *member_end);
+
+// The struct type of the array element (or heap block) holding offset: its
+// source name (empty if none), size and first member's name.
+bool cf_member_element(const char *layout, bool pointer, uptr offset,
+                       char *type_name, uptr name_size, uptr *element_size,
+                       char *first_member, uptr member_size);
+
 #endif // EFSAN_CACHE_FRAG_INTERNAL_H

@@ -574,11 +574,38 @@ static uptr cf_thread_part_size(const struct cf_finding *f, u32 view_count) {
   return stride;
 }
 
+// The debug-info type of a global or heap object, if the pass described it;
+// pointer: the object is a heap block used through the pointer holder.
+static bool cf_object_type(const struct cf_object *o, const char **layout,
+                           const char **holder, bool *pointer) {
+  if (!cf_bounded(o))
+    return false;
+  *pointer = o->kind == CF_OBJECT_HEAP;
+  if (o->kind == CF_OBJECT_GLOBAL)
+    return cf_global_type_of(o->start, holder, layout);
+  return o->kind == CF_OBJECT_HEAP &&
+         cf_heap_type_of(o->stack_id, layout, holder);
+}
+
+// The member of a global or heap object with a described type that holds
+// [offset, offset + length) of the object.
+static bool cf_object_member(const struct cf_object *o, uptr offset,
+                             uptr length, char *name, uptr size,
+                             uptr *member_start) {
+  const char *layout, *holder;
+  bool pointer;
+  if (!cf_object_type(o, &layout, &holder, &pointer))
+    return false;
+  uptr member_end;
+  return cf_member_name(layout, holder, pointer, o->size, offset, length, name,
+                        size, member_start, &member_end);
+}
+
 // What to change, and what it would gain: the finding's estimated time
 // lost and its share of the threads' time.
 static void cf_suggest(char *buffer, uptr length, const struct cf_finding *f,
                        const struct cf_object *object, uptr part_size) {
-  char what[512], lost[32], share[32], part[160] = "";
+  char what[512], lost[32], share[32], part[384] = "";
   cf_describe_object(what, sizeof(what), object);
   cf_format_duration(lost, sizeof(lost), f->lost_ns);
   cf_format_percent(share, sizeof(share), f->share_ppm);
@@ -587,6 +614,34 @@ static void cf_suggest(char *buffer, uptr length, const struct cf_finding *f,
                    " (each thread's part is %zu bytes, less than a line: make "
                    "each element 64 bytes, e.g. _Alignas(64) on its type)",
                    part_size);
+  // With the object's type: name the element type and the member to align.
+  const char *layout, *holder;
+  bool pointer;
+  char type_name[96], first_member[64];
+  uptr element_size, first_byte = 0;
+  while (first_byte < 128 &&
+         !(object->bytes[first_byte / 64] & (1ull << (first_byte % 64))))
+    first_byte++;
+  if (part_size && first_byte < 128 &&
+      cf_object_type(object, &layout, &holder, &pointer) &&
+      f->address + first_byte >= object->start &&
+      cf_member_element(layout, pointer,
+                        f->address + first_byte - object->start, type_name,
+                        sizeof(type_name), &element_size, first_member,
+                        sizeof(first_member)) &&
+      element_size < 64 && type_name[0]) {
+    char fit[48];
+    if (64 % element_size == 0)
+      efsan_snprintf(fit, sizeof(fit), "%zu per line", 64 / element_size);
+    else
+      efsan_snprintf(fit, sizeof(fit), "elements straddle lines");
+    efsan_snprintf(part, sizeof(part),
+                   " (%s is %zu bytes, %s: make each element 64 bytes, e.g. "
+                   "_Alignas(64) on its first member%s%s, or pad %s to 64 "
+                   "bytes)",
+                   type_name, element_size, fit, first_member[0] ? " " : "",
+                   first_member, type_name);
+  }
   uptr at = 0;
   switch (f->kind) {
   case CF_FALSE_SHARING:
@@ -636,7 +691,10 @@ struct cf_map_range {
   uptr offset, length;
   u64 readers, writers; // bit v: view v
   struct cf_object object; // kind CF_OBJECT_UNKNOWN with start 0: none
+  uptr member_start;       // object offset of its member; -1 if unknown
+  char member[128];        // source expression, empty if unknown
 };
+
 
 // The (virtual) line byte by byte, grouped into ranges (pahole-like).
 static u32 cf_line_map(const struct cf_finding *f, u32 view_count,
@@ -666,10 +724,17 @@ static u32 cf_line_map(const struct cf_finding *f, u32 view_count,
       cf_object_of_shape(any, f->address + b, &object);
     if (!cf_bounded(&object))
       object.start = 0;
+    // A new member starts a new range (pahole-like).
+    uptr member_start = (uptr)-1;
+    char unused[128];
+    if (object.start)
+      cf_object_member(&object, f->address + b - object.start, 1, unused,
+                       sizeof(unused), &member_start);
     struct cf_map_range *last = n ? &ranges[n - 1] : 0;
     if (last && last->readers == readers && last->writers == writers &&
         last->object.kind == object.kind && last->object.start == object.start &&
-        last->object.serial == object.serial) {
+        last->object.serial == object.serial &&
+        last->member_start == member_start) {
       last->length++;
       continue;
     }
@@ -678,7 +743,17 @@ static u32 cf_line_map(const struct cf_finding *f, u32 view_count,
     ranges[n].readers = readers;
     ranges[n].writers = writers;
     ranges[n].object = object;
+    ranges[n].member_start = member_start;
     n++;
+  }
+  for (u32 i = 0; i < n; i++) {
+    struct cf_map_range *r = &ranges[i];
+    uptr start;
+    r->member[0] = 0;
+    if (r->member_start != (uptr)-1 &&
+        !cf_object_member(&r->object, f->address + r->offset - r->object.start,
+                          r->length, r->member, sizeof(r->member), &start))
+      r->member[0] = 0;
   }
   return n;
 }
@@ -703,8 +778,15 @@ static void cf_format_range_threads(char *buffer, uptr length,
 static void cf_print_text_line_map(const struct cf_finding *f, u32 view_count) {
   struct cf_map_range ranges[CF_VIEW_MAX_BYTES];
   u32 n = cf_line_map(f, view_count, ranges);
-  efsan_report_line("  line map: bytes       object                          "
-                    "threads\n");
+  bool members = false;
+  for (u32 i = 0; i < n; i++)
+    members |= ranges[i].member[0] != 0;
+  if (members)
+    efsan_report_line("  line map: bytes       object                          "
+                      "member                  threads\n");
+  else
+    efsan_report_line("  line map: bytes       object                          "
+                      "threads\n");
   for (u32 i = 0; i < n; i++) {
     const struct cf_map_range *r = &ranges[i];
     char bytes[32], object[160] = "-", threads[256];
@@ -724,7 +806,11 @@ static void cf_print_text_line_map(const struct cf_finding *f, u32 view_count) {
     cf_format_range_threads(threads, sizeof(threads), r, view_count);
     if (!r->readers && !r->writers)
       efsan_snprintf(threads, sizeof(threads), "(not used)");
-    efsan_report_line("            %-11s %-31s %s\n", bytes, object, threads);
+    if (members)
+      efsan_report_line("            %-11s %-31s %-23s %s\n", bytes, object,
+                        r->member[0] ? r->member : "-", threads);
+    else
+      efsan_report_line("            %-11s %-31s %s\n", bytes, object, threads);
   }
 }
 
@@ -963,10 +1049,27 @@ static struct cf_finding_site cf_sites[CF_MAX_FINDING_SITES];
 static u64 cf_other_site_samples;
 
 // The innermost source frame of a site (the access itself, when inlined).
+static bool cf_library_frame(const struct efsan_frame *frame) {
+  const char *f = frame->function;
+  if (!efsan_internal_strncmp(f, "std::", 5) ||
+      !efsan_internal_strncmp(f, "__gnu_cxx::", 11))
+    return true;
+  return frame->file && !efsan_internal_strncmp(frame->file, "/usr/", 5);
+}
+
+// The source frame of a site: the access itself, or where the program
+// called the C++ library code (inlined) that made it.
 static struct efsan_frame cf_site_frame(uptr pc) {
-  struct efsan_frame frame = {pc, "<unknown>", 0, 0};
-  efsan_symbolize_pc(pc, &frame, 1);
-  return frame;
+  struct efsan_frame frames[8];
+  uptr n = efsan_symbolize_pc(pc, frames, 8);
+  if (!n) {
+    struct efsan_frame unknown = {pc, "<unknown>", 0, 0};
+    return unknown;
+  }
+  for (uptr i = 0; i < n; i++)
+    if (!cf_library_frame(&frames[i]))
+      return frames[i];
+  return frames[0];
 }
 
 // Thread by thread, busiest place first.
@@ -1523,6 +1626,12 @@ static void cf_print_json_finding(const struct cf_finding *f, bool last) {
     } else {
       efsan_printf("\"object\": null, \"object_offset\": null, ");
     }
+    efsan_printf("\"member\": ");
+    if (r->member[0])
+      efsan_json_string(r->member);
+    else
+      efsan_printf("null");
+    efsan_printf(", ");
     for (int kind = 0; kind < 2; kind++) {
       u64 set = kind ? r->writers : r->readers;
       efsan_printf("%s\"%s\": [", kind ? ", " : "", kind ? "writers" : "readers");
@@ -1539,6 +1648,30 @@ static void cf_print_json_finding(const struct cf_finding *f, bool last) {
       efsan_printf("]");
     }
     efsan_printf("}");
+  }
+  // The named members on the line and who used them.
+  efsan_printf("],\n     \"members\": [");
+  bool first_member = true;
+  for (u32 i = 0; i < range_count; i++) {
+    const struct cf_map_range *r = &ranges[i];
+    if (!r->member[0])
+      continue;
+    efsan_printf("%s\n        {\"name\": ", first_member ? "" : ",");
+    efsan_json_string(r->member);
+    efsan_printf(", \"offset\": %zu, \"size\": %zu, \"threads\": [", r->offset,
+                 r->length);
+    bool first_thread = true;
+    for (u32 v = 0; v < view_count && v < 64; v++) {
+      if (!((r->readers | r->writers) & (1ull << v)))
+        continue;
+      if (cf_views[v].thread == EFSAN_INTERNAL_THREAD)
+        efsan_printf("%s-1", first_thread ? "" : ", ");
+      else
+        efsan_printf("%s%u", first_thread ? "" : ", ", cf_views[v].thread);
+      first_thread = false;
+    }
+    efsan_printf("]}");
+    first_member = false;
   }
   uptr part_size = cf_thread_part_size(f, view_count);
   char suggestion[1024];

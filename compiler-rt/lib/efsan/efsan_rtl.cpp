@@ -449,6 +449,9 @@ extern "C" uptr efsan_internal_strlen(const char *s) {
 extern "C" int efsan_internal_strcmp(const char *a, const char *b) {
   return internal_strcmp(a, b);
 }
+extern "C" int efsan_internal_strncmp(const char *a, const char *b, uptr n) {
+  return internal_strncmp(a, b, n);
+}
 extern "C" uptr efsan_page_size(void) { return GetPageSizeCached(); }
 extern "C" int efsan_getpid(void) { return internal_getpid(); }
 extern "C" const char *efsan_executable_path(void) {

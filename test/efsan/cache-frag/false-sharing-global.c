@@ -40,10 +40,11 @@ int main(void) {
 // CHECK-NEXT: access sites: thread reads writes bytes where
 // CHECK-NEXT: T1 1999 1999 +0..7 count {{.*}}false-sharing-global.c:20
 // CHECK-NEXT: T2 1999 2000 +8..15 count {{.*}}false-sharing-global.c:20
-// CHECK-NEXT: line map: bytes object threads
-// CHECK-NEXT: +0..7 'counters'+0..7 T1 rw
-// CHECK-NEXT: +8..15 'counters'+8..15 T2 rw
-// CHECK-NEXT: +16..63 - (not used)
+// With -g, the line map names the members (source expressions).
+// CHECK-NEXT: line map: bytes object member threads
+// CHECK-NEXT: +0..7 'counters'+0..7 counters[0] T1 rw
+// CHECK-NEXT: +8..15 'counters'+8..15 counters[1] T2 rw
+// CHECK-NEXT: +16..63 - - (not used)
 // CHECK-NEXT: suggestion: threads write different bytes of global 'counters' on one cache line: align it to 64 bytes and pad each thread's part to 64 bytes (each thread's part is 8 bytes, less than a line: make each element 64 bytes, e.g. _Alignas(64) on its type), or accumulate in thread-local variables; expected gain: up to 199.950 us
 // CHECK-NOT: #2
 // CHECK: SUMMARY: EfficiencySanitizer: cache-frag: 1 false sharing, 0 true sharing, 0 predicted false sharing;

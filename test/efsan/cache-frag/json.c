@@ -54,10 +54,13 @@ int main(void) {
 // JSON-NEXT: {"thread": 2, "access": "read", "function": "bump", "file": "{{.*}}json.c", "line": 20, "count": 1999, "line_bytes": {{\[}}[16, 23]]},
 // JSON-NEXT: {"thread": 2, "access": "write", "function": "bump", "file": "{{.*}}json.c", "line": 20, "count": 2000, "line_bytes": {{\[}}[16, 23]]}],
 // JSON-NEXT: "line_map": [
-// JSON-NEXT: {"offset": 0, "length": 8, "object": {"kind": "global", "name": "pairs", "address": {{[0-9]+}}, "size": 64}, "object_offset": 0, "readers": [1], "writers": [1]},
-// JSON-NEXT: {"offset": 8, "length": 8, "object": null, "object_offset": null, "readers": [], "writers": []},
-// JSON-NEXT: {"offset": 16, "length": 8, "object": {"kind": "global", "name": "pairs", "address": {{[0-9]+}}, "size": 64}, "object_offset": 16, "readers": [2], "writers": [2]},
-// JSON-NEXT: {"offset": 24, "length": 40, "object": null, "object_offset": null, "readers": [], "writers": []}],
-// JSON-NEXT: "fix": {"thread_part_bytes": 16, "estimated_gain_seconds": 0.000199950, "text": "threads write different bytes of global 'pairs' on one cache line: {{.*}}each thread's part is 16 bytes{{.*}}; expected gain: up to 199.950 us
+// JSON-NEXT: {"offset": 0, "length": 8, "object": {"kind": "global", "name": "pairs", "address": {{[0-9]+}}, "size": 64}, "object_offset": 0, "member": "pairs[0].first", "readers": [1], "writers": [1]},
+// JSON-NEXT: {"offset": 8, "length": 8, "object": null, "object_offset": null, "member": null, "readers": [], "writers": []},
+// JSON-NEXT: {"offset": 16, "length": 8, "object": {"kind": "global", "name": "pairs", "address": {{[0-9]+}}, "size": 64}, "object_offset": 16, "member": "pairs[1].first", "readers": [2], "writers": [2]},
+// JSON-NEXT: {"offset": 24, "length": 40, "object": null, "object_offset": null, "member": null, "readers": [], "writers": []}],
+// JSON-NEXT: "members": [
+// JSON-NEXT: {"name": "pairs[0].first", "offset": 0, "size": 8, "threads": [1]},
+// JSON-NEXT: {"name": "pairs[1].first", "offset": 16, "size": 8, "threads": [2]}],
+// JSON-NEXT: "fix": {"thread_part_bytes": 16, "estimated_gain_seconds": 0.000199950, "text": "threads write different bytes of global 'pairs' on one cache line: {{.*}}(struct pair is 16 bytes, 4 per line: make each element 64 bytes, e.g. _Alignas(64) on its first member first, or pad struct pair to 64 bytes){{.*}}; expected gain: up to 199.950 us
 // JSON: "structs": [
 // JSON-NEXT: {"name": "struct pair", "size": 16,

@@ -48,11 +48,11 @@ int main(void) {
 // CHECK-NEXT: access sites: thread reads writes bytes where
 // CHECK-NEXT: T1 1999 2000 +0..7 bump {{.*}}predicted-128.c:20
 // CHECK-NEXT: T2 1999 2000 +64..71 bump {{.*}}predicted-128.c:20
-// CHECK-NEXT: line map: bytes object threads
-// CHECK-NEXT: +0..7 heap+0..7 T1 rw
-// CHECK-NEXT: +8..63 - (not used)
-// CHECK-NEXT: +64..71 heap+64..71 T2 rw
-// CHECK-NEXT: +72..127 - (not used)
+// CHECK-NEXT: line map: bytes object member threads
+// CHECK-NEXT: +0..7 heap+0..7 slots[0].count T1 rw
+// CHECK-NEXT: +8..63 - - (not used)
+// CHECK-NEXT: +64..71 heap+64..71 slots[1].count T2 rw
+// CHECK-NEXT: +72..127 - - (not used)
 // CHECK-NEXT: suggestion: {{.*}}align and pad each thread's part to 128 bytes; expected gain: up to {{[0-9.]+}} us ({{[0-9.]+}}% of the threads' time)
 // CHECK-NOT: #2
 // CHECK: SUMMARY: EfficiencySanitizer: cache-frag: 0 false sharing, 0 true sharing, 1 predicted false sharing;

@@ -55,10 +55,11 @@ int main(void) {
 // CHECK-NEXT: access sites: thread reads writes bytes where
 // CHECK-NEXT: T1 1999 2000 +48..55 bump {{.*}}predicted-offset.c{{$}}
 // CHECK-NEXT: T2 1999 2000 +56..63 bump {{.*}}predicted-offset.c{{$}}
-// CHECK-NEXT: line map: bytes object threads
-// CHECK-NEXT: +0..47 - (not used)
-// CHECK-NEXT: +48..55 heap+120..127 T1 rw
-// CHECK-NEXT: +56..63 heap+128..135 T2 rw
+// The heap block's type comes from the pointer it is stored in (slots).
+// CHECK-NEXT: line map: bytes object member threads
+// CHECK-NEXT: +0..47 - - (not used)
+// CHECK-NEXT: +48..55 heap+120..127 slots[1].tail T1 rw
+// CHECK-NEXT: +56..63 heap+128..135 slots[2].head T2 rw
 // CHECK-NEXT: suggestion: different threads' parts of the heap object allocated at {{.*}} are less than 64 bytes apart across a line boundary{{.*}}; expected gain: up to
 // CHECK-NOT: #2
 // CHECK: SUMMARY: EfficiencySanitizer: cache-frag: 0 false sharing, 0 true sharing, 1 predicted false sharing;

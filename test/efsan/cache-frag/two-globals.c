@@ -56,12 +56,12 @@ int main(void) {
 // CHECK-NEXT: T2 1999 2000 +{{16..23|24..31}} turn {{.*}}two-globals.c:18
 // The line map names every object on the line, solo included; the part
 // size comes from the bytes whose writes invalidate (slots), not from solo.
-// CHECK-NEXT: line map: bytes object threads
-// CHECK-NEXT: +0..7 'solo'+0..7 T1 rw
-// CHECK-NEXT: +8..15 - (not used)
-// CHECK-NEXT: +16..23 'slots'+0..7 T1 rw
-// CHECK-NEXT: +24..31 'slots'+8..15 T2 rw
-// CHECK-NEXT: +32..63 - (not used)
+// CHECK-NEXT: line map: bytes object member threads
+// CHECK-NEXT: +0..7 'solo'+0..7 - T1 rw
+// CHECK-NEXT: +8..15 - - (not used)
+// CHECK-NEXT: +16..23 'slots'+0..7 slots[0] T1 rw
+// CHECK-NEXT: +24..31 'slots'+8..15 slots[1] T2 rw
+// CHECK-NEXT: +32..63 - - (not used)
 // CHECK-NEXT: suggestion: threads write different bytes of global 'slots' on one cache line: align it to 64 bytes and pad each thread's part to 64 bytes (each thread's part is 8 bytes, less than a line: make each element 64 bytes, e.g. _Alignas(64) on its type), or accumulate in thread-local variables; expected gain: up to 199.950 us
 // CHECK-NOT: #2
 // CHECK: SUMMARY: EfficiencySanitizer: cache-frag: 1 false sharing, 0 true sharing, 0 predicted false sharing;

@@ -42,6 +42,7 @@
 #include "llvm/IR/Function.h"
 #include "llvm/IR/GetElementPtrTypeIterator.h"
 #include "llvm/IR/IRBuilder.h"
+#include "llvm/IR/InstIterator.h"
 #include "llvm/IR/Instructions.h"
 #include "llvm/IR/IntrinsicInst.h"
 #include "llvm/IR/MDBuilder.h"
@@ -109,6 +110,12 @@ static cl::opt<bool> ClCacheFragStack(
     "efsan-cache-frag-stack",
     cl::desc("cache-frag: also track stack slots that do not escape"),
     cl::init(false), cl::Hidden);
+
+static cl::opt<bool> ClCacheFragMemberNames(
+    "efsan-cache-frag-member-names",
+    cl::desc("cache-frag: describe the debug-info types of globals and of "
+             "heap allocations, so that reports name members"),
+    cl::init(true), cl::Hidden);
 
 static cl::opt<bool> ClCacheFragFieldCounters(
     "efsan-cache-frag-field-counters",
@@ -256,6 +263,11 @@ private:
 
   void addDebugNames(StructFieldTable &Table);
   Constant *createCacheFragModuleInfo();
+  std::string memberLayout(const DIType *Ty);
+  std::string memberLayoutOf(const DIType *Ty, unsigned Depth);
+  Constant *layoutString(const std::string &Layout);
+  std::pair<Constant *, unsigned> createGlobalLayouts();
+  void describeHeapAllocations(Function &F);
   void createToolGlobal();
   void createModuleCtorAndDtor(Constant *ModuleInfo);
 
@@ -272,6 +284,9 @@ private:
       UnalignedStore[kNumSizeClasses];
   FunctionCallee LoadN, StoreN, Memcpy, Memmove, Memset;
   FunctionCallee CacheFragAccess;
+  FunctionCallee CacheFragHeapType;
+  DenseMap<const DIType *, std::string> MemberLayouts;
+  StringMap<Constant *> LayoutStrings;
   GlobalVariable *Countdown = nullptr; // the thread's countdown (TLS)
 
   // Cache-frag, per function: the slot that holds the function's copy of the
@@ -339,6 +354,8 @@ void EfficiencySanitizer::declareRuntimeFunctions() {
     DeclareMemFunctions();
     CacheFragAccess = M.getOrInsertFunction(kCacheFragAccessName, Attrs, VoidTy,
                                             PtrTy, Int64Ty, Int32Ty, PtrTy);
+    CacheFragHeapType = M.getOrInsertFunction(
+        "__efsan_cache_frag_heap_type", Attrs, VoidTy, PtrTy, PtrTy, PtrTy);
     return;
   }
   for (unsigned Index = 0; Index < kNumSizeClasses; ++Index) {
@@ -576,6 +593,8 @@ bool EfficiencySanitizer::instrumentFunction(Function &F) {
     instrumentMemIntrinsic(MI);
   if (CountdownSlot)
     promoteCountdown(F);
+  if (CacheFrag && ClCacheFragMemberNames)
+    describeHeapAllocations(F);
   return Changed;
 }
 
@@ -1520,6 +1539,14 @@ EfficiencySanitizer::findOutermostStruct(Value *Addr, bool &ThroughFieldIndex) {
   };
   bool FieldIndexSoFar = false;
   int64_t Offset = 0;
+  // The smallest stride of a variable leading index (pointer arithmetic) on
+  // the way: a struct larger than that has the address somewhere inside
+  // (`(char *)t + (me ? 8 : 0)`, a select folded into a byte offset), not at
+  // a known member.
+  uint64_t VariableStride = UINT64_MAX;
+  auto KnownInside = [&](StructType *Struct) {
+    return VariableStride >= DL.getTypeAllocSize(Struct).getFixedValue();
+  };
   for (unsigned Steps = 0; Steps < 16; ++Steps) { // real chains are short
     if (auto *GEP = dyn_cast<GEPOperator>(Addr)) {
       // The outermost named struct this GEP indexes into, and where its
@@ -1549,6 +1576,9 @@ EfficiencySanitizer::findOutermostStruct(Value *Addr, bool &ThroughFieldIndex) {
           return std::nullopt;
         if (Index) // a variable index: the first element
           Local += Index->getSExtValue() * int64_t(Stride.getFixedValue());
+        else if (Leading)
+          VariableStride = std::min<uint64_t>(VariableStride,
+                                              Stride.getFixedValue());
         if (Leading) { // whole objects of the source type
           if (StructType *Source = NamedStruct(GEP->getSourceElementType())) {
             First = Source;
@@ -1572,6 +1602,8 @@ EfficiencySanitizer::findOutermostStruct(Value *Addr, bool &ThroughFieldIndex) {
         }
       Offset += Local;
       Addr = GEP->getPointerOperand();
+      if (First && !KnownInside(First))
+        return std::nullopt;
       if (First && InBounds(First, Offset - FirstStart) &&
           Holds(First, Offset - FirstStart)) {
         Outermost = StructOffset{First, uint64_t(Offset - FirstStart)};
@@ -1591,6 +1623,8 @@ EfficiencySanitizer::findOutermostStruct(Value *Addr, bool &ThroughFieldIndex) {
         Addr = Start;
         continue;
       }
+    if (Struct && !KnownInside(Struct))
+      return std::nullopt;
     if (Struct && InBounds(Struct, Offset) && Holds(Struct, Offset)) {
       Outermost = StructOffset{Struct, uint64_t(Offset)};
       ThroughFieldIndex = FieldIndexSoFar;
@@ -2071,14 +2105,296 @@ Constant *EfficiencySanitizer::createCacheFragModuleInfo() {
         ConstantArray::get(ArrayType::get(StructInfoTy, StructInfos.size()),
                            StructInfos),
         "__efsan.struct_infos");
-  StructType *ModuleInfoTy = StructType::get(Ctx, {PtrTy, Int32Ty, PtrTy});
+  auto [GlobalArray, NumGlobals] = createGlobalLayouts();
+  StructType *ModuleInfoTy =
+      StructType::get(Ctx, {PtrTy, Int32Ty, PtrTy, Int32Ty, PtrTy});
   return new GlobalVariable(
       M, ModuleInfoTy, /*isConstant=*/true, GlobalValue::PrivateLinkage,
       ConstantStruct::get(
           ModuleInfoTy,
           {createCString(M, M.getModuleIdentifier(), "__efsan.module_name"),
-           ConstantInt::get(Int32Ty, StructInfos.size()), StructArray}),
+           ConstantInt::get(Int32Ty, StructInfos.size()), StructArray,
+           ConstantInt::get(Int32Ty, NumGlobals), GlobalArray}),
       "__efsan.cache_frag_module_info");
+}
+
+//===----------------------------------------------------------------------===//
+// Member names (cache-frag)
+//===----------------------------------------------------------------------===//
+//
+// The debug-info type of a global or of a heap allocation, as a string the
+// runtime walks to name the bytes of a finding (`wstats[1].ops`):
+//   type   := 'b' size              a scalar (or anything not worth naming)
+//           | 'a' count '*' type    an array
+//           | 's' size ['`' name '`'] '{' member* '}'   a struct, class or
+//                                   union, with its source name if it has one
+//   member := offset ':' name '=' type ';'
+// Sizes and offsets are decimal bytes; a base class is a member without a
+// name. docs/InstrumentationABI.md has the contract.
+
+static const DIType *withoutTypedefs(const DIType *Ty) {
+  while (auto *Derived = dyn_cast_or_null<DIDerivedType>(Ty)) {
+    switch (Derived->getTag()) {
+    case dwarf::DW_TAG_typedef:
+    case dwarf::DW_TAG_const_type:
+    case dwarf::DW_TAG_volatile_type:
+    case dwarf::DW_TAG_restrict_type:
+    case dwarf::DW_TAG_atomic_type:
+      Ty = Derived->getBaseType();
+      continue;
+    default:
+      return Ty;
+    }
+  }
+  return Ty;
+}
+
+// Deeper types are named down to this depth; a layout longer than the limit
+// is only its size (a huge struct is not worth a huge string per module).
+static constexpr unsigned kMaxLayoutDepth = 8;
+static constexpr size_t kMaxLayoutLength = 8192;
+
+std::string EfficiencySanitizer::memberLayout(const DIType *Ty) {
+  Ty = withoutTypedefs(Ty);
+  if (!Ty)
+    return "";
+  auto It = MemberLayouts.find(Ty);
+  if (It != MemberLayouts.end())
+    return It->second;
+  std::string Layout = memberLayoutOf(Ty, 0);
+  if (Layout.size() > kMaxLayoutLength)
+    Layout = "b" + utostr(Ty->getSizeInBits() / 8);
+  MemberLayouts[Ty] = Layout;
+  return Layout;
+}
+
+std::string EfficiencySanitizer::memberLayoutOf(const DIType *Ty,
+                                                unsigned Depth) {
+  // `typedef struct {...} name_t`: the struct is known by the typedef.
+  StringRef TypedefName;
+  for (auto *Derived = dyn_cast_or_null<DIDerivedType>(Ty); Derived;
+       Derived = dyn_cast_or_null<DIDerivedType>(Derived->getBaseType()))
+    if (Derived->getTag() == dwarf::DW_TAG_typedef) {
+      TypedefName = Derived->getName();
+      break;
+    }
+  Ty = withoutTypedefs(Ty);
+  if (!Ty)
+    return "";
+  uint64_t Size = Ty->getSizeInBits() / 8;
+  auto *Composite = dyn_cast<DICompositeType>(Ty);
+  if (!Composite || Depth >= kMaxLayoutDepth ||
+      Composite->getTag() == dwarf::DW_TAG_enumeration_type)
+    return Size ? "b" + utostr(Size) : "";
+  if (Composite->isForwardDecl() || !Size)
+    return "";
+  if (Composite->getTag() == dwarf::DW_TAG_array_type) {
+    std::string Element = memberLayoutOf(Composite->getBaseType(), Depth + 1);
+    if (Element.empty())
+      return "b" + utostr(Size);
+    std::string Dimensions;
+    for (DINode *Node : Composite->getElements()) {
+      auto *Range = dyn_cast<DISubrange>(Node);
+      if (!Range)
+        return "b" + utostr(Size);
+      int64_t Count = 0; // a flexible array member: no elements
+      if (auto *C = dyn_cast_if_present<ConstantInt *>(Range->getCount()))
+        Count = std::max<int64_t>(C->getSExtValue(), 0);
+      Dimensions += "a" + utostr(Count) + "*";
+    }
+    return Dimensions + Element;
+  }
+  std::string SourceName;
+  if (!Composite->getName().empty()) {
+    if (isCXXModule())
+      SourceName = qualifiedDebugName(Composite);
+    else
+      SourceName =
+          (Composite->getTag() == dwarf::DW_TAG_union_type ? "union " : "struct ") +
+          Composite->getName().str();
+  } else {
+    SourceName = TypedefName.str();
+  }
+  if (SourceName.find_first_of("`{") != std::string::npos)
+    SourceName.clear();
+  std::string Layout = "s" + utostr(Size);
+  if (!SourceName.empty())
+    Layout += "`" + SourceName + "`";
+  Layout += "{";
+  // The C++ library's types are named, not opened: `_M_i` of a std::atomic
+  // means nothing to a user.
+  if (StringRef(SourceName).starts_with("std::") ||
+      StringRef(SourceName).starts_with("__gnu_cxx::"))
+    return Layout + "}";
+  for (DINode *Node : Composite->getElements()) {
+    auto *Member = dyn_cast<DIDerivedType>(Node);
+    if (!Member || Member->isStaticMember() ||
+        (Member->getTag() != dwarf::DW_TAG_member &&
+         Member->getTag() != dwarf::DW_TAG_inheritance))
+      continue;
+    std::string Type;
+    uint64_t Offset = Member->getOffsetInBits() / 8;
+    if (Member->isBitField()) {
+      // The bytes the bit-field's bits are in.
+      uint64_t First = Member->getOffsetInBits() / 8;
+      uint64_t End = (Member->getOffsetInBits() + Member->getSizeInBits() + 7) / 8;
+      Offset = First;
+      Type = "b" + utostr(End - First);
+    } else {
+      Type = memberLayoutOf(Member->getBaseType(), Depth + 1);
+    }
+    if (Type.empty())
+      continue;
+    StringRef Name =
+        Member->getTag() == dwarf::DW_TAG_inheritance ? "" : Member->getName();
+    Layout += utostr(Offset) + ":" + Name.str() + "=" + Type + ";";
+    if (Layout.size() > kMaxLayoutLength)
+      return "b" + utostr(Size);
+  }
+  return Layout + "}";
+}
+
+Constant *EfficiencySanitizer::layoutString(const std::string &Layout) {
+  Constant *&String = LayoutStrings[Layout];
+  if (!String)
+    String = createCString(M, Layout, "__efsan.layout");
+  return String;
+}
+
+// {address, source name, layout} of every global of the module with a
+// struct or array type in its debug info.
+std::pair<Constant *, unsigned> EfficiencySanitizer::createGlobalLayouts() {
+  StructType *EntryTy = StructType::get(Ctx, {PtrTy, PtrTy, PtrTy});
+  SmallVector<Constant *, 16> Entries;
+  if (ClCacheFragMemberNames) {
+    for (GlobalVariable &G : M.globals()) {
+      // Constants are never written: no finding names them.
+      if (G.isDeclaration() || G.isConstant() ||
+          G.getName().starts_with("__efsan") || G.isThreadLocal())
+        continue;
+      SmallVector<DIGlobalVariableExpression *, 1> Expressions;
+      G.getDebugInfo(Expressions);
+      for (DIGlobalVariableExpression *Expression : Expressions) {
+        DIGlobalVariable *Variable = Expression->getVariable();
+        if (!Variable || Expression->getExpression()->getNumElements())
+          continue;
+        const DIType *Ty = withoutTypedefs(Variable->getType());
+        if (!isa_and_nonnull<DICompositeType>(Ty))
+          break;
+        std::string Layout = memberLayout(Ty);
+        if (Layout.empty() || Layout[0] == 'b')
+          break;
+        Entries.push_back(ConstantStruct::get(
+            EntryTy, {&G,
+                      createCString(M, Variable->getName(),
+                                    "__efsan.global_name"),
+                      layoutString(Layout)}));
+        break;
+      }
+    }
+  }
+  if (Entries.empty())
+    return {ConstantPointerNull::get(PtrTy), 0};
+  auto *ArrayTy = ArrayType::get(EntryTy, Entries.size());
+  return {new GlobalVariable(M, ArrayTy, /*isConstant=*/true,
+                             GlobalValue::PrivateLinkage,
+                             ConstantArray::get(ArrayTy, Entries),
+                             "__efsan.global_layouts"),
+          (unsigned)Entries.size()};
+}
+
+static bool isAllocationFunctionName(StringRef Name) {
+  return Name == "malloc" || Name == "calloc" || Name == "realloc" ||
+         Name == "aligned_alloc" || Name == "memalign" || Name == "valloc" ||
+         Name == "reallocarray" || Name.starts_with("_Znw") ||
+         Name.starts_with("_Zna");
+}
+
+// Code and variables of the system's headers (the C++ library's containers
+// allocate for the program): their names mean nothing to a user.
+static bool inSystemHeader(const DIFile *File) {
+  if (!File)
+    return false;
+  StringRef Name = File->getFilename();
+  return Name.starts_with("/usr/") ||
+         (!Name.starts_with("/") && File->getDirectory().starts_with("/usr/"));
+}
+
+// The type a new heap block is used as, and the name of what holds it: a
+// new-expression's allocated type (clang's heapallocsite), or in C the type
+// a pointer variable or pointer global holding the block points to.
+static std::pair<const DIType *, StringRef> allocatedType(CallBase *Call) {
+  if (const DILocation *Loc = Call->getDebugLoc())
+    if (inSystemHeader(Loc->getFile()))
+      return {nullptr, ""};
+  auto *NewType = dyn_cast_or_null<DIType>(Call->getMetadata("heapallocsite"));
+  auto Pointee = [](const DIType *Ty) -> const DIType * {
+    auto *Pointer = dyn_cast_or_null<DIDerivedType>(withoutTypedefs(Ty));
+    if (!Pointer || Pointer->getTag() != dwarf::DW_TAG_pointer_type)
+      return nullptr;
+    return withoutTypedefs(Pointer->getBaseType());
+  };
+  for (DILocalVariable *Variable : variablesHolding(Call))
+    if (!inSystemHeader(Variable->getFile()))
+      if (const DIType *Ty = Pointee(Variable->getType()))
+        return {NewType ? NewType : Ty, Variable->getName()};
+  for (User *U : Call->users()) {
+    auto *Store = dyn_cast<StoreInst>(U);
+    if (!Store || Store->getValueOperand() != Call)
+      continue;
+    auto *G = dyn_cast<GlobalVariable>(Store->getPointerOperand());
+    if (!G)
+      continue;
+    SmallVector<DIGlobalVariableExpression *, 1> Expressions;
+    G->getDebugInfo(Expressions);
+    for (DIGlobalVariableExpression *Expression : Expressions)
+      if (DIGlobalVariable *Variable = Expression->getVariable())
+        if (const DIType *Ty = Pointee(Variable->getType()))
+          return {NewType ? NewType : Ty, Variable->getName()};
+  }
+  return {NewType, ""};
+}
+
+// After each allocation whose type the debug info tells, the runtime learns
+// the type of the block (once per allocation stack): a finding on the block
+// then names members.
+void EfficiencySanitizer::describeHeapAllocations(Function &F) {
+  SmallVector<std::pair<CallBase *, std::pair<const DIType *, StringRef>>, 4>
+      Allocations;
+  for (Instruction &I : instructions(F)) {
+    auto *Call = dyn_cast<CallBase>(&I);
+    Function *Callee = Call ? Call->getCalledFunction() : nullptr;
+    if (!Callee || !isAllocationFunctionName(Callee->getName()) ||
+        !Call->getType()->isPointerTy())
+      continue;
+    auto Found = allocatedType(Call);
+    if (Found.first)
+      Allocations.push_back({Call, Found});
+  }
+  for (auto &[Call, Found] : Allocations) {
+    std::string Layout = memberLayout(Found.first);
+    if (Layout.empty())
+      continue;
+    // Without a variable, the block is named by its type: `Counter[1].hits`.
+    std::string Holder = Found.second.str();
+    if (Holder.empty())
+      Holder = Found.first->getName().str();
+    Instruction *After = nullptr;
+    if (auto *Invoke = dyn_cast<InvokeInst>(Call)) {
+      BasicBlock *Normal = Invoke->getNormalDest();
+      if (!Normal->getSinglePredecessor())
+        continue;
+      After = &*Normal->getFirstInsertionPt();
+    } else {
+      After = Call->getNextNode();
+    }
+    IRBuilder<> IRB(After);
+    IRB.SetCurrentDebugLocation(Call->getDebugLoc());
+    markNoSanitize(IRB.CreateCall(
+        CacheFragHeapType,
+        {Call, layoutString(Layout),
+         createCString(M, Holder, "__efsan.heap_holder")}));
+  }
 }
 
 void EfficiencySanitizer::createToolGlobal() {
