@@ -1391,25 +1391,76 @@ static uptr cf_hot_span(const struct cf_struct_shape *shape) {
 
 // Busiest first; the order of equal totals is by name so that reports are
 // reproducible.
+static bool cf_starts_with(const char *s, const char *prefix) {
+  return !efsan_internal_strncmp(s, prefix, efsan_internal_strlen(prefix));
+}
+
+// The C++ library's types and lambdas: a user cannot change their layout,
+// and a small C++ program's report would be mostly them.
+static bool cf_library_struct(const char *name) {
+  if (cf_starts_with(name, "struct.") || cf_starts_with(name, "class.") ||
+      cf_starts_with(name, "union."))
+    name = name[0] == 'u' ? name + 6 : name[0] == 's' ? name + 7 : name + 6;
+  if (cf_starts_with(name, "std::") || cf_starts_with(name, "__gnu_cxx::") ||
+      cf_starts_with(name, "__cxxabiv1::") || cf_starts_with(name, "_ZTS") ||
+      !efsan_internal_strcmp(name, "anon") || cf_starts_with(name, "anon.") ||
+      cf_starts_with(name, "(lambda"))
+    return true;
+  for (const char *p = name; *p; p++)
+    if (cf_starts_with(p, "(lambda at ") || cf_starts_with(p, "::(anonymous class)"))
+      return true;
+  return false;
+}
+
+static bool cf_struct_listed(const struct cf_struct_usage *u) {
+  return efsan_flags.cache_frag_struct_library || !cf_library_struct(u->name);
+}
+
+// Listed types first (the program's own, unless the library's are asked
+// for), busiest first.
 static void cf_sort_structs(struct cf_struct_usage *u, uptr n) {
   for (uptr i = 1; i < n; i++) {
     struct cf_struct_usage item = u[i];
+    bool listed = cf_struct_listed(&item);
     uptr j = i;
-    for (; j > 0 && (u[j - 1].total < item.total ||
-                     (u[j - 1].total == item.total &&
-                      efsan_internal_strcmp(u[j - 1].name, item.name) > 0));
-         j--)
+    for (; j > 0; j--) {
+      const struct cf_struct_usage *before = &u[j - 1];
+      bool before_listed = cf_struct_listed(before);
+      if (before_listed != listed) {
+        if (before_listed)
+          break;
+        u[j] = u[j - 1];
+        continue;
+      }
+      if (before->total > item.total ||
+          (before->total == item.total &&
+           efsan_internal_strcmp(before->name, item.name) <= 0))
+        break;
       u[j] = u[j - 1];
+    }
     u[j] = item;
   }
 }
 
 static uptr cf_structs_shown(const struct cf_struct_usage *u, uptr n) {
   uptr shown = 0;
-  while (shown < n && u[shown].total)
+  while (shown < n && u[shown].total && cf_struct_listed(&u[shown]))
     shown++;
   uptr limit = (uptr)efsan_flags.cache_frag_max_structs;
   return limit && shown > limit ? limit : shown;
+}
+
+// The library types with accesses that are not listed, and their accesses.
+static uptr cf_structs_folded(const struct cf_struct_usage *u, uptr n,
+                              u64 *accesses) {
+  uptr folded = 0;
+  *accesses = 0;
+  for (uptr i = 0; i < n; i++)
+    if (u[i].total && !cf_struct_listed(&u[i])) {
+      folded++;
+      *accesses += u[i].total * cf_period;
+    }
+  return folded;
 }
 
 static void cf_print_text_structs(struct cf_struct_usage *u, uptr n,
@@ -1454,10 +1505,16 @@ static void cf_print_text_structs(struct cf_struct_usage *u, uptr n,
                    (cf_hot_span(&shape) + EFSAN_CACHE_LINE_SIZE - 1) /
                        EFSAN_CACHE_LINE_SIZE);
   }
-  if (shown < with_counts)
+  u64 folded_accesses;
+  uptr folded = cf_structs_folded(u, n, &folded_accesses);
+  if (shown + folded < with_counts)
     efsan_report_line("  (%zu more struct types with accesses not shown; see "
                  "cache_frag_max_structs)\n",
-                 with_counts - shown);
+                 with_counts - shown - folded);
+  if (folded)
+    efsan_report_line("  (%zu C++ library or lambda type%s with %llu accesses "
+                      "not shown; cache_frag_struct_library=1 lists them)\n",
+                      folded, folded == 1 ? "" : "s", folded_accesses);
 }
 
 //===-- JSON --------------------------------------------------------------===//
@@ -1718,7 +1775,11 @@ static void cf_print_json_structs(struct cf_struct_usage *u, uptr n) {
     }
     efsan_printf("]}");
   }
-  efsan_printf("%s]\n", shown ? "\n  " : "");
+  u64 folded_accesses;
+  uptr folded = cf_structs_folded(u, n, &folded_accesses);
+  efsan_printf("%s],\n  \"folded_library_structs\": {\"types\": %zu, "
+               "\"accesses\": %llu}\n",
+               shown ? "\n  " : "", folded, folded_accesses);
 }
 
 //===-- The report ----------------------------------------------------------===//

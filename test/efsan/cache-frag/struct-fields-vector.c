@@ -37,6 +37,6 @@ int main(void) {
 
 // CHECK: Struct field usage (estimated accesses per field):
 // CHECK-NEXT: struct worker_stats: size 32, 3 fields, 2000 accesses
-// CHECK-NEXT: field 0 ops offset 0 size 8 type i64 count 1000 (hot)
-// CHECK-NEXT: field 1 bytes offset 8 size 8 type i64 count 1000 (hot)
-// CHECK-NEXT: field 2 name offset 16 size 16 type [16 x i8] count 0 (cold)
+// CHECK-NEXT: field 0 ops offset 0 size 8 type long count 1000 (hot)
+// CHECK-NEXT: field 1 bytes offset 8 size 8 type long count 1000 (hot)
+// CHECK-NEXT: field 2 name offset 16 size 16 type char[16] count 0 (cold)

@@ -1256,13 +1256,17 @@ EfficiencySanitizer::findStructField(const MemoryAccess &Access) {
   if (std::optional<FieldRef> Field =
           findFieldFromGEP(Access.Addr, Access.Size))
     return Field;
-  if (std::optional<FieldRef> Field = findFieldFromTBAA(Access))
-    return Field;
+  std::optional<FieldRef> Tagged = findFieldFromTBAA(Access);
   // A struct-path tag that could not be resolved (an anonymous struct with
   // no name to give it) is not second-guessed from the address.
-  if (structPathTBAABase(Access.I))
+  if (!Tagged && structPathTBAABase(Access.I))
     return std::nullopt;
-  return findFieldFromAddress(Access);
+  // An outer struct the address is known to be in comes first: the tag
+  // names the innermost struct (`r->label.size()` inlined is tagged with
+  // std::string's length, and counts for record's member label).
+  if (std::optional<FieldRef> Field = findFieldFromAddress(Access))
+    return Field;
+  return Tagged;
 }
 
 // Walks the address back through constant-offset GEPs to a named struct it
@@ -1963,6 +1967,69 @@ static Constant *createInt32Array(Module &M, ArrayRef<uint64_t> Values,
 // source members it holds. A field that holds none is padding the compiler
 // added (clang inserts `[N x i8]` fields to place over-aligned or packed
 // members); only such a field is shown as padding.
+// A type as the source spells it: `long`, `char[16]`, `struct vec`,
+// `const char *`, `std::string` (C++ names as the debug info has them).
+static std::string sourceTypeName(const DIType *Ty, bool CXX, unsigned Depth = 0) {
+  if (!Ty)
+    return "void";
+  if (Depth > 8)
+    return "...";
+  if (auto *Basic = dyn_cast<DIBasicType>(Ty))
+    return Basic->getName().str();
+  if (auto *Derived = dyn_cast<DIDerivedType>(Ty)) {
+    std::string Base = sourceTypeName(Derived->getBaseType(), CXX, Depth + 1);
+    switch (Derived->getTag()) {
+    case dwarf::DW_TAG_typedef:
+      return CXX ? qualifiedDebugName(Derived) : Derived->getName().str();
+    case dwarf::DW_TAG_pointer_type:
+      return Base + " *";
+    case dwarf::DW_TAG_reference_type:
+      return Base + " &";
+    case dwarf::DW_TAG_rvalue_reference_type:
+      return Base + " &&";
+    case dwarf::DW_TAG_const_type:
+      return "const " + Base;
+    case dwarf::DW_TAG_volatile_type:
+      return "volatile " + Base;
+    case dwarf::DW_TAG_atomic_type:
+      return "_Atomic(" + Base + ")";
+    default:
+      return Base;
+    }
+  }
+  if (auto *Composite = dyn_cast<DICompositeType>(Ty)) {
+    if (Composite->getTag() == dwarf::DW_TAG_array_type) {
+      std::string Dimensions;
+      for (DINode *Node : Composite->getElements())
+        if (auto *Range = dyn_cast<DISubrange>(Node)) {
+          auto *Count = dyn_cast_if_present<ConstantInt *>(Range->getCount());
+          Dimensions += Count && Count->getSExtValue() >= 0
+                            ? "[" + itostr(Count->getSExtValue()) + "]"
+                            : "[]";
+        }
+      return sourceTypeName(Composite->getBaseType(), CXX, Depth + 1) +
+             Dimensions;
+    }
+    std::string Name = CXX ? qualifiedDebugName(Composite)
+                           : Composite->getName().str();
+    if (Name.empty())
+      Name = "<anonymous>";
+    if (CXX)
+      return Name;
+    switch (Composite->getTag()) {
+    case dwarf::DW_TAG_union_type:
+      return "union " + Name;
+    case dwarf::DW_TAG_enumeration_type:
+      return "enum " + Name;
+    default:
+      return "struct " + Name;
+    }
+  }
+  if (isa<DISubroutineType>(Ty))
+    return "function";
+  return Ty->getName().str();
+}
+
 void EfficiencySanitizer::addDebugNames(StructFieldTable &Table) {
   if (!DebugStructs) {
     DebugStructs.emplace();
@@ -2027,7 +2094,12 @@ void EfficiencySanitizer::addDebugNames(StructFieldTable &Table) {
   }
   if (!Struct)
     return;
-  SmallVector<std::pair<uint64_t, StringRef>, 8> Members;
+  struct DebugMember {
+    uint64_t Offset;
+    StringRef Name;
+    const DIDerivedType *Member;
+  };
+  SmallVector<DebugMember, 8> Members;
   for (DINode *Element : Struct->getElements()) {
     auto *Member = dyn_cast_or_null<DIDerivedType>(Element);
     if (!Member || Member->getTag() != dwarf::DW_TAG_member ||
@@ -2035,7 +2107,8 @@ void EfficiencySanitizer::addDebugNames(StructFieldTable &Table) {
       continue;
     StringRef Name = Member->getName();
     Members.push_back({Member->getOffsetInBits() / 8,
-                       Name.empty() ? StringRef("<anonymous>") : Name});
+                       Name.empty() ? StringRef("<anonymous>") : Name,
+                       Member});
   }
   if (Members.empty())
     return; // a declaration: every field would look like padding
@@ -2045,10 +2118,19 @@ void EfficiencySanitizer::addDebugNames(StructFieldTable &Table) {
     uint64_t End = Begin + std::max<uint64_t>(Table.FieldSizes[Field], 1);
     // Bit-fields share a field; a union's members all start at 0.
     std::string Names;
-    for (auto &[Offset, Name] : Members)
-      if (Offset >= Begin && Offset < End)
-        Names += (Names.empty() ? "" : ",") + Name.str();
+    const DIDerivedType *Only = nullptr;
+    unsigned Count = 0;
+    for (const DebugMember &Member : Members)
+      if (Member.Offset >= Begin && Member.Offset < End) {
+        Names += (Names.empty() ? "" : ",") + Member.Name.str();
+        Only = Member.Member;
+        Count++;
+      }
     Table.FieldNames.push_back(Names);
+    // One member (not bit-fields sharing a unit): its source type.
+    if (Count == 1 && !Only->isBitField() && Field < Table.FieldTypeNames.size())
+      Table.FieldTypeNames[Field] =
+          sourceTypeName(Only->getBaseType(), ModuleIsCXX);
   }
   Table.HasDebugInfo = true;
   Table.SourceName = (*DebugStructSourceNames)[Table.Name];
