@@ -1662,7 +1662,8 @@ static void cf_print_json_finding(const struct cf_finding *f, bool last) {
     }
   }
   cf_print_json_sites(f, view_count);
-  efsan_printf("],\n     \"line_map\": [");
+  efsan_printf("],\n     \"access_sites_other\": %llu,\n     \"line_map\": [",
+               cf_other_site_samples * cf_period);
   struct cf_map_range ranges[CF_VIEW_MAX_BYTES];
   u32 range_count = cf_line_map(f, view_count, ranges);
   for (u32 i = 0; i < range_count; i++) {

@@ -10,7 +10,7 @@ import sys
 
 FINDING_KEYS = {"kind", "line_address", "invalidations", "observed_invalidations",
                 "estimated_parallel_invalidations", "impact", "threads", "object",
-                "objects", "accesses", "access_sites", "line_map", "fix", "thread_creations",
+                "objects", "accesses", "access_sites", "access_sites_other", "line_map", "fix", "thread_creations",
                 "members"}
 SITE_KEYS = {"thread", "access", "function", "file", "line", "count", "line_bytes"}
 ACCESS_KEYS = {"thread", "offset", "length", "object_offset", "reads", "writes"}
