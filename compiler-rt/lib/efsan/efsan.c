@@ -172,6 +172,11 @@ void efsan_core_sync_release(uptr addr) {
     efsan_cache_frag_sync_release(addr);
 }
 
+void efsan_core_lock_held(int delta) {
+  if (tool_started && efsan_active_tool == EFSAN_TOOL_CACHE_FRAG)
+    efsan_cache_frag_lock_held(delta);
+}
+
 void efsan_core_sync_acquire(uptr addr) {
   if (tool_started && efsan_active_tool == EFSAN_TOOL_CACHE_FRAG)
     efsan_cache_frag_sync_acquire(addr);

@@ -196,6 +196,8 @@ const char *efsan_function_name(uptr pc);
 // efsan_core_init(__efsan_which_tool). Normally run from .preinit_array.
 void efsan_glue_init(void);
 // Next thread index in creation order (called by pthread_create).
+// The calling thread took (+1) or let go of (-1) a mutex or spin lock.
+void efsan_core_lock_held(int delta);
 // creation_stack: stack depot id of the pthread_create call, or 0.
 u32 efsan_core_next_thread_index(u32 creation_stack);
 // Called once from .preinit_array (or the first __efsan_init) after the flags

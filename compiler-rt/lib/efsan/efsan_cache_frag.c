@@ -434,6 +434,15 @@ static void cf_observe(struct cf_line_record *record, u32 thread_plus1,
   }
 }
 
+// Mutexes and spin locks the thread holds (unlocks of locks taken before
+// the runtime started are not counted below 0).
+static __thread int cf_locks_held __attribute__((tls_model("initial-exec")));
+
+void efsan_cache_frag_lock_held(int delta) {
+  int held = cf_locks_held + delta;
+  cf_locks_held = held < 0 ? 0 : held;
+}
+
 // Counts a sample of the thread's at pc (only the thread writes its slot).
 static void cf_count_site(struct cf_thread_line *slot, uptr pc, bool is_write,
                           u64 mask) {
@@ -447,14 +456,22 @@ static void cf_count_site(struct cf_thread_line *slot, uptr pc, bool is_write,
       cf_store(&site->reads, site->reads + 1);
     if ((site->bytes & mask) != mask)
       cf_store(&site->bytes, site->bytes | mask);
+    if (cf_locks_held) {
+      cf_store(&site->locked, site->locked + 1);
+      if (is_write)
+        cf_store(&site->locked_writes, site->locked_writes + 1);
+    }
     // Published last: the report reads sites of running threads.
     if (!site->pc)
       __atomic_store_n(&site->pc, pc, __ATOMIC_RELEASE);
     return;
   }
-  if (is_write)
+  if (is_write) {
     cf_store(&slot->other_site_writes, slot->other_site_writes + 1);
-  else
+    if (cf_locks_held)
+      cf_store(&slot->other_site_locked_writes,
+               slot->other_site_locked_writes + 1);
+  } else
     cf_store(&slot->other_site_reads, slot->other_site_reads + 1);
 }
 

@@ -25,6 +25,8 @@ void efsan_cache_frag_alloc(uptr addr, uptr size, u32 alloc_stack_id);
 void efsan_cache_frag_free(uptr addr);
 // On the creating thread, for the index the new thread will have.
 void efsan_cache_frag_thread_created(u32 thread, u32 creation_stack);
+// The calling thread took (+1) or let go of (-1) a mutex or spin lock.
+void efsan_cache_frag_lock_held(int delta);
 // Who created the thread (a thread index, EFSAN_INTERNAL_THREAD if unknown)
 // and where (stack depot id, 0 if unknown).
 u32 efsan_cache_frag_thread_creator(u32 thread, u32 *creation_stack);

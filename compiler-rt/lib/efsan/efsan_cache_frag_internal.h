@@ -59,6 +59,8 @@ struct cf_shape {
 struct cf_site {
   uptr pc; // 0: unused entry
   u32 reads, writes; // sampled
+  u32 locked;        // of them, made while the thread held a mutex or spin lock
+  u32 locked_writes; // writes among those
   u64 bytes;         // bit i: byte i of the line
 };
 
@@ -76,6 +78,7 @@ struct cf_thread_line {
   u64 overflow_bytes;
   struct cf_shape shapes[CF_SHAPES];
   u32 other_site_reads, other_site_writes;
+  u32 other_site_locked_writes;
   struct cf_site sites[CF_SITES];
   // When the thread used the line: intervals of virtual clock, in order,
   // each from its first sample to its last, so that the model sees bursts

@@ -603,6 +603,29 @@ static bool cf_object_member(const struct cf_object *o, uptr offset,
 
 // What to change, and what it would gain: the finding's estimated time
 // lost and its share of the threads' time.
+// Whether nearly all the sampled writes to the line were made holding a
+// mutex or spin lock.
+static bool cf_line_under_lock(const struct cf_finding *f) {
+  u64 all = 0, locked = 0;
+  for (int r = 0; r < 2; r++) {
+    struct cf_line_record *record = f->records[r];
+    if (!record)
+      continue;
+    for (int slot = 0; slot < CF_THREAD_SLOTS; slot++) {
+      if (!cf_owner(record, slot))
+        continue;
+      const struct cf_thread_line *line = &record->threads[slot];
+      all += cf_load(&line->other_site_writes);
+      locked += cf_load(&line->other_site_locked_writes);
+      for (int i = 0; i < CF_SITES; i++) {
+        all += cf_load(&line->sites[i].writes);
+        locked += cf_load(&line->sites[i].locked_writes);
+      }
+    }
+  }
+  return all && locked * 10 >= all * 9;
+}
+
 static void cf_suggest(char *buffer, uptr length, const struct cf_finding *f,
                        const struct cf_object *object, uptr part_size) {
   char what[512], lost[32], share[32], part[384] = "";
@@ -653,6 +676,18 @@ static void cf_suggest(char *buffer, uptr length, const struct cf_finding *f,
                         what, part);
     break;
   case CF_TRUE_SHARING:
+    // Data under a lock: its updates are serialized by the lock already, and
+    // private copies would need the lock's work redone.
+    if (cf_line_under_lock(f)) {
+      at = efsan_snprintf(buffer, length,
+                          "threads write the same bytes of %s while holding a "
+                          "lock (true sharing; padding cannot help): the line "
+                          "moves with the lock; keep the critical section "
+                          "short, or split the data and its lock (per thread "
+                          "or per key) so that threads update different lines",
+                          what);
+      break;
+    }
     at = efsan_snprintf(buffer, length,
                         "threads write the same bytes of %s (true sharing; "
                         "padding cannot help): give each thread a private "
@@ -1041,6 +1076,7 @@ struct cf_finding_site {
   uptr pc;
   struct efsan_frame frame; // the innermost source frame at pc
   u64 reads, writes; // sampled
+  u64 locked;        // of them, made while holding a mutex or spin lock
   u64 bytes[2];      // bit i: finding address + i
 };
 #define CF_MAX_FINDING_SITES (CF_MAX_VIEWS * 2 * CF_SITES)
@@ -1129,6 +1165,7 @@ static uptr cf_collect_sites(const struct cf_finding *f, u32 view_count) {
           }
           entry->reads += cf_load(&site->reads);
           entry->writes += cf_load(&site->writes);
+          entry->locked += cf_load(&site->locked);
           entry->bytes[0] |= bytes[0];
           entry->bytes[1] |= bytes[1];
         }
@@ -1152,6 +1189,7 @@ static uptr cf_collect_sites(const struct cf_finding *f, u32 view_count) {
     }
     same->reads += site->reads;
     same->writes += site->writes;
+    same->locked += site->locked;
     same->bytes[0] |= site->bytes[0];
     same->bytes[1] |= site->bytes[1];
     if (site->pc < same->pc)
@@ -1166,6 +1204,11 @@ static uptr cf_collect_sites(const struct cf_finding *f, u32 view_count) {
       cf_sites[j - 1] = t;
     }
   return n;
+}
+
+// Nearly all of a place's accesses were made holding a lock.
+static bool cf_site_under_lock(const struct cf_finding_site *site) {
+  return site->locked * 10 >= (site->reads + site->writes) * 9;
 }
 
 static void cf_print_text_sites(const struct cf_finding *f, u32 view_count) {
@@ -1189,6 +1232,10 @@ static void cf_print_text_sites(const struct cf_finding *f, u32 view_count) {
                      frame->file);
     else
       efsan_snprintf(where, sizeof(where), "%s", frame->function);
+    if (cf_site_under_lock(site)) {
+      uptr at = efsan_internal_strlen(where);
+      efsan_snprintf(where + at, sizeof(where) - at, " (lock held)");
+    }
     efsan_report_line("                %-7s %12llu %12llu  %-10s %s\n", thread,
                       site->reads * cf_period, site->writes * cf_period, bytes,
                       where);
@@ -1222,7 +1269,9 @@ static void cf_print_json_sites(const struct cf_finding *f, u32 view_count) {
         efsan_printf(", \"line\": %d", frame->line);
       else
         efsan_printf(", \"line\": null");
-      efsan_printf(", \"count\": %llu, \"line_bytes\": ", count * cf_period);
+      efsan_printf(", \"count\": %llu, \"under_lock\": %s, \"line_bytes\": ",
+                   count * cf_period,
+                   cf_site_under_lock(site) ? "true" : "false");
       cf_print_json_byte_ranges(site->bytes, 0);
       efsan_printf("}");
       first = false;

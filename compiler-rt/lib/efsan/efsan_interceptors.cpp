@@ -304,27 +304,38 @@ DEFINE_INTERNAL_PTHREAD_FUNCTIONS
   if (res == 0)                                                                \
     efsan_core_sync_acquire((uptr)(object));                                   \
   return res;
+// Mutexes and spin locks are also held: cache-frag tells the accesses made
+// while the thread holds one (the report's advice for data under a lock).
+#define EFSAN_LOCKING(call, object)                                            \
+  int res = call;                                                              \
+  if (res == 0) {                                                              \
+    efsan_core_sync_acquire((uptr)(object));                                   \
+    efsan_core_lock_held(1);                                                   \
+  }                                                                            \
+  return res;
 
 INTERCEPTOR(int, pthread_mutex_lock, void *m) {
-  EFSAN_ACQUIRING(REAL(pthread_mutex_lock)(m), m)
+  EFSAN_LOCKING(REAL(pthread_mutex_lock)(m), m)
 }
 INTERCEPTOR(int, pthread_mutex_trylock, void *m) {
-  EFSAN_ACQUIRING(REAL(pthread_mutex_trylock)(m), m)
+  EFSAN_LOCKING(REAL(pthread_mutex_trylock)(m), m)
 }
 INTERCEPTOR(int, pthread_mutex_timedlock, void *m, void *abstime) {
-  EFSAN_ACQUIRING(REAL(pthread_mutex_timedlock)(m, abstime), m)
+  EFSAN_LOCKING(REAL(pthread_mutex_timedlock)(m, abstime), m)
 }
 INTERCEPTOR(int, pthread_mutex_unlock, void *m) {
+  efsan_core_lock_held(-1);
   efsan_core_sync_release((uptr)m);
   return REAL(pthread_mutex_unlock)(m);
 }
 INTERCEPTOR(int, pthread_spin_lock, void *s) {
-  EFSAN_ACQUIRING(REAL(pthread_spin_lock)(s), s)
+  EFSAN_LOCKING(REAL(pthread_spin_lock)(s), s)
 }
 INTERCEPTOR(int, pthread_spin_trylock, void *s) {
-  EFSAN_ACQUIRING(REAL(pthread_spin_trylock)(s), s)
+  EFSAN_LOCKING(REAL(pthread_spin_trylock)(s), s)
 }
 INTERCEPTOR(int, pthread_spin_unlock, void *s) {
+  efsan_core_lock_held(-1);
   efsan_core_sync_release((uptr)s);
   return REAL(pthread_spin_unlock)(s);
 }

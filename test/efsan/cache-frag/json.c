@@ -49,10 +49,10 @@ int main(void) {
 // JSON-NEXT: {"thread": 1, "offset": 0, "length": 8, "object_offset": 0, "reads": 1999, "writes": 1999},
 // JSON-NEXT: {"thread": 2, "offset": 16, "length": 8, "object_offset": 16, "reads": 1999, "writes": 2000}],
 // JSON-NEXT: "access_sites": [
-// JSON-NEXT: {"thread": 1, "access": "read", "function": "bump", "file": "{{.*}}json.c", "line": 20, "count": 1999, "line_bytes": {{\[}}[0, 7]]},
-// JSON-NEXT: {"thread": 1, "access": "write", "function": "bump", "file": "{{.*}}json.c", "line": 20, "count": 1999, "line_bytes": {{\[}}[0, 7]]},
-// JSON-NEXT: {"thread": 2, "access": "read", "function": "bump", "file": "{{.*}}json.c", "line": 20, "count": 1999, "line_bytes": {{\[}}[16, 23]]},
-// JSON-NEXT: {"thread": 2, "access": "write", "function": "bump", "file": "{{.*}}json.c", "line": 20, "count": 2000, "line_bytes": {{\[}}[16, 23]]}],
+// JSON-NEXT: {"thread": 1, "access": "read", "function": "bump", "file": "{{.*}}json.c", "line": 20, "count": 1999, "under_lock": false, "line_bytes": {{\[}}[0, 7]]},
+// JSON-NEXT: {"thread": 1, "access": "write", "function": "bump", "file": "{{.*}}json.c", "line": 20, "count": 1999, "under_lock": false, "line_bytes": {{\[}}[0, 7]]},
+// JSON-NEXT: {"thread": 2, "access": "read", "function": "bump", "file": "{{.*}}json.c", "line": 20, "count": 1999, "under_lock": false, "line_bytes": {{\[}}[16, 23]]},
+// JSON-NEXT: {"thread": 2, "access": "write", "function": "bump", "file": "{{.*}}json.c", "line": 20, "count": 2000, "under_lock": false, "line_bytes": {{\[}}[16, 23]]}],
 // JSON-NEXT: "access_sites_other": 0,
 // JSON-NEXT: "line_map": [
 // JSON-NEXT: {"offset": 0, "length": 8, "object": {"kind": "global", "name": "pairs", "address": {{[0-9]+}}, "size": 64}, "object_offset": 0, "member": "pairs[0].first", "readers": [1], "writers": [1]},

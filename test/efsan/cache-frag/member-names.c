@@ -80,7 +80,7 @@ int main(void) {
 // The pass describes the global's type and each typed allocation's:
 // IR-DAG: @[[WS:__efsan.layout[.0-9]*]] = {{.*}} c"a2*s32`struct worker_stats`{0:ops=b8;8:bytes=b8;16:name=a16*b1;}\00"
 // IR-DAG: @[[TABLE:__efsan.layout[.0-9]*]] = {{.*}} c"s16`struct table`{0:hits=b8;8:misses=b8;}\00"
-// IR-DAG: @__efsan.global_layouts = private constant [1 x { ptr, ptr, ptr }] [{ ptr, ptr, ptr } { ptr @wstats, ptr @__efsan.global_name, ptr @[[WS]] }]
+// IR-DAG: @__efsan.global_layouts = private constant [{{[0-9]+}} x { ptr, ptr, ptr }] [{ ptr, ptr, ptr } { ptr @wstats, ptr @__efsan.global_name, ptr @[[WS]] }
 // IR-DAG: call void @__efsan_cache_frag_heap_type(ptr %{{.*}}, ptr @[[TABLE]], ptr @__efsan.heap_holder)
 
 // JSON: "members": [

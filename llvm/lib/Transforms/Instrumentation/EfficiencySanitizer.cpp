@@ -2343,8 +2343,57 @@ Constant *EfficiencySanitizer::layoutString(const std::string &Layout) {
   return String;
 }
 
+// The member of Ty at [Offset, Offset + Size) as a source path (`.items`,
+// `[2].x`) and its type: a global that the optimiser split into one global
+// per member (`totals.0`) is a fragment of the source variable.
+static const DIType *memberAt(const DIType *Ty, uint64_t Offset, uint64_t Size,
+                              std::string &Path) {
+  for (unsigned Depth = 0; Depth < kMaxLayoutDepth; ++Depth) {
+    Ty = withoutTypedefs(Ty);
+    if (!Ty)
+      return nullptr;
+    uint64_t TySize = Ty->getSizeInBits() / 8;
+    if (Offset == 0 && Size == TySize)
+      return Ty;
+    auto *Composite = dyn_cast<DICompositeType>(Ty);
+    if (!Composite)
+      return nullptr;
+    if (Composite->getTag() == dwarf::DW_TAG_array_type) {
+      const DIType *Element = withoutTypedefs(Composite->getBaseType());
+      uint64_t ElementSize = Element ? Element->getSizeInBits() / 8 : 0;
+      if (!ElementSize || Composite->getElements().size() != 1)
+        return nullptr;
+      Path += "[" + utostr(Offset / ElementSize) + "]";
+      Offset %= ElementSize;
+      Ty = Element;
+      continue;
+    }
+    const DIDerivedType *Holder = nullptr;
+    for (DINode *Node : Composite->getElements()) {
+      auto *Member = dyn_cast<DIDerivedType>(Node);
+      if (!Member || Member->isStaticMember() || Member->isBitField() ||
+          Member->getTag() != dwarf::DW_TAG_member)
+        continue;
+      uint64_t Start = Member->getOffsetInBits() / 8;
+      uint64_t End = Start + Member->getSizeInBits() / 8;
+      if (Offset >= Start && Offset + Size <= End) {
+        Holder = Member;
+        break;
+      }
+    }
+    if (!Holder)
+      return nullptr;
+    if (!Holder->getName().empty())
+      Path += "." + Holder->getName().str();
+    Offset -= Holder->getOffsetInBits() / 8;
+    Ty = Holder->getBaseType();
+  }
+  return nullptr;
+}
+
 // {address, source name, layout} of every global of the module with a
-// struct or array type in its debug info.
+// struct or array type in its debug info, or that holds one member of a
+// source variable.
 std::pair<Constant *, unsigned> EfficiencySanitizer::createGlobalLayouts() {
   StructType *EntryTy = StructType::get(Ctx, {PtrTy, PtrTy, PtrTy});
   SmallVector<Constant *, 16> Entries;
@@ -2358,18 +2407,24 @@ std::pair<Constant *, unsigned> EfficiencySanitizer::createGlobalLayouts() {
       G.getDebugInfo(Expressions);
       for (DIGlobalVariableExpression *Expression : Expressions) {
         DIGlobalVariable *Variable = Expression->getVariable();
-        if (!Variable || Expression->getExpression()->getNumElements())
+        if (!Variable)
           continue;
         const DIType *Ty = withoutTypedefs(Variable->getType());
-        if (!isa_and_nonnull<DICompositeType>(Ty))
-          break;
-        std::string Layout = memberLayout(Ty);
-        if (Layout.empty() || Layout[0] == 'b')
+        std::string Name = Variable->getName().str();
+        if (auto Fragment = Expression->getExpression()->getFragmentInfo()) {
+          if (Fragment->OffsetInBits % 8 || Fragment->SizeInBits % 8)
+            break;
+          Ty = memberAt(Ty, Fragment->OffsetInBits / 8,
+                        Fragment->SizeInBits / 8, Name);
+        } else if (Expression->getExpression()->getNumElements() ||
+                   !isa_and_nonnull<DICompositeType>(Ty)) {
+          continue;
+        }
+        std::string Layout = Ty ? memberLayout(Ty) : "";
+        if (Layout.empty())
           break;
         Entries.push_back(ConstantStruct::get(
-            EntryTy, {&G,
-                      createCString(M, Variable->getName(),
-                                    "__efsan.global_name"),
+            EntryTy, {&G, createCString(M, Name, "__efsan.global_name"),
                       layoutString(Layout)}));
         break;
       }

@@ -12,7 +12,8 @@ FINDING_KEYS = {"kind", "line_address", "invalidations", "observed_invalidations
                 "estimated_parallel_invalidations", "impact", "threads", "object",
                 "objects", "accesses", "access_sites", "access_sites_other", "line_map", "fix", "thread_creations",
                 "members"}
-SITE_KEYS = {"thread", "access", "function", "file", "line", "count", "line_bytes"}
+SITE_KEYS = {"thread", "access", "function", "file", "line", "count", "under_lock",
+             "line_bytes"}
 ACCESS_KEYS = {"thread", "offset", "length", "object_offset", "reads", "writes"}
 FIELD_KEYS = {"index", "name", "offset", "size", "type", "count"}
 TEXT_KINDS = {"false sharing": "false-sharing", "true sharing": "true-sharing",
@@ -65,7 +66,7 @@ def parse_text(path):
             continue
         # An access site: thread, reads, writes, bytes, function and place.
         m = re.match(r"\s+T(\d+)\s+(\d+)\s+(\d+)\s+(\+\d+\.\.\d+(?: \+\d+\.\.\d+)*)\s+(\S+)"
-                     r"(?: (\S+?)(?::(\d+))?)?$", line)
+                     r"(?: (\S+?)(?::(\d+))?)?(?: \(lock held\))?$", line)
         if m and finding is not None:
             thread = int(m.group(1))
             for access, count in (("read", int(m.group(2))), ("write", int(m.group(3)))):
