@@ -654,6 +654,8 @@ def object_label(obj):
         label = "allocated in " + frame_text(stack[0])
     elif kind == "stack" and "thread" in obj:
         label = "stack of %s" % thread_name(obj["thread"])
+    elif kind == "heap" and isinstance(obj.get("size"), int):
+        label = "block of %s" % fmt_bytes(obj["size"])
     else:
         label = "(unnamed)"
     return kind, label
@@ -1186,8 +1188,9 @@ def struct_svg(s, width=900):
     size = max(s["size"], 1)
     scale = min(14.0, (width - 20) / float(size))
     h = 40
+    # One width for every struct, so that small structs keep their scale.
     out = ['<svg class="struct-map" viewBox="0 0 %d %d" role="img"%s><title>fields of %s by heat</title>'
-           % (int(size * scale) + 20, h + 34, attr(data_struct=s["name"]), esc(s["name"]))]
+           % (width, h + 34, attr(data_struct=s["name"]), esc(s["name"]))]
     for f in s["fields"]:
         x = 10 + f["offset"] * scale
         w = max(f["size"] * scale - 1, 1)
@@ -1664,14 +1667,14 @@ def render_diff(before, after, paths):
 # Perfetto / Chrome trace events
 # ---------------------------------------------------------------------------
 
-def perfetto_trace(reports):
+def perfetto_trace(reports, sources):
     events = []
     seen_pids = {}
     notes = []
-    for r in reports:
+    for r, source in zip(reports, sources):
         if r["tool"] != "working-set":
-            raise InputError("pid %d: a cache-frag report has no time axis; --perfetto takes working-set reports"
-                             % r["pid"])
+            raise InputError("%s: a cache-frag report has no time axis; --perfetto takes working-set reports"
+                             % _where(source))
         n = seen_pids.get(r["pid"], 0) + 1
         seen_pids[r["pid"]] = n
         suffix = "" if n == 1 else " (report %d)" % n
@@ -1756,11 +1759,13 @@ def main(argv=None):
             return 0
         if args.before_pid is not None or args.after_pid is not None:
             ap.error("--before-pid and --after-pid go with --diff")
-        reports = []
+        reports, sources = [], []
         for path in args.reports:
-            reports += load_reports(path)
+            loaded = load_reports(path)
+            reports += loaded
+            sources += [path] * len(loaded)
         if args.perfetto:
-            trace, notes = perfetto_trace(reports)
+            trace, notes = perfetto_trace(reports, sources)
             for n in notes:
                 sys.stderr.write("%s: note: %s\n" % (PROG, n))
             write_output(args.output, json.dumps(trace, separators=(",", ":")) + "\n")
