@@ -194,6 +194,10 @@ def fmt_int(n):
     return "{:,}".format(int(n))
 
 
+def fmt_lines(n):
+    return "%s line%s" % (fmt_int(n), "" if n == 1 else "s")
+
+
 def fmt_bytes(n):
     n = float(n)
     for unit in ("B", "KiB", "MiB", "GiB", "TiB"):
@@ -788,7 +792,7 @@ def render_working_set(report, idx):
     out.append("<h3>By kind of memory</h3>")
     out.append(regions_svg(report))
     out.append(legend_html([(KIND_COLOURS.get({"globals": "global"}.get(k, k), "#999"),
-                             "%s: %s lines (%s)" % (k, fmt_int(v), fmt_bytes(v * lb)), "box")
+                             "%s: %s (%s)" % (k, fmt_lines(v), fmt_bytes(v * lb)), "box")
                             for k, v in report["regions"].items() if isinstance(v, int)]))
 
     # Caches.
@@ -847,6 +851,11 @@ def render_working_set(report, idx):
                    for l in levels)
     out.append('<table class="levels"><tr><th>level</th><th>snapshot period</th><th>taken</th><th>kept</th>'
                '<th>peak lines</th><th>peak bytes</th>%s</tr>%s</table>' % (fit_header(report, "peak fits"), rows))
+    level_known = {"level", "period_ms", "taken", "peak_lines", "lines"}
+    for l in levels:
+        extra = extra_keys_html(l, level_known)
+        if extra:
+            out.append(extra.replace("More keys in this report", "More keys of level %d" % l["level"]))
 
     # Phases.
     phases = report.get("phases")
@@ -1370,8 +1379,9 @@ td.fit-fits { color: #1e7b34; } td.fit-exceeds { color: #a33; }
 .count-bar { display: inline-block; height: 10px; vertical-align: middle; }
 ol.stack { margin: 2px 0 0 18px; padding: 0; font-size: 12px; color: var(--muted); }
 .diff-status { font-weight: 600; }
-.status-disappeared { color: #1e7b34; } .status-appeared { color: #b03030; }
-.status-changed { color: #b36b00; } .status-same { color: var(--muted); }
+.diff-status.status-disappeared { color: #1e7b34; } .diff-status.status-appeared { color: #b03030; }
+.diff-status.status-changed { color: #b36b00; } .diff-status.status-same { color: var(--muted); }
+.finding-diff { border: 1px solid var(--line); border-radius: 10px; padding: 4px 18px 12px; margin: 16px 0; }
 .side { display: grid; grid-template-columns: 1fr 1fr; gap: 16px; }
 .side > div { min-width: 0; }
 .delta-better { color: #1e7b34; } .delta-worse { color: #b03030; }
@@ -1460,7 +1470,7 @@ def diff_working_set(before, after):
     lb = before["cache_line_size"]
     out = ['<section class="diff working-set">']
     out.append("<h2>Working set: before and after</h2>")
-    fb = lambda n: "%s lines (%s)" % (fmt_int(n), fmt_bytes(n * lb))
+    fb = lambda n: "%s (%s)" % (fmt_lines(n), fmt_bytes(n * lb))
     rows = [diff_row("total working set", before["total_lines"], after["total_lines"], fb, key="total_lines")]
     for k in list(dict.fromkeys(list(before["regions"]) + list(after["regions"]))):
         rows.append(diff_row("  " + k, before["regions"].get(k), after["regions"].get(k), fb, key="region " + k))
