@@ -409,8 +409,8 @@ def level_series(level):
 
 class Chart:
     """One timeline: time on x, lines on the left axis, bytes on the right."""
-    W, H = 900, 300
-    L, R, T, B = 92, 92, 18, 46
+    W, H = 900, 316
+    L, R, T, B = 92, 92, 18, 62
 
     def __init__(self, x_lo, x_hi, y_hi, log, line_bytes, y_lo=1.0):
         self.x_lo, self.x_hi = x_lo, x_hi if x_hi > x_lo else x_lo + 1
@@ -506,10 +506,37 @@ class Chart:
 
 
 def time_axis_label(report):
-    base = str(report.get("time_base", "")).lower()
-    if "cpu" in base:
-        return "process CPU time since the sampler started"
+    # sample_clock: the sampler's clock, wall time or the process's CPU time.
+    if str(report.get("sample_clock", "")).lower() == "cpu":
+        return "process CPU time (all threads) since the sampler started"
     return "time since the sampler started"
+
+
+FIT_COLOURS = {1: "#1a9850", 2: "#91cf60", 3: "#fee08b", 4: "#fdae61", 0: "#d73027"}
+
+
+def fit_level_of(report, lines):
+    """The level of the smallest data cache that holds `lines`; 0 if none."""
+    for c in data_caches(report):
+        if lines * report["cache_line_size"] <= c["size_bytes"]:
+            return c["level"]
+    return 0
+
+
+def snapshot_fits(report, level):
+    """Per kept snapshot, the cache level it fits (0: none): the report's
+    `fits_level` list when it has one, else computed from `caches`."""
+    given = level.get("fits_level")
+    if isinstance(given, list) and len(given) == len(level["lines"]) and \
+            all(isinstance(v, int) for v in given):
+        return given
+    return [fit_level_of(report, v) for v in level["lines"]]
+
+
+def fit_legend(report):
+    items = [(FIT_COLOURS.get(c["level"], "#888"), "fits %s" % cache_label(c), "box") for c in data_caches(report)]
+    items.append((FIT_COLOURS[0], "fits no cache", "box"))
+    return legend_html(items)
 
 
 def time_range(reports):
@@ -582,6 +609,18 @@ def timeline_svg(report, level, log, compare=None):
                           esc(fmt_ms(t0)), esc(fmt_ms(t0 + s_period)), esc(fmt_int(v)),
                           esc(fmt_bytes(v * report["cache_line_size"]))))
         out.append("</g>")
+    # Under the time axis, which cache each snapshot fits.
+    if caches:
+        y_strip = chart.T + chart.ph + 23
+        out.append('<text class="tick small" x="%s" y="%s" text-anchor="end">fits</text>'
+                   % (chart.L - 6, y_strip + 7))
+        for i, (v, fit) in enumerate(zip(values, snapshot_fits(report, level))):
+            t0 = (first + i) * period
+            xa, xb = chart.x(t0), chart.x(t0 + period)
+            name = ("L%d" % fit) if fit else "no cache"
+            out.append('<rect class="fit" x="%s" y="%s" width="%s" height="8" fill="%s"%s><title>%s – %s: fits %s</title></rect>'
+                       % (num(xa), y_strip, num(max(xb - xa, 0.5)), FIT_COLOURS.get(fit, "#888"),
+                          attr(data_fit=fit), esc(fmt_ms(t0)), esc(fmt_ms(t0 + period)), esc(name)))
     # Caches as horizontal lines; those above the chart are named at the top.
     above = []
     for c in caches:
@@ -652,10 +691,12 @@ def object_label(obj):
     kind = obj.get("kind", "?")
     name = obj.get("name")
     stack = user_frames(obj.get("alloc_stack") or [])
-    if name:
-        label = str(name)
-    elif stack:
+    # A heap block is named by where it was allocated (the working-set
+    # report's heap "name" is that frame with the full path).
+    if kind == "heap" and stack:
         label = "allocated in " + frame_text(stack[0])
+    elif name:
+        label = str(name)
     elif kind == "stack" and "thread" in obj:
         label = "stack of %s" % thread_name(obj["thread"])
     elif kind == "heap" and isinstance(obj.get("size"), int):
@@ -740,7 +781,8 @@ def extra_keys_html(doc, known):
 
 WS_KNOWN = {"tool", "schema_version", "pid", "executable", "cache_line_size", "total_lines",
             "total_bytes", "regions", "sample_period_ms", "samples", "snapshot_step",
-            "snapshot_history", "levels", "caches", "objects", "phases"}
+            "snapshot_history", "levels", "caches", "objects", "objects_rest", "phases",
+            "fits_level", "peak_snapshot_lines", "sample_clock"}
 
 
 def regions_svg(report):
@@ -824,6 +866,8 @@ def render_working_set(report, idx):
     if phase_times(report):
         legend.append(("#6a3d9a", "phase start", "dash"))
     out.append(legend_html(legend))
+    if data_caches(report):
+        out.append(fit_legend(report))
     for level in with_data:
         first, period, values = level_series(level)
         dropped = first
@@ -851,7 +895,7 @@ def render_working_set(report, idx):
                    for l in levels)
     out.append('<table class="levels"><tr><th>level</th><th>snapshot period</th><th>taken</th><th>kept</th>'
                '<th>peak lines</th><th>peak bytes</th>%s</tr>%s</table>' % (fit_header(report, "peak fits"), rows))
-    level_known = {"level", "period_ms", "taken", "peak_lines", "lines"}
+    level_known = {"level", "period_ms", "taken", "peak_lines", "lines", "peak_fits_level", "fits_level"}
     for l in levels:
         extra = extra_keys_html(l, level_known)
         if extra:
@@ -872,8 +916,11 @@ def render_working_set(report, idx):
                 times = fmt_ms(p["start_ms"])
                 if isinstance(p.get("end_ms"), NUM):
                     times += " – " + fmt_ms(p["end_ms"])
+            name = p.get("name", "")
+            if p.get("open") is True:
+                name += " (still running at the report)"
             rows.append('<tr class="phase"%s><td>%s</td><td>%s</td><td class=num>%s</td><td class=num>%s</td>%s<td>%s</td></tr>'
-                        % (attr(data_name=p.get("name", ""), data_lines=p["lines"]), esc(p.get("name", "")),
+                        % (attr(data_name=p.get("name", ""), data_lines=p["lines"]), esc(name),
                            esc(times), esc(fmt_int(p["lines"])), esc(fmt_bytes(p["lines"] * lb)),
                            fit_cell(report, p["lines"]), esc(top)))
         out.append('<table class="phases"><tr><th>phase</th><th>time</th><th>lines</th><th>bytes</th>'
@@ -894,6 +941,11 @@ def render_working_set(report, idx):
         out.append(legend_html([(c, k, "box") for k, c in KIND_COLOURS.items()
                                 if any(o.get("kind") == k for o in objects)]))
         out.append(objects_table(objects, report, total))
+        rest = report.get("objects_rest")
+        if isinstance(rest, dict) and rest.get("objects"):
+            out.append('<p class="objects-rest">and %s more data structure%s: %s (%s)</p>'
+                       % (esc(fmt_int(rest["objects"])), "" if rest["objects"] == 1 else "s",
+                          esc(fmt_lines(rest.get("lines", 0))), esc(fmt_bytes(rest.get("lines", 0) * lb))))
 
     out.append('<p class="settings muted">sample period %s · snapshot step %s · history %s snapshots per level · '
                'cache line %d bytes</p>' % (esc(fmt_ms(report["sample_period_ms"])),
