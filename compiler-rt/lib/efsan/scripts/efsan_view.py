@@ -1744,8 +1744,6 @@ def perfetto_trace(reports, sources):
         lb = r["cache_line_size"]
         events.append({"ph": "M", "name": "process_name", "pid": pid, "tid": 0, "ts": 0,
                        "args": {"name": "efsan working set: %s (pid %d)" % (r["executable"], pid)}})
-        events.append({"ph": "M", "name": "thread_name", "pid": pid, "tid": 1, "ts": 0,
-                       "args": {"name": "phases"}})
         for level in r["levels"]:
             first, period, values = level_series(level)
             name = "working set L%d, %s snapshots%s" % (level["level"], fmt_ms(period), suffix)
@@ -1754,6 +1752,9 @@ def perfetto_trace(reports, sources):
                                "ts": int((first + i) * period * 1000),
                                "args": {"lines": v, "bytes": v * lb}})
         timed = phase_times(r)
+        if timed:
+            events.append({"ph": "M", "name": "thread_name", "pid": pid, "tid": 1, "ts": 0,
+                           "args": {"name": "phases"}})
         for p, start, end in timed:
             name = str(p.get("name") or "(unnamed)") + suffix
             events.append({"ph": "i", "s": "p", "name": "phase " + name, "pid": pid, "tid": 1,
