@@ -1031,9 +1031,9 @@ def line_map_svg(f, cell=12, compact=False):
         writers = sorted(rng["writers"])
         readers = sorted(rng["readers"])
         if len(writers) > 1:
-            key = "-".join(str(w) for w in writers)
-            pid = "stripes-%s-%s" % (f.get("_id", "f"), key.replace("-", "m") if False else key)
-            pid = pid.replace("--", "-m")
+            # Pattern ids are unique per page: per finding and writer set
+            # ("m1" for -1, the others).
+            pid = "stripes-%s-%s" % (f.get("_id", "f"), "_".join(str(w).replace("-", "m") for w in writers))
             if pid not in patterns:
                 stripe = 6
                 bands = "".join('<rect x="%d" y="0" width="%d" height="%d" fill="%s"/>'
@@ -1265,13 +1265,15 @@ def struct_svg(s, width=900):
                        % (num(x + w / 2), 4 + h // 2 + 4, esc(name)))
         out.append("<title>%s: offset %d, %d bytes, %s, %s accesses (%s)</title></g>"
                    % (esc(name), f["offset"], f["size"], esc(f.get("type", "")), esc(fmt_int(f["count"])), esc(heat)))
-    # Cache-line boundaries, as the struct would sit at a 64-byte aligned address.
-    for b in range(0, size + 1, 64):
+    # Cache-line boundaries, as the struct would sit at a 64-byte aligned
+    # address; at most about 32 of them drawn for a large struct.
+    step = 64 * max(1, -(-size // (64 * 32)))
+    for b in range(0, size + 1, step):
         x = 10 + b * scale
         out.append('<line class="cl-boundary" x1="%s" x2="%s" y1="0" y2="%d"/>'
                    '<text class="tick small" x="%s" y="%d" text-anchor="middle">%d</text>'
                    % (num(x), num(x), h + 8, num(x), h + 22, b))
-    if size % 64:
+    if size % step:
         out.append('<text class="tick small" x="%s" y="%d" text-anchor="middle">%d</text>'
                    % (num(10 + size * scale), h + 22, size))
     out.append("</svg>")

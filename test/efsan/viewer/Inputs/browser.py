@@ -73,7 +73,7 @@ class Browser:
         self.session = self._call("POST", "/session", caps)["sessionId"]
 
     def _wait_ready(self):
-        deadline = time.monotonic() + 60
+        deadline = time.monotonic() + 180
         while time.monotonic() < deadline:
             if self.driver.poll() is not None:
                 return False
