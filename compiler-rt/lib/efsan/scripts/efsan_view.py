@@ -1399,6 +1399,8 @@ svg path.area { fill-opacity: .14; stroke: none; }
 svg path.step { fill: none; stroke-width: 1.6; }
 svg .cache-line line { stroke: #b03030; stroke-dasharray: 6 4; stroke-width: 1.3; }
 svg .cache-line text, svg .caches-above { fill: #b03030; font-weight: 600; }
+svg .cache-line text, svg .phase-marker text, svg .range-label text, svg .field-name {
+  paint-order: stroke; stroke: #fff; stroke-width: 3px; stroke-linejoin: round; }
 svg .phase-marker line { stroke: #6a3d9a; stroke-dasharray: 3 3; stroke-width: 1.3; }
 svg .phase-marker text { fill: #6a3d9a; font-weight: 600; }
 svg .phase-span.phase-0 { fill: #6a3d9a; fill-opacity: .06; }
