@@ -869,8 +869,7 @@ def render_working_set(report, idx):
     if data_caches(report):
         out.append(fit_legend(report))
     for level in with_data:
-        first, period, values = level_series(level)
-        dropped = first
+        dropped, _, values = level_series(level)
         out.append('<figure class="level"%s><figcaption><b>%s</b> — %s snapshots taken, %s shown%s; '
                    'peak %s lines (%s)%s</figcaption>'
                    % (attr(data_level=level["level"]), esc(level_name(level, report)),
