@@ -1428,9 +1428,19 @@ static uptr cf_lines(uptr bytes) {
 // the object span fewer cache lines: never for a struct that fits one line
 // (its hot fields share that line already), nor when the cold fields are too
 // small to free a line (an 8-byte cold field in a 280-byte struct).
+// Layout advice needs counts that mean something: with a few sampled
+// accesses a field's heat is chance (pbzip2's queue: 3 samples, "11 cold
+// fields").
+#define CF_MIN_STRUCT_SAMPLES 32
+
+static bool cf_struct_judged(const struct cf_struct_usage *u) {
+  return cf_period == 1 || u->total >= CF_MIN_STRUCT_SAMPLES;
+}
+
 static bool cf_hot_cold_mix(const struct cf_struct_usage *u,
                             const struct cf_struct_shape *shape) {
-  return shape->hot && shape->cold && u->size > EFSAN_CACHE_LINE_SIZE &&
+  return cf_struct_judged(u) && shape->hot && shape->cold &&
+         u->size > EFSAN_CACHE_LINE_SIZE &&
          cf_lines(u->size - shape->cold_bytes) < cf_lines(u->size);
 }
 
@@ -1546,7 +1556,11 @@ static void cf_print_text_structs(struct cf_struct_usage *u, uptr n,
                    shape.cold, shape.hot);
     // Grouping only helps if the hot fields would then fit in fewer lines
     // (not for one hot array larger than a line).
-    if (cf_hot_span(&shape) > EFSAN_CACHE_LINE_SIZE &&
+    if (!cf_struct_judged(&u[i]))
+      efsan_report_line("    (%llu sampled access%s: too few to advise on the "
+                        "layout)\n",
+                        u[i].total, u[i].total == 1 ? "" : "es");
+    else if (cf_hot_span(&shape) > EFSAN_CACHE_LINE_SIZE &&
         cf_lines(shape.hot_bytes) < cf_lines(cf_hot_span(&shape)))
       efsan_report_line("    note: hot fields span %zu bytes (at least %zu cache "
                    "lines per object); group them together\n",
