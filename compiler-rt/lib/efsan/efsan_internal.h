@@ -26,6 +26,10 @@ typedef void (*efsan_shadow_visitor)(u64 *words, uptr count, void *arg);
 bool efsan_shadow_for_each_resident(uptr app_lo, uptr app_hi,
                                     efsan_shadow_visitor visit, void *arg,
                                     const bool *stop);
+// The same for any NORESERVE table: runs of resident words of [lo, hi)
+// (8-byte aligned), found with mincore.
+bool efsan_for_each_resident(uptr lo, uptr hi, efsan_shadow_visitor visit,
+                             void *arg, const bool *stop);
 
 // Working-set marking: sets "touched since the last sample" and "ever
 // touched" in the shadow byte of every line of [addr, addr+size), storing only
@@ -77,6 +81,29 @@ uptr efsan_regions_snapshot(struct efsan_region **out, uptr *capacity);
 void efsan_regions_lock(void);
 void efsan_regions_unlock(void);
 
+//===-- Heap blocks (efsan_heap.c) -----------------------------------------===//
+struct efsan_heap_block {
+  uptr start, size;
+  u32 stack_id; // allocation stack (stack depot), 0 if not captured
+  u32 serial;   // allocation number: addresses are reused, serials are not
+};
+void efsan_heap_init(void);
+void efsan_heap_insert(uptr start, uptr size, u32 stack_id);
+// Forgets the live block at start (keeps it as freed with
+// efsan_heap_keep_freed). Returns true, with the block in *attributed, if an
+// efsan_heap_lookup had found it.
+bool efsan_heap_remove(uptr start, struct efsan_heap_block *attributed);
+// Finds the live block holding addr and marks it as looked up.
+bool efsan_heap_lookup(uptr addr, struct efsan_heap_block *block);
+// Calls visit for every block, live or kept after free, in no order, with
+// the table's stripe locks held one at a time (visit must not allocate).
+typedef void (*efsan_heap_visitor)(const struct efsan_heap_block *block,
+                                   bool freed, void *arg);
+void efsan_heap_for_each(efsan_heap_visitor visit, void *arg);
+void efsan_heap_fork_child(void);
+// Set once at start-up by the working-set tool's object attribution.
+extern bool efsan_heap_keep_freed;
+
 //===-- JSON reports (efsan_json.c) ----------------------------------------===//
 // The version of the JSON report schema (docs/JSONSchema.md): bumped when a
 // key is renamed or removed or its meaning changes, not when one is added.
@@ -97,5 +124,87 @@ void efsan_ws_fork_prepare(void);
 void efsan_ws_fork_parent(void);
 void efsan_ws_fork_child(void);
 u32 efsan_ws_sample_count(void);
+// "12.3 KiB": lines * 64 bytes with one decimal in the largest fitting unit.
+void efsan_format_lines(char *buffer, uptr length, u64 lines);
+// Takes a sample now, then calls with_lock(arg) with the sampler lock still
+// held (no other sample can start in between). If stop is given, a sample
+// cut short by it is not recorded.
+void efsan_ws_sample_now(void (*with_lock)(void *arg), void *arg);
+// Set by the phase tracker while a phase is open: the sampler ORs each
+// shadow word's "touched since the last sample" bits into the byte of this
+// bitmap at the word's index (efsan_ws_phase_note).
+extern u8 *efsan_ws_phase_bits;
+void efsan_ws_phase_note(u64 *shadow_word, u64 touched);
+
+//===-- Caches (efsan_caches.c) --------------------------------------------===//
+#define EFSAN_MAX_CACHES 16
+struct efsan_cache {
+  int level;
+  char type[16]; // "Data", "Instruction", "Unified"
+  u64 size_bytes;
+  u32 shared_by_cpus;
+};
+void efsan_caches_init(void);
+u32 efsan_caches(const struct efsan_cache **caches);
+// The smallest data or unified cache that holds `lines` lines, or null.
+const struct efsan_cache *efsan_cache_fit(u64 lines);
+// Its level, or 0 if no cache holds them.
+int efsan_cache_fit_level(u64 lines);
+// "fits L2 (1024 KiB)" / "exceeds L3 (32768 KiB)".
+void efsan_cache_fit_text(char *buffer, uptr length, u64 lines);
+void efsan_caches_print_text(void);
+// Prints "caches": [...] (no separator around it).
+void efsan_caches_print_json(void);
+
+//===-- Working set by object (efsan_ws_objects.c) -------------------------===//
+enum efsan_ws_object_kind {
+  EFSAN_WS_OBJECT_HEAP = 1,
+  EFSAN_WS_OBJECT_GLOBAL,
+  EFSAN_WS_OBJECT_STACK,
+  EFSAN_WS_OBJECT_MAPPING,
+  EFSAN_WS_OBJECT_KINDS
+};
+extern const char *const efsan_ws_object_kind_names[EFSAN_WS_OBJECT_KINDS];
+bool efsan_ws_objects_enabled(void);
+void efsan_ws_objects_init(void);
+void efsan_ws_objects_thread_start(u32 thread, uptr lo, uptr hi,
+                                   uptr start_routine);
+// A tally of lines by object: begin builds the lookup tables (heap blocks,
+// mappings, the region registry), add counts lines, top lists the largest.
+struct efsan_ws_objects;
+struct efsan_ws_objects *efsan_ws_objects_begin(void);
+// Counts the lines app + 64 * i for each bit i of `lines` (app is the start
+// of the 512 bytes one shadow word covers).
+void efsan_ws_objects_add(struct efsan_ws_objects *tally, uptr app, u8 lines);
+void efsan_ws_objects_end(struct efsan_ws_objects *tally);
+#define EFSAN_WS_MAX_TOP 100
+struct efsan_ws_object {
+  int kind;
+  const char *name; // valid for the life of the process
+  u32 stack_id;     // heap: the allocation site's stack, 0 if none
+  u64 lines;
+};
+struct efsan_ws_top {
+  u32 count;
+  struct efsan_ws_object objects[EFSAN_WS_MAX_TOP];
+  u64 total_objects, rest_objects, rest_lines;
+};
+// The `max` objects with the most lines, and what the others add up to
+// (consumes the tally's counts).
+void efsan_ws_objects_top(struct efsan_ws_objects *tally, u32 max,
+                          struct efsan_ws_top *top);
+void efsan_ws_objects_print_text(const struct efsan_ws_top *top,
+                                 const char *indent);
+// Prints the JSON list of objects.
+void efsan_ws_objects_print_json(const struct efsan_ws_top *top);
+
+//===-- Phases (efsan_ws_phases.c) -----------------------------------------===//
+// Called with the sampler lock held by the report: takes the open phase's
+// sample when a phase is open (at_exit: the phase ends there).
+void efsan_ws_phases_before_report(bool at_exit);
+void efsan_ws_phases_print_text(void);
+// Prints "phases": [...].
+void efsan_ws_phases_print_json(void);
+void efsan_ws_phases_fork_child(void);
 
 #endif // EFSAN_INTERNAL_H

@@ -68,23 +68,14 @@ void efsan_ws_mark_range(uptr addr, uptr size) {
 #define MINCORE_CHUNK_PAGES 16384
 static u8 mincore_vec[MINCORE_CHUNK_PAGES];
 
-bool efsan_shadow_for_each_resident(uptr app_lo, uptr app_hi,
-                                    efsan_shadow_visitor visit, void *arg,
-                                    const bool *stop) {
-  if (app_hi > EFSAN_APP_END)
-    app_hi = EFSAN_APP_END;
-  if (app_lo >= app_hi)
-    return true;
+bool efsan_for_each_resident(uptr lo, uptr hi, efsan_shadow_visitor visit,
+                             void *arg, const bool *stop) {
   uptr page = efsan_page_size();
-  // Regions are page aligned, so their shadow is 64-byte (word) aligned and
-  // two regions never share a shadow word.
-  uptr shadow_lo = (uptr)efsan_shadow_of(app_lo) & ~(uptr)7;
-  uptr shadow_hi = ((uptr)efsan_shadow_of(app_hi - 1) + 8) & ~(uptr)7;
-  uptr chunk = shadow_lo & ~(page - 1);
-  while (chunk < shadow_hi) {
+  uptr chunk = lo & ~(page - 1);
+  while (chunk < hi) {
     if (stop && __atomic_load_n(stop, __ATOMIC_RELAXED))
       return false;
-    uptr pages = (shadow_hi - chunk + page - 1) / page;
+    uptr pages = (hi - chunk + page - 1) / page;
     if (pages > MINCORE_CHUNK_PAGES)
       pages = MINCORE_CHUNK_PAGES;
     if (efsan_mincore(chunk, pages * page, mincore_vec) == 0) {
@@ -107,17 +98,31 @@ bool efsan_shadow_for_each_resident(uptr app_lo, uptr app_hi,
         uptr run = i;
         while (run < pages && (mincore_vec[run] & 1))
           run++;
-        uptr lo = chunk + i * page, hi = chunk + run * page;
-        if (lo < shadow_lo)
-          lo = shadow_lo;
-        if (hi > shadow_hi)
-          hi = shadow_hi;
-        if (lo < hi)
-          visit((u64 *)lo, (hi - lo) / 8, arg);
+        uptr run_lo = chunk + i * page, run_hi = chunk + run * page;
+        if (run_lo < lo)
+          run_lo = lo;
+        if (run_hi > hi)
+          run_hi = hi;
+        if (run_lo < run_hi)
+          visit((u64 *)run_lo, (run_hi - run_lo) / 8, arg);
         i = run;
       }
     }
     chunk += pages * page;
   }
   return true;
+}
+
+bool efsan_shadow_for_each_resident(uptr app_lo, uptr app_hi,
+                                    efsan_shadow_visitor visit, void *arg,
+                                    const bool *stop) {
+  if (app_hi > EFSAN_APP_END)
+    app_hi = EFSAN_APP_END;
+  if (app_lo >= app_hi)
+    return true;
+  // Regions are page aligned, so their shadow is 64-byte (word) aligned and
+  // two regions never share a shadow word.
+  uptr shadow_lo = (uptr)efsan_shadow_of(app_lo) & ~(uptr)7;
+  uptr shadow_hi = ((uptr)efsan_shadow_of(app_hi - 1) + 8) & ~(uptr)7;
+  return efsan_for_each_resident(shadow_lo, shadow_hi, visit, arg, stop);
 }
