@@ -205,6 +205,8 @@ void efsan_core_fork_child(void) {
   this_thread_ends_process = false;
   if (efsan_active_tool == EFSAN_TOOL_WORKING_SET) {
     efsan_shadow_forget_all();
+    if (efsan_ws_objects_enabled())
+      efsan_heap_fork_child();
     efsan_ws_fork_child();
   }
   else if (efsan_active_tool == EFSAN_TOOL_CACHE_FRAG)

@@ -430,7 +430,11 @@ struct efsan_ws_objects *efsan_ws_objects_begin(void) {
   efsan_heap_for_each(add_heap_block, t);
   table_sort(&t->heap);
   table_make_disjoint(&t->heap);
+  // Under the registry's lock, as every reader of the maps: fork holds it,
+  // so that no thread the child loses holds the maps buffer.
+  efsan_regions_lock();
   efsan_for_each_mapping(add_mapping, t);
+  efsan_regions_unlock();
   return t;
 }
 
