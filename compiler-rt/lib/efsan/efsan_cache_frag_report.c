@@ -1089,22 +1089,8 @@ static void cf_print_json_object(const struct cf_finding *f,
   if (o->kind == CF_OBJECT_STACK)
     efsan_printf(", \"thread\": %u", o->thread);
   if (o->kind == CF_OBJECT_HEAP) {
-    efsan_printf(", \"alloc_stack\": [");
-    struct efsan_frame frames[CF_MAX_FRAMES];
-    uptr n = o->stack_id
-                 ? efsan_symbolize_stack(o->stack_id, frames, CF_MAX_FRAMES)
-                 : 0;
-    for (uptr i = 0; i < n; i++) {
-      efsan_printf("%s{\"function\": ", i ? ", " : "");
-      efsan_json_string(frames[i].function);
-      efsan_printf(", \"file\": ");
-      if (frames[i].file)
-        efsan_json_string(frames[i].file);
-      else
-        efsan_printf("null");
-      efsan_printf(", \"line\": %d}", frames[i].line);
-    }
-    efsan_printf("]");
+    efsan_printf(", \"alloc_stack\": ");
+    efsan_json_stack(o->stack_id);
   }
   // Contended bytes as [first, last] pairs, in the object for bounded
   // objects, in the line otherwise.

@@ -115,6 +115,10 @@ void efsan_json_string(const char *s);
 // "pid" and "executable", separated by `separator` (", " or ",\n  ", to
 // fit the report's layout); no separator after the last.
 void efsan_json_print_identity(const char *tool, const char *separator);
+// Prints an allocation stack as a list of {"function", "file", "line"},
+// program frames first, at most EFSAN_JSON_STACK_FRAMES; [] for stack 0.
+#define EFSAN_JSON_STACK_FRAMES 16
+void efsan_json_stack(u32 stack_id);
 
 //===-- Working set (efsan_working_set.c) ----------------------------------===//
 void efsan_ws_init(void);

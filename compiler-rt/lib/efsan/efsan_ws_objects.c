@@ -242,26 +242,45 @@ static void table_make_disjoint(struct interval_table *t) {
   *t = out;
 }
 
-// The interval holding addr, or null.
+// Binary search in a sorted array of disjoint ranges, each element of
+// `size` bytes starting with uptr lo, hi (intervals, regions, mappings): the
+// index of the first one that overlaps [addr, addr + width), or count.
+static uptr find_overlap(const void *items, uptr count, uptr size, uptr addr,
+                         uptr width) {
+  const u8 *base = items;
+  uptr lo = 0, hi = count;
+  while (lo < hi) {
+    uptr mid = lo + (hi - lo) / 2;
+    if (((const uptr *)(base + mid * size))[1] <= addr)
+      lo = mid + 1;
+    else
+      hi = mid;
+  }
+  return lo < count && ((const uptr *)(base + lo * size))[0] < addr + width
+             ? lo
+             : count;
+}
+
+// The index of the range holding addr, or count.
+static uptr find_range(const void *items, uptr count, uptr size, uptr addr) {
+  return find_overlap(items, count, size, addr, 1);
+}
+
+// The object of the line at addr: the interval holding its first byte, else
+// the first one that starts inside the line (a block that is not aligned to
+// lines owns its first line too); null if none.
 static const struct interval *table_find(struct interval_table *t, uptr addr) {
   if (!t->count)
     return 0;
   const struct interval *hit = &t->items[t->last];
   if (hit->lo <= addr && addr < hit->hi)
     return hit;
-  uptr lo = 0, hi = t->count;
-  while (lo < hi) {
-    uptr mid = lo + (hi - lo) / 2;
-    if (t->items[mid].hi <= addr)
-      lo = mid + 1;
-    else
-      hi = mid;
-  }
-  if (lo < t->count && t->items[lo].lo <= addr) {
-    t->last = lo;
-    return &t->items[lo];
-  }
-  return 0;
+  uptr i = find_overlap(t->items, t->count, sizeof(struct interval), addr,
+                        EFSAN_CACHE_LINE_SIZE);
+  if (i == t->count)
+    return 0;
+  t->last = i;
+  return &t->items[i];
 }
 
 //===-- Counting -------------------------------------------------------------===//
@@ -357,16 +376,7 @@ static void add_mapping(uptr lo, uptr hi, int prot, const char *path,
 }
 
 static uptr find_mapping(struct efsan_ws_objects *t, uptr addr) {
-  uptr lo = 0, hi = t->num_mappings;
-  while (lo < hi) {
-    uptr mid = lo + (hi - lo) / 2;
-    if (t->mappings[mid].hi <= addr)
-      lo = mid + 1;
-    else
-      hi = mid;
-  }
-  return lo < t->num_mappings && t->mappings[lo].lo <= addr ? lo
-                                                             : t->num_mappings;
+  return find_range(t->mappings, t->num_mappings, sizeof(struct mapping), addr);
 }
 
 static void add_global_symbol(uptr start, uptr size, void *arg) {
@@ -458,19 +468,12 @@ static u32 region_kind(struct efsan_ws_objects *t, uptr addr) {
       t->regions[t->last_region].lo <= addr &&
       addr < t->regions[t->last_region].hi)
     return t->regions[t->last_region].kind;
-  uptr lo = 0, hi = t->num_regions;
-  while (lo < hi) {
-    uptr mid = lo + (hi - lo) / 2;
-    if (t->regions[mid].hi <= addr)
-      lo = mid + 1;
-    else
-      hi = mid;
-  }
-  if (lo < t->num_regions && t->regions[lo].lo <= addr) {
-    t->last_region = lo;
-    return t->regions[lo].kind;
-  }
-  return EFSAN_REGION_OTHER;
+  uptr i = find_range(t->regions, t->num_regions, sizeof(struct efsan_region),
+                      addr);
+  if (i == t->num_regions)
+    return EFSAN_REGION_OTHER;
+  t->last_region = i;
+  return t->regions[i].kind;
 }
 
 // The object of the line at addr, and the end of the range that surely has
@@ -711,20 +714,8 @@ void efsan_ws_objects_print_json(const struct efsan_ws_top *top) {
       efsan_printf("null}");
       continue;
     }
-    struct efsan_frame frames[MAX_STACK_FRAMES];
-    uptr n = efsan_symbolize_stack(o->stack_id, frames, MAX_STACK_FRAMES);
-    efsan_printf("[");
-    for (uptr f = 0; f < n; f++) {
-      efsan_printf("%s{\"function\": ", f ? ", " : "");
-      efsan_json_string(frames[f].function);
-      efsan_printf(", \"file\": ");
-      if (frames[f].file)
-        efsan_json_string(frames[f].file);
-      else
-        efsan_printf("null");
-      efsan_printf(", \"line\": %d}", frames[f].line);
-    }
-    efsan_printf("]}");
+    efsan_json_stack(o->stack_id);
+    efsan_printf("}");
   }
   efsan_printf("]");
 }
