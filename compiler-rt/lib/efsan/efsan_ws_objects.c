@@ -304,6 +304,8 @@ struct mapping {
   uptr lo, hi;
   const char *path; // "" for anonymous memory
   const char *data_of; // the image whose data this is (globals), or null
+  uptr first_of_path;  // index + 1 of the first mapping of the same path;
+                       // 0 until a line of it is counted
 };
 
 struct efsan_ws_objects {
@@ -366,6 +368,7 @@ static void add_mapping(uptr lo, uptr hi, int prot, const char *path,
   m->lo = lo;
   m->hi = hi;
   m->path = intern_path(t, path);
+  m->first_of_path = 0;
   // .bss follows its image's last file mapping.
   struct mapping *prev = t->num_mappings ? m - 1 : 0;
   m->data_of = path[0] == '/' ? m->path
@@ -511,7 +514,15 @@ static u64 object_of(struct efsan_ws_objects *t, uptr addr, uptr *same_until) {
     if (m == t->num_mappings)
       return ID(EFSAN_WS_OBJECT_MAPPING, UNMAPPED);
     *same_until = t->mappings[m].hi;
-    return ID(EFSAN_WS_OBJECT_MAPPING, m + 1);
+    // All mappings of one file (and all anonymous memory) are one object.
+    struct mapping *mapping = &t->mappings[m];
+    if (!mapping->first_of_path) {
+      uptr first = 0;
+      while (efsan_internal_strcmp(t->mappings[first].path, mapping->path))
+        first++;
+      mapping->first_of_path = first + 1;
+    }
+    return ID(EFSAN_WS_OBJECT_MAPPING, mapping->first_of_path);
   }
   }
 }
@@ -610,38 +621,11 @@ static const char *object_name(struct efsan_ws_objects *t, u64 id,
   }
 }
 
-// Whole anonymous mappings are one object: "anonymous memory" merges them.
-static u64 merged_id(struct efsan_ws_objects *t, u64 id) {
-  if (KIND_OF(id) == EFSAN_WS_OBJECT_MAPPING && VALUE_OF(id) != UNMAPPED) {
-    // Mappings of one file share the first one's id.
-    const char *path = t->mappings[VALUE_OF(id) - 1].path;
-    for (uptr m = 0; m < t->num_mappings; m++)
-      if (!efsan_internal_strcmp(t->mappings[m].path, path))
-        return ID(EFSAN_WS_OBJECT_MAPPING, m + 1);
-  }
-  return id;
-}
-
-static void merge_mappings(struct efsan_ws_objects *t) {
-  for (uptr i = 0; i < t->count_capacity; i++) {
-    struct count_entry *e = &t->counts[i];
-    if (!e->id || KIND_OF(e->id) != EFSAN_WS_OBJECT_MAPPING)
-      continue;
-    u64 target = merged_id(t, e->id);
-    if (target == e->id)
-      continue;
-    u64 lines = e->lines;
-    e->lines = 0; // stays as an empty entry (the table never shrinks)
-    count_add(t, target, lines);
-  }
-}
-
 void efsan_ws_objects_top(struct efsan_ws_objects *t, u32 max,
                           struct efsan_ws_top *top) {
   efsan_internal_memset(top, 0, sizeof(*top));
   if (max > EFSAN_WS_MAX_TOP)
     max = EFSAN_WS_MAX_TOP;
-  merge_mappings(t);
   u64 total = 0, objects = 0;
   for (uptr i = 0; i < t->count_capacity; i++)
     if (t->counts[i].id && t->counts[i].lines) {
