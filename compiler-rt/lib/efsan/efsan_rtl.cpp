@@ -14,6 +14,7 @@
 #include "sanitizer_common/sanitizer_common.h"
 #include "sanitizer_common/sanitizer_flags.h"
 #include "sanitizer_common/sanitizer_libc.h"
+#include "sanitizer_common/sanitizer_linux.h"
 #include "sanitizer_common/sanitizer_mutex.h"
 #include "sanitizer_common/sanitizer_placement_new.h"
 #include "sanitizer_common/sanitizer_posix.h"
@@ -595,6 +596,12 @@ extern "C" bool efsan_start_sideline_thread(void (*fn)(void *), void *arg) {
 
 extern "C" void efsan_sleep_ms(u32 ms) { SleepForMillis(ms); }
 extern "C" u64 efsan_monotonic_ns(void) { return MonotonicNanoTime(); }
+extern "C" u64 efsan_thread_cpu_ns(void) {
+  struct timespec ts;
+  if (internal_iserror(internal_clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts)))
+    return 0;
+  return (u64)ts.tv_sec * 1000000000ULL + (u64)ts.tv_nsec;
+}
 
 //===-- Stacks and symbols --------------------------------------------------===//
 
