@@ -47,6 +47,22 @@ static inline uptr efsan_app_of_shadow(const u8 *shadow) {
   return ((uptr)shadow - EFSAN_SHADOW_OFFSET) << EFSAN_CACHE_LINE_SHIFT;
 }
 
+// Working set's changed-page map (docs/InstrumentationABI.md): one byte per
+// 4 KiB page of shadow, set whenever a byte of that page gains bit 0, so that
+// the sampler visits only the shadow that changed. It lives in the shadow of
+// the shadow, which no application address maps to, inside the shadow
+// reservation: [EFSAN_DIRTY_MAP, + 512 MiB). The sampler keeps one byte of
+// its own per shadow page right after it (EFSAN_PENDING_MAP).
+#define EFSAN_SHADOW_PAGE_SHIFT 12
+#define EFSAN_DIRTY_MAP 0x104000000000ULL
+#define EFSAN_DIRTY_MAP_SIZE                                                   \
+  ((EFSAN_SHADOW_END - EFSAN_SHADOW_OFFSET) >> EFSAN_SHADOW_PAGE_SHIFT)
+#define EFSAN_PENDING_MAP (EFSAN_DIRTY_MAP + EFSAN_DIRTY_MAP_SIZE)
+static inline u8 *efsan_dirty_byte_of(const u8 *shadow) {
+  return (u8 *)((((uptr)shadow - EFSAN_SHADOW_OFFSET) >>
+                 EFSAN_SHADOW_PAGE_SHIFT) + EFSAN_DIRTY_MAP);
+}
+
 // Tool ids (docs/InstrumentationABI.md "Tools").
 enum efsan_tool {
   EFSAN_TOOL_NONE = 0,
@@ -154,9 +170,10 @@ void efsan_mutex_unlock(efsan_mutex *m);
 bool efsan_start_sideline_thread(void (*fn)(void *arg), void *arg);
 void efsan_sleep_ms(u32 ms);
 u64 efsan_monotonic_ns(void);
-// CPU time used so far by the whole process / by the calling thread.
-u64 efsan_process_cpu_ns(void);
+// CPU time the calling thread has used (CLOCK_THREAD_CPUTIME_ID), and the
+// whole process (CLOCK_PROCESS_CPUTIME_ID).
 u64 efsan_thread_cpu_ns(void);
+u64 efsan_process_cpu_ns(void);
 
 // Stable index of the current thread: 0 for the main thread, then 1, 2, ... in
 // pthread_create order (a forked child keeps the forking thread's index).

@@ -31,15 +31,38 @@ bool efsan_shadow_for_each_resident(uptr app_lo, uptr app_hi,
 bool efsan_for_each_resident(uptr lo, uptr hi, efsan_shadow_visitor visit,
                              void *arg, const bool *stop);
 
+// Calls visit(words, count, pending, arg) for every page of shadow under the
+// given regions (sorted, as efsan_regions_snapshot returns them) that gained
+// a bit 0 since the last call (its changed-page byte is cleared first) or
+// whose pending byte has a bit of `wanted`; the page's pending byte becomes
+// what visit returns. Pending bytes belong to the caller (the sampler, under
+// its lock) and start at 0. Cost: one mincore call per region (per 16 TiB)
+// on the changed-page map, whose pages each cover 1 GiB of application
+// memory, a word read per 8 shadow pages under the map pages written so
+// far, and the pages visited. Returns false, having stopped early, as soon
+// as *stop (if given) is set.
+struct efsan_region;
+typedef u8 (*efsan_shadow_page_visitor)(u64 *words, uptr count, u8 pending,
+                                        void *arg);
+bool efsan_shadow_for_each_changed(const struct efsan_region *regions, uptr n,
+                                   u8 wanted, efsan_shadow_page_visitor visit,
+                                   void *arg, const bool *stop);
+
 // Working-set marking: sets "touched since the last sample" and "ever
 // touched" in the shadow byte of every line of [addr, addr+size), storing only
-// into bytes that miss a bit (the same check as the inline fast path).
+// into bytes that miss a bit (the same check as the inline fast path), and
+// then marks the shadow page changed. The changed-page byte is stored after
+// the shadow byte (x86 keeps stores in order, and the store is a release), so
+// a sampler that clears it and then reads the shadow sees the new bit or
+// finds the page changed again.
 #define EFSAN_WS_ACCESS_BITS 0x81
 static inline void efsan_ws_mark_line(uptr addr) {
   u8 *shadow = efsan_shadow_of(addr);
   u8 bits = *(volatile u8 *)shadow;
-  if ((bits & EFSAN_WS_ACCESS_BITS) != EFSAN_WS_ACCESS_BITS)
+  if ((bits & EFSAN_WS_ACCESS_BITS) != EFSAN_WS_ACCESS_BITS) {
     *(volatile u8 *)shadow = bits | EFSAN_WS_ACCESS_BITS;
+    __atomic_store_n(efsan_dirty_byte_of(shadow), 1, __ATOMIC_RELEASE);
+  }
 }
 void efsan_ws_mark_range(uptr addr, uptr size);
 

@@ -14,6 +14,7 @@
 #include "sanitizer_common/sanitizer_common.h"
 #include "sanitizer_common/sanitizer_flags.h"
 #include "sanitizer_common/sanitizer_libc.h"
+#include "sanitizer_common/sanitizer_linux.h"
 #include "sanitizer_common/sanitizer_mutex.h"
 #include "sanitizer_common/sanitizer_placement_new.h"
 #include "sanitizer_common/sanitizer_posix.h"
@@ -595,18 +596,17 @@ extern "C" bool efsan_start_sideline_thread(void (*fn)(void *), void *arg) {
 
 extern "C" void efsan_sleep_ms(u32 ms) { SleepForMillis(ms); }
 extern "C" u64 efsan_monotonic_ns(void) { return MonotonicNanoTime(); }
-
-static u64 ClockNs(clockid_t clock) {
-  struct timespec ts = {0, 0};
-  // The raw system call: the runtime keeps off libc for its own work.
-  syscall(SYS_clock_gettime, clock, &ts);
+static u64 CpuClockNs(clockid_t clock) {
+  struct timespec ts;
+  if (internal_iserror(internal_clock_gettime(clock, &ts)))
+    return 0;
   return (u64)ts.tv_sec * 1000000000ULL + (u64)ts.tv_nsec;
 }
-extern "C" u64 efsan_process_cpu_ns(void) {
-  return ClockNs(CLOCK_PROCESS_CPUTIME_ID);
-}
 extern "C" u64 efsan_thread_cpu_ns(void) {
-  return ClockNs(CLOCK_THREAD_CPUTIME_ID);
+  return CpuClockNs(CLOCK_THREAD_CPUTIME_ID);
+}
+extern "C" u64 efsan_process_cpu_ns(void) {
+  return CpuClockNs(CLOCK_PROCESS_CPUTIME_ID);
 }
 
 extern "C" sptr efsan_read_file(const char *path, char *buffer, uptr size) {

@@ -2,8 +2,10 @@
 //
 // Shadow byte of a line: bit 0 = touched since the last sample, bits 1..6 =
 // touched since the last snapshot of level 1..6, bit 7 = ever touched. The
-// instrumented code sets bits 0 and 7. A sideline thread wakes every
-// sample_freq ms and, for every populated shadow word:
+// instrumented code sets bits 0 and 7 and marks the shadow page changed
+// (efsan.h's changed-page map). A sideline thread wakes every sample_freq ms
+// and, for every shadow page that changed since its last sample or may hold
+// a bit of a level due now:
 //   - counts the lines with bit 0 (the level-0 snapshot: lines touched in the
 //     last sample period),
 //   - copies bit 0 into bits 1..6 and clears bit 0,
@@ -12,17 +14,31 @@
 //     and clears bit k.
 // Each level keeps its snapshots in a circular buffer of snapshot_history
 // entries. Bit 7 is never cleared; at exit it gives the total working set.
+// A page the program no longer touches is visited at most once more per
+// level, so the sampler's cost follows what changed, not the resident shadow.
 //
-// Races with the program's threads: the sampler changes a word only with a
-// compare-and-swap of the whole word, so a bit the program sets while the
-// sampler works on that word is never lost (the CAS fails and the word is
-// redone). The program's store is a plain "read byte, or in 0x81, write
-// byte"; if the sampler clears bits of that byte between the program's read
-// and write, the write puts back bits 1..6 that were just cleared. That can
-// only make the next snapshot of those levels count a line the program is
-// touching right now anyway (bit 0 is set by the same store, and bit 0 is
-// copied into bits 1..6 at the next sample), so no count is wrong by more
-// than the one-sample uncertainty of when an access happened.
+// Races with the program's threads. The program's store is a plain "read
+// byte, or in 0x81, write byte", made only when it read bit 0 (or bit 7)
+// clear. So a shadow word whose eight bytes all have bits 0 and 7 set gets
+// no store from the program that has not already landed (but for a store of
+// another thread that read the byte before the store that set its bit 0:
+// an access in the same instant, which may then count in the period that
+// ends rather than the one that starts): the sampler rewrites such a word
+// with a plain store. Any other word it changes with a compare-and-swap of
+// the whole word, so a bit the program sets meanwhile is never lost (the CAS
+// fails and the word is redone). If the sampler clears bits of a byte
+// between the program's read and write, the write puts back bits 1..6 that
+// were just cleared; that can only make the next snapshot of those levels
+// count a line the program is touching right now anyway (bit 0 is set by
+// the same store, and copied into bits 1..6 at the next sample), so no count
+// is wrong by more than the one-sample uncertainty of when an access
+// happened.
+//
+// A sample that takes longer than the period is followed by a sleep at least
+// as long as it took (and at least a millisecond), so the sampler never uses
+// more than about half a core, and exit, fork and a report on demand find
+// the sampler's lock free between samples; a scan in progress notices exit
+// within a few shadow pages.
 //
 //===----------------------------------------------------------------------===//
 #include "efsan_internal.h"
@@ -45,6 +61,7 @@ static efsan_mutex sampler_lock;
 // exit never waits behind a sample of a large address space.
 static bool sampler_stopped;
 static u64 sampler_generation; // a forked child starts a new generation
+static u64 sampler_cpu_ns;     // CPU time of this process's sampler thread
 static struct efsan_region *scan_regions; // sampler-owned copy of the registry
 static uptr scan_capacity;
 
@@ -58,44 +75,90 @@ static u64 level_period_samples(int level) {
 
 //===-- Sampling -----------------------------------------------------------===//
 
+#define ACCESS_BITS_ALL 0x8181818181818181ULL
+
 struct sample_scan {
   u64 due_bits; // bits 1..6 of every byte, for the levels due now
+  u8 due_mask;  // the same bits of one byte
   u64 counts[NUM_LEVELS];
   int due_levels[NUM_LEVELS];
   int num_due;
+  bool touched; // sample_words saw a bit 0
 };
 
+// The word's counts, and the word with bit 0 moved into bits 1..6 and the
+// bits of the due levels cleared.
+static u64 sample_word(const struct sample_scan *scan, u64 old,
+                       u64 counts[NUM_LEVELS]) {
+  u64 touched = old & ONES;
+  counts[0] = __builtin_popcountll(touched);
+  // Each byte of `touched` is 0 or 1, so the product sets bits 1..6 in
+  // exactly the bytes with bit 0, without carries between bytes.
+  u64 updated = (old & ~ONES) | (touched * 0x7e);
+  for (int d = 0; d < scan->num_due; d++) {
+    u64 mask = ONES << scan->due_levels[d];
+    counts[scan->due_levels[d]] = __builtin_popcountll(updated & mask);
+    updated &= ~mask;
+  }
+  return updated;
+}
+
+static void add_counts(struct sample_scan *scan, const u64 counts[NUM_LEVELS]) {
+  scan->counts[0] += counts[0];
+  if (counts[0])
+    scan->touched = true;
+  for (int d = 0; d < scan->num_due; d++)
+    scan->counts[scan->due_levels[d]] += counts[scan->due_levels[d]];
+}
+
+// While a phase is open (efsan_ws_phases.c), the word's touched lines go
+// into the phase's bitmap before bit 0 is cleared.
+static inline void note_phase(u64 *word, u64 old) {
+  if (EFSAN_UNLIKELY(efsan_ws_phase_bits != 0) && (old & ONES))
+    efsan_ws_phase_note(word, old & ONES);
+}
+
+// For each shadow word that may have changed: its counts, and the word
+// updated (see the top of the file for why a plain store is safe when every
+// line of the word has bits 0 and 7).
 static void sample_words(u64 *words, uptr count, void *arg) {
   struct sample_scan *scan = arg;
   u64 interesting = ONES | scan->due_bits;
   for (uptr i = 0; i < count; i++) {
     u64 old = __atomic_load_n(&words[i], __ATOMIC_RELAXED);
-    while (old & interesting) {
-      u64 counts[NUM_LEVELS];
-      u64 touched = old & ONES;
-      u64 updated = old;
-      counts[0] = __builtin_popcountll(touched);
-      // Each byte of `touched` is 0 or 1, so the product sets bits 1..6 in
-      // exactly the bytes with bit 0, without carries between bytes.
-      updated = (updated & ~ONES) | (touched * 0x7e);
-      for (int d = 0; d < scan->num_due; d++) {
-        int level = scan->due_levels[d];
-        u64 mask = ONES << level;
-        counts[level] = __builtin_popcountll(updated & mask);
-        updated &= ~mask;
-      }
+    if (!(old & interesting))
+      continue;
+    u64 counts[NUM_LEVELS];
+    if ((old & ACCESS_BITS_ALL) == ACCESS_BITS_ALL) {
+      __atomic_store_n(&words[i], sample_word(scan, old, counts),
+                       __ATOMIC_RELAXED);
+      add_counts(scan, counts);
+      note_phase(&words[i], old);
+      continue;
+    }
+    for (;;) {
+      u64 updated = sample_word(scan, old, counts);
       if (__atomic_compare_exchange_n(&words[i], &old, updated, false,
                                       __ATOMIC_RELAXED, __ATOMIC_RELAXED)) {
-        if (EFSAN_UNLIKELY(efsan_ws_phase_bits != 0) && touched)
-          efsan_ws_phase_note(&words[i], touched);
-        scan->counts[0] += counts[0];
-        for (int d = 0; d < scan->num_due; d++)
-          scan->counts[scan->due_levels[d]] += counts[scan->due_levels[d]];
+        add_counts(scan, counts);
+        note_phase(&words[i], old);
         break;
       }
       // The program changed the word meanwhile: redo it with its new value.
     }
   }
+}
+
+// One shadow page that changed or holds bits of a due level. Its pending
+// byte says which levels' bits it may hold: after the visit, those not due
+// now, plus all of them if a line had bit 0.
+static u8 sample_page(u64 *words, uptr count, u8 pending, void *arg) {
+  struct sample_scan *scan = arg;
+  scan->touched = false;
+  sample_words(words, count, arg);
+  if (scan->touched)
+    pending |= 0x7e;
+  return pending & ~scan->due_mask;
 }
 
 static void record(int level, u64 lines) {
@@ -118,14 +181,14 @@ static void take_sample(const bool *stop) {
     u64 period = level_period_samples(level);
     if (sample % period == 0) {
       scan.due_bits |= ONES << level;
+      scan.due_mask |= (u8)(1 << level);
       scan.due_levels[scan.num_due++] = level;
     }
   }
   uptr n = efsan_regions_snapshot(&scan_regions, &scan_capacity);
-  for (uptr i = 0; i < n; i++)
-    if (!efsan_shadow_for_each_resident(scan_regions[i].lo, scan_regions[i].hi,
-                                        sample_words, &scan, stop))
-      return;
+  if (!efsan_shadow_for_each_changed(scan_regions, n, scan.due_mask,
+                                     sample_page, &scan, stop))
+    return;
   record(0, scan.counts[0]);
   for (int d = 0; d < scan.num_due; d++)
     record(scan.due_levels[d], scan.counts[scan.due_levels[d]]);
@@ -152,6 +215,8 @@ static void sampler_main(void *arg) {
   u64 period_ns = (u64)efsan_flags.sample_freq * 1000000ULL;
   u64 last_sample = sampler_clock_ns();
   u64 next = last_sample + period_ns;
+  u64 cpu_at_start = efsan_thread_cpu_ns();
+  u64 earliest_wall = 0; // the rest after a long sample (wall clock)
   for (;;) {
     // Absolute deadlines, so the time a sample takes does not stretch the
     // period. With CPU time the wait is wall-clock time all the same: the
@@ -169,6 +234,9 @@ static void sampler_main(void *arg) {
         break;
       now = sampler_clock_ns();
     }
+    u64 wall = efsan_monotonic_ns();
+    if (wall < earliest_wall)
+      efsan_sleep_ms((u32)((earliest_wall - wall + 999999) / 1000000));
     now = sampler_clock_ns();
     // A late wake-up (an overloaded machine, a stopped process, a scan that
     // outlasted the period) samples once now, for all the periods it missed,
@@ -185,8 +253,18 @@ static void sampler_main(void *arg) {
     efsan_vreport(3, "sampler: sample %u covers %llu ms\n", samples + 1,
                   (now - last_sample) / 1000000);
     last_sample = now;
+    u64 started = efsan_monotonic_ns();
     take_sample(&sampler_stopped);
+    sampler_cpu_ns = efsan_thread_cpu_ns() - cpu_at_start;
     efsan_mutex_unlock(&sampler_lock);
+    // However long the sample took, sleep at least as long before the next
+    // one (the sleep rounds up to whole milliseconds). Wall-clock time with
+    // either clock: with sample_clock=cpu the sampler's own time is not in
+    // the program's.
+    u64 ended = efsan_monotonic_ns();
+    earliest_wall = ended + (ended - started);
+    if (!sample_by_cpu_time() && next < earliest_wall)
+      next = earliest_wall;
   }
 }
 
@@ -243,6 +321,7 @@ void efsan_ws_fork_child(void) {
   }
   __atomic_store_n(&samples, 0, __ATOMIC_RELEASE);
   efsan_ws_phases_fork_child();
+  sampler_cpu_ns = 0;
   sampler_generation++;
   efsan_mutex_unlock(&sampler_lock);
   if (!sampler_stopped)
@@ -368,6 +447,9 @@ static void print_text(u64 total, const u64 *by_kind, u32 num_samples) {
                       sample_by_cpu_time() ? "the program's CPU time"
                                            : "wall-clock time",
                       1 << efsan_flags.snapshot_step);
+    efsan_report_line("  the sampler used %llu.%03llu ms of CPU time\n",
+                      sampler_cpu_ns / 1000000,
+                      sampler_cpu_ns / 1000 % 1000);
     for (int level = 0; level < NUM_LEVELS; level++) {
       const struct level_series *series = &levels[level];
       if (!series->taken)
@@ -429,9 +511,11 @@ static void print_json(u64 total, const u64 *by_kind, u32 num_samples) {
   efsan_printf(",\n ");
   efsan_ws_phases_print_json();
   efsan_printf(",\n \"sample_period_ms\": %d, \"samples\": %u, \"snapshot_step\": "
-               "%d, \"snapshot_history\": %u,\n \"levels\": [",
+               "%d, \"snapshot_history\": %u,\n \"sampler_cpu_ms\": "
+               "%llu.%03llu,\n \"levels\": [",
                efsan_flags.sample_freq, num_samples, efsan_flags.snapshot_step,
-               history);
+               history, sampler_cpu_ns / 1000000,
+               sampler_cpu_ns / 1000 % 1000);
   for (int level = 0; level < NUM_LEVELS; level++) {
     const struct level_series *series = &levels[level];
     u64 kept = efsan_flags.record_snapshots ? kept_snapshots(series) : 0;
