@@ -119,13 +119,14 @@ static void table_release(struct interval_table *t) {
 }
 
 // Heap sort (no libc in the runtime, and the tables can hold millions of
-// blocks) of count elements of the given size.
+// blocks) of count elements of the given size, a multiple of 8.
 typedef bool (*less_fn)(const void *a, const void *b);
 static void swap_bytes(u8 *a, u8 *b, uptr size) {
-  for (uptr i = 0; i < size; i++) {
-    u8 c = a[i];
-    a[i] = b[i];
-    b[i] = c;
+  u64 *x = (u64 *)a, *y = (u64 *)b;
+  for (uptr i = 0; i < size / 8; i++) {
+    u64 c = x[i];
+    x[i] = y[i];
+    y[i] = c;
   }
 }
 static void sift_down(u8 *base, uptr size, uptr root, uptr count, less_fn less) {
@@ -204,7 +205,16 @@ static void active_pop(struct interval **heap, uptr *count) {
 // address in a heap by serial.
 static void table_make_disjoint(struct interval_table *t) {
   uptr n = t->count;
-  if (n < 2)
+  // Most tables have no overlap at all (no block was freed and partly
+  // reused): nothing to do.
+  uptr reach = 0;
+  bool overlaps = false;
+  for (uptr i = 0; i < n && !overlaps; i++) {
+    overlaps = t->items[i].lo < reach;
+    if (t->items[i].hi > reach)
+      reach = t->items[i].hi;
+  }
+  if (!overlaps)
     return;
   uptr *ends = efsan_mmap(n * sizeof(uptr));
   struct interval **active = efsan_mmap(n * sizeof(struct interval *));
