@@ -398,15 +398,16 @@ static void add_global_symbol(uptr start, uptr size, void *arg) {
              0);
 }
 
+static bool same_image(const struct mapping *a, const struct mapping *b) {
+  return a == b || (a->data_of && b->data_of &&
+                    !efsan_internal_strcmp(a->data_of, b->data_of));
+}
+
 static void load_globals_of(struct efsan_ws_objects *t, uptr mapping) {
-  t->globals_loaded[mapping] = 1;
   // Every mapping of that image shares the module's symbols: load them once.
-  const char *image = t->mappings[mapping].data_of;
+  const struct mapping *image = &t->mappings[mapping];
   for (uptr i = 0; i < t->num_mappings; i++)
-    if (i != mapping && t->mappings[i].data_of == image && t->globals_loaded[i])
-      return;
-  for (uptr i = 0; i < t->num_mappings; i++)
-    if (t->mappings[i].data_of == image)
+    if (same_image(&t->mappings[i], image))
       t->globals_loaded[i] = 1;
   uptr before = t->globals.count;
   efsan_for_each_global_symbol(t->mappings[mapping].lo, add_global_symbol, t);
