@@ -302,6 +302,10 @@ static const struct interval *table_find(struct interval_table *t, uptr addr) {
 // Global ids are the variable's start address; data of a module that no
 // symbol covers is the mapping's index with this bit.
 #define UNNAMED_DATA (1ULL << 52)
+// Lines that hold parts of several globals of a module (small variables
+// packed together) are the mapping's index with both bits: naming them after
+// one of the variables would be arbitrary.
+#define SHARED_LINES (1ULL << 51)
 // Mapping ids: the mapping's index + 1; 0 is memory unmapped since.
 #define UNMAPPED 0
 
@@ -401,6 +405,18 @@ static void add_global_symbol(uptr start, uptr size, void *arg) {
 static bool same_image(const struct mapping *a, const struct mapping *b) {
   return a == b || (a->data_of && b->data_of &&
                     !efsan_internal_strcmp(a->data_of, b->data_of));
+}
+
+// The first mapping of the image whose data holds addr (one object per
+// module for its data without a symbol), 0xffffff if none.
+static u64 image_of(struct efsan_ws_objects *t, uptr addr) {
+  uptr m = find_mapping(t, addr);
+  if (m == t->num_mappings)
+    return 0xffffff;
+  for (uptr i = 0; i < m; i++)
+    if (same_image(&t->mappings[i], &t->mappings[m]))
+      return i;
+  return m;
 }
 
 static void load_globals_of(struct efsan_ws_objects *t, uptr mapping) {
@@ -512,10 +528,17 @@ static u64 object_of(struct efsan_ws_objects *t, uptr addr, uptr *same_until) {
         global = table_find(&t->globals, addr);
       }
       if (!global)
-        return ID(EFSAN_WS_OBJECT_GLOBAL,
-                  UNNAMED_DATA | (m < t->num_mappings ? m : 0xffffff));
+        return ID(EFSAN_WS_OBJECT_GLOBAL, UNNAMED_DATA | image_of(t, addr));
     }
+    const struct interval *next = global + 1;
+    bool has_next = next < t->globals.items + t->globals.count;
+    if (has_next && next->lo < addr + EFSAN_CACHE_LINE_SIZE)
+      return ID(EFSAN_WS_OBJECT_GLOBAL,
+                UNNAMED_DATA | SHARED_LINES | image_of(t, addr));
+    // The lines before the one the next global starts in are this one's.
     *same_until = global->hi;
+    if (has_next && (next->lo & ~(uptr)(EFSAN_CACHE_LINE_SIZE - 1)) < *same_until)
+      *same_until = next->lo & ~(uptr)(EFSAN_CACHE_LINE_SIZE - 1);
     return global->id;
   }
   case EFSAN_REGION_STACK:
@@ -603,11 +626,13 @@ static const char *object_name(struct efsan_ws_objects *t, u64 id,
   }
   case EFSAN_WS_OBJECT_GLOBAL: {
     if (value & UNNAMED_DATA) {
-      uptr m = (uptr)(value & ~UNNAMED_DATA);
+      uptr m = (uptr)(value & ~(UNNAMED_DATA | SHARED_LINES));
       const char *image =
           m < t->num_mappings && t->mappings[m].data_of ? t->mappings[m].data_of
                                                         : "unknown module";
-      efsan_snprintf(buffer, sizeof(buffer), "%s: data without a symbol",
+      efsan_snprintf(buffer, sizeof(buffer),
+                     value & SHARED_LINES ? "%s: lines shared by several globals"
+                                          : "%s: data without a symbol",
                      base_name(image));
       return intern_name(buffer);
     }
