@@ -1,6 +1,8 @@
-// Cache-frag example: two threads bump their own counter, but the counters
-// sit side by side in one global array, so every increment invalidates the
-// other core's copy of the line: false sharing on `counters`. `padded`
+// Cache-frag example: two threads update their own statistics, but the
+// 16-byte structs sit side by side in one global array, so every update
+// invalidates the other core's copy of the line: false sharing on `stats`
+// (the report names the members, `stats[1].ops`, and the lines that write
+// them). `padded`
 // shows the usual fix (one 64-byte line per thread): no line is shared any
 // more, but the two lines form a 128-byte pair, which adjacent-line
 // prefetching moves together: predicted false sharing (pad to 128 bytes to
@@ -18,14 +20,20 @@ struct padded_counter {
   char pad[64 - sizeof(long)];
 };
 
-volatile long counters[kThreads];                               // false sharing
+struct worker_stats {
+  volatile long ops;
+  volatile long bytes;
+};
+
+struct worker_stats stats[kThreads];                            // false sharing
 struct padded_counter padded[kThreads] __attribute__((aligned(64))); // clean
 long hits;                                                      // true sharing
 
 static void *worker(void *arg) {
   long id = (long)arg;
   for (long i = 0; i < kIters; i++) {
-    counters[id]++;
+    stats[id].ops++;
+    stats[id].bytes += 64;
     padded[id].value++;
     if ((i & 127) == 0)
       __atomic_fetch_add(&hits, 1, __ATOMIC_RELAXED);
@@ -39,7 +47,7 @@ int main(void) {
     pthread_create(&t[i], NULL, worker, (void *)i);
   for (int i = 0; i < kThreads; i++)
     pthread_join(t[i], NULL);
-  printf("false_sharing: %ld %ld %ld\n", counters[0] + counters[1],
+  printf("false_sharing: %ld %ld %ld\n", stats[0].ops + stats[1].ops,
          padded[0].value + padded[1].value, hits);
   return 0;
 }

@@ -30,10 +30,10 @@ u32 efsan_thread_count(void) {
   return __atomic_load_n(&next_thread_index, __ATOMIC_RELAXED);
 }
 
-u32 efsan_core_next_thread_index(void) {
+u32 efsan_core_next_thread_index(u32 creation_stack) {
   u32 index = __atomic_fetch_add(&next_thread_index, 1, __ATOMIC_RELAXED);
   if (tool_started && efsan_active_tool == EFSAN_TOOL_CACHE_FRAG)
-    efsan_cache_frag_thread_created(index);
+    efsan_cache_frag_thread_created(index, creation_stack);
   return index;
 }
 
@@ -175,6 +175,11 @@ void efsan_core_sync_release(uptr addr) {
     efsan_cache_frag_sync_release(addr);
 }
 
+void efsan_core_lock_held(int delta) {
+  if (tool_started && efsan_active_tool == EFSAN_TOOL_CACHE_FRAG)
+    efsan_cache_frag_lock_held(delta);
+}
+
 void efsan_core_sync_acquire(uptr addr) {
   if (tool_started && efsan_active_tool == EFSAN_TOOL_CACHE_FRAG)
     efsan_cache_frag_sync_acquire(addr);
@@ -291,17 +296,20 @@ static inline __attribute__((always_inline)) void on_access(uptr addr,
     efsan_ws_mark_range(addr, size);
     return;
   }
+  // Inlined into the entry points: the return address is the instrumented
+  // code's.
   if (efsan_active_tool == EFSAN_TOOL_CACHE_FRAG)
-    efsan_cache_frag_access(addr, size, is_write);
+    efsan_cache_frag_access(addr, size, is_write,
+                            (uptr)__builtin_return_address(0));
 }
 
-void efsan_core_access_range(uptr addr, uptr size, bool is_write) {
+void efsan_core_access_range(uptr addr, uptr size, bool is_write, uptr pc) {
   if (!size)
     return;
   if (EFSAN_LIKELY(efsan_active_tool == EFSAN_TOOL_WORKING_SET))
     efsan_ws_mark_range(addr, size);
   else if (efsan_active_tool == EFSAN_TOOL_CACHE_FRAG)
-    efsan_cache_frag_libc_range(addr, size, is_write);
+    efsan_cache_frag_libc_range(addr, size, is_write, pc);
 }
 
 bool efsan_core_ranges_wanted(void) {

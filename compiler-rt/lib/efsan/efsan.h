@@ -138,6 +138,7 @@ void *efsan_real_memmove(void *dest, const void *src, uptr n);
 void *efsan_real_memset(void *dest, int c, uptr n);
 uptr efsan_internal_strlen(const char *s);
 int efsan_internal_strcmp(const char *a, const char *b);
+int efsan_internal_strncmp(const char *a, const char *b, uptr n);
 uptr efsan_page_size(void);
 // Calls visit for every mapping of /proc/self/maps in address order. prot is
 // a mask of EFSAN_PROT_*; path is "" for anonymous memory.
@@ -201,6 +202,9 @@ struct efsan_frame {
 // strings stay valid for the life of the process.
 uptr efsan_symbolize_stack(u32 stack_id, struct efsan_frame *frames,
                            uptr max_frames);
+// Symbolizes the code address pc (a return address: the call before it is
+// looked up) into at most max_frames frames, innermost inlined one first.
+uptr efsan_symbolize_pc(uptr pc, struct efsan_frame *frames, uptr max_frames);
 // Looks up the global variable containing addr with the symbolizer's data
 // lookup (symbol table). On success fills name (valid for the life of the
 // process), start and size and returns true.
@@ -224,7 +228,10 @@ const char *efsan_function_name(uptr pc);
 // efsan_core_init(__efsan_which_tool). Normally run from .preinit_array.
 void efsan_glue_init(void);
 // Next thread index in creation order (called by pthread_create).
-u32 efsan_core_next_thread_index(void);
+// The calling thread took (+1) or let go of (-1) a mutex or spin lock.
+void efsan_core_lock_held(int delta);
+// creation_stack: stack depot id of the pthread_create call, or 0.
+u32 efsan_core_next_thread_index(u32 creation_stack);
 // Called once from .preinit_array (or the first __efsan_init) after the flags
 // are parsed and the interceptors are installed.
 void efsan_core_init(int tool);
@@ -265,8 +272,9 @@ void efsan_core_free(uptr addr);
 bool efsan_core_wants_alloc_stacks(void);
 // A shared library was loaded (dlopen): its mappings join the registry now.
 void efsan_core_library_loaded(void);
-// Ranges libc read or wrote on the program's behalf.
-void efsan_core_access_range(uptr addr, uptr size, bool is_write);
+// Ranges libc read or wrote on the program's behalf; pc is the caller of the
+// libc function.
+void efsan_core_access_range(uptr addr, uptr size, bool is_write, uptr pc);
 // Would a range be recorded now? False for cache-frag outside its tracking
 // windows, so that interceptors skip sizing the range (a strlen) at all.
 bool efsan_core_ranges_wanted(void);

@@ -62,6 +62,8 @@ struct cf_thread_info {
   uptr handle;     // pthread_t
   uptr stack_lo, stack_hi;
   uptr start_routine;
+  u32 creator_plus1;  // index + 1 of the thread that created it; 0: unknown
+  u32 creation_stack; // where it was created
   u8 exited;
 } __attribute__((aligned(64)));
 #define CF_MAX_THREAD_INFOS (1u << 20)
@@ -432,9 +434,50 @@ static void cf_observe(struct cf_line_record *record, u32 thread_plus1,
   }
 }
 
+// Mutexes and spin locks the thread holds (unlocks of locks taken before
+// the runtime started are not counted below 0).
+static __thread int cf_locks_held __attribute__((tls_model("initial-exec")));
+
+void efsan_cache_frag_lock_held(int delta) {
+  int held = cf_locks_held + delta;
+  cf_locks_held = held < 0 ? 0 : held;
+}
+
+// Counts a sample of the thread's at pc (only the thread writes its slot).
+static void cf_count_site(struct cf_thread_line *slot, uptr pc, bool is_write,
+                          u64 mask) {
+  for (int i = 0; i < CF_SITES; i++) {
+    struct cf_site *site = &slot->sites[i];
+    if (site->pc && site->pc != pc)
+      continue;
+    if (is_write)
+      cf_store(&site->writes, site->writes + 1);
+    else
+      cf_store(&site->reads, site->reads + 1);
+    if ((site->bytes & mask) != mask)
+      cf_store(&site->bytes, site->bytes | mask);
+    if (cf_locks_held) {
+      cf_store(&site->locked, site->locked + 1);
+      if (is_write)
+        cf_store(&site->locked_writes, site->locked_writes + 1);
+    }
+    // Published last: the report reads sites of running threads.
+    if (!site->pc)
+      __atomic_store_n(&site->pc, pc, __ATOMIC_RELEASE);
+    return;
+  }
+  if (is_write) {
+    cf_store(&slot->other_site_writes, slot->other_site_writes + 1);
+    if (cf_locks_held)
+      cf_store(&slot->other_site_locked_writes,
+               slot->other_site_locked_writes + 1);
+  } else
+    cf_store(&slot->other_site_reads, slot->other_site_reads + 1);
+}
+
 static void cf_record_sample(struct cf_line_record *record, uptr offset,
                              uptr length, bool is_write, u32 thread_plus1,
-                             u64 clock) {
+                             u64 clock, uptr pc) {
   u64 mask = cf_byte_mask(offset, length);
   struct cf_thread_line *slot = cf_slot_of(record, thread_plus1, true);
   struct cf_shape *shape = 0;
@@ -454,6 +497,7 @@ static void cf_record_sample(struct cf_line_record *record, uptr offset,
       cf_store(&slot->first_clock, clock);
     cf_store(&slot->last_clock, clock);
     shape = cf_count_shape(record, slot, offset, length, is_write, mask);
+    cf_count_site(slot, pc, is_write, mask);
   } else {
     struct cf_thread_line *others = &record->others;
     cf_add(is_write ? &others->writes : &others->reads, 1);
@@ -476,7 +520,7 @@ static void cf_record_sample(struct cf_line_record *record, uptr offset,
 
 // One sampled access to [line + offset, line + offset + length).
 static void cf_sample_line(uptr line, uptr offset, uptr length, bool is_write,
-                           u32 thread_plus1, u64 clock) {
+                           u32 thread_plus1, u64 clock, uptr pc) {
   u32 *state = cf_line_state(line, true);
   if (!state)
     return;
@@ -533,7 +577,7 @@ static void cf_sample_line(uptr line, uptr offset, uptr length, bool is_write,
     if (cf_cas(state, &value, updated))
       return;
   }
-  cf_record_sample(record, offset, length, is_write, thread_plus1, clock);
+  cf_record_sample(record, offset, length, is_write, thread_plus1, clock, pc);
 }
 
 //===-- Sampling ----------------------------------------------------------===//
@@ -597,7 +641,7 @@ static u32 cf_end_period(u64 *clock) {
 }
 
 static void cf_sample_range(uptr addr, uptr size, bool is_write,
-                            u32 thread_plus1, u64 clock) {
+                            u32 thread_plus1, u64 clock, uptr pc) {
   uptr end = addr + size;
   if (end < addr || end > EFSAN_APP_END)
     return;
@@ -606,7 +650,8 @@ static void cf_sample_range(uptr addr, uptr size, bool is_write,
     uptr lo = addr > line ? addr : line;
     uptr hi = end < line + EFSAN_CACHE_LINE_SIZE ? end
                                                   : line + EFSAN_CACHE_LINE_SIZE;
-    cf_sample_line(line, lo - line, hi - lo, is_write, thread_plus1, clock);
+    cf_sample_line(line, lo - line, hi - lo, is_write, thread_plus1, clock,
+                   pc);
   }
 }
 
@@ -618,9 +663,15 @@ EFSAN_INTERFACE void __efsan_cache_frag_access(void *addr, uptr size,
   u32 thread_plus1 = cf_end_period(&clock);
   if (!thread_plus1)
     return;
-  if (field_counter)
-    cf_add(field_counter, 1);
-  cf_sample_range((uptr)addr, size, flags & 1, thread_plus1, clock);
+  if (field_counter) {
+    // A vectorised access to adjacent members counts for each of them.
+    u32 fields = ((flags >> 8) & 0xff) + 1;
+    for (u32 i = 0; i < fields; i++)
+      cf_add(&field_counter[i], 1);
+  }
+  // The pass gives the call the access's debug location.
+  cf_sample_range((uptr)addr, size, flags & 1, thread_plus1, clock,
+                  (uptr)__builtin_return_address(0));
 }
 
 // Each range a libc interceptor reports counts as one access: whether it is
@@ -640,7 +691,8 @@ bool efsan_cache_frag_libc_range_sampled(void) {
   return cf_libc_thread_plus1 != 0;
 }
 
-void efsan_cache_frag_libc_range(uptr addr, uptr size, int is_write) {
+void efsan_cache_frag_libc_range(uptr addr, uptr size, int is_write,
+                                 uptr pc) {
   uptr end = addr + size;
   if (!cf_libc_thread_plus1 || !size || end < addr)
     return;
@@ -651,10 +703,10 @@ void efsan_cache_frag_libc_range(uptr addr, uptr size, int is_write) {
   uptr lo = addr > line ? addr : line;
   uptr hi = end < line + EFSAN_CACHE_LINE_SIZE ? end : line + EFSAN_CACHE_LINE_SIZE;
   cf_sample_range(lo, hi - lo, is_write != 0, cf_libc_thread_plus1,
-                  cf_libc_clock);
+                  cf_libc_clock, pc);
 }
 
-void efsan_cache_frag_access(uptr addr, uptr size, int is_write) {
+void efsan_cache_frag_access(uptr addr, uptr size, int is_write, uptr pc) {
   // A range a mem* call of instrumented code touched: one access per line
   // it covers, so a large copy is sampled where the countdown runs out.
   if (!size)
@@ -687,7 +739,7 @@ void efsan_cache_frag_access(uptr addr, uptr size, int is_write) {
     uptr lo = addr > line ? addr : line;
     uptr hi = end < line + EFSAN_CACHE_LINE_SIZE ? end
                                                   : line + EFSAN_CACHE_LINE_SIZE;
-    cf_sample_range(lo, hi - lo, is_write != 0, thread_plus1, clock);
+    cf_sample_range(lo, hi - lo, is_write != 0, thread_plus1, clock, pc);
     left = __efsan_cache_frag_countdown;
   }
 }
@@ -698,13 +750,28 @@ static u32 cf_handle_slot(uptr handle) {
   return (u32)((handle * 0x9e3779b97f4a7c15ull) >> 50) & (CF_HANDLE_SLOTS - 1);
 }
 
-void efsan_cache_frag_thread_created(u32 thread) {
+void efsan_cache_frag_thread_created(u32 thread, u32 creation_stack) {
   // On the creating thread, before the new one runs: the new thread's clock
   // starts where its creator's is, as if both went on in parallel.
   if (thread >= CF_MAX_THREAD_INFOS)
     return;
-  u64 base = efsan_thread_index == EFSAN_INTERNAL_THREAD ? 0 : cf_current_clock();
-  cf_store(&cf_thread_infos[thread].clock_base, base);
+  bool internal = efsan_thread_index == EFSAN_INTERNAL_THREAD;
+  u64 base = internal ? 0 : cf_current_clock();
+  struct cf_thread_info *info = &cf_thread_infos[thread];
+  cf_store(&info->clock_base, base);
+  cf_store(&info->creator_plus1, internal ? 0 : efsan_thread_index + 1);
+  cf_store(&info->creation_stack, creation_stack);
+}
+
+u32 efsan_cache_frag_thread_creator(u32 thread, u32 *creation_stack) {
+  *creation_stack = 0;
+  if (thread >= CF_MAX_THREAD_INFOS)
+    return EFSAN_INTERNAL_THREAD;
+  u32 creator_plus1 = cf_load(&cf_thread_infos[thread].creator_plus1);
+  if (!creator_plus1)
+    return EFSAN_INTERNAL_THREAD;
+  *creation_stack = cf_load(&cf_thread_infos[thread].creation_stack);
+  return creator_plus1 - 1;
 }
 
 void efsan_cache_frag_thread_start(uptr handle, uptr stack_lo,
@@ -888,6 +955,7 @@ void efsan_cache_frag_init(void) {
       CF_SYNC_SLOTS * sizeof(struct cf_sync_clock));
 
   efsan_heap_init();
+  cf_members_init();
   cf_start_thread_sampler(0, 0);
 }
 
@@ -900,8 +968,10 @@ void efsan_cache_frag_module_exit(void *module_info) {
 }
 
 void efsan_cache_frag_alloc(uptr addr, uptr size, u32 alloc_stack_id) {
-  if (addr)
+  if (addr) {
     efsan_heap_insert(addr, size, alloc_stack_id);
+    cf_members_note_alloc(addr, alloc_stack_id);
+  }
 }
 
 void efsan_cache_frag_free(uptr addr) {

@@ -14,15 +14,22 @@ extern "C" {
 void efsan_cache_frag_init(void);
 void efsan_cache_frag_module_init(void *module_info);
 void efsan_cache_frag_module_exit(void *module_info);
-void efsan_cache_frag_access(uptr addr, uptr size, int is_write);
+// pc: where in the code the access was (an access site of the report).
+void efsan_cache_frag_access(uptr addr, uptr size, int is_write, uptr pc);
 // A libc interceptor is about to report a range: true if it is sampled
 // (then it goes to efsan_cache_frag_libc_range).
 bool efsan_cache_frag_libc_range_sampled(void);
-void efsan_cache_frag_libc_range(uptr addr, uptr size, int is_write);
+void efsan_cache_frag_libc_range(uptr addr, uptr size, int is_write,
+                                 uptr pc);
 void efsan_cache_frag_alloc(uptr addr, uptr size, u32 alloc_stack_id);
 void efsan_cache_frag_free(uptr addr);
 // On the creating thread, for the index the new thread will have.
-void efsan_cache_frag_thread_created(u32 thread);
+void efsan_cache_frag_thread_created(u32 thread, u32 creation_stack);
+// The calling thread took (+1) or let go of (-1) a mutex or spin lock.
+void efsan_cache_frag_lock_held(int delta);
+// Who created the thread (a thread index, EFSAN_INTERNAL_THREAD if unknown)
+// and where (stack depot id, 0 if unknown).
+u32 efsan_cache_frag_thread_creator(u32 thread, u32 *creation_stack);
 // On the new thread; handle is its pthread_t, [stack_lo, stack_hi) its stack,
 // start_routine the function it runs.
 void efsan_cache_frag_thread_start(uptr handle, uptr stack_lo, uptr stack_hi,

@@ -29,6 +29,10 @@
 #define CF_SHAPES 8
 // Heap objects remembered per line (live at the time of some access).
 #define CF_LINE_OBJECTS 8
+// Code addresses remembered per thread and line, with their sampled reads
+// and writes; samples at further addresses are summed into the thread's
+// other_site counts.
+#define CF_SITES 8
 // Activity intervals kept per thread and line (the closest ones are merged
 // beyond that).
 #define CF_INTERVALS 32
@@ -49,6 +53,17 @@ struct cf_shape {
   u32 invalidations, true_invalidations;
 };
 
+// A place in the code that accessed a line: the return address of the
+// instrumentation call (its debug location is the access's), or the caller
+// of a libc function.
+struct cf_site {
+  uptr pc; // 0: unused entry
+  u32 reads, writes; // sampled
+  u32 locked;        // of them, made while the thread held a mutex or spin lock
+  u32 locked_writes; // writes among those
+  u64 bytes;         // bit i: byte i of the line
+};
+
 // One thread's sampled use of one line. Only that thread writes it (the
 // "other threads" entry uses atomics), except held_bytes, which a thread that
 // invalidates this one clears. Whole cache lines, so that threads updating
@@ -62,6 +77,9 @@ struct cf_thread_line {
   u32 overflow_reads, overflow_writes; // samples whose shape did not fit
   u64 overflow_bytes;
   struct cf_shape shapes[CF_SHAPES];
+  u32 other_site_reads, other_site_writes;
+  u32 other_site_locked_writes;
+  struct cf_site sites[CF_SITES];
   // When the thread used the line: intervals of virtual clock, in order,
   // each from its first sample to its last, so that the model sees bursts
   // (turns taken under a lock), not just a first-to-last span.
@@ -182,5 +200,29 @@ uptr cf_structs_collect(struct cf_struct_usage **usages, uptr *capacity);
 void cf_structs_release(struct cf_struct_usage *usages, uptr count,
                         uptr capacity);
 u32 cf_structs_modules_dropped(void);
+
+// Member names (efsan_cache_frag_members.c).
+void cf_members_init(void);
+// The calling thread allocated a heap block at address (stack depot id).
+void cf_members_note_alloc(uptr address, u32 stack_id);
+// The type the allocations with this stack were described with.
+bool cf_heap_type_of(u32 stack_id, const char **layout, const char **holder);
+// The described type of the global starting at start
+// (efsan_cache_frag_structs.c).
+bool cf_global_type_of(uptr start, const char **name, const char **layout);
+// Names the bytes [offset, offset + length) of an object described by
+// layout, held by holder (a global, or for a heap block, pointer, the
+// pointer variable it was assigned to), e.g. "wstats[1].ops" or
+// "slots->head"; *member_start and *member_end bound the member (object
+// offsets), so that callers can split a range where members change.
+bool cf_member_name(const char *layout, const char *holder, bool pointer,
+                    uptr object_size, uptr offset, uptr length, char *name,
+                    uptr size, uptr *member_start, uptr *member_end);
+
+// The struct type of the array element (or heap block) holding offset: its
+// source name (empty if none), size and first member's name.
+bool cf_member_element(const char *layout, bool pointer, uptr offset,
+                       char *type_name, uptr name_size, uptr *element_size,
+                       char *first_member, uptr member_size);
 
 #endif // EFSAN_CACHE_FRAG_INTERNAL_H

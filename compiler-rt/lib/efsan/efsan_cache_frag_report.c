@@ -485,11 +485,12 @@ static void cf_format_duration(char *buffer, uptr length, u64 ns) {
     efsan_snprintf(buffer, length, "%llu ns", ns);
 }
 
-static void cf_print_stack(u32 stack_id, const char *indent) {
+// what: "allocation" or "creation", for a stack that was not recorded.
+static void cf_print_stack(u32 stack_id, const char *indent, const char *what) {
   struct efsan_frame frames[CF_MAX_FRAMES];
   uptr n = stack_id ? efsan_symbolize_stack(stack_id, frames, CF_MAX_FRAMES) : 0;
   if (!n) {
-    efsan_report_line("%s<allocation stack not available>\n", indent);
+    efsan_report_line("%s<%s stack not available>\n", indent, what);
     return;
   }
   for (uptr i = 0; i < n; i++) {
@@ -573,11 +574,61 @@ static uptr cf_thread_part_size(const struct cf_finding *f, u32 view_count) {
   return stride;
 }
 
+// The debug-info type of a global or heap object, if the pass described it;
+// pointer: the object is a heap block used through the pointer holder.
+static bool cf_object_type(const struct cf_object *o, const char **layout,
+                           const char **holder, bool *pointer) {
+  if (!cf_bounded(o))
+    return false;
+  *pointer = o->kind == CF_OBJECT_HEAP;
+  if (o->kind == CF_OBJECT_GLOBAL)
+    return cf_global_type_of(o->start, holder, layout);
+  return o->kind == CF_OBJECT_HEAP &&
+         cf_heap_type_of(o->stack_id, layout, holder);
+}
+
+// The member of a global or heap object with a described type that holds
+// [offset, offset + length) of the object.
+static bool cf_object_member(const struct cf_object *o, uptr offset,
+                             uptr length, char *name, uptr size,
+                             uptr *member_start) {
+  const char *layout, *holder;
+  bool pointer;
+  if (!cf_object_type(o, &layout, &holder, &pointer))
+    return false;
+  uptr member_end;
+  return cf_member_name(layout, holder, pointer, o->size, offset, length, name,
+                        size, member_start, &member_end);
+}
+
 // What to change, and what it would gain: the finding's estimated time
 // lost and its share of the threads' time.
+// Whether nearly all the sampled writes to the line were made holding a
+// mutex or spin lock.
+static bool cf_line_under_lock(const struct cf_finding *f) {
+  u64 all = 0, locked = 0;
+  for (int r = 0; r < 2; r++) {
+    struct cf_line_record *record = f->records[r];
+    if (!record)
+      continue;
+    for (int slot = 0; slot < CF_THREAD_SLOTS; slot++) {
+      if (!cf_owner(record, slot))
+        continue;
+      const struct cf_thread_line *line = &record->threads[slot];
+      all += cf_load(&line->other_site_writes);
+      locked += cf_load(&line->other_site_locked_writes);
+      for (int i = 0; i < CF_SITES; i++) {
+        all += cf_load(&line->sites[i].writes);
+        locked += cf_load(&line->sites[i].locked_writes);
+      }
+    }
+  }
+  return all && locked * 10 >= all * 9;
+}
+
 static void cf_suggest(char *buffer, uptr length, const struct cf_finding *f,
                        const struct cf_object *object, uptr part_size) {
-  char what[512], lost[32], share[32], part[160] = "";
+  char what[512], lost[32], share[32], part[384] = "";
   cf_describe_object(what, sizeof(what), object);
   cf_format_duration(lost, sizeof(lost), f->lost_ns);
   cf_format_percent(share, sizeof(share), f->share_ppm);
@@ -586,6 +637,34 @@ static void cf_suggest(char *buffer, uptr length, const struct cf_finding *f,
                    " (each thread's part is %zu bytes, less than a line: make "
                    "each element 64 bytes, e.g. _Alignas(64) on its type)",
                    part_size);
+  // With the object's type: name the element type and the member to align.
+  const char *layout, *holder;
+  bool pointer;
+  char type_name[96], first_member[64];
+  uptr element_size, first_byte = 0;
+  while (first_byte < 128 &&
+         !(object->bytes[first_byte / 64] & (1ull << (first_byte % 64))))
+    first_byte++;
+  if (part_size && first_byte < 128 &&
+      cf_object_type(object, &layout, &holder, &pointer) &&
+      f->address + first_byte >= object->start &&
+      cf_member_element(layout, pointer,
+                        f->address + first_byte - object->start, type_name,
+                        sizeof(type_name), &element_size, first_member,
+                        sizeof(first_member)) &&
+      element_size < 64 && type_name[0]) {
+    char fit[48];
+    if (64 % element_size == 0)
+      efsan_snprintf(fit, sizeof(fit), "%zu per line", 64 / element_size);
+    else
+      efsan_snprintf(fit, sizeof(fit), "elements straddle lines");
+    efsan_snprintf(part, sizeof(part),
+                   " (%s is %zu bytes, %s: make each element 64 bytes, e.g. "
+                   "_Alignas(64) on its first member%s%s, or pad %s to 64 "
+                   "bytes)",
+                   type_name, element_size, fit, first_member[0] ? " " : "",
+                   first_member, type_name);
+  }
   uptr at = 0;
   switch (f->kind) {
   case CF_FALSE_SHARING:
@@ -597,6 +676,18 @@ static void cf_suggest(char *buffer, uptr length, const struct cf_finding *f,
                         what, part);
     break;
   case CF_TRUE_SHARING:
+    // Data under a lock: its updates are serialized by the lock already, and
+    // private copies would need the lock's work redone.
+    if (cf_line_under_lock(f)) {
+      at = efsan_snprintf(buffer, length,
+                          "threads write the same bytes of %s while holding a "
+                          "lock (true sharing; padding cannot help): the line "
+                          "moves with the lock; keep the critical section "
+                          "short, or split the data and its lock (per thread "
+                          "or per key) so that threads update different lines",
+                          what);
+      break;
+    }
     at = efsan_snprintf(buffer, length,
                         "threads write the same bytes of %s (true sharing; "
                         "padding cannot help): give each thread a private "
@@ -635,7 +726,10 @@ struct cf_map_range {
   uptr offset, length;
   u64 readers, writers; // bit v: view v
   struct cf_object object; // kind CF_OBJECT_UNKNOWN with start 0: none
+  uptr member_start;       // object offset of its member; -1 if unknown
+  char member[128];        // source expression, empty if unknown
 };
+
 
 // The (virtual) line byte by byte, grouped into ranges (pahole-like).
 static u32 cf_line_map(const struct cf_finding *f, u32 view_count,
@@ -665,10 +759,17 @@ static u32 cf_line_map(const struct cf_finding *f, u32 view_count,
       cf_object_of_shape(any, f->address + b, &object);
     if (!cf_bounded(&object))
       object.start = 0;
+    // A new member starts a new range (pahole-like).
+    uptr member_start = (uptr)-1;
+    char unused[128];
+    if (object.start)
+      cf_object_member(&object, f->address + b - object.start, 1, unused,
+                       sizeof(unused), &member_start);
     struct cf_map_range *last = n ? &ranges[n - 1] : 0;
     if (last && last->readers == readers && last->writers == writers &&
         last->object.kind == object.kind && last->object.start == object.start &&
-        last->object.serial == object.serial) {
+        last->object.serial == object.serial &&
+        last->member_start == member_start) {
       last->length++;
       continue;
     }
@@ -677,7 +778,17 @@ static u32 cf_line_map(const struct cf_finding *f, u32 view_count,
     ranges[n].readers = readers;
     ranges[n].writers = writers;
     ranges[n].object = object;
+    ranges[n].member_start = member_start;
     n++;
+  }
+  for (u32 i = 0; i < n; i++) {
+    struct cf_map_range *r = &ranges[i];
+    uptr start;
+    r->member[0] = 0;
+    if (r->member_start != (uptr)-1 &&
+        !cf_object_member(&r->object, f->address + r->offset - r->object.start,
+                          r->length, r->member, sizeof(r->member), &start))
+      r->member[0] = 0;
   }
   return n;
 }
@@ -702,8 +813,15 @@ static void cf_format_range_threads(char *buffer, uptr length,
 static void cf_print_text_line_map(const struct cf_finding *f, u32 view_count) {
   struct cf_map_range ranges[CF_VIEW_MAX_BYTES];
   u32 n = cf_line_map(f, view_count, ranges);
-  efsan_report_line("  line map: bytes       object                          "
-                    "threads\n");
+  bool members = false;
+  for (u32 i = 0; i < n; i++)
+    members |= ranges[i].member[0] != 0;
+  if (members)
+    efsan_report_line("  line map: bytes       object                          "
+                      "member                  threads\n");
+  else
+    efsan_report_line("  line map: bytes       object                          "
+                      "threads\n");
   for (u32 i = 0; i < n; i++) {
     const struct cf_map_range *r = &ranges[i];
     char bytes[32], object[160] = "-", threads[256];
@@ -723,7 +841,11 @@ static void cf_print_text_line_map(const struct cf_finding *f, u32 view_count) {
     cf_format_range_threads(threads, sizeof(threads), r, view_count);
     if (!r->readers && !r->writers)
       efsan_snprintf(threads, sizeof(threads), "(not used)");
-    efsan_report_line("            %-11s %-31s %s\n", bytes, object, threads);
+    if (members)
+      efsan_report_line("            %-11s %-31s %-23s %s\n", bytes, object,
+                        r->member[0] ? r->member : "-", threads);
+    else
+      efsan_report_line("            %-11s %-31s %s\n", bytes, object, threads);
   }
 }
 
@@ -750,7 +872,7 @@ static void cf_print_text_object(const struct cf_finding *f,
     efsan_report_line("  object: heap object at 0x%zx, size %zu%s; allocated "
                       "at:\n",
                       o->start, o->size, contended);
-    cf_print_stack(o->stack_id, "    ");
+    cf_print_stack(o->stack_id, "    ", "allocation");
     break;
   case CF_OBJECT_STACK:
     efsan_report_line("  object: on the stack of thread T%u (first byte at "
@@ -821,6 +943,86 @@ static void cf_print_text_threads(u32 view_count) {
     efsan_report_line("  threads: %s\n", line);
 }
 
+// The involved threads other than the main thread, grouped by who created
+// them where (a loop of pthread_create calls is one group), in thread order.
+struct cf_creation_group {
+  u32 creator; // EFSAN_INTERNAL_THREAD: unknown
+  u32 stack_id;
+  u32 count;
+  u32 threads[CF_MAX_VIEWS];
+};
+
+// Frames at the same source line.
+static bool cf_same_place(const struct efsan_frame *a,
+                          const struct efsan_frame *b) {
+  if (a->line != b->line || !a->file != !b->file ||
+      (a->file && efsan_internal_strcmp(a->file, b->file)))
+    return false;
+  return !efsan_internal_strcmp(a->function, b->function);
+}
+
+// Stacks that name the same source lines (an unrolled loop of
+// pthread_create calls has several return addresses, one line).
+static bool cf_same_source_stack(u32 a, u32 b) {
+  if (a == b)
+    return true;
+  if (!a || !b)
+    return false;
+  struct efsan_frame fa[CF_MAX_FRAMES], fb[CF_MAX_FRAMES];
+  uptr na = efsan_symbolize_stack(a, fa, CF_MAX_FRAMES);
+  uptr nb = efsan_symbolize_stack(b, fb, CF_MAX_FRAMES);
+  if (na != nb)
+    return false;
+  for (uptr i = 0; i < na; i++)
+    if (!cf_same_place(&fa[i], &fb[i]))
+      return false;
+  return true;
+}
+
+static u32 cf_creation_groups(u32 view_count, struct cf_creation_group *groups) {
+  u32 n = 0;
+  for (u32 v = 0; v < view_count; v++) {
+    u32 thread = cf_views[v].thread;
+    if (!cf_views[v].involved || thread == EFSAN_INTERNAL_THREAD || thread == 0)
+      continue;
+    u32 stack_id;
+    u32 creator = efsan_cache_frag_thread_creator(thread, &stack_id);
+    struct cf_creation_group *group = 0;
+    for (u32 g = 0; g < n && !group; g++)
+      if (groups[g].creator == creator &&
+          cf_same_source_stack(groups[g].stack_id, stack_id))
+        group = &groups[g];
+    if (!group) {
+      group = &groups[n++];
+      group->creator = creator;
+      group->stack_id = stack_id;
+      group->count = 0;
+    }
+    group->threads[group->count++] = thread;
+  }
+  return n;
+}
+
+// "  T1, T2 created by T0 at:" and the stack, as TSan names threads.
+static void cf_print_text_creations(u32 view_count) {
+  struct cf_creation_group groups[CF_MAX_VIEWS];
+  u32 n = cf_creation_groups(view_count, groups);
+  for (u32 g = 0; g < n; g++) {
+    char line[CF_MAX_VIEWS * 12 + 64], creator[32];
+    uptr at = 0;
+    for (u32 i = 0; i < groups[g].count && at < sizeof(line); i++)
+      at += efsan_snprintf(line + at, sizeof(line) - at, "%sT%u", i ? ", " : "",
+                           groups[g].threads[i]);
+    if (groups[g].creator == EFSAN_INTERNAL_THREAD) {
+      efsan_report_line("  %s created by an unknown thread\n", line);
+      continue;
+    }
+    cf_thread_name(creator, sizeof(creator), groups[g].creator);
+    efsan_report_line("  %s created by %s at:\n", line, creator);
+    cf_print_stack(groups[g].stack_id, "    ", "creation");
+  }
+}
+
 static void cf_print_text_accesses(const struct cf_finding *f, u32 view_count,
                                    const struct cf_objects *objects) {
   efsan_report_line("  accesses: bytes       object-bytes  thread           "
@@ -841,6 +1043,238 @@ static void cf_print_text_accesses(const struct cf_finding *f, u32 view_count,
       efsan_report_line("            %-11s %-13s %-9s %12llu %12llu\n", bytes,
                         object_bytes, thread, (u64)shape->reads * cf_period,
                         (u64)shape->writes * cf_period);
+    }
+  }
+}
+
+// Bytes (bit i: finding address + i) as [first, last] pairs, shifted by
+// delta.
+static void cf_print_json_byte_ranges(const u64 bytes[2], long delta) {
+  efsan_printf("[");
+  bool first = true;
+  for (u32 i = 0; i < 128;) {
+    if (!(bytes[i / 64] & (1ull << (i % 64)))) {
+      i++;
+      continue;
+    }
+    u32 end = i;
+    while (end + 1 < 128 && (bytes[(end + 1) / 64] & (1ull << ((end + 1) % 64))))
+      end++;
+    efsan_printf("%s[%zu, %zu]", first ? "" : ", ", (uptr)(i + delta),
+                 (uptr)(end + delta));
+    first = false;
+    i = end + 1;
+  }
+  efsan_printf("]");
+}
+
+//===-- Access sites ------------------------------------------------------===//
+
+// One place in the code that accessed the finding's bytes, for one thread.
+struct cf_finding_site {
+  u32 thread;
+  uptr pc;
+  struct efsan_frame frame; // the innermost source frame at pc
+  u64 reads, writes; // sampled
+  u64 locked;        // of them, made while holding a mutex or spin lock
+  u64 bytes[2];      // bit i: finding address + i
+};
+#define CF_MAX_FINDING_SITES (CF_MAX_VIEWS * 2 * CF_SITES)
+static struct cf_finding_site cf_sites[CF_MAX_FINDING_SITES];
+// Samples of the involved threads at places the records had no room for.
+static u64 cf_other_site_samples;
+
+// The innermost source frame of a site (the access itself, when inlined).
+static bool cf_library_frame(const struct efsan_frame *frame) {
+  const char *f = frame->function;
+  if (!efsan_internal_strncmp(f, "std::", 5) ||
+      !efsan_internal_strncmp(f, "__gnu_cxx::", 11))
+    return true;
+  return frame->file && !efsan_internal_strncmp(frame->file, "/usr/", 5);
+}
+
+// The source frame of a site: the access itself, or where the program
+// called the C++ library code (inlined) that made it.
+static struct efsan_frame cf_site_frame(uptr pc) {
+  struct efsan_frame frames[8];
+  uptr n = efsan_symbolize_pc(pc, frames, 8);
+  if (!n) {
+    struct efsan_frame unknown = {pc, "<unknown>", 0, 0};
+    return unknown;
+  }
+  for (uptr i = 0; i < n; i++)
+    if (!cf_library_frame(&frames[i]))
+      return frames[i];
+  return frames[0];
+}
+
+// Thread by thread, busiest place first.
+static bool cf_site_before(const struct cf_finding_site *a,
+                           const struct cf_finding_site *b) {
+  if (a->thread != b->thread)
+    return a->thread < b->thread;
+  u64 ca = a->reads + a->writes, cb = b->reads + b->writes;
+  return ca != cb ? ca > cb : a->pc < b->pc;
+}
+
+
+// The sites of the finding's involved threads that touched its bytes,
+// busiest first.
+static uptr cf_collect_sites(const struct cf_finding *f, u32 view_count) {
+  uptr n = 0;
+  cf_other_site_samples = 0;
+  for (u32 v = 0; v < view_count; v++) {
+    u32 thread = cf_views[v].thread;
+    if (thread == EFSAN_INTERNAL_THREAD || !cf_views[v].involved)
+      continue;
+    for (int r = 0; r < 2; r++) {
+      struct cf_line_record *record = f->records[r];
+      if (!record)
+        continue;
+      for (int slot = 0; slot < CF_THREAD_SLOTS; slot++) {
+        if (cf_owner(record, slot) != thread + 1)
+          continue;
+        struct cf_thread_line *line = &record->threads[slot];
+        cf_other_site_samples +=
+            cf_load(&line->other_site_reads) + cf_load(&line->other_site_writes);
+        for (int i = 0; i < CF_SITES; i++) {
+          const struct cf_site *site = &line->sites[i];
+          uptr pc = __atomic_load_n(&site->pc, __ATOMIC_ACQUIRE);
+          if (!pc)
+            break;
+          u64 bytes[2] = {0, 0};
+          u64 mask = cf_load(&site->bytes);
+          for (int b = 0; b < 64; b++) {
+            long at = (long)(record->line + b - f->address);
+            if ((mask >> b & 1) && at >= 0 && (uptr)at < f->length)
+              bytes[at / 64] |= 1ull << (at % 64);
+          }
+          if (!bytes[0] && !bytes[1])
+            continue;
+          struct cf_finding_site *entry = 0;
+          for (uptr k = 0; k < n && !entry; k++)
+            if (cf_sites[k].thread == thread && cf_sites[k].pc == pc)
+              entry = &cf_sites[k];
+          if (!entry) {
+            if (n == CF_MAX_FINDING_SITES)
+              continue;
+            entry = &cf_sites[n++];
+            efsan_internal_memset(entry, 0, sizeof(*entry));
+            entry->thread = thread;
+            entry->pc = pc;
+          }
+          entry->reads += cf_load(&site->reads);
+          entry->writes += cf_load(&site->writes);
+          entry->locked += cf_load(&site->locked);
+          entry->bytes[0] |= bytes[0];
+          entry->bytes[1] |= bytes[1];
+        }
+      }
+    }
+  }
+  // A load and a store of one line of source (`x++`) are two calls, two
+  // addresses: one place.
+  uptr places = 0;
+  for (uptr i = 0; i < n; i++) {
+    struct cf_finding_site *site = &cf_sites[i];
+    site->frame = cf_site_frame(site->pc);
+    struct cf_finding_site *same = 0;
+    for (uptr k = 0; k < places && !same; k++)
+      if (cf_sites[k].thread == site->thread &&
+          cf_same_place(&cf_sites[k].frame, &site->frame))
+        same = &cf_sites[k];
+    if (!same) {
+      cf_sites[places++] = *site;
+      continue;
+    }
+    same->reads += site->reads;
+    same->writes += site->writes;
+    same->locked += site->locked;
+    same->bytes[0] |= site->bytes[0];
+    same->bytes[1] |= site->bytes[1];
+    if (site->pc < same->pc)
+      same->pc = site->pc;
+  }
+  n = places;
+  for (uptr i = 1; i < n; i++)
+    for (uptr j = i; j > 0 && cf_site_before(&cf_sites[j], &cf_sites[j - 1]);
+         j--) {
+      struct cf_finding_site t = cf_sites[j];
+      cf_sites[j] = cf_sites[j - 1];
+      cf_sites[j - 1] = t;
+    }
+  return n;
+}
+
+// Nearly all of a place's accesses were made holding a lock.
+static bool cf_site_under_lock(const struct cf_finding_site *site) {
+  return site->locked * 10 >= (site->reads + site->writes) * 9;
+}
+
+static void cf_print_text_sites(const struct cf_finding *f, u32 view_count) {
+  uptr n = cf_collect_sites(f, view_count);
+  if (!n)
+    return;
+  efsan_report_line("  access sites: thread        reads       writes  bytes  "
+                    "    where\n");
+  for (uptr i = 0; i < n; i++) {
+    const struct cf_finding_site *site = &cf_sites[i];
+    char thread[32], bytes[512], where[1024];
+    cf_thread_name(thread, sizeof(thread), site->thread);
+    cf_format_bytes(bytes, sizeof(bytes), site->bytes, 0);
+    const struct efsan_frame *frame = &site->frame;
+    // Line 0: the compiler merged accesses of several lines into one.
+    if (frame->file && frame->line)
+      efsan_snprintf(where, sizeof(where), "%s %s:%d", frame->function,
+                     frame->file, frame->line);
+    else if (frame->file)
+      efsan_snprintf(where, sizeof(where), "%s %s", frame->function,
+                     frame->file);
+    else
+      efsan_snprintf(where, sizeof(where), "%s", frame->function);
+    if (cf_site_under_lock(site)) {
+      uptr at = efsan_internal_strlen(where);
+      efsan_snprintf(where + at, sizeof(where) - at, " (lock held)");
+    }
+    efsan_report_line("                %-7s %12llu %12llu  %-10s %s\n", thread,
+                      site->reads * cf_period, site->writes * cf_period, bytes,
+                      where);
+  }
+  if (cf_other_site_samples)
+    efsan_report_line("                and %llu accesses at other places\n",
+                      cf_other_site_samples * cf_period);
+}
+
+static void cf_print_json_sites(const struct cf_finding *f, u32 view_count) {
+  uptr n = cf_collect_sites(f, view_count);
+  efsan_printf("],\n     \"access_sites\": [");
+  bool first = true;
+  for (uptr i = 0; i < n; i++) {
+    const struct cf_finding_site *site = &cf_sites[i];
+    const struct efsan_frame *frame = &site->frame;
+    for (int kind = 0; kind < 2; kind++) {
+      u64 count = kind ? site->writes : site->reads;
+      if (!count)
+        continue;
+      efsan_printf("%s\n        {\"thread\": %u, \"access\": \"%s\", "
+                   "\"function\": ",
+                   first ? "" : ",", site->thread, kind ? "write" : "read");
+      efsan_json_string(frame->function);
+      efsan_printf(", \"file\": ");
+      if (frame->file)
+        efsan_json_string(frame->file);
+      else
+        efsan_printf("null");
+      if (frame->line)
+        efsan_printf(", \"line\": %d", frame->line);
+      else
+        efsan_printf(", \"line\": null");
+      efsan_printf(", \"count\": %llu, \"under_lock\": %s, \"line_bytes\": ",
+                   count * cf_period,
+                   cf_site_under_lock(site) ? "true" : "false");
+      cf_print_json_byte_ranges(site->bytes, 0);
+      efsan_printf("}");
+      first = false;
     }
   }
 }
@@ -892,9 +1326,11 @@ static void cf_print_text_finding(uptr rank, const struct cf_finding *f) {
     break;
   }
   cf_print_text_threads(view_count);
+  cf_print_text_creations(view_count);
   for (u32 i = 0; i < objects.count; i++)
     cf_print_text_object(f, &objects.objects[i]);
   cf_print_text_accesses(f, view_count, &objects);
+  cf_print_text_sites(f, view_count);
   cf_print_text_line_map(f, view_count);
   char suggestion[1024];
   cf_suggest(suggestion, sizeof(suggestion), f, &objects.objects[0],
@@ -1004,25 +1440,76 @@ static uptr cf_hot_span(const struct cf_struct_shape *shape) {
 
 // Busiest first; the order of equal totals is by name so that reports are
 // reproducible.
+static bool cf_starts_with(const char *s, const char *prefix) {
+  return !efsan_internal_strncmp(s, prefix, efsan_internal_strlen(prefix));
+}
+
+// The C++ library's types and lambdas: a user cannot change their layout,
+// and a small C++ program's report would be mostly them.
+static bool cf_library_struct(const char *name) {
+  if (cf_starts_with(name, "struct.") || cf_starts_with(name, "class.") ||
+      cf_starts_with(name, "union."))
+    name = name[0] == 'u' ? name + 6 : name[0] == 's' ? name + 7 : name + 6;
+  if (cf_starts_with(name, "std::") || cf_starts_with(name, "__gnu_cxx::") ||
+      cf_starts_with(name, "__cxxabiv1::") || cf_starts_with(name, "_ZTS") ||
+      !efsan_internal_strcmp(name, "anon") || cf_starts_with(name, "anon.") ||
+      cf_starts_with(name, "(lambda"))
+    return true;
+  for (const char *p = name; *p; p++)
+    if (cf_starts_with(p, "(lambda at ") || cf_starts_with(p, "::(anonymous class)"))
+      return true;
+  return false;
+}
+
+static bool cf_struct_listed(const struct cf_struct_usage *u) {
+  return efsan_flags.cache_frag_struct_library || !cf_library_struct(u->name);
+}
+
+// Listed types first (the program's own, unless the library's are asked
+// for), busiest first.
 static void cf_sort_structs(struct cf_struct_usage *u, uptr n) {
   for (uptr i = 1; i < n; i++) {
     struct cf_struct_usage item = u[i];
+    bool listed = cf_struct_listed(&item);
     uptr j = i;
-    for (; j > 0 && (u[j - 1].total < item.total ||
-                     (u[j - 1].total == item.total &&
-                      efsan_internal_strcmp(u[j - 1].name, item.name) > 0));
-         j--)
+    for (; j > 0; j--) {
+      const struct cf_struct_usage *before = &u[j - 1];
+      bool before_listed = cf_struct_listed(before);
+      if (before_listed != listed) {
+        if (before_listed)
+          break;
+        u[j] = u[j - 1];
+        continue;
+      }
+      if (before->total > item.total ||
+          (before->total == item.total &&
+           efsan_internal_strcmp(before->name, item.name) <= 0))
+        break;
       u[j] = u[j - 1];
+    }
     u[j] = item;
   }
 }
 
 static uptr cf_structs_shown(const struct cf_struct_usage *u, uptr n) {
   uptr shown = 0;
-  while (shown < n && u[shown].total)
+  while (shown < n && u[shown].total && cf_struct_listed(&u[shown]))
     shown++;
   uptr limit = (uptr)efsan_flags.cache_frag_max_structs;
   return limit && shown > limit ? limit : shown;
+}
+
+// The library types with accesses that are not listed, and their accesses.
+static uptr cf_structs_folded(const struct cf_struct_usage *u, uptr n,
+                              u64 *accesses) {
+  uptr folded = 0;
+  *accesses = 0;
+  for (uptr i = 0; i < n; i++)
+    if (u[i].total && !cf_struct_listed(&u[i])) {
+      folded++;
+      *accesses += u[i].total * cf_period;
+    }
+  return folded;
 }
 
 static void cf_print_text_structs(struct cf_struct_usage *u, uptr n,
@@ -1067,14 +1554,21 @@ static void cf_print_text_structs(struct cf_struct_usage *u, uptr n,
                    (cf_hot_span(&shape) + EFSAN_CACHE_LINE_SIZE - 1) /
                        EFSAN_CACHE_LINE_SIZE);
   }
-  if (shown < with_counts)
+  u64 folded_accesses;
+  uptr folded = cf_structs_folded(u, n, &folded_accesses);
+  if (shown + folded < with_counts)
     efsan_report_line("  (%zu more struct types with accesses not shown; see "
                  "cache_frag_max_structs)\n",
-                 with_counts - shown);
+                 with_counts - shown - folded);
+  if (folded)
+    efsan_report_line("  (%zu C++ library or lambda type%s with %llu accesses "
+                      "not shown; cache_frag_struct_library=1 lists them)\n",
+                      folded, folded == 1 ? "" : "s", folded_accesses);
 }
 
 //===-- JSON --------------------------------------------------------------===//
 
+// A stack as a list of {function, file, line}.
 static void cf_print_json_object(const struct cf_finding *f,
                                  const struct cf_object *o) {
   efsan_printf("{\"kind\": \"%s\"", cf_object_kind_name(o->kind));
@@ -1095,23 +1589,10 @@ static void cf_print_json_object(const struct cf_finding *f,
   // Contended bytes as [first, last] pairs, in the object for bounded
   // objects, in the line otherwise.
   long delta = cf_bounded(o) ? cf_object_delta(f, o) : 0;
-  efsan_printf(", \"invalidations\": %llu, \"contended_bytes\": [",
+  efsan_printf(", \"invalidations\": %llu, \"contended_bytes\": ",
                cf_round(o->invalidations));
-  bool first = true;
-  for (u32 i = 0; i < 128;) {
-    if (!(o->bytes[i / 64] & (1ull << (i % 64)))) {
-      i++;
-      continue;
-    }
-    u32 end = i;
-    while (end + 1 < 128 && (o->bytes[(end + 1) / 64] & (1ull << ((end + 1) % 64))))
-      end++;
-    efsan_printf("%s[%zu, %zu]", first ? "" : ", ", (uptr)(i + delta),
-                 (uptr)(end + delta));
-    first = false;
-    i = end + 1;
-  }
-  efsan_printf("]}");
+  cf_print_json_byte_ranges(o->bytes, delta);
+  efsan_printf("}");
 }
 
 static void cf_print_json_finding(const struct cf_finding *f, bool last) {
@@ -1163,6 +1644,24 @@ static void cf_print_json_finding(const struct cf_finding *f, bool last) {
     efsan_printf("}");
     first = false;
   }
+  efsan_printf("],\n     \"thread_creations\": [");
+  struct cf_creation_group groups[CF_MAX_VIEWS];
+  u32 group_count = cf_creation_groups(view_count, groups);
+  first = true;
+  for (u32 g = 0; g < group_count; g++) {
+    for (u32 i = 0; i < groups[g].count; i++) {
+      efsan_printf("%s{\"thread\": %u, \"created_by\": ", first ? "" : ", ",
+                   groups[g].threads[i]);
+      if (groups[g].creator == EFSAN_INTERNAL_THREAD)
+        efsan_printf("null");
+      else
+        efsan_printf("%u", groups[g].creator);
+      efsan_printf(", \"stack\": ");
+      efsan_json_stack(groups[g].stack_id);
+      efsan_printf("}");
+      first = false;
+    }
+  }
   efsan_printf("],\n     \"object\": ");
   cf_print_json_object(f, &objects.objects[0]);
   efsan_printf(",\n     \"objects\": [");
@@ -1194,7 +1693,9 @@ static void cf_print_json_finding(const struct cf_finding *f, bool last) {
       first = false;
     }
   }
-  efsan_printf("],\n     \"line_map\": [");
+  cf_print_json_sites(f, view_count);
+  efsan_printf("],\n     \"access_sites_other\": %llu,\n     \"line_map\": [",
+               cf_other_site_samples * cf_period);
   struct cf_map_range ranges[CF_VIEW_MAX_BYTES];
   u32 range_count = cf_line_map(f, view_count, ranges);
   for (u32 i = 0; i < range_count; i++) {
@@ -1215,6 +1716,12 @@ static void cf_print_json_finding(const struct cf_finding *f, bool last) {
     } else {
       efsan_printf("\"object\": null, \"object_offset\": null, ");
     }
+    efsan_printf("\"member\": ");
+    if (r->member[0])
+      efsan_json_string(r->member);
+    else
+      efsan_printf("null");
+    efsan_printf(", ");
     for (int kind = 0; kind < 2; kind++) {
       u64 set = kind ? r->writers : r->readers;
       efsan_printf("%s\"%s\": [", kind ? ", " : "", kind ? "writers" : "readers");
@@ -1231,6 +1738,30 @@ static void cf_print_json_finding(const struct cf_finding *f, bool last) {
       efsan_printf("]");
     }
     efsan_printf("}");
+  }
+  // The named members on the line and who used them.
+  efsan_printf("],\n     \"members\": [");
+  bool first_member = true;
+  for (u32 i = 0; i < range_count; i++) {
+    const struct cf_map_range *r = &ranges[i];
+    if (!r->member[0])
+      continue;
+    efsan_printf("%s\n        {\"name\": ", first_member ? "" : ",");
+    efsan_json_string(r->member);
+    efsan_printf(", \"offset\": %zu, \"size\": %zu, \"threads\": [", r->offset,
+                 r->length);
+    bool first_thread = true;
+    for (u32 v = 0; v < view_count && v < 64; v++) {
+      if (!((r->readers | r->writers) & (1ull << v)))
+        continue;
+      if (cf_views[v].thread == EFSAN_INTERNAL_THREAD)
+        efsan_printf("%s-1", first_thread ? "" : ", ");
+      else
+        efsan_printf("%s%u", first_thread ? "" : ", ", cf_views[v].thread);
+      first_thread = false;
+    }
+    efsan_printf("]}");
+    first_member = false;
   }
   uptr part_size = cf_thread_part_size(f, view_count);
   char suggestion[1024];
@@ -1277,7 +1808,11 @@ static void cf_print_json_structs(struct cf_struct_usage *u, uptr n) {
     }
     efsan_printf("]}");
   }
-  efsan_printf("%s]\n", shown ? "\n  " : "");
+  u64 folded_accesses;
+  uptr folded = cf_structs_folded(u, n, &folded_accesses);
+  efsan_printf("%s],\n  \"folded_library_structs\": {\"types\": %zu, "
+               "\"accesses\": %llu}\n",
+               shown ? "\n  " : "", folded, folded_accesses);
 }
 
 //===-- The report ----------------------------------------------------------===//

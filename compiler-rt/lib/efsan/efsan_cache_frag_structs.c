@@ -21,10 +21,19 @@ struct efsan_struct_info {
   const char *const *field_names;
 };
 
+// A global with a struct or array type in the module's debug info.
+struct efsan_global_layout {
+  const void *address;
+  const char *name;   // as the source names it
+  const char *layout; // efsan_cache_frag_members.c
+};
+
 struct efsan_cache_frag_module_info {
   const char *module_name;
   u32 num_structs;
   struct efsan_struct_info *structs;
+  u32 num_globals;
+  const struct efsan_global_layout *globals;
 };
 
 struct cf_module {
@@ -41,7 +50,7 @@ static u32 cf_modules_dropped;
 
 void cf_structs_module_init(void *module_info) {
   struct efsan_cache_frag_module_info *info = module_info;
-  if (!info->num_structs)
+  if (!info->num_structs && !info->num_globals)
     return;
   efsan_mutex_lock(&cf_modules_lock);
   if (cf_module_count < CF_MAX_MODULES) {
@@ -151,3 +160,25 @@ void cf_structs_release(struct cf_struct_usage *usages, uptr count,
 }
 
 u32 cf_structs_modules_dropped(void) { return cf_modules_dropped; }
+
+// Globals of modules that exited are not looked at: their addresses may
+// belong to another module now.
+bool cf_global_type_of(uptr start, const char **name, const char **layout) {
+  bool found = false;
+  efsan_mutex_lock(&cf_modules_lock);
+  for (u32 m = 0; m < cf_module_count && !found; m++) {
+    const struct efsan_cache_frag_module_info *info = cf_modules[m].info;
+    if (cf_modules[m].saved_counters)
+      continue;
+    for (u32 g = 0; g < info->num_globals && !found; g++) {
+      const struct efsan_global_layout *global = &info->globals[g];
+      if ((uptr)global->address != start)
+        continue;
+      *name = global->name;
+      *layout = global->layout;
+      found = true;
+    }
+  }
+  efsan_mutex_unlock(&cf_modules_lock);
+  return found;
+}

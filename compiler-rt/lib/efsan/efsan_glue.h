@@ -37,9 +37,10 @@ void InitializeInterceptors();
 // caller_frame (the frame of the function caller_pc is in or its callee's).
 u32 CaptureCallerStack(__sanitizer::uptr caller_pc,
                        __sanitizer::uptr caller_frame);
-// CaptureCallerStack for an allocation: 0 unless cache-frag attributes heap
-// objects (and not while a new thread looks up its stack).
-u32 CaptureAllocStack(__sanitizer::uptr caller_pc,
+// CaptureCallerStack for the stacks reports name (cache-frag: allocations and
+// thread creations; working set: allocation sites, unless report_objects=0):
+// 0 when no report needs them (and while a new thread looks up its stack).
+u32 CaptureReportStack(__sanitizer::uptr caller_pc,
                       __sanitizer::uptr caller_frame);
 // The memory of operator new: libc's malloc, or aligned_alloc when alignment
 // is not 0 (a power of two), recorded as a heap block allocated at stack_id.

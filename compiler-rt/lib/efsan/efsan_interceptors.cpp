@@ -76,13 +76,13 @@ static void OnFree(void *p) {
 // under a lock that the unwinder's own bounds lookup would take again.
 static __thread bool looking_up_thread_stack;
 
-u32 __efsan::CaptureAllocStack(uptr caller_pc, uptr caller_frame) {
+u32 __efsan::CaptureReportStack(uptr caller_pc, uptr caller_frame) {
   if (!efsan_core_wants_alloc_stacks() || looking_up_thread_stack)
     return 0;
   return CaptureCallerStack(caller_pc, caller_frame);
 }
 
-#define ALLOC_STACK_ID() CaptureAllocStack(GET_CALLER_PC(), GET_CURRENT_FRAME())
+#define ALLOC_STACK_ID() CaptureReportStack(GET_CALLER_PC(), GET_CURRENT_FRAME())
 
 INTERCEPTOR(void *, malloc, uptr size) {
   if (UNLIKELY(!REAL(malloc)))
@@ -271,7 +271,8 @@ INTERCEPTOR(int, pthread_create, void *thread, void *attr,
   start->callback = callback;
   start->param = param;
   // Indices follow creation order, decided by the creating thread.
-  start->index = efsan_core_next_thread_index();
+  start->index = efsan_core_next_thread_index(
+      CaptureReportStack(GET_CALLER_PC(), GET_CURRENT_FRAME()));
   // Counted before it starts, so that the creator exiting right away is
   // never taken for the last thread.
   atomic_fetch_add(&program_threads, 1, memory_order_relaxed);
@@ -303,27 +304,38 @@ DEFINE_INTERNAL_PTHREAD_FUNCTIONS
   if (res == 0)                                                                \
     efsan_core_sync_acquire((uptr)(object));                                   \
   return res;
+// Mutexes and spin locks are also held: cache-frag tells the accesses made
+// while the thread holds one (the report's advice for data under a lock).
+#define EFSAN_LOCKING(call, object)                                            \
+  int res = call;                                                              \
+  if (res == 0) {                                                              \
+    efsan_core_sync_acquire((uptr)(object));                                   \
+    efsan_core_lock_held(1);                                                   \
+  }                                                                            \
+  return res;
 
 INTERCEPTOR(int, pthread_mutex_lock, void *m) {
-  EFSAN_ACQUIRING(REAL(pthread_mutex_lock)(m), m)
+  EFSAN_LOCKING(REAL(pthread_mutex_lock)(m), m)
 }
 INTERCEPTOR(int, pthread_mutex_trylock, void *m) {
-  EFSAN_ACQUIRING(REAL(pthread_mutex_trylock)(m), m)
+  EFSAN_LOCKING(REAL(pthread_mutex_trylock)(m), m)
 }
 INTERCEPTOR(int, pthread_mutex_timedlock, void *m, void *abstime) {
-  EFSAN_ACQUIRING(REAL(pthread_mutex_timedlock)(m, abstime), m)
+  EFSAN_LOCKING(REAL(pthread_mutex_timedlock)(m, abstime), m)
 }
 INTERCEPTOR(int, pthread_mutex_unlock, void *m) {
+  efsan_core_lock_held(-1);
   efsan_core_sync_release((uptr)m);
   return REAL(pthread_mutex_unlock)(m);
 }
 INTERCEPTOR(int, pthread_spin_lock, void *s) {
-  EFSAN_ACQUIRING(REAL(pthread_spin_lock)(s), s)
+  EFSAN_LOCKING(REAL(pthread_spin_lock)(s), s)
 }
 INTERCEPTOR(int, pthread_spin_trylock, void *s) {
-  EFSAN_ACQUIRING(REAL(pthread_spin_trylock)(s), s)
+  EFSAN_LOCKING(REAL(pthread_spin_trylock)(s), s)
 }
 INTERCEPTOR(int, pthread_spin_unlock, void *s) {
+  efsan_core_lock_held(-1);
   efsan_core_sync_release((uptr)s);
   return REAL(pthread_spin_unlock)(s);
 }
@@ -416,8 +428,10 @@ INTERCEPTOR(int, fork, void) {
 #define COMMON_INTERCEPT_FUNCTION_VER(name, ver) INTERCEPT_FUNCTION_VER(name, ver)
 #define COMMON_INTERCEPT_FUNCTION_VER_UNVERSIONED_FALLBACK(name, ver)           \
   (INTERCEPT_FUNCTION_VER(name, ver) || INTERCEPT_FUNCTION(name))
+// The context is the interceptor's caller: the access site of the ranges
+// libc reads and writes for it (cache-frag reports).
 #define COMMON_INTERCEPTOR_ENTER(ctx, func, ...)                               \
-  ctx = nullptr;                                                               \
+  ctx = (void *)GET_CALLER_PC();                                               \
   (void)ctx;                                                                   \
   if (UNLIKELY(!glue_inited)) {                                                \
     efsan_glue_init();                                                         \
@@ -433,12 +447,12 @@ INTERCEPTOR(int, fork, void) {
 #define COMMON_INTERCEPTOR_WRITE_RANGE(ctx, ptr, size)                         \
   do {                                                                         \
     if (efsan_core_ranges_wanted())                                            \
-      efsan_core_access_range((uptr)(ptr), (uptr)(size), true);                \
+      efsan_core_access_range((uptr)(ptr), (uptr)(size), true, (uptr)ctx);     \
   } while (false)
 #define COMMON_INTERCEPTOR_READ_RANGE(ctx, ptr, size)                          \
   do {                                                                         \
     if (efsan_core_ranges_wanted())                                            \
-      efsan_core_access_range((uptr)(ptr), (uptr)(size), false);               \
+      efsan_core_access_range((uptr)(ptr), (uptr)(size), false, (uptr)ctx);    \
   } while (false)
 #define COMMON_INTERCEPTOR_DIR_ACQUIRE(ctx, path)                              \
   do {                                                                         \
@@ -501,8 +515,8 @@ INTERCEPTOR(int, fork, void) {
 // Each marks exactly the bytes the function must read or write: up to the
 // match or the terminating NUL.
 
-static inline void ReadBytes(const void *p, uptr n) {
-  efsan_core_access_range((uptr)p, n, false);
+static inline void ReadBytes(void *ctx, const void *p, uptr n) {
+  efsan_core_access_range((uptr)p, n, false, (uptr)ctx);
 }
 
 INTERCEPTOR(char *, strstr, const char *haystack, const char *needle) {
@@ -513,9 +527,9 @@ INTERCEPTOR(char *, strstr, const char *haystack, const char *needle) {
   char *match = REAL(strstr)(haystack, needle);
   if (efsan_core_ranges_wanted()) {
     uptr needle_length = REAL(strlen)(needle);
-    ReadBytes(haystack, match ? (uptr)(match - haystack) + needle_length
+    ReadBytes(ctx, haystack, match ? (uptr)(match - haystack) + needle_length
                               : REAL(strlen)(haystack) + 1);
-    ReadBytes(needle, needle_length + 1);
+    ReadBytes(ctx, needle, needle_length + 1);
   }
   return match;
 }
@@ -527,7 +541,7 @@ INTERCEPTOR(char *, strchr, const char *s, int c) {
   COMMON_INTERCEPTOR_ENTER(ctx, strchr, s, c);
   char *found = REAL(strchr)(s, c);
   if (efsan_core_ranges_wanted())
-    ReadBytes(s, (found ? (uptr)(found - s) : REAL(strlen)(s)) + 1);
+    ReadBytes(ctx, s, (found ? (uptr)(found - s) : REAL(strlen)(s)) + 1);
   return found;
 }
 
@@ -538,7 +552,7 @@ INTERCEPTOR(char *, strrchr, const char *s, int c) {
   COMMON_INTERCEPTOR_ENTER(ctx, strrchr, s, c);
   char *found = REAL(strrchr)(s, c);
   if (efsan_core_ranges_wanted())
-    ReadBytes(s, REAL(strlen)(s) + 1);
+    ReadBytes(ctx, s, REAL(strlen)(s) + 1);
   return found;
 }
 
@@ -546,23 +560,24 @@ DECLARE_REAL(char *, strtok_r, char *str, const char *delimiters, char **save)
 
 // strtok_r scans from str (or *save) over leading delimiters to the end of
 // the token, and overwrites the delimiter that ends it with a NUL.
-static char *TokenizeAndMark(char *str, const char *delimiters, char **save) {
+static char *TokenizeAndMark(void *ctx, char *str, const char *delimiters,
+                             char **save) {
   char *from = str ? str : *save;
   char *token = REAL(strtok_r)(str, delimiters, save);
   if (!from || !efsan_core_ranges_wanted())
     return token;
-  ReadBytes(delimiters, REAL(strlen)(delimiters) + 1);
+  ReadBytes(ctx, delimiters, REAL(strlen)(delimiters) + 1);
   char *end = token ? token + REAL(strlen)(token) : from + REAL(strlen)(from);
-  ReadBytes(from, (uptr)(end - from) + 1);
+  ReadBytes(ctx, from, (uptr)(end - from) + 1);
   if (token && *save > end)
-    efsan_core_access_range((uptr)end, 1, true);
+    efsan_core_access_range((uptr)end, 1, true, (uptr)ctx);
   return token;
 }
 
 INTERCEPTOR(char *, strtok_r, char *str, const char *delimiters, char **save) {
   void *ctx;
   COMMON_INTERCEPTOR_ENTER(ctx, strtok_r, str, delimiters, save);
-  char *token = TokenizeAndMark(str, delimiters, save);
+  char *token = TokenizeAndMark(ctx, str, delimiters, save);
   COMMON_INTERCEPTOR_WRITE_RANGE(ctx, save, sizeof(*save));
   return token;
 }
@@ -574,7 +589,7 @@ static char *strtok_position;
 INTERCEPTOR(char *, strtok, char *str, const char *delimiters) {
   void *ctx;
   COMMON_INTERCEPTOR_ENTER(ctx, strtok, str, delimiters);
-  return TokenizeAndMark(str, delimiters, &strtok_position);
+  return TokenizeAndMark(ctx, str, delimiters, &strtok_position);
 }
 
 INTERCEPTOR(char *, strncpy, char *dest, const char *src, uptr n) {
@@ -584,8 +599,8 @@ INTERCEPTOR(char *, strncpy, char *dest, const char *src, uptr n) {
   COMMON_INTERCEPTOR_ENTER(ctx, strncpy, dest, src, n);
   char *res = REAL(strncpy)(dest, src, n);
   if (n && efsan_core_ranges_wanted()) {
-    ReadBytes(src, Min(REAL(strnlen)(src, n) + 1, n));
-    efsan_core_access_range((uptr)dest, n, true);
+    ReadBytes(ctx, src, Min(REAL(strnlen)(src, n) + 1, n));
+    efsan_core_access_range((uptr)dest, n, true, (uptr)ctx);
   }
   return res;
 }

@@ -157,6 +157,10 @@ void efsan_format_lines(char *buffer, uptr length, u64 lines);
 // held (no other sample can start in between). If stop is given, a sample
 // cut short by it is not recorded.
 void efsan_ws_sample_now(void (*with_lock)(void *arg), void *arg);
+// The time since the run started (since fork in a child) on the sampler's
+// clock (sample_clock: wall-clock or the program's CPU time), in ns. Called
+// with the sampler lock held (within efsan_ws_sample_now or a report).
+u64 efsan_ws_elapsed_ns(void);
 // Set by the phase tracker while a phase is open: the sampler ORs each
 // shadow word's "touched since the last sample" bits into the byte of this
 // bitmap at the word's index (efsan_ws_phase_note).

@@ -78,7 +78,7 @@ static void *AllocateOrRetry(uptr size, uptr alignment, u32 stack_id,
 #define EFSAN_NEW(alignment, nothrow)                                          \
   return AllocateOrRetry(                                                      \
       size, alignment,                                                         \
-      CaptureAllocStack(GET_CALLER_PC(), GET_CURRENT_FRAME()), nothrow)
+      CaptureReportStack(GET_CALLER_PC(), GET_CURRENT_FRAME()), nothrow)
 
 #define CXX_OPERATOR_ATTRIBUTE INTERCEPTOR_ATTRIBUTE NOINLINE
 

@@ -450,6 +450,9 @@ extern "C" uptr efsan_internal_strlen(const char *s) {
 extern "C" int efsan_internal_strcmp(const char *a, const char *b) {
   return internal_strcmp(a, b);
 }
+extern "C" int efsan_internal_strncmp(const char *a, const char *b, uptr n) {
+  return internal_strncmp(a, b, n);
+}
 extern "C" uptr efsan_page_size(void) { return GetPageSizeCached(); }
 extern "C" int efsan_getpid(void) { return internal_getpid(); }
 extern "C" const char *efsan_executable_path(void) {
@@ -714,6 +717,41 @@ static uptr LeadingCxxLibraryFrames(const StackTrace &stack) {
   return 0;
 }
 
+// The frames of the code at pc, innermost (inlined) first, after skipping
+// *skip of them; a frame of the runtime itself is left out.
+static uptr SymbolizeCode(uptr pc, struct efsan_frame *frames, uptr max_frames,
+                          uptr *skip) {
+  uptr count = 0;
+  SymbolizedStackHolder holder(Symbolizer::GetOrInit()->SymbolizePC(pc));
+  const SymbolizedStack *frame = holder.get();
+  if (!frame) {
+    AddressInfo none;
+    if (max_frames)
+      frames[count++] = {pc, ModuleAndOffset(none, pc), nullptr, 0};
+    return count;
+  }
+  for (; frame && count < max_frames; frame = frame->next) {
+    if (*skip) {
+      --*skip;
+      continue;
+    }
+    const AddressInfo &info = frame->info;
+    // The runtime's own frames (main's wrapper below main) are not the
+    // program's.
+    if (info.function &&
+        (!internal_strncmp(info.function, "__efsan::", 9) ||
+         !internal_strncmp(info.function, "__sanitizer::", 13)))
+      continue;
+    frames[count].pc = pc;
+    frames[count].function =
+        info.function ? Intern(info.function) : ModuleAndOffset(info, pc);
+    frames[count].file = Intern(info.file);
+    frames[count].line = (int)info.line;
+    count++;
+  }
+  return count;
+}
+
 extern "C" uptr efsan_symbolize_stack(u32 stack_id, struct efsan_frame *frames,
                                       uptr max_frames) {
   if (!stack_id)
@@ -737,36 +775,18 @@ extern "C" uptr efsan_symbolize_stack(u32 stack_id, struct efsan_frame *frames,
   // the program allocates.
   uptr skip = LeadingCxxLibraryFrames(stack);
   uptr count = 0;
-  for (uptr i = 0; i < stack.size && count < max_frames; i++) {
-    uptr pc = StackTrace::GetPreviousInstructionPc(stack.trace[i]);
-    SymbolizedStackHolder holder(Symbolizer::GetOrInit()->SymbolizePC(pc));
-    const SymbolizedStack *frame = holder.get();
-    if (!frame) {
-      AddressInfo none;
-      frames[count++] = {pc, ModuleAndOffset(none, pc), nullptr, 0};
-      continue;
-    }
-    for (; frame && count < max_frames; frame = frame->next) {
-      if (skip) {
-        skip--;
-        continue;
-      }
-      const AddressInfo &info = frame->info;
-      // The runtime's own frames (main's wrapper below main) are not the
-      // program's.
-      if (info.function &&
-          (!internal_strncmp(info.function, "__efsan::", 9) ||
-           !internal_strncmp(info.function, "__sanitizer::", 13)))
-        continue;
-      frames[count].pc = pc;
-      frames[count].function =
-          info.function ? Intern(info.function) : ModuleAndOffset(info, pc);
-      frames[count].file = Intern(info.file);
-      frames[count].line = (int)info.line;
-      count++;
-    }
-  }
+  for (uptr i = 0; i < stack.size && count < max_frames; i++)
+    count += SymbolizeCode(StackTrace::GetPreviousInstructionPc(stack.trace[i]),
+                           frames + count, max_frames - count, &skip);
   return count;
+}
+
+extern "C" uptr efsan_symbolize_pc(uptr pc, struct efsan_frame *frames,
+                                   uptr max_frames) {
+  uptr skip = 0;
+  return pc ? SymbolizeCode(StackTrace::GetPreviousInstructionPc(pc), frames,
+                            max_frames, &skip)
+            : 0;
 }
 
 // Globals (and thread start functions) are looked up in the ELF symbol

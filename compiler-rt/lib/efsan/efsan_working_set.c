@@ -210,6 +210,21 @@ static u64 sampler_clock_ns(void) {
   return process > sampler ? process - sampler : 0;
 }
 
+// The sampler's clock as any thread reads it, from the start of the run (or
+// of a forked child): with CPU time, the process's minus what the sampler
+// thread had used at its last sample. Called with sampler_lock held.
+static u64 clock_origin_ns;
+static u64 program_clock_ns(void) {
+  if (!sample_by_cpu_time())
+    return efsan_monotonic_ns();
+  u64 process = efsan_process_cpu_ns();
+  return process > sampler_cpu_ns ? process - sampler_cpu_ns : 0;
+}
+u64 efsan_ws_elapsed_ns(void) {
+  u64 now = program_clock_ns();
+  return now > clock_origin_ns ? now - clock_origin_ns : 0;
+}
+
 static void sampler_main(void *arg) {
   u64 generation = (u64)(uptr)arg;
   u64 period_ns = (u64)efsan_flags.sample_freq * 1000000ULL;
@@ -291,6 +306,7 @@ void efsan_ws_init(void) {
     levels[level].lines = efsan_mmap(history * sizeof(u32));
   efsan_caches_init();
   efsan_ws_objects_init();
+  clock_origin_ns = program_clock_ns();
   start_sampler();
 }
 
@@ -322,6 +338,7 @@ void efsan_ws_fork_child(void) {
   __atomic_store_n(&samples, 0, __ATOMIC_RELEASE);
   efsan_ws_phases_fork_child();
   sampler_cpu_ns = 0;
+  clock_origin_ns = program_clock_ns();
   sampler_generation++;
   efsan_mutex_unlock(&sampler_lock);
   if (!sampler_stopped)

@@ -27,6 +27,7 @@ static uptr bits_lo = ~(uptr)0, bits_hi; // bytes of the bitmap written
 
 struct phase {
   const char *name;
+  u64 start_ns, end_ns; // on the sampler's clock from the run's start
   u64 lines;
   bool open; // still running (a report while the program runs)
   struct efsan_ws_top *top; // null without object attribution
@@ -35,6 +36,7 @@ static struct phase phases[MAX_PHASES];
 static u32 num_phases;
 static u32 phases_dropped;
 static const char *open_name; // the open phase's, null if none
+static u64 open_start_ns;
 static struct phase open_so_far; // the open phase at a report while it runs
 
 void efsan_ws_phase_note(u64 *shadow_word, u64 touched) {
@@ -103,7 +105,7 @@ static void clear_bitmap(void) {
   bits_hi = 0;
 }
 
-static void end_open_phase(void) {
+static void end_open_phase(u64 now_ns) {
   if (!open_name)
     return;
   if (num_phases == MAX_PHASES) {
@@ -111,6 +113,8 @@ static void end_open_phase(void) {
   } else {
     struct phase *p = &phases[num_phases++];
     p->name = open_name;
+    p->start_ns = open_start_ns;
+    p->end_ns = now_ns;
     count_phase(p);
   }
   clear_bitmap();
@@ -128,12 +132,16 @@ static const char *intern(const char *name) {
 // With the sampler lock, right after the boundary's sample.
 static void switch_phase(void *arg) {
   const char *name = arg;
-  end_open_phase();
+  end_open_phase(efsan_ws_elapsed_ns());
   if (!name)
     return;
   if (!phase_bitmap)
     phase_bitmap = efsan_mmap_noreserve(PHASE_BITS_SIZE);
   open_name = name;
+  // After the count of the phase that ended (the program waits for it, and
+  // the first one may start the symbolizer): the new phase starts when the
+  // program goes on.
+  open_start_ns = efsan_ws_elapsed_ns();
   efsan_ws_phase_bits = phase_bitmap;
 }
 
@@ -151,10 +159,12 @@ void efsan_ws_phases_before_report(bool at_exit) {
   if (!open_name)
     return;
   if (at_exit) {
-    end_open_phase();
+    end_open_phase(efsan_ws_elapsed_ns());
     return;
   }
   open_so_far.name = open_name;
+  open_so_far.start_ns = open_start_ns;
+  open_so_far.end_ns = efsan_ws_elapsed_ns();
   open_so_far.open = true;
   count_phase(&open_so_far);
 }
@@ -164,6 +174,7 @@ void efsan_ws_phases_fork_child(void) {
   // goes on, from the fork).
   num_phases = 0;
   phases_dropped = 0;
+  open_start_ns = 0;
   if (phase_bitmap) {
     bits_lo = 0;
     bits_hi = PHASE_BITS_SIZE - 1;
@@ -175,9 +186,12 @@ static void print_phase_text(const struct phase *p) {
   char size[32], fit[64];
   efsan_format_lines(size, sizeof(size), p->lines);
   efsan_cache_fit_text(fit, sizeof(fit), p->lines);
-  efsan_report_line("  phase \"%s\"%s: %llu lines (%s), %s\n", p->name,
-                    p->open ? " (still running, so far)" : "", p->lines, size,
-                    fit);
+  efsan_report_line("  phase \"%s\"%s, %llu.%03llu-%llu.%03llu s: %llu lines "
+                    "(%s), %s\n",
+                    p->name, p->open ? " (still running, so far)" : "",
+                    p->start_ns / 1000000000, p->start_ns / 1000000 % 1000,
+                    p->end_ns / 1000000000, p->end_ns / 1000000 % 1000,
+                    p->lines, size, fit);
   if (p->top)
     efsan_ws_objects_print_text(p->top, "    ");
 }
@@ -199,10 +213,12 @@ void efsan_ws_phases_print_text(void) {
 static void print_phase_json(const struct phase *p, bool first) {
   efsan_printf("%s\n  {\"name\": ", first ? "" : ",");
   efsan_json_string(p->name);
-  efsan_printf(", \"lines\": %llu, \"fits_level\": %d, \"open\": %s, "
+  efsan_printf(", \"start_ms\": %llu.%03llu, \"end_ms\": %llu.%03llu, "
+               "\"lines\": %llu, \"fits_level\": %d, \"open\": %s, "
                "\"objects\": ",
-               p->lines, efsan_cache_fit_level(p->lines),
-               p->open ? "true" : "false");
+               p->start_ns / 1000000, p->start_ns / 1000 % 1000,
+               p->end_ns / 1000000, p->end_ns / 1000 % 1000, p->lines,
+               efsan_cache_fit_level(p->lines), p->open ? "true" : "false");
   if (p->top)
     efsan_ws_objects_print_json(p->top);
   else

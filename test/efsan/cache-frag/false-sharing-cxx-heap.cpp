@@ -43,5 +43,12 @@ int main() {
 // CHECK: object: heap object at 0x{{[0-9a-f]+}}, size 16; {{.*}} allocated at:
 // CHECK-NEXT: #0 0x{{[0-9a-f]+}} in make_counters() {{.*}}false-sharing-cxx-heap.cpp:28
 // CHECK-NEXT: #1 0x{{[0-9a-f]+}} in main {{.*}}false-sharing-cxx-heap.cpp:32
+// The access sites are the program's line that called the (inlined)
+// std::atomic code, not the library header's line.
+// CHECK: access sites: thread reads writes bytes where
+// CHECK-NEXT: T1 0 2000 +{{[0-9]+}}..{{[0-9]+}} count(int) {{.*}}false-sharing-cxx-heap.cpp:23
+// CHECK-NEXT: T2 0 2000 +{{[0-9]+}}..{{[0-9]+}} count(int) {{.*}}false-sharing-cxx-heap.cpp:23
+// The library's internals are not named as members.
+// CHECK-NOT: _M_i
 // CHECK: suggestion: threads write different bytes of the heap object allocated at {{.*}}false-sharing-cxx-heap.cpp:28 on one cache line
 // CHECK: SUMMARY: EfficiencySanitizer: cache-frag: 1 false sharing

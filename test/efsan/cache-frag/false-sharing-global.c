@@ -29,14 +29,22 @@ int main(void) {
 // CHECK: #1 false sharing on cache line [[LINE:0x[0-9a-f]+]]: 199.950 us lost ({{[0-9]+\.[0-9]+}}% of the time of threads T1 T2)
 // CHECK-NEXT: invalidations: 3999 observed, {{25[0-4][0-9]}} estimated if the threads run in parallel; 0 of the larger count were true sharing
 // CHECK-NEXT: threads: T1 lockstep_worker, T2 lockstep_worker
+// Threads are named as TSan names them: by who created them, where.
+// CHECK-NEXT: T1, T2 created by T0 at:
+// CHECK-NEXT: #0 0x{{[0-9a-f]+}} in lockstep_run {{.*}}lockstep.h:55
+// CHECK-NEXT: #1 0x{{[0-9a-f]+}} in main {{.*}}false-sharing-global.c:23
 // CHECK-NEXT: object: global 'counters' at [[LINE]], size 64; written bytes that invalidate: +0..15 (3999 invalidations)
 // CHECK-NEXT: accesses: bytes object-bytes thread reads writes
 // CHECK-NEXT: +0..7 +0..7 T1 1999 1999
 // CHECK-NEXT: +8..15 +8..15 T2 1999 2000
-// CHECK-NEXT: line map: bytes object threads
-// CHECK-NEXT: +0..7 'counters'+0..7 T1 rw
-// CHECK-NEXT: +8..15 'counters'+8..15 T2 rw
-// CHECK-NEXT: +16..63 - (not used)
+// CHECK-NEXT: access sites: thread reads writes bytes where
+// CHECK-NEXT: T1 1999 1999 +0..7 count {{.*}}false-sharing-global.c:20
+// CHECK-NEXT: T2 1999 2000 +8..15 count {{.*}}false-sharing-global.c:20
+// With -g, the line map names the members (source expressions).
+// CHECK-NEXT: line map: bytes object member threads
+// CHECK-NEXT: +0..7 'counters'+0..7 counters[0] T1 rw
+// CHECK-NEXT: +8..15 'counters'+8..15 counters[1] T2 rw
+// CHECK-NEXT: +16..63 - - (not used)
 // CHECK-NEXT: suggestion: threads write different bytes of global 'counters' on one cache line: align it to 64 bytes and pad each thread's part to 64 bytes (each thread's part is 8 bytes, less than a line: make each element 64 bytes, e.g. _Alignas(64) on its type), or accumulate in thread-local variables; expected gain: up to 199.950 us
 // CHECK-NOT: #2
 // CHECK: SUMMARY: EfficiencySanitizer: cache-frag: 1 false sharing, 0 true sharing, 0 predicted false sharing;

@@ -33,15 +33,21 @@ int main(void) {
 // CHECK: #1 false sharing on cache line [[LINE:0x[0-9a-f]+]]: 199.950 us lost ({{.*}} of the time of threads T1 T2)
 // CHECK-NEXT: invalidations: 3999 observed, {{[0-9]+}} estimated if the threads run in parallel; 0 of the larger count were true sharing
 // CHECK-NEXT: threads: T1 lockstep_worker, T2 lockstep_worker
+// CHECK-NEXT: T1, T2 created by T0 at:
+// CHECK-NEXT: #0 0x{{[0-9a-f]+}} in lockstep_run {{.*}}lockstep.h:55
+// CHECK-NEXT: #1 0x{{[0-9a-f]+}} in main {{.*}}false-sharing-heap.c:27
 // CHECK-NEXT: object: heap object at [[LINE]], size 192; written bytes that invalidate: +0..7 +48..55 (3999 invalidations); allocated at:
 // CHECK-NEXT: #0 0x{{[0-9a-f]+}} in main {{.*}}false-sharing-heap.c:25
 // CHECK: accesses: bytes object-bytes thread reads writes
 // CHECK-NEXT: +0..7 +0..7 T1 1999 1999
 // CHECK-NEXT: +48..55 +48..55 T2 1999 2000
-// CHECK-NEXT: line map: bytes object threads
-// CHECK-NEXT: +0..7 heap+0..7 T1 rw
-// CHECK-NEXT: +8..47 - (not used)
-// CHECK-NEXT: +48..55 heap+48..55 T2 rw
-// CHECK-NEXT: +56..63 - (not used)
-// CHECK-NEXT: suggestion: threads write different bytes of the heap object allocated at {{.*}}false-sharing-heap.c:25 on one cache line: align it to 64 bytes and pad each thread's part to 64 bytes (each thread's part is 48 bytes, less than a line: make each element 64 bytes, e.g. _Alignas(64) on its type), or accumulate in thread-local variables; expected gain: up to 199.950 us
+// CHECK-NEXT: access sites: thread reads writes bytes where
+// CHECK-NEXT: T1 1999 1999 +0..7 hit {{.*}}false-sharing-heap.c:16
+// CHECK-NEXT: T2 1999 2000 +48..55 hit {{.*}}false-sharing-heap.c:16
+// CHECK-NEXT: line map: bytes object member threads
+// CHECK-NEXT: +0..7 heap+0..7 per_thread[0].hits T1 rw
+// CHECK-NEXT: +8..47 - - (not used)
+// CHECK-NEXT: +48..55 heap+48..55 per_thread[1].hits T2 rw
+// CHECK-NEXT: +56..63 - - (not used)
+// CHECK-NEXT: suggestion: threads write different bytes of the heap object allocated at {{.*}}false-sharing-heap.c:25 on one cache line: align it to 64 bytes and pad each thread's part to 64 bytes (struct stats is 48 bytes, elements straddle lines: make each element 64 bytes, e.g. _Alignas(64) on its first member hits, or pad struct stats to 64 bytes), or accumulate in thread-local variables; expected gain: up to 199.950 us
 // CHECK: SUMMARY: EfficiencySanitizer: cache-frag: 1 false sharing, 0 true sharing, 0 predicted false sharing;

@@ -24,10 +24,16 @@ int main(void) {
 // CHECK: #1 false sharing on cache line [[LINE:0x[0-9a-f]+]]: 199.950 us lost ({{.*}} of the time of threads T1 T2)
 // CHECK-NEXT: invalidations: 3999 observed, {{[0-9]+}} estimated if the threads run in parallel; 0 of the larger count were true sharing
 // CHECK-NEXT: threads: T1 lockstep_worker, T2 lockstep_worker
+// CHECK-NEXT: T1, T2 created by T0 at:
+// CHECK-NEXT: #0 0x{{[0-9a-f]+}} in lockstep_run {{.*}}lockstep.h:55
+// CHECK-NEXT: #1 0x{{[0-9a-f]+}} in main {{.*}}false-sharing-stack.c:20
 // CHECK-NEXT: object: on the stack of thread T0 (first byte at [[LINE]]); written bytes that invalidate (line offsets): +0..15 (3999 invalidations)
 // CHECK-NEXT: accesses: bytes object-bytes thread reads writes
 // CHECK-NEXT: +0..7 - T1 1999 1999
 // CHECK-NEXT: +8..15 - T2 1999 2000
+// CHECK-NEXT: access sites: thread reads writes bytes where
+// CHECK-NEXT: T1 1999 1999 +0..7 count {{.*}}false-sharing-stack.c:9
+// CHECK-NEXT: T2 1999 2000 +8..15 count {{.*}}false-sharing-stack.c:9
 // CHECK-NEXT: line map: bytes object threads
 // CHECK-NEXT: +0..7 stack of T0 T1 rw
 // CHECK-NEXT: +8..15 stack of T0 T2 rw

@@ -37,16 +37,22 @@ int main(void) {
 // CHECK: #1 predicted false sharing with 128-byte lines on {{\[}}[[LINE:0x[0-9a-f]+]], 0x{{[0-9a-f]+}}): {{.*}} lost ({{.*}} of the time of threads T1 T2)
 // CHECK-NEXT: invalidations: {{25[0-4][0-9]}} estimated if the threads run in parallel, beyond the lines' own
 // CHECK-NEXT: threads: T1 lockstep_worker, T2 lockstep_worker
+// CHECK-NEXT: T1, T2 created by T0 at:
+// CHECK-NEXT: #0 0x{{[0-9a-f]+}} in lockstep_run {{.*}}lockstep.h:55
+// CHECK-NEXT: #1 0x{{[0-9a-f]+}} in main {{.*}}predicted-128.c:30
 // CHECK-NEXT: object: heap object at [[LINE]], size 128; written bytes that invalidate: +0..7 +64..71 ({{[0-9]+}} invalidations); allocated at:
 // CHECK-NEXT: #0 0x{{[0-9a-f]+}} in main {{.*}}predicted-128.c:28
 // CHECK: accesses: bytes object-bytes thread reads writes
 // CHECK-NEXT: +0..7 +0..7 T1 1999 2000
 // CHECK-NEXT: +64..71 +64..71 T2 1999 2000
-// CHECK-NEXT: line map: bytes object threads
-// CHECK-NEXT: +0..7 heap+0..7 T1 rw
-// CHECK-NEXT: +8..63 - (not used)
-// CHECK-NEXT: +64..71 heap+64..71 T2 rw
-// CHECK-NEXT: +72..127 - (not used)
+// CHECK-NEXT: access sites: thread reads writes bytes where
+// CHECK-NEXT: T1 1999 2000 +0..7 bump {{.*}}predicted-128.c:20
+// CHECK-NEXT: T2 1999 2000 +64..71 bump {{.*}}predicted-128.c:20
+// CHECK-NEXT: line map: bytes object member threads
+// CHECK-NEXT: +0..7 heap+0..7 slots[0].count T1 rw
+// CHECK-NEXT: +8..63 - - (not used)
+// CHECK-NEXT: +64..71 heap+64..71 slots[1].count T2 rw
+// CHECK-NEXT: +72..127 - - (not used)
 // CHECK-NEXT: suggestion: {{.*}}align and pad each thread's part to 128 bytes; expected gain: up to {{[0-9.]+}} us ({{[0-9.]+}}% of the threads' time)
 // CHECK-NOT: #2
 // CHECK: SUMMARY: EfficiencySanitizer: cache-frag: 0 false sharing, 0 true sharing, 1 predicted false sharing;

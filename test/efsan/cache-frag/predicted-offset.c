@@ -42,15 +42,24 @@ int main(void) {
 // CHECK: #1 predicted false sharing at another start offset on virtual line {{\[}}0x{{[0-9a-f]+}}, 0x{{[0-9a-f]+}}): {{.*}} lost ({{.*}} of the time of threads T1 T2)
 // CHECK-NEXT: invalidations: {{25[0-4][0-9]}} estimated if the threads run in parallel, beyond the lines' own
 // CHECK-NEXT: threads: T1 lockstep_worker, T2 lockstep_worker
+// CHECK-NEXT: T1, T2 created by T0 at:
+// CHECK-NEXT: #0 0x{{[0-9a-f]+}} in lockstep_run {{.*}}lockstep.h:55
+// CHECK-NEXT: #1 0x{{[0-9a-f]+}} in main {{.*}}predicted-offset.c:35
 // CHECK-NEXT: object: heap object at 0x{{[0-9a-f]+}}, size 256; written bytes that invalidate: +120..135 ({{[0-9]+}} invalidations); allocated at:
 // CHECK-NEXT: #0 0x{{[0-9a-f]+}} in main {{.*}}predicted-offset.c:33
 // CHECK: accesses: bytes object-bytes thread reads writes
 // CHECK-NEXT: +48..55 +120..127 T1 1999 2000
 // CHECK-NEXT: +56..63 +128..135 T2 1999 2000
-// CHECK-NEXT: line map: bytes object threads
-// CHECK-NEXT: +0..47 - (not used)
-// CHECK-NEXT: +48..55 heap+120..127 T1 rw
-// CHECK-NEXT: +56..63 heap+128..135 T2 rw
+// The two branches' increments are merged into one access at -O2: its
+// source line is 0, and the site names the function and file only.
+// CHECK-NEXT: access sites: thread reads writes bytes where
+// CHECK-NEXT: T1 1999 2000 +48..55 bump {{.*}}predicted-offset.c{{$}}
+// CHECK-NEXT: T2 1999 2000 +56..63 bump {{.*}}predicted-offset.c{{$}}
+// The heap block's type comes from the pointer it is stored in (slots).
+// CHECK-NEXT: line map: bytes object member threads
+// CHECK-NEXT: +0..47 - - (not used)
+// CHECK-NEXT: +48..55 heap+120..127 slots[1].tail T1 rw
+// CHECK-NEXT: +56..63 heap+128..135 slots[2].head T2 rw
 // CHECK-NEXT: suggestion: different threads' parts of the heap object allocated at {{.*}} are less than 64 bytes apart across a line boundary{{.*}}; expected gain: up to
 // CHECK-NOT: #2
 // CHECK: SUMMARY: EfficiencySanitizer: cache-frag: 0 false sharing, 0 true sharing, 1 predicted false sharing;

@@ -30,5 +30,6 @@ int main(void) {
 // CHECK: #1 false sharing on cache line {{0x[0-9a-f]+}}: {{.*}} lost ({{.*}} of the time of threads T1 T2)
 // CHECK-NEXT: invalidations: {{[0-9]+}} observed, {{[0-9]+}} estimated if the threads run in parallel; 0 of the larger count were true sharing
 // CHECK-NEXT: threads: T1 lockstep_worker, T2 lockstep_worker
-// CHECK-NEXT: object: global 'counters' at {{0x[0-9a-f]+}}, size 64; written bytes that invalidate: +0..15
+// CHECK-NEXT: T1, T2 created by T0 at:
+// CHECK: object: global 'counters' at {{0x[0-9a-f]+}}, size 64; written bytes that invalidate: +0..15
 // CHECK: SUMMARY: EfficiencySanitizer: cache-frag: 1 false sharing, 0 true sharing, 0 predicted false sharing;

@@ -34,9 +34,9 @@ int main(void) {
 
 // 100 x 64 = 6400 iterations.
 // CHECK: struct record: size 288, 4 fields, 32001 accesses
-// CHECK-NEXT: field 0 id offset 0 size 4 type i32 count 6400 (hot)
-// CHECK-NEXT: field 1 buf offset 4 size 256 type [256 x i8] count 12800 (hot)
-// CHECK-NEXT: field 2 pos offset 264 size 16 type struct.point count 12801 (hot)
-// CHECK-NEXT: field 3 cold_counter offset 280 size 8 type i64 count 0 (cold)
+// CHECK-NEXT: field 0 id offset 0 size 4 type int count 6400 (hot)
+// CHECK-NEXT: field 1 buf offset 4 size 256 type char[256] count 12800 (hot)
+// CHECK-NEXT: field 2 pos offset 264 size 16 type struct point count 12801 (hot)
+// CHECK-NEXT: field 3 cold_counter offset 280 size 8 type long count 0 (cold)
 // CHECK-NOT: note:
 // CHECK: SUMMARY:

@@ -63,15 +63,15 @@ int main(void) {
 
 // CHECK: Struct field usage (estimated accesses per field):
 // CHECK-NEXT: struct record: size 280, 4 fields, 1670 accesses
-// CHECK-NEXT: field 0 id offset 0 size 4 type i32 count 70{{$}}
-// CHECK-NEXT: field 1 pos offset 4 size 8 type struct.vec count 600 (hot)
-// CHECK-NEXT: field 2 buf offset 12 size 256 type [256 x i8] count 1000 (hot)
-// CHECK-NEXT: field 3 tail offset 272 size 8 type i64 count 0 (cold)
+// CHECK-NEXT: field 0 id offset 0 size 4 type int count 70{{$}}
+// CHECK-NEXT: field 1 pos offset 4 size 8 type struct vec count 600 (hot)
+// CHECK-NEXT: field 2 buf offset 12 size 256 type char[256] count 1000 (hot)
+// CHECK-NEXT: field 3 tail offset 272 size 8 type long count 0 (cold)
 // Moving the 8-byte tail out would not free a line; the hot fields cannot
 // fit in fewer lines than they span: no notes.
 // CHECK-NEXT: state_t: size 260, 2 fields, 400 accesses
-// CHECK-NEXT: field 0 nInUse offset 0 size 4 type i32 count 0 (cold)
-// CHECK-NEXT: field 1 inUse offset 4 size 256 type [256 x i8] count 400 (hot)
+// CHECK-NEXT: field 0 nInUse offset 0 size 4 type int count 0 (cold)
+// CHECK-NEXT: field 1 inUse offset 4 size 256 type unsigned char[256] count 400 (hot)
 // 260 bytes are 5 lines, 256 are 4.
 // CHECK-NEXT: note: hot/cold mix: 1 cold field(s) share cache lines with 1 hot one(s)
 // CHECK-NOT: padding

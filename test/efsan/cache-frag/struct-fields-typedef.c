@@ -93,21 +93,21 @@ int main(void) {
 // CXX-NEXT: geo::point_t: size 24, 3 fields, 3403 accesses
 // CHECK-NEXT: field 0 x offset 0 size 8 type double count 2202 (hot)
 // CHECK-NEXT: field 1 y offset 8 size 8 type double count 1000 (hot)
-// CHECK-NEXT: field 2 id offset 16 size 4 type i32 count 201{{$}}
+// CHECK-NEXT: field 2 id offset 16 size 4 type int count 201{{$}}
 // C-NEXT:   seg_t: size 16, 2 fields, 152 accesses
 // CXX-NEXT: geo::seg_t: size 16, 2 fields, 152 accesses
-// CHECK-NEXT: field 0 len offset 0 size 8 type i64 count 101 (hot)
-// CHECK-NEXT: field 1 kind offset 8 size 4 type i32 count 51 (hot)
+// CHECK-NEXT: field 0 len offset 0 size 8 type long count 101 (hot)
+// CHECK-NEXT: field 1 kind offset 8 size 4 type int count 51 (hot)
 // C-NEXT:   range_t: size 8, 2 fields, 61 accesses
 // CXX-NEXT: geo::range_t: size 8, 2 fields, 61 accesses
-// CHECK-NEXT: field 0 lo offset 0 size 4 type i32 count 0 (cold)
-// CHECK-NEXT: field 1 hi offset 4 size 4 type i32 count 61 (hot)
+// CHECK-NEXT: field 0 lo offset 0 size 4 type int count 0 (cold)
+// CHECK-NEXT: field 1 hi offset 4 size 4 type int count 61 (hot)
 // C-NEXT:   size2_t: size 8, 2 fields, 41 accesses
 // CXX-NEXT: geo::size2_t: size 8, 2 fields, 41 accesses
-// CHECK-NEXT: field 0 w offset 0 size 4 type i32 count 41 (hot)
-// CHECK-NEXT: field 1 h offset 4 size 4 type i32 count 0 (cold)
+// CHECK-NEXT: field 0 w offset 0 size 4 type int count 41 (hot)
+// CHECK-NEXT: field 1 h offset 4 size 4 type int count 0 (cold)
 // C-NEXT:   struct node: size 16, 2 fields, 21 accesses
 // CXX-NEXT: geo::node: size 16, 2 fields, 21 accesses
-// CHECK-NEXT: field 0 key offset 0 size 8 type i64 count 0 (cold)
-// CHECK-NEXT: field 1 hits offset 8 size 8 type i64 count 21 (hot)
+// CHECK-NEXT: field 0 key offset 0 size 8 type long count 0 (cold)
+// CHECK-NEXT: field 1 hits offset 8 size 8 type long count 21 (hot)
 // CHECK-NEXT: SUMMARY: EfficiencySanitizer: cache-frag: 0 false sharing, 0 true sharing, 0 predicted false sharing; 5 struct types with field accesses

@@ -39,19 +39,29 @@ int main(void) {
 // CHECK: #1 false sharing on cache line [[LINE:0x[0-9a-f]+]]: 199.950 us lost ({{.*}} of the time of threads T1 T2)
 // CHECK-NEXT: invalidations: 3999 observed, {{[0-9]+}} estimated if the threads run in parallel; 0 of the larger count were true sharing
 // CHECK-NEXT: threads: T1 lockstep_worker, T2 lockstep_worker
+// CHECK-NEXT: T1, T2 created by T0 at:
+// CHECK-NEXT: #0 0x{{[0-9a-f]+}} in lockstep_run {{.*}}lockstep.h:55
+// CHECK-NEXT: #1 0x{{[0-9a-f]+}} in main {{.*}}two-globals.c:32
 // CHECK-NEXT: object: global 'slots' at 0x{{[0-9a-f]+}}, size 16; written bytes that invalidate: +0..15 (3999 invalidations)
 // CHECK-NEXT: accesses: bytes object-bytes thread reads writes
 // CHECK-NEXT: +0..7 - T1 5997 5997
 // CHECK-NEXT: +{{8..15|16..23}} +0..7 T1 1999 1999
 // CHECK-NEXT: +{{16..23|24..31}} +8..15 T2 1999 2000
+// Each place that touched the line, per thread (equal counts in code order):
+// CHECK-NEXT: access sites: thread reads writes bytes where
+// CHECK-NEXT: T1 1999 1999 +{{8..15|16..23}} turn {{.*}}two-globals.c:18
+// CHECK-NEXT: T1 1999 1999 +0..7 turn {{.*}}two-globals.c:20
+// CHECK-NEXT: T1 1999 1999 +0..7 turn {{.*}}two-globals.c:21
+// CHECK-NEXT: T1 1999 1999 +0..7 turn {{.*}}two-globals.c:22
+// CHECK-NEXT: T2 1999 2000 +{{16..23|24..31}} turn {{.*}}two-globals.c:18
 // The line map names every object on the line, solo included; the part
 // size comes from the bytes whose writes invalidate (slots), not from solo.
-// CHECK-NEXT: line map: bytes object threads
-// CHECK-NEXT: +0..7 'solo'+0..7 T1 rw
-// CHECK-NEXT: +8..15 - (not used)
-// CHECK-NEXT: +16..23 'slots'+0..7 T1 rw
-// CHECK-NEXT: +24..31 'slots'+8..15 T2 rw
-// CHECK-NEXT: +32..63 - (not used)
+// CHECK-NEXT: line map: bytes object member threads
+// CHECK-NEXT: +0..7 'solo'+0..7 - T1 rw
+// CHECK-NEXT: +8..15 - - (not used)
+// CHECK-NEXT: +16..23 'slots'+0..7 slots[0] T1 rw
+// CHECK-NEXT: +24..31 'slots'+8..15 slots[1] T2 rw
+// CHECK-NEXT: +32..63 - - (not used)
 // CHECK-NEXT: suggestion: threads write different bytes of global 'slots' on one cache line: align it to 64 bytes and pad each thread's part to 64 bytes (each thread's part is 8 bytes, less than a line: make each element 64 bytes, e.g. _Alignas(64) on its type), or accumulate in thread-local variables; expected gain: up to 199.950 us
 // CHECK-NOT: #2
 // CHECK: SUMMARY: EfficiencySanitizer: cache-frag: 1 false sharing, 0 true sharing, 0 predicted false sharing;

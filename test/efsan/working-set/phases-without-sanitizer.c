@@ -6,7 +6,7 @@
 // PLAIN: no efsan
 // RUN: %clang -O2 -fsanitize=efficiency-working-set %s -o %t && %run %t 2>&1 | FileCheck --check-prefix=EFSAN %s
 // EFSAN: efsan present
-// EFSAN: phase "work": {{[0-9]+}} lines
+// EFSAN: phase "work", {{[0-9]+\.[0-9]+-[0-9]+\.[0-9]+}} s: {{[0-9]+}} lines
 #include <stdio.h>
 
 __attribute__((weak)) void __efsan_mark_phase(const char *name);

@@ -42,6 +42,7 @@
 #include "llvm/IR/Function.h"
 #include "llvm/IR/GetElementPtrTypeIterator.h"
 #include "llvm/IR/IRBuilder.h"
+#include "llvm/IR/InstIterator.h"
 #include "llvm/IR/Instructions.h"
 #include "llvm/IR/IntrinsicInst.h"
 #include "llvm/IR/MDBuilder.h"
@@ -110,6 +111,12 @@ static cl::opt<bool> ClCacheFragStack(
     cl::desc("cache-frag: also track stack slots that do not escape"),
     cl::init(false), cl::Hidden);
 
+static cl::opt<bool> ClCacheFragMemberNames(
+    "efsan-cache-frag-member-names",
+    cl::desc("cache-frag: describe the debug-info types of globals and of "
+             "heap allocations, so that reports name members"),
+    cl::init(true), cl::Hidden);
+
 static cl::opt<bool> ClCacheFragFieldCounters(
     "efsan-cache-frag-field-counters",
     cl::desc("cache-frag: count accesses per struct field"), cl::init(true),
@@ -136,6 +143,10 @@ static constexpr char kExitName[] = "__efsan_exit";
 static constexpr char kCountdownName[] = "__efsan_cache_frag_countdown";
 static constexpr char kCacheFragAccessName[] = "__efsan_cache_frag_access";
 static constexpr uint32_t kCacheFragWriteFlag = 1; // flags bit 0
+// flags bits 8..15: how many consecutive field counters from field_counter
+// the access covers, less one.
+static constexpr unsigned kCacheFragFieldSpanShift = 8;
+static constexpr unsigned kCacheFragMaxFieldSpan = 256;
 
 // Sizes with a dedicated callout: 1, 2, 4, 8, 16 bytes.
 static constexpr size_t kNumSizeClasses = 5;
@@ -185,6 +196,9 @@ struct StructFieldTable {
 struct FieldRef {
   StructFieldTable *Table;
   unsigned Index;
+  // Consecutive fields from Index the access covers (a vectorised access to
+  // adjacent members counts once for each of them).
+  unsigned Span = 1;
 };
 
 class EfficiencySanitizer {
@@ -217,9 +231,15 @@ private:
                                      uint64_t Size, bool IsWrite);
   void emitAccessCallout(IRBuilder<> &IRB, Value *Addr, uint64_t Size,
                          Align Alignment, bool IsWrite);
+  struct FieldCounter {
+    Constant *Address; // null: the access goes to no counted field
+    uint32_t SpanFlags = 0;
+  };
   void emitCacheFragAccess(IRBuilder<> &IRB, Value *Addr, Value *Size,
-                           bool IsWrite, Constant *FieldCounter);
-  Constant *fieldCounterAddress(const MemoryAccess &Access);
+                           bool IsWrite, FieldCounter Field);
+  void emitCacheFragAccess(IRBuilder<> &IRB, const MemoryAccess &Access,
+                           FieldCounter Field);
+  FieldCounter fieldCounter(const MemoryAccess &Access);
   Value *loadLocalCountdown(IRBuilder<> &IRB);
   void storeLocalCountdown(IRBuilder<> &IRB, Value *Count);
   LoadInst *loadThreadCountdown(IRBuilder<> &IRB);
@@ -228,14 +248,17 @@ private:
   void writeBackCountdown(IRBuilder<> &IRB);
 
   std::optional<FieldRef> findStructField(const MemoryAccess &Access);
-  std::optional<FieldRef> findFieldFromGEP(Value *Addr);
+  std::optional<FieldRef> findFieldFromGEP(Value *Addr, uint64_t AccessSize);
   std::optional<FieldRef> findFieldFromTBAA(const MemoryAccess &Access);
   std::optional<FieldRef> findFieldFromAddress(const MemoryAccess &Access);
   std::optional<StructOffset> findStructAtAddress(Value *Addr);
   std::optional<StructOffset> findOutermostStruct(Value *Addr,
                                                   bool &ThroughFieldIndex);
   StructType *structTypeOfPointerVariable(Value *Pointer);
-  std::optional<FieldRef> topLevelField(StructOffset Found);
+  std::optional<FieldRef> topLevelField(StructOffset Found,
+                                        uint64_t AccessSize);
+  static unsigned fieldSpan(const StructFieldTable &Table, unsigned Index,
+                            uint64_t Offset, uint64_t AccessSize);
   StructType *findStructTypeForAnonymousTBAA(const MemoryAccess &Access,
                                              MDNode *Base,
                                              uint64_t TagOffset);
@@ -248,6 +271,11 @@ private:
 
   void addDebugNames(StructFieldTable &Table);
   Constant *createCacheFragModuleInfo();
+  std::string memberLayout(const DIType *Ty);
+  std::string memberLayoutOf(const DIType *Ty, unsigned Depth);
+  Constant *layoutString(const std::string &Layout);
+  std::pair<Constant *, unsigned> createGlobalLayouts();
+  void describeHeapAllocations(Function &F);
   void createToolGlobal();
   void createModuleCtorAndDtor(Constant *ModuleInfo);
 
@@ -264,6 +292,9 @@ private:
       UnalignedStore[kNumSizeClasses];
   FunctionCallee LoadN, StoreN, Memcpy, Memmove, Memset;
   FunctionCallee CacheFragAccess;
+  FunctionCallee CacheFragHeapType;
+  DenseMap<const DIType *, std::string> MemberLayouts;
+  StringMap<Constant *> LayoutStrings;
   GlobalVariable *Countdown = nullptr; // the thread's countdown (TLS)
 
   // Cache-frag, per function: the slot that holds the function's copy of the
@@ -331,6 +362,8 @@ void EfficiencySanitizer::declareRuntimeFunctions() {
     DeclareMemFunctions();
     CacheFragAccess = M.getOrInsertFunction(kCacheFragAccessName, Attrs, VoidTy,
                                             PtrTy, Int64Ty, Int32Ty, PtrTy);
+    CacheFragHeapType = M.getOrInsertFunction(
+        "__efsan_cache_frag_heap_type", Attrs, VoidTy, PtrTy, PtrTy, PtrTy);
     return;
   }
   for (unsigned Index = 0; Index < kNumSizeClasses; ++Index) {
@@ -568,6 +601,8 @@ bool EfficiencySanitizer::instrumentFunction(Function &F) {
     instrumentMemIntrinsic(MI);
   if (CountdownSlot)
     promoteCountdown(F);
+  if (CacheFrag && ClCacheFragMemberNames)
+    describeHeapAllocations(F);
   return Changed;
 }
 
@@ -672,7 +707,7 @@ void EfficiencySanitizer::instrumentMaskedAccess(IntrinsicInst *II) {
                                        IRB.getInt64(0));
     if (Tool == EfficiencySanitizerOptions::ESAN_CacheFrag)
       emitCacheFragAccess(IRB, LaneAddr, LaneSize, IsWrite,
-                          ConstantPointerNull::get(PtrTy));
+                          {ConstantPointerNull::get(PtrTy)});
     else
       IRB.CreateCall(IsWrite ? StoreN : LoadN, {LaneAddr, LaneSize});
   }
@@ -870,9 +905,9 @@ void EfficiencySanitizer::instrumentWorkingSetBlock(
 // memory.
 void EfficiencySanitizer::instrumentCacheFragRun(
     Instruction *End, ArrayRef<MemoryAccess> Accesses) {
-  SmallVector<Constant *, 8> Counters;
+  SmallVector<FieldCounter, 8> Counters;
   for (const MemoryAccess &Access : Accesses)
-    Counters.push_back(fieldCounterAddress(Access));
+    Counters.push_back(fieldCounter(Access));
   IRBuilder<> IRB(End);
   Value *Count = loadLocalCountdown(IRB);
   // c - n as `add nsw c, -n`: the backend turns a sub of a constant into an
@@ -891,8 +926,7 @@ void EfficiencySanitizer::instrumentCacheFragRun(
   Value *Before = Cold.CreateNSWAdd(Left, Cold.getInt64(N));
   if (N == 1) {
     storeThreadCountdown(Cold, Before);
-    emitCacheFragAccess(Cold, Accesses[0].Addr, Cold.getInt64(Accesses[0].Size),
-                        Accesses[0].IsWrite, Counters[0]);
+    emitCacheFragAccess(Cold, Accesses[0], Counters[0]);
     reloadCountdown(Cold);
     return;
   }
@@ -911,8 +945,7 @@ void EfficiencySanitizer::instrumentCacheFragRun(
   for (uint64_t I = N; I-- > 0;) {
     Chain[I] = BasicBlock::Create(Ctx, "", F, Chain[I + 1]);
     IRBuilder<> B(Chain[I]);
-    emitCacheFragAccess(B, Accesses[I].Addr, B.getInt64(Accesses[I].Size),
-                        Accesses[I].IsWrite, Counters[I]);
+    emitCacheFragAccess(B, Accesses[I], Counters[I]);
     B.CreateBr(Chain[I + 1]);
   }
   BasicBlock *Whole = BasicBlock::Create(Ctx, "", F, Chain[0]);
@@ -927,8 +960,7 @@ void EfficiencySanitizer::instrumentCacheFragRun(
     Switch->addCase(Cold.getInt64(I), Case);
     IRBuilder<> B(Case);
     storeThreadCountdown(B, B.getInt64(1));
-    emitCacheFragAccess(B, Accesses[I].Addr, B.getInt64(Accesses[I].Size),
-                        Accesses[I].IsWrite, Counters[I]);
+    emitCacheFragAccess(B, Accesses[I], Counters[I]);
     uint64_t After = N - 1 - I;
     if (!After) {
       B.CreateBr(Done);
@@ -1113,27 +1145,42 @@ void EfficiencySanitizer::emitAccessCallout(IRBuilder<> &IRB, Value *Addr,
   IRB.CreateCall(IsWrite ? StoreN : LoadN, {Addr, IRB.getInt64(Size)});
 }
 
-// The runtime bumps the field's counter when it samples the access.
+// The runtime bumps the field's counter(s) when it samples the access.
 void EfficiencySanitizer::emitCacheFragAccess(IRBuilder<> &IRB, Value *Addr,
                                               Value *Size, bool IsWrite,
-                                              Constant *FieldCounter) {
+                                              FieldCounter Field) {
+  uint32_t Flags = (IsWrite ? kCacheFragWriteFlag : 0) | Field.SpanFlags;
   CallInst *Call = IRB.CreateCall(
-      CacheFragAccess,
-      {Addr, Size, IRB.getInt32(IsWrite ? kCacheFragWriteFlag : 0),
-       FieldCounter});
+      CacheFragAccess, {Addr, Size, IRB.getInt32(Flags), Field.Address});
   markNoSanitize(Call);
 }
 
-// The i64 counter of the struct field the access goes to, or null.
-Constant *EfficiencySanitizer::fieldCounterAddress(const MemoryAccess &Access) {
+// The call of a run's access, placed at the run's end, carries the access's
+// own debug location: its return address names the access's source line in
+// the report's access sites.
+void EfficiencySanitizer::emitCacheFragAccess(IRBuilder<> &IRB,
+                                              const MemoryAccess &Access,
+                                              FieldCounter Field) {
+  IRBuilder<>::InsertPointGuard Guard(IRB);
+  if (DebugLoc Loc = Access.I->getDebugLoc())
+    IRB.SetCurrentDebugLocation(Loc);
+  emitCacheFragAccess(IRB, Access.Addr, IRB.getInt64(Access.Size),
+                      Access.IsWrite, Field);
+}
+
+// The i64 counter of the struct field the access goes to (the first of the
+// fields it covers), or null.
+EfficiencySanitizer::FieldCounter
+EfficiencySanitizer::fieldCounter(const MemoryAccess &Access) {
   std::optional<FieldRef> Field = findStructField(Access);
   if (!Field)
-    return ConstantPointerNull::get(PtrTy);
+    return {ConstantPointerNull::get(PtrTy)};
   GlobalVariable *Counters = Field->Table->Counters;
   Constant *Indices[] = {ConstantInt::get(Int32Ty, 0),
                          ConstantInt::get(Int32Ty, Field->Index)};
-  return ConstantExpr::getInBoundsGetElementPtr(Counters->getValueType(),
-                                                Counters, Indices);
+  return {ConstantExpr::getInBoundsGetElementPtr(Counters->getValueType(),
+                                                 Counters, Indices),
+          (Field->Span - 1) << kCacheFragFieldSpanShift};
 }
 
 Value *EfficiencySanitizer::loadLocalCountdown(IRBuilder<> &IRB) {
@@ -1232,15 +1279,20 @@ EfficiencySanitizer::findStructField(const MemoryAccess &Access) {
   // byte offsets, but keeps the struct path in its TBAA tags. What neither
   // names may still be an element of an array of structs or a struct
   // object's start (field 0 is at offset 0: no GEP, or an array-style GEP).
-  if (std::optional<FieldRef> Field = findFieldFromGEP(Access.Addr))
+  if (std::optional<FieldRef> Field =
+          findFieldFromGEP(Access.Addr, Access.Size))
     return Field;
-  if (std::optional<FieldRef> Field = findFieldFromTBAA(Access))
-    return Field;
+  std::optional<FieldRef> Tagged = findFieldFromTBAA(Access);
   // A struct-path tag that could not be resolved (an anonymous struct with
   // no name to give it) is not second-guessed from the address.
-  if (structPathTBAABase(Access.I))
+  if (!Tagged && structPathTBAABase(Access.I))
     return std::nullopt;
-  return findFieldFromAddress(Access);
+  // An outer struct the address is known to be in comes first: the tag
+  // names the innermost struct (`r->label.size()` inlined is tagged with
+  // std::string's length, and counts for record's member label).
+  if (std::optional<FieldRef> Field = findFieldFromAddress(Access))
+    return Field;
+  return Tagged;
 }
 
 // Walks the address back through constant-offset GEPs to a named struct it
@@ -1350,7 +1402,7 @@ EfficiencySanitizer::findFieldFromAddress(const MemoryAccess &Access) {
   if (!Member || (Member != Access.AccessTy &&
                   (!Vector || Vector->getElementType() != Member)))
     return std::nullopt;
-  return topLevelField(*Found);
+  return topLevelField(*Found, Access.Size);
 }
 
 // Whether the module's debug info is for C++, where clang names struct types
@@ -1517,6 +1569,14 @@ EfficiencySanitizer::findOutermostStruct(Value *Addr, bool &ThroughFieldIndex) {
   };
   bool FieldIndexSoFar = false;
   int64_t Offset = 0;
+  // The smallest stride of a variable leading index (pointer arithmetic) on
+  // the way: a struct larger than that has the address somewhere inside
+  // (`(char *)t + (me ? 8 : 0)`, a select folded into a byte offset), not at
+  // a known member.
+  uint64_t VariableStride = UINT64_MAX;
+  auto KnownInside = [&](StructType *Struct) {
+    return VariableStride >= DL.getTypeAllocSize(Struct).getFixedValue();
+  };
   for (unsigned Steps = 0; Steps < 16; ++Steps) { // real chains are short
     if (auto *GEP = dyn_cast<GEPOperator>(Addr)) {
       // The outermost named struct this GEP indexes into, and where its
@@ -1546,6 +1606,9 @@ EfficiencySanitizer::findOutermostStruct(Value *Addr, bool &ThroughFieldIndex) {
           return std::nullopt;
         if (Index) // a variable index: the first element
           Local += Index->getSExtValue() * int64_t(Stride.getFixedValue());
+        else if (Leading)
+          VariableStride = std::min<uint64_t>(VariableStride,
+                                              Stride.getFixedValue());
         if (Leading) { // whole objects of the source type
           if (StructType *Source = NamedStruct(GEP->getSourceElementType())) {
             First = Source;
@@ -1569,6 +1632,8 @@ EfficiencySanitizer::findOutermostStruct(Value *Addr, bool &ThroughFieldIndex) {
         }
       Offset += Local;
       Addr = GEP->getPointerOperand();
+      if (First && !KnownInside(First))
+        return std::nullopt;
       if (First && InBounds(First, Offset - FirstStart) &&
           Holds(First, Offset - FirstStart)) {
         Outermost = StructOffset{First, uint64_t(Offset - FirstStart)};
@@ -1588,6 +1653,8 @@ EfficiencySanitizer::findOutermostStruct(Value *Addr, bool &ThroughFieldIndex) {
         Addr = Start;
         continue;
       }
+    if (Struct && !KnownInside(Struct))
+      return std::nullopt;
     if (Struct && InBounds(Struct, Offset) && Holds(Struct, Offset)) {
       Outermost = StructOffset{Struct, uint64_t(Offset)};
       ThroughFieldIndex = FieldIndexSoFar;
@@ -1740,18 +1807,20 @@ std::string EfficiencySanitizer::typedefNameFromDebugInfo(MDNode *Base) {
 // An access through a struct GEP (possibly followed by more GEPs: an index
 // into an array member, a field of an embedded struct) counts for the
 // top-level member of the outermost struct the address is inside.
-std::optional<FieldRef> EfficiencySanitizer::findFieldFromGEP(Value *Addr) {
+std::optional<FieldRef>
+EfficiencySanitizer::findFieldFromGEP(Value *Addr, uint64_t AccessSize) {
   bool ThroughFieldIndex = false;
   std::optional<StructOffset> Found =
       findOutermostStruct(Addr, ThroughFieldIndex);
   if (!Found || !ThroughFieldIndex)
     return std::nullopt;
-  return topLevelField(*Found);
+  return topLevelField(*Found, AccessSize);
 }
 
 // The member of Found's struct that holds Found's offset, counted in that
 // struct's table.
-std::optional<FieldRef> EfficiencySanitizer::topLevelField(StructOffset Found) {
+std::optional<FieldRef>
+EfficiencySanitizer::topLevelField(StructOffset Found, uint64_t AccessSize) {
   const StructLayout *Layout = DL.getStructLayout(Found.Struct);
   if (Found.Offset >= Layout->getSizeInBytes())
     return std::nullopt;
@@ -1762,7 +1831,20 @@ std::optional<FieldRef> EfficiencySanitizer::topLevelField(StructOffset Found) {
   createFieldCounters(Table);
   if (FieldIndex >= Table.FieldOffsets.size())
     return std::nullopt;
-  return FieldRef{&Table, FieldIndex};
+  return FieldRef{&Table, FieldIndex,
+                  fieldSpan(Table, FieldIndex, Found.Offset, AccessSize)};
+}
+
+unsigned EfficiencySanitizer::fieldSpan(const StructFieldTable &Table,
+                                        unsigned Index, uint64_t Offset,
+                                        uint64_t AccessSize) {
+  uint64_t End = Offset + AccessSize;
+  unsigned Last = Index;
+  while (Last + 1 < Table.FieldOffsets.size() &&
+         Table.FieldOffsets[Last + 1] < End &&
+         Last + 1 - Index + 1 <= kCacheFragMaxFieldSpan)
+    ++Last;
+  return Last - Index + 1;
 }
 
 void EfficiencySanitizer::fillTableFromStructType(StructFieldTable &Table,
@@ -1876,7 +1958,8 @@ EfficiencySanitizer::findFieldFromTBAA(const MemoryAccess &Access) {
     Table.Size = std::max(Table.Size, Table.FieldOffsets.back() +
                                           Table.FieldSizes.back());
   }
-  return FieldRef{&Table, Index};
+  return FieldRef{&Table, Index,
+                  fieldSpan(Table, Index, AccessOffset, Access.Size)};
 }
 
 //===----------------------------------------------------------------------===//
@@ -1910,6 +1993,69 @@ static Constant *createInt32Array(Module &M, ArrayRef<uint64_t> Values,
 // source members it holds. A field that holds none is padding the compiler
 // added (clang inserts `[N x i8]` fields to place over-aligned or packed
 // members); only such a field is shown as padding.
+// A type as the source spells it: `long`, `char[16]`, `struct vec`,
+// `const char *`, `std::string` (C++ names as the debug info has them).
+static std::string sourceTypeName(const DIType *Ty, bool CXX, unsigned Depth = 0) {
+  if (!Ty)
+    return "void";
+  if (Depth > 8)
+    return "...";
+  if (auto *Basic = dyn_cast<DIBasicType>(Ty))
+    return Basic->getName().str();
+  if (auto *Derived = dyn_cast<DIDerivedType>(Ty)) {
+    std::string Base = sourceTypeName(Derived->getBaseType(), CXX, Depth + 1);
+    switch (Derived->getTag()) {
+    case dwarf::DW_TAG_typedef:
+      return CXX ? qualifiedDebugName(Derived) : Derived->getName().str();
+    case dwarf::DW_TAG_pointer_type:
+      return Base + " *";
+    case dwarf::DW_TAG_reference_type:
+      return Base + " &";
+    case dwarf::DW_TAG_rvalue_reference_type:
+      return Base + " &&";
+    case dwarf::DW_TAG_const_type:
+      return "const " + Base;
+    case dwarf::DW_TAG_volatile_type:
+      return "volatile " + Base;
+    case dwarf::DW_TAG_atomic_type:
+      return "_Atomic(" + Base + ")";
+    default:
+      return Base;
+    }
+  }
+  if (auto *Composite = dyn_cast<DICompositeType>(Ty)) {
+    if (Composite->getTag() == dwarf::DW_TAG_array_type) {
+      std::string Dimensions;
+      for (DINode *Node : Composite->getElements())
+        if (auto *Range = dyn_cast<DISubrange>(Node)) {
+          auto *Count = dyn_cast_if_present<ConstantInt *>(Range->getCount());
+          Dimensions += Count && Count->getSExtValue() >= 0
+                            ? "[" + itostr(Count->getSExtValue()) + "]"
+                            : "[]";
+        }
+      return sourceTypeName(Composite->getBaseType(), CXX, Depth + 1) +
+             Dimensions;
+    }
+    std::string Name = CXX ? qualifiedDebugName(Composite)
+                           : Composite->getName().str();
+    if (Name.empty())
+      Name = "<anonymous>";
+    if (CXX)
+      return Name;
+    switch (Composite->getTag()) {
+    case dwarf::DW_TAG_union_type:
+      return "union " + Name;
+    case dwarf::DW_TAG_enumeration_type:
+      return "enum " + Name;
+    default:
+      return "struct " + Name;
+    }
+  }
+  if (isa<DISubroutineType>(Ty))
+    return "function";
+  return Ty->getName().str();
+}
+
 void EfficiencySanitizer::addDebugNames(StructFieldTable &Table) {
   if (!DebugStructs) {
     DebugStructs.emplace();
@@ -1974,7 +2120,12 @@ void EfficiencySanitizer::addDebugNames(StructFieldTable &Table) {
   }
   if (!Struct)
     return;
-  SmallVector<std::pair<uint64_t, StringRef>, 8> Members;
+  struct DebugMember {
+    uint64_t Offset;
+    StringRef Name;
+    const DIDerivedType *Member;
+  };
+  SmallVector<DebugMember, 8> Members;
   for (DINode *Element : Struct->getElements()) {
     auto *Member = dyn_cast_or_null<DIDerivedType>(Element);
     if (!Member || Member->getTag() != dwarf::DW_TAG_member ||
@@ -1982,7 +2133,8 @@ void EfficiencySanitizer::addDebugNames(StructFieldTable &Table) {
       continue;
     StringRef Name = Member->getName();
     Members.push_back({Member->getOffsetInBits() / 8,
-                       Name.empty() ? StringRef("<anonymous>") : Name});
+                       Name.empty() ? StringRef("<anonymous>") : Name,
+                       Member});
   }
   if (Members.empty())
     return; // a declaration: every field would look like padding
@@ -1992,10 +2144,19 @@ void EfficiencySanitizer::addDebugNames(StructFieldTable &Table) {
     uint64_t End = Begin + std::max<uint64_t>(Table.FieldSizes[Field], 1);
     // Bit-fields share a field; a union's members all start at 0.
     std::string Names;
-    for (auto &[Offset, Name] : Members)
-      if (Offset >= Begin && Offset < End)
-        Names += (Names.empty() ? "" : ",") + Name.str();
+    const DIDerivedType *Only = nullptr;
+    unsigned Count = 0;
+    for (const DebugMember &Member : Members)
+      if (Member.Offset >= Begin && Member.Offset < End) {
+        Names += (Names.empty() ? "" : ",") + Member.Name.str();
+        Only = Member.Member;
+        Count++;
+      }
     Table.FieldNames.push_back(Names);
+    // One member (not bit-fields sharing a unit): its source type.
+    if (Count == 1 && !Only->isBitField() && Field < Table.FieldTypeNames.size())
+      Table.FieldTypeNames[Field] =
+          sourceTypeName(Only->getBaseType(), ModuleIsCXX);
   }
   Table.HasDebugInfo = true;
   Table.SourceName = (*DebugStructSourceNames)[Table.Name];
@@ -2052,14 +2213,351 @@ Constant *EfficiencySanitizer::createCacheFragModuleInfo() {
         ConstantArray::get(ArrayType::get(StructInfoTy, StructInfos.size()),
                            StructInfos),
         "__efsan.struct_infos");
-  StructType *ModuleInfoTy = StructType::get(Ctx, {PtrTy, Int32Ty, PtrTy});
+  auto [GlobalArray, NumGlobals] = createGlobalLayouts();
+  StructType *ModuleInfoTy =
+      StructType::get(Ctx, {PtrTy, Int32Ty, PtrTy, Int32Ty, PtrTy});
   return new GlobalVariable(
       M, ModuleInfoTy, /*isConstant=*/true, GlobalValue::PrivateLinkage,
       ConstantStruct::get(
           ModuleInfoTy,
           {createCString(M, M.getModuleIdentifier(), "__efsan.module_name"),
-           ConstantInt::get(Int32Ty, StructInfos.size()), StructArray}),
+           ConstantInt::get(Int32Ty, StructInfos.size()), StructArray,
+           ConstantInt::get(Int32Ty, NumGlobals), GlobalArray}),
       "__efsan.cache_frag_module_info");
+}
+
+//===----------------------------------------------------------------------===//
+// Member names (cache-frag)
+//===----------------------------------------------------------------------===//
+//
+// The debug-info type of a global or of a heap allocation, as a string the
+// runtime walks to name the bytes of a finding (`wstats[1].ops`):
+//   type   := 'b' size              a scalar (or anything not worth naming)
+//           | 'a' count '*' type    an array
+//           | 's' size ['`' name '`'] '{' member* '}'   a struct, class or
+//                                   union, with its source name if it has one
+//   member := offset ':' name '=' type ';'
+// Sizes and offsets are decimal bytes; a base class is a member without a
+// name. docs/InstrumentationABI.md has the contract.
+
+static const DIType *withoutTypedefs(const DIType *Ty) {
+  while (auto *Derived = dyn_cast_or_null<DIDerivedType>(Ty)) {
+    switch (Derived->getTag()) {
+    case dwarf::DW_TAG_typedef:
+    case dwarf::DW_TAG_const_type:
+    case dwarf::DW_TAG_volatile_type:
+    case dwarf::DW_TAG_restrict_type:
+    case dwarf::DW_TAG_atomic_type:
+      Ty = Derived->getBaseType();
+      continue;
+    default:
+      return Ty;
+    }
+  }
+  return Ty;
+}
+
+// Deeper types are named down to this depth; a layout longer than the limit
+// is only its size (a huge struct is not worth a huge string per module).
+static constexpr unsigned kMaxLayoutDepth = 8;
+static constexpr size_t kMaxLayoutLength = 8192;
+
+std::string EfficiencySanitizer::memberLayout(const DIType *Ty) {
+  Ty = withoutTypedefs(Ty);
+  if (!Ty)
+    return "";
+  auto It = MemberLayouts.find(Ty);
+  if (It != MemberLayouts.end())
+    return It->second;
+  std::string Layout = memberLayoutOf(Ty, 0);
+  if (Layout.size() > kMaxLayoutLength)
+    Layout = "b" + utostr(Ty->getSizeInBits() / 8);
+  MemberLayouts[Ty] = Layout;
+  return Layout;
+}
+
+std::string EfficiencySanitizer::memberLayoutOf(const DIType *Ty,
+                                                unsigned Depth) {
+  // `typedef struct {...} name_t`: the struct is known by the typedef.
+  StringRef TypedefName;
+  for (auto *Derived = dyn_cast_or_null<DIDerivedType>(Ty); Derived;
+       Derived = dyn_cast_or_null<DIDerivedType>(Derived->getBaseType()))
+    if (Derived->getTag() == dwarf::DW_TAG_typedef) {
+      TypedefName = Derived->getName();
+      break;
+    }
+  Ty = withoutTypedefs(Ty);
+  if (!Ty)
+    return "";
+  uint64_t Size = Ty->getSizeInBits() / 8;
+  auto *Composite = dyn_cast<DICompositeType>(Ty);
+  if (!Composite || Depth >= kMaxLayoutDepth ||
+      Composite->getTag() == dwarf::DW_TAG_enumeration_type)
+    return Size ? "b" + utostr(Size) : "";
+  if (Composite->isForwardDecl() || !Size)
+    return "";
+  if (Composite->getTag() == dwarf::DW_TAG_array_type) {
+    std::string Element = memberLayoutOf(Composite->getBaseType(), Depth + 1);
+    if (Element.empty())
+      return "b" + utostr(Size);
+    std::string Dimensions;
+    for (DINode *Node : Composite->getElements()) {
+      auto *Range = dyn_cast<DISubrange>(Node);
+      if (!Range)
+        return "b" + utostr(Size);
+      int64_t Count = 0; // a flexible array member: no elements
+      if (auto *C = dyn_cast_if_present<ConstantInt *>(Range->getCount()))
+        Count = std::max<int64_t>(C->getSExtValue(), 0);
+      Dimensions += "a" + utostr(Count) + "*";
+    }
+    return Dimensions + Element;
+  }
+  std::string SourceName;
+  if (!Composite->getName().empty()) {
+    if (isCXXModule())
+      SourceName = qualifiedDebugName(Composite);
+    else
+      SourceName =
+          (Composite->getTag() == dwarf::DW_TAG_union_type ? "union " : "struct ") +
+          Composite->getName().str();
+  } else {
+    SourceName = TypedefName.str();
+  }
+  if (SourceName.find_first_of("`{") != std::string::npos)
+    SourceName.clear();
+  std::string Layout = "s" + utostr(Size);
+  if (!SourceName.empty())
+    Layout += "`" + SourceName + "`";
+  Layout += "{";
+  // The C++ library's types are named, not opened: `_M_i` of a std::atomic
+  // means nothing to a user.
+  if (StringRef(SourceName).starts_with("std::") ||
+      StringRef(SourceName).starts_with("__gnu_cxx::"))
+    return Layout + "}";
+  for (DINode *Node : Composite->getElements()) {
+    auto *Member = dyn_cast<DIDerivedType>(Node);
+    if (!Member || Member->isStaticMember() ||
+        (Member->getTag() != dwarf::DW_TAG_member &&
+         Member->getTag() != dwarf::DW_TAG_inheritance))
+      continue;
+    std::string Type;
+    uint64_t Offset = Member->getOffsetInBits() / 8;
+    if (Member->isBitField()) {
+      // The bytes the bit-field's bits are in.
+      uint64_t First = Member->getOffsetInBits() / 8;
+      uint64_t End = (Member->getOffsetInBits() + Member->getSizeInBits() + 7) / 8;
+      Offset = First;
+      Type = "b" + utostr(End - First);
+    } else {
+      Type = memberLayoutOf(Member->getBaseType(), Depth + 1);
+    }
+    if (Type.empty())
+      continue;
+    StringRef Name =
+        Member->getTag() == dwarf::DW_TAG_inheritance ? "" : Member->getName();
+    Layout += utostr(Offset) + ":" + Name.str() + "=" + Type + ";";
+    if (Layout.size() > kMaxLayoutLength)
+      return "b" + utostr(Size);
+  }
+  return Layout + "}";
+}
+
+Constant *EfficiencySanitizer::layoutString(const std::string &Layout) {
+  Constant *&String = LayoutStrings[Layout];
+  if (!String)
+    String = createCString(M, Layout, "__efsan.layout");
+  return String;
+}
+
+// The member of Ty at [Offset, Offset + Size) as a source path (`.items`,
+// `[2].x`) and its type: a global that the optimiser split into one global
+// per member (`totals.0`) is a fragment of the source variable.
+static const DIType *memberAt(const DIType *Ty, uint64_t Offset, uint64_t Size,
+                              std::string &Path) {
+  for (unsigned Depth = 0; Depth < kMaxLayoutDepth; ++Depth) {
+    Ty = withoutTypedefs(Ty);
+    if (!Ty)
+      return nullptr;
+    uint64_t TySize = Ty->getSizeInBits() / 8;
+    if (Offset == 0 && Size == TySize)
+      return Ty;
+    auto *Composite = dyn_cast<DICompositeType>(Ty);
+    if (!Composite)
+      return nullptr;
+    if (Composite->getTag() == dwarf::DW_TAG_array_type) {
+      const DIType *Element = withoutTypedefs(Composite->getBaseType());
+      uint64_t ElementSize = Element ? Element->getSizeInBits() / 8 : 0;
+      if (!ElementSize || Composite->getElements().size() != 1)
+        return nullptr;
+      Path += "[" + utostr(Offset / ElementSize) + "]";
+      Offset %= ElementSize;
+      Ty = Element;
+      continue;
+    }
+    const DIDerivedType *Holder = nullptr;
+    for (DINode *Node : Composite->getElements()) {
+      auto *Member = dyn_cast<DIDerivedType>(Node);
+      if (!Member || Member->isStaticMember() || Member->isBitField() ||
+          Member->getTag() != dwarf::DW_TAG_member)
+        continue;
+      uint64_t Start = Member->getOffsetInBits() / 8;
+      uint64_t End = Start + Member->getSizeInBits() / 8;
+      if (Offset >= Start && Offset + Size <= End) {
+        Holder = Member;
+        break;
+      }
+    }
+    if (!Holder)
+      return nullptr;
+    if (!Holder->getName().empty())
+      Path += "." + Holder->getName().str();
+    Offset -= Holder->getOffsetInBits() / 8;
+    Ty = Holder->getBaseType();
+  }
+  return nullptr;
+}
+
+// {address, source name, layout} of every global of the module with a
+// struct or array type in its debug info, or that holds one member of a
+// source variable.
+std::pair<Constant *, unsigned> EfficiencySanitizer::createGlobalLayouts() {
+  StructType *EntryTy = StructType::get(Ctx, {PtrTy, PtrTy, PtrTy});
+  SmallVector<Constant *, 16> Entries;
+  if (ClCacheFragMemberNames) {
+    for (GlobalVariable &G : M.globals()) {
+      // Constants are never written: no finding names them.
+      if (G.isDeclaration() || G.isConstant() ||
+          G.getName().starts_with("__efsan") || G.isThreadLocal())
+        continue;
+      SmallVector<DIGlobalVariableExpression *, 1> Expressions;
+      G.getDebugInfo(Expressions);
+      for (DIGlobalVariableExpression *Expression : Expressions) {
+        DIGlobalVariable *Variable = Expression->getVariable();
+        if (!Variable)
+          continue;
+        const DIType *Ty = withoutTypedefs(Variable->getType());
+        std::string Name = Variable->getName().str();
+        if (auto Fragment = Expression->getExpression()->getFragmentInfo()) {
+          if (Fragment->OffsetInBits % 8 || Fragment->SizeInBits % 8)
+            break;
+          Ty = memberAt(Ty, Fragment->OffsetInBits / 8,
+                        Fragment->SizeInBits / 8, Name);
+        } else if (Expression->getExpression()->getNumElements() ||
+                   !isa_and_nonnull<DICompositeType>(Ty)) {
+          continue;
+        }
+        std::string Layout = Ty ? memberLayout(Ty) : "";
+        if (Layout.empty())
+          break;
+        Entries.push_back(ConstantStruct::get(
+            EntryTy, {&G, createCString(M, Name, "__efsan.global_name"),
+                      layoutString(Layout)}));
+        break;
+      }
+    }
+  }
+  if (Entries.empty())
+    return {ConstantPointerNull::get(PtrTy), 0};
+  auto *ArrayTy = ArrayType::get(EntryTy, Entries.size());
+  return {new GlobalVariable(M, ArrayTy, /*isConstant=*/true,
+                             GlobalValue::PrivateLinkage,
+                             ConstantArray::get(ArrayTy, Entries),
+                             "__efsan.global_layouts"),
+          (unsigned)Entries.size()};
+}
+
+static bool isAllocationFunctionName(StringRef Name) {
+  return Name == "malloc" || Name == "calloc" || Name == "realloc" ||
+         Name == "aligned_alloc" || Name == "memalign" || Name == "valloc" ||
+         Name == "reallocarray" || Name.starts_with("_Znw") ||
+         Name.starts_with("_Zna");
+}
+
+// Code and variables of the system's headers (the C++ library's containers
+// allocate for the program): their names mean nothing to a user.
+static bool inSystemHeader(const DIFile *File) {
+  if (!File)
+    return false;
+  StringRef Name = File->getFilename();
+  return Name.starts_with("/usr/") ||
+         (!Name.starts_with("/") && File->getDirectory().starts_with("/usr/"));
+}
+
+// The type a new heap block is used as, and the name of what holds it: a
+// new-expression's allocated type (clang's heapallocsite), or in C the type
+// a pointer variable or pointer global holding the block points to.
+static std::pair<const DIType *, StringRef> allocatedType(CallBase *Call) {
+  if (const DILocation *Loc = Call->getDebugLoc())
+    if (inSystemHeader(Loc->getFile()))
+      return {nullptr, ""};
+  auto *NewType = dyn_cast_or_null<DIType>(Call->getMetadata("heapallocsite"));
+  auto Pointee = [](const DIType *Ty) -> const DIType * {
+    auto *Pointer = dyn_cast_or_null<DIDerivedType>(withoutTypedefs(Ty));
+    if (!Pointer || Pointer->getTag() != dwarf::DW_TAG_pointer_type)
+      return nullptr;
+    return withoutTypedefs(Pointer->getBaseType());
+  };
+  for (DILocalVariable *Variable : variablesHolding(Call))
+    if (!inSystemHeader(Variable->getFile()))
+      if (const DIType *Ty = Pointee(Variable->getType()))
+        return {NewType ? NewType : Ty, Variable->getName()};
+  for (User *U : Call->users()) {
+    auto *Store = dyn_cast<StoreInst>(U);
+    if (!Store || Store->getValueOperand() != Call)
+      continue;
+    auto *G = dyn_cast<GlobalVariable>(Store->getPointerOperand());
+    if (!G)
+      continue;
+    SmallVector<DIGlobalVariableExpression *, 1> Expressions;
+    G->getDebugInfo(Expressions);
+    for (DIGlobalVariableExpression *Expression : Expressions)
+      if (DIGlobalVariable *Variable = Expression->getVariable())
+        if (const DIType *Ty = Pointee(Variable->getType()))
+          return {NewType ? NewType : Ty, Variable->getName()};
+  }
+  return {NewType, ""};
+}
+
+// After each allocation whose type the debug info tells, the runtime learns
+// the type of the block (once per allocation stack): a finding on the block
+// then names members.
+void EfficiencySanitizer::describeHeapAllocations(Function &F) {
+  SmallVector<std::pair<CallBase *, std::pair<const DIType *, StringRef>>, 4>
+      Allocations;
+  for (Instruction &I : instructions(F)) {
+    auto *Call = dyn_cast<CallBase>(&I);
+    Function *Callee = Call ? Call->getCalledFunction() : nullptr;
+    if (!Callee || !isAllocationFunctionName(Callee->getName()) ||
+        !Call->getType()->isPointerTy())
+      continue;
+    auto Found = allocatedType(Call);
+    if (Found.first)
+      Allocations.push_back({Call, Found});
+  }
+  for (auto &[Call, Found] : Allocations) {
+    std::string Layout = memberLayout(Found.first);
+    if (Layout.empty())
+      continue;
+    // Without a variable, the block is named by its type: `Counter[1].hits`.
+    std::string Holder = Found.second.str();
+    if (Holder.empty())
+      Holder = Found.first->getName().str();
+    Instruction *After = nullptr;
+    if (auto *Invoke = dyn_cast<InvokeInst>(Call)) {
+      BasicBlock *Normal = Invoke->getNormalDest();
+      if (!Normal->getSinglePredecessor())
+        continue;
+      After = &*Normal->getFirstInsertionPt();
+    } else {
+      After = Call->getNextNode();
+    }
+    IRBuilder<> IRB(After);
+    IRB.SetCurrentDebugLocation(Call->getDebugLoc());
+    markNoSanitize(IRB.CreateCall(
+        CacheFragHeapType,
+        {Call, layoutString(Layout),
+         createCString(M, Holder, "__efsan.heap_holder")}));
+  }
 }
 
 void EfficiencySanitizer::createToolGlobal() {

@@ -10,7 +10,10 @@ import sys
 
 FINDING_KEYS = {"kind", "line_address", "invalidations", "observed_invalidations",
                 "estimated_parallel_invalidations", "impact", "threads", "object",
-                "objects", "accesses"}
+                "objects", "accesses", "access_sites", "access_sites_other", "line_map", "fix", "thread_creations",
+                "members"}
+SITE_KEYS = {"thread", "access", "function", "file", "line", "count", "under_lock",
+             "line_bytes"}
 ACCESS_KEYS = {"thread", "offset", "length", "object_offset", "reads", "writes"}
 FIELD_KEYS = {"index", "name", "offset", "size", "type", "count"}
 TEXT_KINDS = {"false sharing": "false-sharing", "true sharing": "true-sharing",
@@ -34,7 +37,8 @@ def parse_text(path):
         if m:
             finding = {"kind": TEXT_KINDS[m.group(1)],
                        "share_ppm": int(m.group(2)) * 10000 + int(m.group(3)),
-                       "threads": [int(t[1:]) for t in m.group(4).split()], "accesses": []}
+                       "threads": [int(t[1:]) for t in m.group(4).split()], "accesses": [],
+                       "sites": []}
             findings.append(finding)
             continue
         m = re.match(r"  invalidations: (\d+) observed, (\d+) estimated", line)
@@ -59,6 +63,16 @@ def parse_text(path):
             first, last = int(m.group(1)), int(m.group(2))
             finding["accesses"].append((-1 if m.group(4) == "others" else int(m.group(4)[1:]),
                                         first, last - first + 1, int(m.group(5)), int(m.group(6))))
+            continue
+        # An access site: thread, reads, writes, bytes, function and place.
+        m = re.match(r"\s+T(\d+)\s+(\d+)\s+(\d+)\s+(\+\d+\.\.\d+(?: \+\d+\.\.\d+)*)\s+(\S+)"
+                     r"(?: (\S+?)(?::(\d+))?)?(?: \(lock held\))?$", line)
+        if m and finding is not None:
+            thread = int(m.group(1))
+            for access, count in (("read", int(m.group(2))), ("write", int(m.group(3)))):
+                if count:
+                    finding["sites"].append((thread, access, m.group(5), m.group(6),
+                                             int(m.group(7)) if m.group(7) else None, count))
             continue
         # "struct node" in C with debug info: the name may have a space.
         m = re.match(r"  (\S.*?): size (\d+), (\d+) fields, (\d+) accesses", line)
@@ -121,6 +135,14 @@ def main():
             accesses.append((a["thread"], a["offset"], a["length"], a["reads"], a["writes"]))
         if accesses != t["accesses"]:
             fail("accesses: JSON %r, text %r" % (accesses, t["accesses"]))
+        sites = []
+        for site in j["access_sites"]:
+            if set(site) != SITE_KEYS:
+                fail("access site keys %r" % sorted(site))
+            sites.append((site["thread"], site["access"], site["function"], site["file"],
+                          site["line"], site["count"]))
+        if sites != t["sites"]:
+            fail("access sites: JSON %r, text %r" % (sites, t["sites"]))
     shown = [s for s in report["structs"]]
     if len(shown) != len(text_structs):
         fail("%d structs in JSON, %d in text" % (len(shown), len(text_structs)))

@@ -54,7 +54,7 @@ def main():
         for expr in args:
             if not eval(expr, {"any": any, "all": all, "len": len, "max": max,
                                "min": min, "sum": sum, "range": range,
-                               "sorted": sorted, "abs": abs}, env):
+                               "sorted": sorted, "abs": abs, "zip": zip}, env):
                 sys.exit("%s: false: %s\n%s" % (path, expr, text))
     print("ok %d report(s)" % len(paths))
 

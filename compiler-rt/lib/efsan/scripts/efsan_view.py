@@ -1,0 +1,1847 @@
+#!/usr/bin/env python3
+"""efsan-view: turns EfficiencySanitizer JSON reports into pictures.
+
+  efsan-view REPORT.json [REPORT.json ...] -o report.html
+      one self-contained HTML page (inline SVG, CSS and script; nothing is
+      fetched): for working-set reports the snapshot timeline of every level,
+      the machine's caches, phases and data structures; for cache-frag
+      reports the findings ranked by impact with their line maps and fixes,
+      and the struct field heat.
+  efsan-view --perfetto REPORT.json [...] -o trace.json
+      Chrome trace-event JSON (ui.perfetto.dev, chrome://tracing): a counter
+      track per working-set level, phases as events.
+  efsan-view --diff BEFORE.json AFTER.json -o diff.html
+      two runs side by side with what changed.
+
+Reads the reports of ESAN_OPTIONS=report_format=json (docs/JSONSchema.md),
+schema version 1; a file may hold several reports one after the other (a
+program that forks writes one per process). Python 3 standard library only.
+"""
+import argparse
+import html
+import json
+import math
+import os
+import sys
+
+SCHEMA_VERSION = 1
+TOOLS = ("working-set", "cache-frag")
+PROG = "efsan-view"
+
+
+class InputError(Exception):
+    """A report the viewer cannot read; the message is one line."""
+
+
+# ---------------------------------------------------------------------------
+# Reading and checking reports
+# ---------------------------------------------------------------------------
+
+def _where(path):
+    return "<stdin>" if path == "-" else path
+
+
+def read_documents(path):
+    """All JSON documents in the file, in order (whitespace between them)."""
+    try:
+        if path == "-":
+            data = sys.stdin.buffer.read()
+        else:
+            with open(path, "rb") as f:
+                data = f.read()
+    except OSError as e:
+        raise InputError("%s: cannot read: %s" % (_where(path), e.strerror or e))
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError:
+        raise InputError("%s: not JSON (not UTF-8 text)" % _where(path))
+    decoder = json.JSONDecoder()
+    docs = []
+    pos = 0
+    while True:
+        while pos < len(text) and text[pos] in " \t\r\n":
+            pos += 1
+        if pos == len(text):
+            break
+        try:
+            doc, pos = decoder.raw_decode(text, pos)
+        except json.JSONDecodeError as e:
+            raise InputError("%s: not JSON: %s at line %d column %d"
+                             % (_where(path), e.msg, e.lineno, e.colno))
+        docs.append(doc)
+    if not docs:
+        raise InputError("%s: empty: no JSON report in it" % _where(path))
+    return docs
+
+
+def _need(obj, key, types, where):
+    if not isinstance(obj, dict) or key not in obj:
+        raise InputError("%s: key '%s' missing" % (where, key))
+    value = obj[key]
+    # bool is an int in Python; a JSON true is never a count.
+    if isinstance(value, bool) and bool not in types:
+        ok = False
+    else:
+        ok = isinstance(value, types)
+    if not ok:
+        raise InputError("%s: key '%s' has the wrong type (%s)"
+                         % (where, key, type(value).__name__))
+    return value
+
+
+NUM = (int, float)
+INT = (int,)
+
+
+def check_report(doc, where):
+    """Checks the keys the viewer uses; raises InputError naming the first
+    problem. Keys the viewer does not know are kept and shown as they are."""
+    if not isinstance(doc, dict):
+        raise InputError("%s: not a report (a JSON %s, not an object)"
+                         % (where, type(doc).__name__))
+    if "tool" not in doc:
+        raise InputError("%s: not an efsan report (no key 'tool')" % where)
+    tool = doc["tool"]
+    if tool not in TOOLS:
+        raise InputError("%s: unknown tool %s (efsan-view reads %s)"
+                         % (where, json.dumps(tool), " and ".join(TOOLS)))
+    version = doc.get("schema_version")
+    if version != SCHEMA_VERSION or isinstance(version, bool):
+        raise InputError("%s: schema_version %s, but efsan-view reads version %d"
+                         % (where, json.dumps(version), SCHEMA_VERSION))
+    _need(doc, "pid", INT, where)
+    _need(doc, "executable", (str,), where)
+    if tool == "working-set":
+        _need(doc, "cache_line_size", INT, where)
+        _need(doc, "total_lines", INT, where)
+        _need(doc, "sample_period_ms", INT, where)
+        _need(doc, "regions", (dict,), where)
+        for i, level in enumerate(_need(doc, "levels", (list,), where)):
+            w = "%s: levels[%d]" % (where, i)
+            for key in ("level", "period_ms", "taken", "peak_lines"):
+                _need(level, key, INT, w)
+            lines = _need(level, "lines", (list,), w)
+            if any(not isinstance(v, int) or isinstance(v, bool) for v in lines):
+                raise InputError("%s: 'lines' holds a value that is not an integer" % w)
+        for i, cache in enumerate(doc.get("caches") or []):
+            w = "%s: caches[%d]" % (where, i)
+            _need(cache, "level", INT, w)
+            _need(cache, "size_bytes", INT, w)
+        for i, obj in enumerate(doc.get("objects") or []):
+            _need(obj, "lines", INT, "%s: objects[%d]" % (where, i))
+        for i, phase in enumerate(doc.get("phases") or []):
+            w = "%s: phases[%d]" % (where, i)
+            _need(phase, "lines", INT, w)
+            for j, obj in enumerate(phase.get("objects") or []):
+                _need(obj, "lines", INT, "%s.objects[%d]" % (w, j))
+    else:
+        _need(doc, "sample_period", INT, where)
+        _need(doc, "transfer_ns", INT, where)
+        for i, f in enumerate(_need(doc, "findings", (list,), where)):
+            w = "%s: findings[%d]" % (where, i)
+            _need(f, "kind", (str,), w)
+            _need(f, "line_address", INT, w)
+            _need(f, "line_size", INT, w)
+            _need(f, "invalidations", INT, w)
+            _need(f, "threads", (list,), w)
+            _need(_need(f, "impact", (dict,), w), "estimated_seconds", NUM, w + ".impact")
+            _need(f["impact"], "share", NUM, w + ".impact")
+            for r, rng in enumerate(_need(f, "line_map", (list,), w)):
+                wr = "%s.line_map[%d]" % (w, r)
+                _need(rng, "offset", INT, wr)
+                _need(rng, "length", INT, wr)
+                _need(rng, "readers", (list,), wr)
+                _need(rng, "writers", (list,), wr)
+        for i, s in enumerate(_need(doc, "structs", (list,), where)):
+            w = "%s: structs[%d]" % (where, i)
+            _need(s, "name", (str,), w)
+            _need(s, "size", INT, w)
+            for j, field in enumerate(_need(s, "fields", (list,), w)):
+                for key in ("offset", "size", "count"):
+                    _need(field, key, INT, "%s.fields[%d]" % (w, j))
+    return doc
+
+
+def load_reports(path):
+    docs = read_documents(path)
+    where = _where(path)
+    for i, doc in enumerate(docs):
+        check_report(doc, where if len(docs) == 1 else "%s: report %d" % (where, i + 1))
+    return docs
+
+
+def pick_report(path, pid):
+    """The one report of a file (or the one of process `pid`)."""
+    reports = load_reports(path)
+    if pid is not None:
+        chosen = [r for r in reports if r["pid"] == pid]
+        if not chosen:
+            raise InputError("%s: no report of pid %d (it has pids %s)"
+                             % (_where(path), pid, ", ".join(str(r["pid"]) for r in reports)))
+        reports = chosen
+    if len(reports) > 1:
+        raise InputError("%s: holds %d reports (pids %s); --diff compares two: pick one "
+                         "with --before-pid/--after-pid"
+                         % (_where(path), len(reports), ", ".join(str(r["pid"]) for r in reports)))
+    return reports[0]
+
+
+# ---------------------------------------------------------------------------
+# Numbers for people
+# ---------------------------------------------------------------------------
+
+def fmt_int(n):
+    return "{:,}".format(int(n))
+
+
+def fmt_lines(n):
+    return "%s line%s" % (fmt_int(n), "" if n == 1 else "s")
+
+
+def fmt_bytes(n):
+    n = float(n)
+    for unit in ("B", "KiB", "MiB", "GiB", "TiB"):
+        if abs(n) < 1024 or unit == "TiB":
+            if unit == "B":
+                return "%d B" % n
+            text = ("%.1f" % n) if abs(n) < 100 else ("%.0f" % n)
+            if text.endswith(".0"):
+                text = text[:-2]
+            return "%s %s" % (text, unit)
+        n /= 1024.0
+
+
+def fmt_seconds(s):
+    s = float(s)
+    if s == 0:
+        return "0 s"
+    if abs(s) >= 1:
+        return "%.3g s" % s if abs(s) < 1000 else "%.0f s" % s
+    if abs(s) >= 1e-3:
+        return "%.3g ms" % (s * 1e3)
+    if abs(s) >= 1e-6:
+        return "%.3g µs" % (s * 1e6)
+    return "%.3g ns" % (s * 1e9)
+
+
+def fmt_ms(ms):
+    return fmt_seconds(ms / 1000.0)
+
+
+def fmt_share(x):
+    return "%.1f%%" % (100.0 * x)
+
+
+def fmt_delta(before, after, fmt=fmt_int):
+    d = after - before
+    sign = "+" if d > 0 else ("−" if d < 0 else "±")
+    text = sign + fmt(abs(d))
+    if before:
+        text += " (%s%.1f%%)" % ("+" if d >= 0 else "−", abs(100.0 * d / before))
+    return text
+
+
+def esc(s):
+    return html.escape(str(s), quote=True)
+
+
+def attr(**kw):
+    """Attributes from keywords; a trailing _ is dropped, _ becomes -."""
+    out = []
+    for k, v in kw.items():
+        if v is None:
+            continue
+        k = k.rstrip("_").replace("_", "-")
+        out.append(' %s="%s"' % (k, esc(v)))
+    return "".join(out)
+
+
+def num(x):
+    """A coordinate for SVG: short and exact enough."""
+    return ("%.2f" % x).rstrip("0").rstrip(".")
+
+
+# Thread colours: Okabe-Ito (tell-apart for colour-blind readers) then more.
+THREAD_COLOURS = ["#0072B2", "#E69F00", "#009E73", "#CC79A7", "#D55E00",
+                  "#56B4E9", "#8C6D1F", "#7F3C8D", "#11A579", "#E73F74",
+                  "#3969AC", "#F2B701"]
+OTHERS_COLOUR = "#555555"
+
+
+def thread_colour(t):
+    return OTHERS_COLOUR if t < 0 else THREAD_COLOURS[t % len(THREAD_COLOURS)]
+
+
+def thread_name(t):
+    return "others" if t < 0 else "T%d" % t
+
+
+# ---------------------------------------------------------------------------
+# Chart helpers
+# ---------------------------------------------------------------------------
+
+def nice_step(raw, bases=(1, 2, 5)):
+    if raw <= 0:
+        return 1
+    mag = 10 ** math.floor(math.log10(raw))
+    for b in bases + (10,):
+        if raw <= b * mag * 1.0000001:
+            return b * mag
+    return 10 * mag
+
+
+def linear_ticks(hi, count=5):
+    step = nice_step(hi / count)
+    ticks = []
+    v = 0
+    while v <= hi * 1.0000001:
+        ticks.append(v)
+        v += step
+    return ticks
+
+
+def byte_ticks(hi_bytes, count=5):
+    """Ticks at a power-of-two step (512 KiB, 1 MiB, ...) up to hi_bytes."""
+    step = 2 ** max(math.ceil(math.log2(max(hi_bytes / float(count), 1))), 0)
+    ticks = []
+    v = 0
+    while v <= hi_bytes * 1.0000001:
+        ticks.append(v)
+        v += step
+    return ticks
+
+
+def time_ticks(lo_ms, hi_ms, count=6):
+    step = nice_step((hi_ms - lo_ms) / float(count)) if hi_ms > lo_ms else 1
+    v = math.ceil(lo_ms / step) * step
+    ticks = []
+    while v <= hi_ms + step * 1e-6:
+        ticks.append(v)
+        v += step
+    return ticks
+
+
+def fmt_tick_time(ms, span_ms):
+    if span_ms >= 2000:
+        text = "%.3f" % (ms / 1000.0)
+        text = text.rstrip("0").rstrip(".")
+        return text + " s"
+    return "%g ms" % round(ms, 3)
+
+
+# ---------------------------------------------------------------------------
+# Working set
+# ---------------------------------------------------------------------------
+
+def data_caches(report):
+    """The data and unified caches, smallest level first, deduplicated."""
+    seen = set()
+    out = []
+    for c in report.get("caches") or []:
+        ctype = str(c.get("type", "")).lower()
+        if ctype.startswith("instr"):
+            continue
+        key = (c["level"], c["size_bytes"])
+        if key in seen:
+            continue
+        seen.add(key)
+        out.append(c)
+    out.sort(key=lambda c: (c["level"], c["size_bytes"]))
+    return out
+
+
+def cache_label(c):
+    ctype = str(c.get("type", "")).lower()
+    suffix = "d" if ctype.startswith("data") and c["level"] == 1 else ""
+    return "L%d%s" % (c["level"], suffix)
+
+
+def cache_sharing(c):
+    n = c.get("shared_by_cpus")
+    if isinstance(n, int) and not isinstance(n, bool):
+        return "private to one CPU" if n == 1 else "shared by %d CPUs" % n
+    return ""
+
+
+def fit_verdict(report, lines):
+    caches = data_caches(report)
+    if not caches or lines <= 0:
+        return None
+    nbytes = lines * report["cache_line_size"]
+    for c in caches:
+        if nbytes <= c["size_bytes"]:
+            return ("fits", "fits %s (%s)" % (cache_label(c), fmt_bytes(c["size_bytes"])))
+    last = caches[-1]
+    return ("exceeds", "exceeds %s (%s)" % (cache_label(last), fmt_bytes(last["size_bytes"])))
+
+
+def fit_cell(report, lines):
+    v = fit_verdict(report, lines)
+    if v is None:
+        # No caches: the column is left out (fit_header).
+        return '<td class="muted">—</td>' if data_caches(report) else ""
+    return '<td class="fit-%s">%s</td>' % (v[0], esc(v[1]))
+
+
+def fit_header(report, title="cache fit"):
+    return "<th>%s</th>" % esc(title) if data_caches(report) else ""
+
+
+def phase_times(report):
+    """[(phase, start_ms, end_ms or None)] for phases that carry times."""
+    out = []
+    for p in report.get("phases") or []:
+        start = p.get("start_ms")
+        if isinstance(start, NUM) and not isinstance(start, bool):
+            end = p.get("end_ms")
+            out.append((p, float(start),
+                        float(end) if isinstance(end, NUM) and not isinstance(end, bool) else None))
+    return out
+
+
+def level_series(level):
+    """(first_index, period_ms, values): the kept snapshots; snapshot j
+    covers [j*period, (j+1)*period] ms from the sampler's start."""
+    values = level["lines"]
+    first = max(level["taken"] - len(values), 0)
+    return first, level["period_ms"], values
+
+
+class Chart:
+    """One timeline: time on x, lines on the left axis, bytes on the right."""
+    W, H = 900, 316
+    L, R, T, B = 92, 92, 18, 62
+
+    def __init__(self, x_lo, x_hi, y_hi, log, line_bytes, y_lo=1.0):
+        self.x_lo, self.x_hi = x_lo, x_hi if x_hi > x_lo else x_lo + 1
+        self.log = log
+        self.line_bytes = line_bytes
+        self.pw = self.W - self.L - self.R
+        self.ph = self.H - self.T - self.B
+        if log:
+            self.y_lo = max(y_lo, 1.0)
+            self.y_hi = max(y_hi, self.y_lo * 10)
+            self.y_lo = 10 ** math.floor(math.log10(self.y_lo))
+            self.y_hi = 10 ** math.ceil(math.log10(self.y_hi))
+        else:
+            self.y_lo = 0.0
+            self.y_hi = max(linear_ticks(max(y_hi, 1))[-1], 1)
+            if self.y_hi < y_hi:
+                self.y_hi = y_hi
+
+    def x(self, ms):
+        return self.L + (ms - self.x_lo) / (self.x_hi - self.x_lo) * self.pw
+
+    def y(self, lines):
+        if self.log:
+            v = max(lines, self.y_lo)
+            f = (math.log10(v) - math.log10(self.y_lo)) / (math.log10(self.y_hi) - math.log10(self.y_lo))
+        else:
+            f = (lines - self.y_lo) / (self.y_hi - self.y_lo)
+        return self.T + self.ph * (1 - f)
+
+    def in_range(self, lines):
+        return lines <= self.y_hi * 1.0000001 and (not self.log or lines >= self.y_lo)
+
+    def axes(self, x_label, left_label="lines (64-byte cache lines)", right_label="bytes"):
+        out = []
+        x0, x1, y0, y1 = self.L, self.L + self.pw, self.T, self.T + self.ph
+        out.append('<rect class="plot-bg" x="%s" y="%s" width="%s" height="%s"/>'
+                   % (x0, y0, self.pw, self.ph))
+        # Left axis: lines.
+        if self.log:
+            left = [10 ** k for k in range(int(round(math.log10(self.y_lo))),
+                                           int(round(math.log10(self.y_hi))) + 1)]
+        else:
+            left = [t for t in linear_ticks(self.y_hi) if t <= self.y_hi]
+        for t in left:
+            y = self.y(t)
+            out.append('<line class="grid" x1="%s" x2="%s" y1="%s" y2="%s"/>' % (x0, x1, num(y), num(y)))
+            out.append('<text class="tick" x="%s" y="%s" text-anchor="end">%s</text>'
+                       % (x0 - 6, num(y + 4), esc(fmt_int(t))))
+        # Right axis: bytes at round binary values.
+        hi_bytes = self.y_hi * self.line_bytes
+        if self.log:
+            right = []
+            v = self.line_bytes
+            while v <= hi_bytes:
+                if v >= self.y_lo * self.line_bytes:
+                    right.append(v)
+                v *= 16
+        else:
+            right = byte_ticks(hi_bytes)
+        for b in right:
+            y = self.y(b / float(self.line_bytes))
+            out.append('<line class="tickmark" x1="%s" x2="%s" y1="%s" y2="%s"/>' % (x1, x1 + 5, num(y), num(y)))
+            out.append('<text class="tick" x="%s" y="%s">%s</text>' % (x1 + 8, num(y + 4), esc(fmt_bytes(b))))
+        # Time axis.
+        span = self.x_hi - self.x_lo
+        for t in time_ticks(self.x_lo, self.x_hi):
+            x = self.x(t)
+            out.append('<line class="tickmark" x1="%s" x2="%s" y1="%s" y2="%s"/>' % (num(x), num(x), y1, y1 + 5))
+            out.append('<text class="tick" x="%s" y="%s" text-anchor="middle">%s</text>'
+                       % (num(x), y1 + 18, esc(fmt_tick_time(t, span))))
+        out.append('<line class="axis" x1="%s" x2="%s" y1="%s" y2="%s"/>' % (x0, x1, y1, y1))
+        out.append('<line class="axis" x1="%s" x2="%s" y1="%s" y2="%s"/>' % (x0, x0, y0, y1))
+        out.append('<line class="axis" x1="%s" x2="%s" y1="%s" y2="%s"/>' % (x1, x1, y0, y1))
+        out.append('<text class="axis-label" x="%s" y="%s" text-anchor="middle">%s</text>'
+                   % (num(x0 + self.pw / 2), self.H - 6, esc(x_label)))
+        out.append('<text class="axis-label" transform="translate(16 %s) rotate(-90)" text-anchor="middle">%s</text>'
+                   % (num(y0 + self.ph / 2), esc(left_label)))
+        out.append('<text class="axis-label" transform="translate(%s %s) rotate(90)" text-anchor="middle">%s</text>'
+                   % (self.W - 12, num(y0 + self.ph / 2), esc(right_label)))
+        return out
+
+    def step_path(self, first, period, values):
+        pts = []
+        for i, v in enumerate(values):
+            t0 = (first + i) * period
+            t1 = t0 + period
+            pts.append((self.x(t0), self.y(v)))
+            pts.append((self.x(t1), self.y(v)))
+        line = "M" + " L".join("%s %s" % (num(a), num(b)) for a, b in pts)
+        base = self.T + self.ph
+        area = line + " L%s %s L%s %s Z" % (num(pts[-1][0]), base, num(pts[0][0]), base)
+        return line, area
+
+
+def time_axis_label(report):
+    # sample_clock: the sampler's clock, wall time or the process's CPU time.
+    if str(report.get("sample_clock", "")).lower() == "cpu":
+        return "process CPU time (all threads) since the sampler started"
+    return "time since the sampler started"
+
+
+FIT_COLOURS = {1: "#1a9850", 2: "#91cf60", 3: "#fee08b", 4: "#fdae61", 0: "#d73027"}
+
+
+def fit_level_of(report, lines):
+    """The level of the smallest data cache that holds `lines`; 0 if none."""
+    for c in data_caches(report):
+        if lines * report["cache_line_size"] <= c["size_bytes"]:
+            return c["level"]
+    return 0
+
+
+def snapshot_fits(report, level):
+    """Per kept snapshot, the cache level it fits (0: none): the report's
+    `fits_level` list when it has one, else computed from `caches`."""
+    given = level.get("fits_level")
+    if isinstance(given, list) and len(given) == len(level["lines"]) and \
+            all(isinstance(v, int) for v in given):
+        return given
+    return [fit_level_of(report, v) for v in level["lines"]]
+
+
+def fit_legend(report):
+    items = [(FIT_COLOURS.get(c["level"], "#888"), "fits %s" % cache_label(c), "box") for c in data_caches(report)]
+    items.append((FIT_COLOURS[0], "fits no cache", "box"))
+    return legend_html(items)
+
+
+def time_range(reports):
+    """[first, last] ms covered by the kept snapshots of all levels, so that
+    the charts of every level share one time axis."""
+    spans = [(level_series(l)[0] * l["period_ms"], l["taken"] * l["period_ms"])
+             for r in reports for l in r["levels"] if l["lines"]]
+    if not spans:
+        return 0, 1
+    return min(a for a, _ in spans), max(b for _, b in spans)
+
+
+def timeline_svg(report, level, log, compare=None):
+    """SVG of one level; `compare` adds a second report's level (diff)."""
+    first, period, values = level_series(level)
+    series = [("before" if compare else "run", first, period, values)]
+    if compare:
+        series = [("before", first, period, values)]
+        c_first, c_period, c_values = level_series(compare[1])
+        series.append(("after", c_first, c_period, c_values))
+    x_lo, x_hi = time_range([report] + ([compare[0]] if compare else []))
+    y_hi = max(max(s[3]) for s in series if s[3])
+    positive = [v for s in series for v in s[3] if v > 0]
+    caches = data_caches(report) if not compare else []
+    y_all = y_hi
+    y_low = min(positive) if positive else 1
+    if log and caches:
+        # The log chart shows every cache level with the data.
+        cache_lines = [c["size_bytes"] / float(report["cache_line_size"]) for c in caches]
+        y_all = max([y_hi] + cache_lines)
+        y_low = min([y_low] + cache_lines)
+    chart = Chart(x_lo, x_hi, y_all * (1.0 if log else 1.08), log, report["cache_line_size"], y_low)
+    out = ['<svg class="timeline %s" %s viewBox="0 0 %d %d" role="img">'
+           % ("scale-log" if log else "scale-linear",
+              attr(data_level=level["level"], data_scale="log" if log else "linear"),
+              chart.W, chart.H)]
+    out.append("<title>working set per %s snapshot, level %d%s</title>"
+               % (esc(fmt_ms(period)), level["level"], ", log scale" if log else ""))
+    out += chart.axes(time_axis_label(report))
+    # Phases: shaded spans and a marker at each start.
+    for i, (p, start, end) in enumerate(phase_times(report) if not compare else []):
+        if end is not None and end > start:
+            xa, xb = max(chart.x(start), chart.L), min(chart.x(end), chart.L + chart.pw)
+            if xb > xa:
+                out.append('<rect class="phase-span phase-%d" x="%s" y="%s" width="%s" height="%s"/>'
+                           % (i % 2, num(xa), chart.T, num(xb - xa), chart.ph))
+        if chart.x_lo <= start <= chart.x_hi:
+            x = chart.x(start)
+            out.append('<g class="phase-marker"%s><line x1="%s" x2="%s" y1="%s" y2="%s"/>'
+                       '<text x="%s" y="%s">%s</text><title>phase %s starts at %s: %s lines (%s)</title></g>'
+                       % (attr(data_name=p.get("name", "")), num(x), num(x), chart.T, chart.T + chart.ph,
+                          num(x + 3), chart.T + 12, esc(p.get("name", "")),
+                          esc(p.get("name", "")), esc(fmt_ms(start)), esc(fmt_int(p["lines"])),
+                          esc(fmt_bytes(p["lines"] * report["cache_line_size"]))))
+    colours = {"run": "#1f5fa8", "before": "#1f5fa8", "after": "#d55e00"}
+    for name, s_first, s_period, s_values in series:
+        if not s_values:
+            continue
+        line, area = chart.step_path(s_first, s_period, s_values)
+        out.append('<g class="series series-%s">' % name)
+        if not compare:
+            out.append('<path class="area" d="%s" fill="%s"/>' % (area, colours[name]))
+        out.append('<path class="step" d="%s" stroke="%s"/>' % (line, colours[name]))
+        for i, v in enumerate(s_values):
+            t0 = (s_first + i) * s_period
+            out.append('<circle class="snap" cx="%s" cy="%s" r="2.4" fill="%s"%s><title>%s%s – %s: %s lines (%s)</title></circle>'
+                       % (num(chart.x(t0 + s_period / 2.0)), num(chart.y(v)), colours[name],
+                          attr(data_lines=v, data_start_ms=t0),
+                          (name + " run, ") if compare else "",
+                          esc(fmt_ms(t0)), esc(fmt_ms(t0 + s_period)), esc(fmt_int(v)),
+                          esc(fmt_bytes(v * report["cache_line_size"]))))
+        out.append("</g>")
+    # Under the time axis, which cache each snapshot fits.
+    if caches:
+        y_strip = chart.T + chart.ph + 23
+        out.append('<text class="tick small" x="%s" y="%s" text-anchor="end">fits</text>'
+                   % (chart.L - 6, y_strip + 7))
+        for i, (v, fit) in enumerate(zip(values, snapshot_fits(report, level))):
+            t0 = (first + i) * period
+            xa, xb = chart.x(t0), chart.x(t0 + period)
+            name = ("L%d" % fit) if fit else "no cache"
+            out.append('<rect class="fit" x="%s" y="%s" width="%s" height="8" fill="%s"%s><title>%s – %s: fits %s</title></rect>'
+                       % (num(xa), y_strip, num(max(xb - xa, 0.5)), FIT_COLOURS.get(fit, "#888"),
+                          attr(data_fit=fit), esc(fmt_ms(t0)), esc(fmt_ms(t0 + period)), esc(name)))
+    # Caches as horizontal lines; those above the chart are named at the top.
+    above = []
+    for c in caches:
+        lines = c["size_bytes"] / float(report["cache_line_size"])
+        label = "%s %s" % (cache_label(c), fmt_bytes(c["size_bytes"]))
+        if chart.in_range(lines):
+            y = chart.y(lines)
+            out.append('<g class="cache-line"%s><line x1="%s" x2="%s" y1="%s" y2="%s"/>'
+                       '<text x="%s" y="%s" text-anchor="end">%s</text><title>%s cache: %s = %s lines%s</title></g>'
+                       % (attr(data_level=c["level"], data_bytes=c["size_bytes"]), chart.L, chart.L + chart.pw,
+                          num(y), num(y), chart.L + chart.pw - 4, num(y - 4), esc(label), esc(cache_label(c)),
+                          esc(fmt_bytes(c["size_bytes"])), esc(fmt_int(lines)),
+                          (", " + cache_sharing(c)) if cache_sharing(c) else ""))
+        else:
+            above.append(label)
+    if above:
+        out.append('<text class="caches-above" x="%s" y="%s" text-anchor="end">above the chart: %s ↑</text>'
+                   % (chart.L + chart.pw, chart.T - 5, esc(", ".join(above))))
+    out.append("</svg>")
+    return "".join(out)
+
+
+def legend_html(items):
+    """items: (css class or colour, text, kind) with kind 'line', 'dash', 'box'."""
+    parts = []
+    for swatch, text, kind in items:
+        if kind == "box":
+            parts.append('<span class="key"><span class="swatch box" style="background:%s"></span>%s</span>'
+                         % (esc(swatch), esc(text)))
+        else:
+            parts.append('<span class="key"><span class="swatch %s" style="border-color:%s"></span>%s</span>'
+                         % (kind, esc(swatch), esc(text)))
+    return '<div class="legend">%s</div>' % "".join(parts)
+
+
+def frame_text(frame):
+    fn = frame.get("function") or "<unknown>"
+    where = frame.get("file")
+    if where:
+        where = os.path.basename(where)
+        if frame.get("line"):
+            where += ":%d" % frame["line"]
+        return "%s (%s)" % (fn, where)
+    return fn
+
+
+ALLOCATORS = {"malloc", "calloc", "realloc", "reallocarray", "free", "aligned_alloc", "memalign",
+              "posix_memalign", "valloc", "pvalloc", "strdup", "strndup", "operator new",
+              "operator new[]"}
+
+
+def is_allocator_frame(frame):
+    fn = str(frame.get("function") or "")
+    bare = fn.split("(")[0].strip()
+    return (bare in ALLOCATORS or bare.startswith("__interceptor_") or bare.startswith("___interceptor_")
+            or bare.startswith("operator new") or bare.startswith("__efsan"))
+
+
+def user_frames(stack):
+    """The allocation stack from the first frame that is not the allocator."""
+    for i, frame in enumerate(stack):
+        if not is_allocator_frame(frame):
+            return stack[i:]
+    return stack
+
+
+def object_label(obj):
+    kind = obj.get("kind", "?")
+    name = obj.get("name")
+    stack = user_frames(obj.get("alloc_stack") or [])
+    # A heap block is named by where it was allocated (the working-set
+    # report's heap "name" is that frame with the full path).
+    if kind == "heap" and stack:
+        label = "allocated in " + frame_text(stack[0])
+    elif name:
+        label = str(name)
+    elif kind == "stack" and "thread" in obj:
+        label = "stack of %s" % thread_name(obj["thread"])
+    elif kind == "heap" and isinstance(obj.get("size"), int):
+        label = "block of %s" % fmt_bytes(obj["size"])
+    else:
+        label = "(unnamed)"
+    return kind, label
+
+
+def stack_html(stack, limit=6):
+    if not stack:
+        return ""
+    items = "".join("<li>%s</li>" % esc(frame_text(f)) for f in stack[:limit])
+    more = '<li class="muted">… %d more</li>' % (len(stack) - limit) if len(stack) > limit else ""
+    return '<ol class="stack">%s%s</ol>' % (items, more)
+
+
+KIND_COLOURS = {"heap": "#0072B2", "global": "#009E73", "stack": "#E69F00",
+                "mapping": "#CC79A7", "other": "#999999", "unknown": "#999999"}
+
+
+def objects_bars_svg(objects, line_bytes, total_lines, css_class="objects-chart"):
+    """Horizontal bars, one per data structure, longest first."""
+    objs = sorted(objects, key=lambda o: -o["lines"])
+    longest = max([o["lines"] for o in objs] + [1])
+    row, label_w, bar_w = 24, 330, 420
+    h = row * len(objs) + 8
+    out = ['<svg class="%s" viewBox="0 0 %d %d" role="img">' % (css_class, label_w + bar_w + 170, h)]
+    for i, o in enumerate(objs):
+        kind, label = object_label(o)
+        y = 4 + i * row
+        w = max(bar_w * o["lines"] / float(longest), 1)
+        share = (100.0 * o["lines"] / total_lines) if total_lines else 0
+        text = label if len(label) <= 44 else label[:43] + "…"
+        out.append('<g class="object-bar"%s><text class="bar-label" x="%d" y="%d" text-anchor="end">%s</text>'
+                   '<rect x="%d" y="%d" width="%s" height="%d" fill="%s"/>'
+                   '<text class="bar-value" x="%s" y="%d">%s lines · %s · %.1f%%</text>'
+                   '<title>%s %s: %s lines (%s)</title></g>'
+                   % (attr(data_kind=kind, data_name=label, data_lines=o["lines"]),
+                      label_w - 8, y + 15, esc("%s %s" % (kind, text)),
+                      label_w, y + 3, num(w), row - 8, KIND_COLOURS.get(kind, "#999"),
+                      num(label_w + w + 6), y + 15, esc(fmt_int(o["lines"])),
+                      esc(fmt_bytes(o["lines"] * line_bytes)), share,
+                      esc(kind), esc(label), esc(fmt_int(o["lines"])), esc(fmt_bytes(o["lines"] * line_bytes))))
+    out.append("</svg>")
+    return "".join(out)
+
+
+def objects_table(objects, report, total_lines):
+    rows = []
+    for o in sorted(objects, key=lambda o: -o["lines"]):
+        kind, label = object_label(o)
+        share = (100.0 * o["lines"] / total_lines) if total_lines else 0
+        rows.append("<tr><td>%s</td><td>%s%s</td><td class=num>%s</td><td class=num>%s</td>"
+                    "<td class=num>%.1f%%</td>%s</tr>"
+                    % (esc(kind), esc(label), stack_html(o.get("alloc_stack") or []),
+                       esc(fmt_int(o["lines"])), esc(fmt_bytes(o["lines"] * report["cache_line_size"])),
+                       share, fit_cell(report, o["lines"])))
+    return ('<table class="objects"><tr><th>kind</th><th>data structure</th><th>lines</th><th>bytes</th>'
+            '<th>of the total</th>%s</tr>%s</table>' % (fit_header(report), "".join(rows)))
+
+
+def level_name(level, report):
+    return "level %d (%s snapshots)" % (level["level"], fmt_ms(level["period_ms"]))
+
+
+def extra_keys_html(doc, known):
+    """Keys this viewer does not draw, shown as they are so nothing is hidden."""
+    extra = [k for k in doc if k not in known]
+    if not extra:
+        return ""
+    rows = []
+    for k in extra:
+        v = doc[k]
+        text = json.dumps(v) if not isinstance(v, str) else v
+        if len(text) > 400:
+            text = text[:400] + " …"
+        rows.append("<tr><th>%s</th><td><code>%s</code></td></tr>" % (esc(k), esc(text)))
+    return ('<details class="extra-keys"><summary>More keys in this report (%d)</summary>'
+            '<table>%s</table></details>' % (len(extra), "".join(rows)))
+
+
+WS_KNOWN = {"tool", "schema_version", "pid", "executable", "cache_line_size", "total_lines",
+            "total_bytes", "regions", "sample_period_ms", "samples", "snapshot_step",
+            "snapshot_history", "levels", "caches", "objects", "objects_rest", "phases",
+            "fits_level", "peak_snapshot_lines", "sample_clock"}
+
+
+def regions_svg(report):
+    regions = report["regions"]
+    total = sum(v for v in regions.values() if isinstance(v, int)) or 1
+    x = 0.0
+    width = 700
+    out = ['<svg class="regions-chart" viewBox="0 0 %d 34" role="img"><title>the total by kind of memory</title>' % width]
+    for name, v in regions.items():
+        if not isinstance(v, int) or v <= 0:
+            continue
+        w = width * v / float(total)
+        out.append('<rect class="region"%s x="%s" y="2" width="%s" height="30" fill="%s"><title>%s: %s lines (%s)</title></rect>'
+                   % (attr(data_region=name, data_lines=v), num(x), num(max(w, 1)),
+                      KIND_COLOURS.get({"globals": "global"}.get(name, name), "#999"), esc(name),
+                      esc(fmt_int(v)), esc(fmt_bytes(v * report["cache_line_size"]))))
+        x += w
+    out.append("</svg>")
+    return "".join(out)
+
+
+def render_working_set(report, idx):
+    lb = report["cache_line_size"]
+    total = report["total_lines"]
+    out = []
+    out.append('<section class="report working-set" id="report-%d"%s>' % (idx, attr(data_pid=report["pid"])))
+    out.append("<h2>Working set · %s <span class=muted>(pid %d)</span></h2>"
+               % (esc(report["executable"]), report["pid"]))
+    levels = report["levels"]
+    peak = max([l["peak_lines"] for l in levels] + [0])
+    cards = [("total working set", "%s lines" % fmt_int(total), fmt_bytes(total * lb),
+              "every distinct 64-byte line the program touched during the run", "total-lines", total),
+             ("largest snapshot", "%s lines" % fmt_int(peak), fmt_bytes(peak * lb),
+              "the most lines touched within one snapshot period", "peak-lines", peak),
+             ("samples", fmt_int(report.get("samples", 0)), "every %s" % fmt_ms(report["sample_period_ms"]),
+              "the sampler's snapshots at the finest level", "samples", report.get("samples", 0))]
+    out.append('<div class="cards">')
+    for title, big, small, hint, key, value in cards:
+        out.append('<div class="card"%s><div class="card-title">%s</div><div class="big">%s</div>'
+                   '<div>%s</div><div class="hint">%s</div></div>'
+                   % (attr(data_key=key, data_value=value), esc(title), esc(big), esc(small), esc(hint)))
+    out.append("</div>")
+    verdict = fit_verdict(report, total)
+    if verdict:
+        out.append('<p class="verdict fit-%s">The total working set (%s) %s.</p>'
+                   % (verdict[0], esc(fmt_bytes(total * lb)), esc(verdict[1])))
+
+    # Regions.
+    out.append("<h3>By kind of memory</h3>")
+    out.append(regions_svg(report))
+    out.append(legend_html([(KIND_COLOURS.get({"globals": "global"}.get(k, k), "#999"),
+                             "%s: %s (%s)" % (k, fmt_lines(v), fmt_bytes(v * lb)), "box")
+                            for k, v in report["regions"].items() if isinstance(v, int)]))
+
+    # Caches.
+    caches = report.get("caches")
+    out.append("<h3>This machine's caches</h3>")
+    if caches:
+        rows = "".join('<tr%s><td>L%d</td><td>%s</td><td class=num>%s</td><td class=num>%s</td><td>%s</td></tr>'
+                       % (attr(data_level=c["level"]), c["level"], esc(c.get("type", "")),
+                          esc(fmt_bytes(c["size_bytes"])), esc(fmt_int(c["size_bytes"] // lb)),
+                          esc(cache_sharing(c)))
+                       for c in caches)
+        out.append('<table class="caches"><tr><th>level</th><th>type</th><th>size</th><th>lines</th>'
+                   '<th>shared</th></tr>%s</table>' % rows)
+    else:
+        out.append('<p class="muted">The report has no cache sizes (key <code>caches</code>); '
+                   'the timelines show no cache lines.</p>')
+
+    # Timelines.
+    with_data = [l for l in levels if l["lines"]]
+    without = [l for l in levels if not l["lines"]]
+    out.append("<h3>Working set over time</h3>")
+    out.append('<p class="explain">Each level keeps snapshots of a different length: a point is the number '
+               'of distinct cache lines touched during one snapshot period (left axis, in lines; right axis, '
+               'the same in bytes). Levels with longer periods show longer runs at a coarser grain. '
+               'Hover a point for its numbers.</p>')
+    legend = [("#1f5fa8", "lines touched per snapshot", "line")]
+    if data_caches(report):
+        legend.append(("#b03030", "cache size (data/unified)", "dash"))
+    if phase_times(report):
+        legend.append(("#6a3d9a", "phase start", "dash"))
+    out.append(legend_html(legend))
+    if data_caches(report):
+        out.append(fit_legend(report))
+    for level in with_data:
+        dropped, _, values = level_series(level)
+        out.append('<figure class="level"%s><figcaption><b>%s</b> — %s snapshots taken, %s shown%s; '
+                   'peak %s lines (%s)%s</figcaption>'
+                   % (attr(data_level=level["level"]), esc(level_name(level, report)),
+                      fmt_int(level["taken"]), fmt_int(len(values)),
+                      (" (the %s oldest were dropped)" % fmt_int(dropped)) if dropped else "",
+                      esc(fmt_int(level["peak_lines"])), esc(fmt_bytes(level["peak_lines"] * lb)),
+                      ("; " + fit_verdict(report, level["peak_lines"])[1]) if fit_verdict(report, level["peak_lines"]) else ""))
+        out.append(timeline_svg(report, level, False))
+        out.append(timeline_svg(report, level, True))
+        out.append("</figure>")
+    if not with_data:
+        out.append('<p class="muted">No snapshots: the run ended before the first sample '
+                   '(sample period %s) or sampling was off.</p>' % esc(fmt_ms(report["sample_period_ms"])))
+    if without and with_data:
+        out.append('<p class="muted">No snapshot yet at %s: the run was shorter than their periods.</p>'
+                   % esc(", ".join(level_name(l, report) for l in without)))
+    rows = "".join('<tr%s><td>%d</td><td class=num>%s</td><td class=num>%s</td><td class=num>%s</td>'
+                   '<td class=num>%s</td><td class=num>%s</td>%s</tr>'
+                   % (attr(data_level=l["level"]), l["level"], esc(fmt_ms(l["period_ms"])), esc(fmt_int(l["taken"])),
+                      esc(fmt_int(len(l["lines"]))), esc(fmt_int(l["peak_lines"])),
+                      esc(fmt_bytes(l["peak_lines"] * lb)), fit_cell(report, l["peak_lines"]))
+                   for l in levels)
+    out.append('<table class="levels"><tr><th>level</th><th>snapshot period</th><th>taken</th><th>kept</th>'
+               '<th>peak lines</th><th>peak bytes</th>%s</tr>%s</table>' % (fit_header(report, "peak fits"), rows))
+    level_known = {"level", "period_ms", "taken", "peak_lines", "lines", "peak_fits_level", "fits_level"}
+    for l in levels:
+        extra = extra_keys_html(l, level_known)
+        if extra:
+            out.append(extra.replace("More keys in this report", "More keys of level %d" % l["level"]))
+
+    # Phases.
+    phases = report.get("phases")
+    if phases:
+        out.append("<h3>Phases</h3>")
+        out.append(objects_bars_svg([{"kind": "phase", "name": p.get("name") or "(unnamed)", "lines": p["lines"]}
+                                     for p in phases], lb, total, "phases-chart"))
+        rows = []
+        for p in phases:
+            tops = sorted(p.get("objects") or [], key=lambda o: -o["lines"])[:5]
+            top = "; ".join("%s %s: %s lines" % (object_label(o) + (fmt_int(o["lines"]),)) for o in tops)
+            times = ""
+            if isinstance(p.get("start_ms"), NUM):
+                times = fmt_ms(p["start_ms"])
+                if isinstance(p.get("end_ms"), NUM):
+                    times += " – " + fmt_ms(p["end_ms"])
+            name = p.get("name", "")
+            if p.get("open") is True:
+                name += " (still running at the report)"
+            rows.append('<tr class="phase"%s><td>%s</td><td>%s</td><td class=num>%s</td><td class=num>%s</td>%s<td>%s</td></tr>'
+                        % (attr(data_name=p.get("name", ""), data_lines=p["lines"]), esc(name),
+                           esc(times), esc(fmt_int(p["lines"])), esc(fmt_bytes(p["lines"] * lb)),
+                           fit_cell(report, p["lines"]), esc(top)))
+        out.append('<table class="phases"><tr><th>phase</th><th>time</th><th>lines</th><th>bytes</th>'
+                   '%s<th>top data structures</th></tr>%s</table>' % (fit_header(report), "".join(rows)))
+        for p in phases:
+            if p.get("objects"):
+                out.append('<details class="phase-objects"><summary>Phase %s by data structure</summary>%s</details>'
+                           % (esc(p.get("name", "")),
+                              objects_bars_svg(p["objects"], lb, p["lines"] or 1, "phase-objects-chart")))
+
+    # Data structures.
+    objects = report.get("objects")
+    if objects:
+        out.append("<h3>By data structure</h3>")
+        out.append('<p class="explain">Lines of the total working set in each heap allocation site, global, '
+                   'thread stack and mapped file, largest first.</p>')
+        out.append(objects_bars_svg(objects, lb, total))
+        out.append(legend_html([(c, k, "box") for k, c in KIND_COLOURS.items()
+                                if any(o.get("kind") == k for o in objects)]))
+        out.append(objects_table(objects, report, total))
+        rest = report.get("objects_rest")
+        if isinstance(rest, dict) and rest.get("objects"):
+            out.append('<p class="objects-rest">and %s more data structure%s: %s (%s)</p>'
+                       % (esc(fmt_int(rest["objects"])), "" if rest["objects"] == 1 else "s",
+                          esc(fmt_lines(rest.get("lines", 0))), esc(fmt_bytes(rest.get("lines", 0) * lb))))
+
+    out.append('<p class="settings muted">sample period %s · snapshot step %s · history %s snapshots per level · '
+               'cache line %d bytes</p>' % (esc(fmt_ms(report["sample_period_ms"])),
+                                           esc(report.get("snapshot_step", "?")),
+                                           esc(report.get("snapshot_history", "?")), lb))
+    out.append(extra_keys_html(report, WS_KNOWN))
+    out.append("</section>")
+    return "\n".join(out)
+
+
+# ---------------------------------------------------------------------------
+# Cache-frag
+# ---------------------------------------------------------------------------
+
+KIND_TEXT = {"false-sharing": "false sharing", "true-sharing": "true sharing",
+             "predicted-false-sharing": "predicted false sharing"}
+CF_KNOWN = {"tool", "schema_version", "pid", "executable", "sampled", "sample_period", "transfer_ns",
+            "min_share", "report_threshold", "tracked_lines", "untracked_lines", "findings", "structs"}
+
+
+def ranked_findings(report):
+    order = list(enumerate(report["findings"]))
+    order.sort(key=lambda p: (-p[1]["impact"]["estimated_seconds"], p[0]))
+    return [f for _, f in order]
+
+
+def finding_title(f):
+    obj = f.get("object") or {}
+    kind, label = object_label(obj) if obj else ("unknown", "(unknown)")
+    if kind == "global":
+        what = "global %s" % label
+    elif kind == "heap":
+        what = "heap block %s" % label
+    elif kind == "stack":
+        what = label
+    else:
+        what = "unknown memory"
+    return "%s on %s" % (KIND_TEXT.get(f["kind"], f["kind"]), what)
+
+
+def range_label(rng, members):
+    """The name of a line-map range: members when the report names them,
+    else the object and the offset into it."""
+    names = []
+    for m in members:
+        mo, ms = m.get("offset"), m.get("size")
+        if isinstance(mo, int) and isinstance(ms, int) and mo < rng["offset"] + rng["length"] and rng["offset"] < mo + ms:
+            if m.get("name"):
+                names.append(str(m["name"]))
+    if names:
+        return ", ".join(dict.fromkeys(names))
+    obj = rng.get("object")
+    if not obj:
+        return ""
+    base = obj.get("name") or ("heap" if obj.get("kind") == "heap" else obj.get("kind", "?"))
+    off = rng.get("object_offset")
+    if isinstance(off, int):
+        last = off + rng["length"] - 1
+        return "%s +%d..%d" % (base, off, last) if last != off else "%s +%d" % (base, off)
+    return base
+
+
+def _text_width(text, px=6.4):
+    return len(text) * px
+
+
+def line_map_svg(f, cell=12, compact=False):
+    size = f["line_size"]
+    per_row = 64
+    rows = (size + per_row - 1) // per_row
+    left, top = 56, 18
+    row_h = 30
+    lanes = 0 if compact else 3
+    lane_h = 15
+    block = row_h + lanes * lane_h + 10
+    width = left + per_row * cell + 10
+    height = top + rows * block
+    members = f.get("members") or []
+    patterns = {}
+    cells = []
+    labels = []
+    for rng in f["line_map"]:
+        writers = sorted(rng["writers"])
+        readers = sorted(rng["readers"])
+        if len(writers) > 1:
+            # Pattern ids are unique per page: per finding and writer set
+            # ("m1" for -1, the others).
+            pid = "stripes-%s-%s" % (f.get("_id", "f"), "_".join(str(w).replace("-", "m") for w in writers))
+            if pid not in patterns:
+                stripe = 6
+                bands = "".join('<rect x="%d" y="0" width="%d" height="%d" fill="%s"/>'
+                                % (i * stripe, stripe, stripe * len(writers), thread_colour(w))
+                                for i, w in enumerate(writers))
+                patterns[pid] = ('<pattern id="%s" patternUnits="userSpaceOnUse" width="%d" height="%d" '
+                                 'patternTransform="rotate(45)">%s</pattern>'
+                                 % (pid, stripe * len(writers), stripe * len(writers), bands))
+            fill, opacity = "url(#%s)" % pid, 1
+            state = "written by several threads"
+        elif writers:
+            fill, opacity = thread_colour(writers[0]), 1
+            state = "written by %s" % thread_name(writers[0])
+        elif readers:
+            fill, opacity = thread_colour(readers[0]), 0.3
+            state = "read by %s" % ", ".join(thread_name(r) for r in readers)
+        else:
+            fill, opacity = "#e4e4e4", 1
+            state = "not accessed"
+        label = range_label(rng, members)
+        tip = "bytes %d–%d: %s%s%s" % (rng["offset"], rng["offset"] + rng["length"] - 1,
+                                       (label + ", ") if label else "", state,
+                                       ("; read by " + ", ".join(thread_name(r) for r in readers))
+                                       if writers and readers else "")
+        for b in range(rng["offset"], min(rng["offset"] + rng["length"], size)):
+            r, c = divmod(b, per_row)
+            x = left + c * cell
+            y = top + r * block
+            cells.append('<rect class="byte" x="%d" y="%d" width="%d" height="%d" fill="%s"%s%s><title>byte %d · %s</title></rect>'
+                         % (x, y, cell - 1, row_h, fill,
+                            ' fill-opacity="%s"' % opacity if opacity != 1 else "",
+                            attr(data_offset=b, data_writers=" ".join(str(w) for w in writers),
+                                 data_readers=" ".join(str(t) for t in readers)),
+                            b, esc(tip)))
+        if label and not compact:
+            labels.append((rng["offset"], rng["length"], label))
+    out = ['<svg class="line-map" viewBox="0 0 %d %d" role="img"%s>' % (width, height, attr(data_line_size=size))]
+    out.append("<title>line map: which thread reads and writes each byte of the %d-byte line</title>" % size)
+    if patterns:
+        out.append("<defs>%s</defs>" % "".join(patterns.values()))
+    for r in range(rows):
+        y = top + r * block
+        out.append('<text class="tick" x="%d" y="%d" text-anchor="end">+%d</text>' % (left - 6, y + row_h / 2 + 4, r * per_row))
+        for c in range(0, per_row + 1, 8):
+            x = left + c * cell - 0.5
+            out.append('<line class="byte-tick" x1="%s" x2="%s" y1="%d" y2="%d"/>' % (num(x), num(x), y - 4, y + row_h + 2))
+            if c < per_row and r == 0:
+                out.append('<text class="tick small" x="%s" y="%d">%d</text>' % (num(x + 2), y - 6, c))
+    out += cells
+    # Ranges named below the bytes, in lanes so that names do not overlap.
+    lane_end = [-1e9] * max(lanes, 1)
+    for offset, length, label in labels:
+        r = offset // per_row
+        c0 = offset % per_row
+        c1 = min(c0 + length, per_row)
+        x0, x1 = left + c0 * cell, left + c1 * cell - 1
+        centre = (x0 + x1) / 2.0
+        text = label
+        w = _text_width(text)
+        tx = min(max(centre - w / 2, 2), width - w - 2)
+        lane = next((i for i in range(lanes) if lane_end[i] < tx - 6 + r * 1e6), None)
+        if lane is None:
+            text = label if len(label) <= 12 else label[:11] + "…"
+            w = _text_width(text)
+            tx = min(max(centre - w / 2, 2), width - w - 2)
+            lane = min(range(lanes), key=lambda i: lane_end[i])
+        lane_end[lane] = tx + w + r * 1e6
+        y = top + r * block + row_h + 4
+        ly = y + (lane + 1) * lane_h - 3
+        out.append('<g class="range-label"%s><line x1="%s" x2="%s" y1="%d" y2="%d"/>'
+                   '<line x1="%s" x2="%s" y1="%d" y2="%d"/><text x="%s" y="%s">%s</text></g>'
+                   % (attr(data_offset=offset, data_length=length), num(x0), num(x1), y, y,
+                      num(centre), num(centre), y, ly - 10, num(tx), num(ly), esc(text)))
+    out.append("</svg>")
+    return "".join(out)
+
+
+def line_map_legend(f):
+    items = []
+    functions = {}
+    for t in f.get("thread_start_functions") or []:
+        if isinstance(t, dict):
+            functions[t.get("thread")] = t.get("function")
+    threads = sorted(set(f["threads"]) | {t for r in f["line_map"] for t in r["writers"] + r["readers"]})
+    for t in threads:
+        fn = functions.get(t)
+        items.append((thread_colour(t), "%s%s writes" % (thread_name(t), (" (%s)" % fn) if fn else ""), "box"))
+    items.append(("#bbbbbb", "light: read only", "box"))
+    if any(len(r["writers"]) > 1 for r in f["line_map"]):
+        items.append(("repeating-linear-gradient(45deg,#0072B2 0 5px,#E69F00 5px 10px)",
+                      "stripes: written by several threads (true sharing)", "box"))
+    items.append(("#e4e4e4", "not accessed", "box"))
+    return legend_html(items)
+
+
+def line_map_table(f):
+    members = f.get("members") or []
+    rows = []
+    for rng in f["line_map"]:
+        obj = rng.get("object")
+        if obj:
+            kind, label = object_label(obj)
+            what = "%s %s" % (kind, label)
+        else:
+            what = ""
+        rows.append("<tr><td class=num>%d–%d</td><td class=num>%d</td><td>%s</td><td>%s</td><td>%s</td><td>%s</td></tr>"
+                    % (rng["offset"], rng["offset"] + rng["length"] - 1, rng["length"], esc(what),
+                       esc(range_label(rng, members)),
+                       esc(", ".join(thread_name(t) for t in rng["writers"])),
+                       esc(", ".join(thread_name(t) for t in rng["readers"]))))
+    return ('<table class="line-map-table"><tr><th>bytes</th><th>length</th><th>object</th><th>name</th>'
+            '<th>written by</th><th>read by</th></tr>%s</table>' % "".join(rows))
+
+
+def finding_html(f, rank, report):
+    imp = f["impact"]
+    obs = f.get("observed_invalidations")
+    out = ['<article class="finding kind-%s" id="finding-%d-%d"%s>'
+           % (esc(f["kind"]), report["pid"], rank,
+              attr(data_rank=rank, data_kind=f["kind"], data_invalidations=f["invalidations"],
+                   data_seconds=imp["estimated_seconds"]))]
+    out.append('<h3><span class="rank">#%d</span> <span class="badge %s">%s</span> %s</h3>'
+               % (rank, esc(f["kind"]), esc(KIND_TEXT.get(f["kind"], f["kind"])), esc(finding_title(f))))
+    facts = [("estimated cost", "%s (%s of the involved threads' time)" % (fmt_seconds(imp["estimated_seconds"]),
+                                                                           fmt_share(imp["share"]))),
+             ("invalidations", "%s (%s false sharing, %s true sharing)"
+              % (fmt_int(f["invalidations"]), fmt_int(f.get("false_sharing_invalidations", 0)),
+                 fmt_int(f.get("true_sharing_invalidations", 0)))),
+             ("counted in this run", fmt_int(obs) if isinstance(obs, int) else "— (a prediction)"),
+             ("if the threads ran in parallel", fmt_int(f.get("estimated_parallel_invalidations", 0))),
+             ("line", "0x%x, %d bytes%s" % (f["line_address"], f["line_size"],
+                                              (", predicted: %s" % f["prediction"]) if f.get("prediction") else "")),
+             ("threads", ", ".join(thread_name(t) for t in f["threads"]))]
+    functions = [t for t in f.get("thread_start_functions") or [] if isinstance(t, dict)]
+    if functions:
+        facts[-1] = ("threads", ", ".join("%s %s" % (thread_name(t.get("thread", -1)),
+                                                     ("runs %s()" % t["function"]) if t.get("function") else "(start unknown)")
+                                          for t in functions))
+    out.append('<table class="facts">%s</table>'
+               % "".join("<tr><th>%s</th><td>%s</td></tr>" % (esc(k), esc(v)) for k, v in facts))
+    fix = f.get("fix") or {}
+    text = fix.get("text") or f.get("suggestion")
+    if text:
+        out.append('<div class="fix"><b>Fix:</b> %s</div>' % esc(text))
+    out.append("<h4>Line map</h4>")
+    out.append('<p class="explain">Each box is one byte of the %d-byte line; the colour says which thread '
+               'writes it. Bytes written by different threads on one line are false sharing.</p>' % f["line_size"])
+    out.append(line_map_svg(f))
+    out.append(line_map_legend(f))
+    out.append(line_map_table(f))
+    objects = f.get("objects") or []
+    if objects:
+        rows = []
+        for o in objects:
+            kind, label = object_label(o)
+            ranges = ", ".join("%d–%d" % (a, b) for a, b in o.get("contended_bytes") or [])
+            rows.append("<tr><td>%s</td><td>%s%s</td><td class=num>%s</td><td class=num>%s</td><td>%s</td></tr>"
+                        % (esc(kind), esc(label), stack_html(o.get("alloc_stack") or []),
+                           esc(fmt_bytes(o["size"]) if isinstance(o.get("size"), int) else "—"),
+                           esc(fmt_int(o.get("invalidations", 0))), esc(ranges)))
+        out.append("<h4>Objects</h4><table class=objects><tr><th>kind</th><th>object</th><th>size</th>"
+                   "<th>invalidations</th><th>contended bytes</th></tr>%s</table>" % "".join(rows))
+    sites = f.get("access_sites") or []
+    if sites:
+        rows = "".join('<tr><td><span class="dot" style="background:%s"></span>%s</td><td>%s</td><td>%s</td>'
+                       '<td class=num>%s</td><td>%s</td></tr>'
+                       % (thread_colour(s.get("thread", -1)), esc(thread_name(s.get("thread", -1))),
+                          esc(s.get("access", "")), esc(frame_text(s)), esc(fmt_int(s.get("count", 0))),
+                          esc(", ".join("%d–%d" % tuple(r) for r in s.get("line_bytes") or [])))
+                       for s in sites)
+        out.append("<h4>Where the threads access the line</h4><table class=sites><tr><th>thread</th><th>access</th>"
+                   "<th>code</th><th>count</th><th>bytes</th></tr>%s</table>" % rows)
+    accesses = f.get("accesses") or []
+    if accesses:
+        rows = "".join("<tr><td>%s</td><td class=num>%d–%d</td><td class=num>%s</td><td class=num>%s</td></tr>"
+                       % (esc(thread_name(a.get("thread", -1))), a.get("offset", 0),
+                          a.get("offset", 0) + a.get("length", 1) - 1, esc(fmt_int(a.get("reads", 0))),
+                          esc(fmt_int(a.get("writes", 0)))) for a in accesses)
+        out.append("<details><summary>Accesses per thread</summary><table class=accesses><tr><th>thread</th>"
+                   "<th>bytes</th><th>reads</th><th>writes</th></tr>%s</table></details>" % rows)
+    out.append("</article>")
+    return "\n".join(out)
+
+
+def ranking_svg(findings):
+    row, label_w, bar_w = 26, 420, 300
+    longest = max([f["impact"]["estimated_seconds"] for f in findings] + [1e-12])
+    out = ['<svg class="ranking" viewBox="0 0 %d %d" role="img"><title>findings ranked by estimated cost</title>'
+           % (label_w + bar_w + 190, row * len(findings) + 6)]
+    for i, f in enumerate(findings):
+        y = 3 + i * row
+        s = f["impact"]["estimated_seconds"]
+        w = max(bar_w * s / longest, 1)
+        label = "#%d %s" % (i + 1, finding_title(f))
+        if len(label) > 64:
+            label = label[:63] + "…"
+        colour = {"false-sharing": "#c0392b", "true-sharing": "#7f8c8d"}.get(f["kind"], "#e67e22")
+        out.append('<g class="rank-bar"%s><text class="bar-label" x="%d" y="%d" text-anchor="end">%s</text>'
+                   '<rect x="%d" y="%d" width="%s" height="%d" fill="%s"/>'
+                   '<text class="bar-value" x="%s" y="%d">%s · %s</text></g>'
+                   % (attr(data_rank=i + 1, data_seconds=s), label_w - 8, y + 16, esc(label), label_w, y + 3,
+                      num(w), row - 8, colour, num(label_w + w + 6), y + 16, esc(fmt_seconds(s)),
+                      esc(fmt_share(f["impact"]["share"]))))
+    out.append("</svg>")
+    return "".join(out)
+
+
+HEAT_COLOURS = {"hot": "#d62728", "warm": "#ff9f1c", "cold": "#4a90d9", "padding": "#cfcfcf",
+                "unused": "#ececec"}
+
+
+def struct_svg(s, width=900):
+    size = max(s["size"], 1)
+    scale = min(14.0, (width - 20) / float(size))
+    h = 40
+    # One width for every struct, so that small structs keep their scale.
+    out = ['<svg class="struct-map" viewBox="0 0 %d %d" role="img"%s><title>fields of %s by heat</title>'
+           % (width, h + 34, attr(data_struct=s["name"]), esc(s["name"]))]
+    for f in s["fields"]:
+        x = 10 + f["offset"] * scale
+        w = max(f["size"] * scale - 1, 1)
+        heat = f.get("heat", "")
+        name = f.get("name") or ("(padding)" if heat == "padding" else "field %s" % f.get("index", "?"))
+        out.append('<g class="field"%s><rect x="%s" y="4" width="%s" height="%d" fill="%s"/>'
+                   % (attr(data_name=name, data_heat=heat, data_count=f["count"]), num(x), num(w), h,
+                      HEAT_COLOURS.get(heat, "#999")))
+        if _text_width(name, 6.0) < w - 2:
+            out.append('<text class="field-name" x="%s" y="%d" text-anchor="middle">%s</text>'
+                       % (num(x + w / 2), 4 + h // 2 + 4, esc(name)))
+        out.append("<title>%s: offset %d, %d bytes, %s, %s accesses (%s)</title></g>"
+                   % (esc(name), f["offset"], f["size"], esc(f.get("type", "")), esc(fmt_int(f["count"])), esc(heat)))
+    # Cache-line boundaries, as the struct would sit at a 64-byte aligned
+    # address; at most about 32 of them drawn for a large struct.
+    step = 64 * max(1, -(-size // (64 * 32)))
+    for b in range(0, size + 1, step):
+        x = 10 + b * scale
+        out.append('<line class="cl-boundary" x1="%s" x2="%s" y1="0" y2="%d"/>'
+                   '<text class="tick small" x="%s" y="%d" text-anchor="middle">%d</text>'
+                   % (num(x), num(x), h + 8, num(x), h + 22, b))
+    if size % step:
+        out.append('<text class="tick small" x="%s" y="%d" text-anchor="middle">%d</text>'
+                   % (num(10 + size * scale), h + 22, size))
+    out.append("</svg>")
+    return "".join(out)
+
+
+def struct_html(s, report):
+    busiest = max([f["count"] for f in s["fields"]] + [1])
+    rows = []
+    for f in s["fields"]:
+        heat = f.get("heat", "")
+        share = 100.0 * f["count"] / s["accesses"] if s.get("accesses") else 0
+        rows.append('<tr class="heat-%s"><td class=num>%s</td><td>%s</td><td class=num>%d</td><td class=num>%d</td>'
+                    '<td><code>%s</code></td><td class=num>%s</td><td><span class="count-bar" style="width:%dpx;background:%s"></span> %.1f%%</td>'
+                    '<td>%s</td></tr>'
+                    % (esc(heat), esc(f.get("index", "")), esc(f.get("name") or "—"), f["offset"], f["size"],
+                       esc(f.get("type", "")), esc(fmt_int(f["count"])), int(120 * f["count"] / busiest),
+                       HEAT_COLOURS.get(heat, "#999"), share, esc(heat)))
+    note = ""
+    if s.get("hot_cold_mix"):
+        note = ('<p class="verdict">Hot and cold fields are mixed: without the cold fields the hot ones would '
+                'span fewer cache lines (hot span %s).</p>' % esc(fmt_bytes(s.get("hot_span", 0))))
+    return ('<div class="struct"%s><h4>%s <span class=muted>%s, %s field accesses</span></h4>%s%s'
+            '<table class="fields"><tr><th>#</th><th>member</th><th>offset</th><th>size</th><th>type</th>'
+            '<th>accesses</th><th>share</th><th>heat</th></tr>%s</table></div>'
+            % (attr(data_struct=s["name"]), esc(s["name"]), esc(fmt_bytes(s["size"])),
+               esc(fmt_int(s.get("accesses", 0))), struct_svg(s), note, "".join(rows)))
+
+
+def render_cache_frag(report, idx):
+    out = ['<section class="report cache-frag" id="report-%d"%s>' % (idx, attr(data_pid=report["pid"]))]
+    out.append("<h2>False sharing and struct fields · %s <span class=muted>(pid %d)</span></h2>"
+               % (esc(report["executable"]), report["pid"]))
+    findings = ranked_findings(report)
+    total = sum(f["impact"]["estimated_seconds"] for f in report["findings"])
+    counts = {}
+    for f in findings:
+        counts[f["kind"]] = counts.get(f["kind"], 0) + 1
+    out.append('<div class="cards">')
+    out.append('<div class="card" data-key="findings" data-value="%d"><div class="card-title">findings</div>'
+               '<div class="big">%d</div><div>%s</div></div>'
+               % (len(findings), len(findings),
+                  esc(", ".join("%d %s" % (n, KIND_TEXT.get(k, k)) for k, n in counts.items()) or "none")))
+    out.append('<div class="card" data-key="estimated-seconds"><div class="card-title">estimated time lost</div>'
+               '<div class="big">%s</div><div class="hint">at %d ns per invalidation, if the threads ran in '
+               'parallel</div></div>' % (esc(fmt_seconds(total)), report["transfer_ns"]))
+    sampling = ("1 in %s accesses (sampled)" % fmt_int(report["sample_period"])
+                if report.get("sampled") else "every access")
+    out.append('<div class="card"><div class="card-title">accesses seen</div><div class="big">%s</div>'
+               '<div class="hint">counts are estimates: samples × period</div></div>' % esc(sampling))
+    out.append("</div>")
+    if report.get("untracked_lines"):
+        out.append('<p class="warning">%s lines needed a record but got none '
+                   '(cache_frag_max_tracked_lines): findings may be missing.</p>'
+                   % esc(fmt_int(report["untracked_lines"])))
+    out.append("<h3>Findings ranked by impact</h3>")
+    if findings:
+        out.append(ranking_svg(findings))
+        for rank, f in enumerate(findings, 1):
+            f = dict(f, _id="%d-%d" % (idx, rank))
+            out.append(finding_html(f, rank, report))
+    else:
+        out.append('<p class="none">No shared cache line above the thresholds (%s invalidations, %s of the '
+                   'threads\' time).</p>' % (esc(fmt_int(report.get("report_threshold", 0))),
+                                              esc(fmt_share(report.get("min_share", 0)))))
+    out.append("<h3>Struct field heat</h3>")
+    structs = report["structs"]
+    if structs:
+        out.append('<p class="explain">Each struct drawn to scale, a box per field, coloured by how often the '
+                   'program accessed it; dashed lines are 64-byte cache-line boundaries (for a struct at a '
+                   'line-aligned address).</p>')
+        out.append(legend_html([(c, k, "box") for k, c in HEAT_COLOURS.items()]))
+        for s in structs:
+            out.append(struct_html(s, report))
+    else:
+        out.append('<p class="none">No struct field accesses were counted.</p>')
+    out.append('<p class="settings muted">transfer %d ns per invalidation · min share %s · report threshold %s '
+               'invalidations · %s tracked lines</p>'
+               % (report["transfer_ns"], esc(fmt_share(report.get("min_share", 0))),
+                  esc(fmt_int(report.get("report_threshold", 0))), esc(fmt_int(report.get("tracked_lines", 0)))))
+    out.append(extra_keys_html(report, CF_KNOWN))
+    out.append("</section>")
+    return "\n".join(out)
+
+
+# ---------------------------------------------------------------------------
+# The page
+# ---------------------------------------------------------------------------
+
+CSS = """
+:root { --fg:#1d1d1f; --muted:#6b6b70; --line:#d9d9de; --bg:#fff; --panel:#f6f7f9; }
+* { box-sizing: border-box; }
+body { font: 14px/1.45 system-ui, -apple-system, "Segoe UI", Roboto, "DejaVu Sans", sans-serif;
+       color: var(--fg); background: var(--bg); margin: 0 auto; padding: 18px 28px 60px; max-width: 1180px; }
+h1 { font-size: 22px; margin: 4px 0 2px; }
+h2 { font-size: 18px; margin: 30px 0 10px; padding-top: 12px; border-top: 2px solid var(--line); }
+h3 { font-size: 16px; margin: 24px 0 8px; }
+h4 { font-size: 14px; margin: 14px 0 6px; }
+.muted, .hint { color: var(--muted); }
+.hint { font-size: 12px; }
+.explain { color: #3b3b40; max-width: 80ch; }
+code { font: 12px ui-monospace, "DejaVu Sans Mono", monospace; }
+header .sub { color: var(--muted); }
+.controls { position: sticky; top: 0; background: rgba(255,255,255,.95); padding: 6px 0; z-index: 2;
+            border-bottom: 1px solid var(--line); }
+.cards { display: flex; gap: 12px; flex-wrap: wrap; margin: 10px 0; }
+.card { background: var(--panel); border: 1px solid var(--line); border-radius: 8px; padding: 10px 14px; min-width: 210px; }
+.card-title { font-size: 12px; text-transform: uppercase; letter-spacing: .04em; color: var(--muted); }
+.big { font-size: 22px; font-weight: 600; }
+table { border-collapse: collapse; margin: 8px 0 14px; font-size: 13px; }
+th, td { border-bottom: 1px solid var(--line); padding: 4px 10px; text-align: left; vertical-align: top; }
+th { background: var(--panel); font-weight: 600; }
+td.num { text-align: right; font-variant-numeric: tabular-nums; white-space: nowrap; }
+table.facts th { background: none; color: var(--muted); font-weight: normal; }
+svg { display: block; width: 100%; height: auto; max-width: 900px; margin: 6px 0; }
+svg text { font: 11px system-ui, "DejaVu Sans", sans-serif; fill: #333; }
+svg .tick.small { font-size: 9px; fill: #777; }
+svg .axis-label { font-size: 12px; fill: #222; font-weight: 600; }
+svg .plot-bg { fill: #fbfbfc; }
+svg .grid { stroke: #e6e6ea; }
+svg .axis, svg .tickmark { stroke: #555; }
+svg path.area { fill-opacity: .14; stroke: none; }
+svg path.step { fill: none; stroke-width: 1.6; }
+svg .cache-line line { stroke: #b03030; stroke-dasharray: 6 4; stroke-width: 1.3; }
+svg .cache-line text, svg .caches-above { fill: #b03030; font-weight: 600; }
+svg .cache-line text, svg .phase-marker text, svg .range-label text, svg .field-name {
+  paint-order: stroke; stroke: #fff; stroke-width: 3px; stroke-linejoin: round; }
+svg .phase-marker line { stroke: #6a3d9a; stroke-dasharray: 3 3; stroke-width: 1.3; }
+svg .phase-marker text { fill: #6a3d9a; font-weight: 600; }
+svg .phase-span.phase-0 { fill: #6a3d9a; fill-opacity: .06; }
+svg .phase-span.phase-1 { fill: #6a3d9a; fill-opacity: .12; }
+svg .byte { stroke: none; }
+svg .byte-tick { stroke: #888; stroke-width: .8; }
+svg .range-label line { stroke: #777; stroke-width: .8; }
+svg .cl-boundary { stroke: #222; stroke-dasharray: 4 3; }
+svg .field text, svg .field-name { fill: #111; font-size: 10px; }
+.scale-log { display: none; }
+body.log-scale .scale-log { display: block; }
+body.log-scale .scale-linear { display: none; }
+figure.level { margin: 12px 0 20px; }
+figcaption { font-size: 13px; }
+.legend { display: flex; flex-wrap: wrap; gap: 6px 18px; font-size: 12px; margin: 4px 0 8px; }
+.key { display: inline-flex; align-items: center; gap: 6px; }
+.swatch { display: inline-block; width: 22px; height: 0; border-top: 3px solid; }
+.swatch.dash { border-top-style: dashed; }
+.swatch.box { height: 12px; width: 14px; border: 1px solid #999; }
+.dot { display: inline-block; width: 10px; height: 10px; border-radius: 5px; margin-right: 5px; }
+.finding { border: 1px solid var(--line); border-radius: 10px; padding: 4px 18px 12px; margin: 16px 0; }
+.finding h3 { margin-top: 12px; }
+.rank { color: var(--muted); }
+.badge { font-size: 12px; padding: 2px 8px; border-radius: 10px; color: #fff; background: #888; vertical-align: 2px; }
+.badge.false-sharing { background: #c0392b; }
+.badge.true-sharing { background: #7f8c8d; }
+.badge.predicted-false-sharing { background: #e67e22; }
+.fix { background: #eef7ee; border-left: 4px solid #2e8b57; padding: 8px 12px; margin: 8px 0; max-width: 95ch; }
+.verdict.fit-fits { color: #1e7b34; } .verdict.fit-exceeds { color: #a33; }
+td.fit-fits { color: #1e7b34; } td.fit-exceeds { color: #a33; }
+.warning { background: #fff4e0; border-left: 4px solid #e69f00; padding: 6px 10px; }
+.count-bar { display: inline-block; height: 10px; vertical-align: middle; }
+ol.stack { margin: 2px 0 0 18px; padding: 0; font-size: 12px; color: var(--muted); }
+.diff-status { font-weight: 600; }
+.diff-status.status-disappeared { color: #1e7b34; } .diff-status.status-appeared { color: #b03030; }
+.diff-status.status-changed { color: #b36b00; } .diff-status.status-same { color: var(--muted); }
+.finding-diff { border: 1px solid var(--line); border-radius: 10px; padding: 4px 18px 12px; margin: 16px 0; }
+.side { display: grid; grid-template-columns: 1fr 1fr; gap: 16px; }
+.side > div { min-width: 0; }
+.delta-better { color: #1e7b34; } .delta-worse { color: #b03030; }
+details summary { cursor: pointer; color: #234; }
+.none { color: #1e7b34; }
+"""
+
+SCRIPT = """
+(function () {
+  var box = document.getElementById('log-scale');
+  if (!box) return;
+  function apply() { document.body.classList.toggle('log-scale', box.checked); }
+  box.addEventListener('change', apply);
+  apply();
+})();
+"""
+
+
+def page(title, subtitle, body, with_scale_toggle):
+    controls = ""
+    if with_scale_toggle:
+        controls = ('<div class="controls"><label><input type="checkbox" id="log-scale"> '
+                    'logarithmic y axis (shows small and large working sets and every cache level together)'
+                    '</label></div>')
+    return ('<!DOCTYPE html>\n<html lang="en"><head><meta charset="utf-8">'
+            # Nothing may be fetched: the page must open from disk, offline.
+            '<meta http-equiv="Content-Security-Policy" content="default-src \'none\'; '
+            'style-src \'unsafe-inline\'; script-src \'unsafe-inline\'; img-src data:">'
+            '<meta name="viewport" content="width=device-width, initial-scale=1">'
+            '<link rel="icon" href="data:,">'
+            '<title>%s</title><style>%s</style></head>\n<body>\n<header><h1>%s</h1><div class="sub">%s</div></header>\n'
+            '%s\n%s\n<footer class="muted"><p>Written by efsan-view from EfficiencySanitizer JSON reports '
+            '(schema version %d).</p></footer>\n<script>%s</script>\n</body></html>\n'
+            % (esc(title), CSS, esc(title), subtitle, controls, body, SCHEMA_VERSION, SCRIPT))
+
+
+def render_reports(reports, sources):
+    parts = []
+    for i, r in enumerate(reports):
+        if r["tool"] == "working-set":
+            parts.append(render_working_set(r, i))
+        else:
+            parts.append(render_cache_frag(r, i))
+    tools = sorted({r["tool"] for r in reports})
+    title = "efsan report: " + ", ".join(os.path.basename(r["executable"]) for r in reports[:3])
+    if len(reports) > 3:
+        title += ", …"
+    subtitle = "%d report%s (%s) from %s" % (len(reports), "s" if len(reports) != 1 else "",
+                                            " and ".join(tools), esc(", ".join(_where(s) for s in sources)))
+    if len(reports) > 1:
+        toc = "".join('<li><a href="#report-%d">%s · %s (pid %d)</a></li>'
+                      % (i, esc(r["tool"]), esc(r["executable"]), r["pid"]) for i, r in enumerate(reports))
+        subtitle += "<ol class=toc>%s</ol>" % toc
+    return page(title, subtitle, "\n".join(parts), any(r["tool"] == "working-set" for r in reports))
+
+
+# ---------------------------------------------------------------------------
+# Diff
+# ---------------------------------------------------------------------------
+
+def delta_cell(before, after, fmt=fmt_int, lower_is_better=True):
+    if before == after:
+        return '<td class="num delta">±0</td>'
+    better = (after < before) == lower_is_better
+    return '<td class="num delta %s">%s</td>' % ("delta-better" if better else "delta-worse",
+                                                  esc(fmt_delta(before, after, fmt)))
+
+
+def diff_row(name, before, after, fmt=fmt_int, extra=None, key=None):
+    b = fmt(before) if before is not None else "—"
+    a = fmt(after) if after is not None else "—"
+    if before is None or after is None:
+        d = '<td class="num delta">%s</td>' % ("appeared" if before is None else "disappeared")
+    else:
+        d = delta_cell(before, after, fmt)
+    return '<tr%s><td>%s</td><td class=num>%s</td><td class=num>%s</td>%s%s</tr>' % (
+        attr(data_key=key or name, data_before=before, data_after=after), esc(name), esc(b), esc(a), d, extra or "")
+
+
+def object_key(o):
+    kind, label = object_label(o)
+    return "%s %s" % (kind, label)
+
+
+def diff_working_set(before, after):
+    lb = before["cache_line_size"]
+    out = ['<section class="diff working-set">']
+    out.append("<h2>Working set: before and after</h2>")
+    fb = lambda n: "%s (%s)" % (fmt_lines(n), fmt_bytes(n * lb))
+    rows = [diff_row("total working set", before["total_lines"], after["total_lines"], fb, key="total_lines")]
+    for k in list(dict.fromkeys(list(before["regions"]) + list(after["regions"]))):
+        rows.append(diff_row("  " + k, before["regions"].get(k), after["regions"].get(k), fb, key="region " + k))
+    peak_b = max([l["peak_lines"] for l in before["levels"]] + [0])
+    peak_a = max([l["peak_lines"] for l in after["levels"]] + [0])
+    rows.append(diff_row("largest snapshot", peak_b, peak_a, fb, key="peak_lines"))
+    out.append('<table class="diff-table totals"><tr><th></th><th>before</th><th>after</th><th>change</th></tr>%s</table>'
+               % "".join(rows))
+    # Phases by name, objects by kind and name.
+    for section, key in (("Phases", "phases"), ("Data structures", "objects")):
+        b_items, a_items = before.get(key) or [], after.get(key) or []
+        if not b_items and not a_items:
+            continue
+        name_of = (lambda p: p.get("name") or "(unnamed)") if key == "phases" else object_key
+        b_map = {name_of(x): x["lines"] for x in b_items}
+        a_map = {name_of(x): x["lines"] for x in a_items}
+        names = list(dict.fromkeys(list(b_map) + list(a_map)))
+        if key == "objects":
+            names.sort(key=lambda n: -max(b_map.get(n, 0), a_map.get(n, 0)))
+        out.append("<h3>%s</h3>" % section)
+        out.append('<table class="diff-table %s"><tr><th></th><th>before</th><th>after</th><th>change</th></tr>%s</table>'
+                   % (key, "".join(diff_row(n, b_map.get(n), a_map.get(n), fb, key=n) for n in names)))
+    out.append("<h3>Over time</h3>")
+    out.append(legend_html([("#1f5fa8", "before", "line"), ("#d55e00", "after", "line")]))
+    a_levels = {l["level"]: l for l in after["levels"]}
+    drawn = 0
+    for level in before["levels"]:
+        other = a_levels.get(level["level"])
+        if not level["lines"] or not other or not other["lines"]:
+            continue
+        drawn += 1
+        out.append('<figure class="level"%s><figcaption><b>%s</b> — peak %s before, %s after</figcaption>'
+                   % (attr(data_level=level["level"]), esc(level_name(level, before)),
+                      esc(fb(level["peak_lines"])), esc(fb(other["peak_lines"]))))
+        out.append(timeline_svg(before, level, False, compare=(after, other)))
+        out.append(timeline_svg(before, level, True, compare=(after, other)))
+        out.append("</figure>")
+    if not drawn:
+        out.append('<p class="muted">No level has snapshots in both runs.</p>')
+    out.append("</section>")
+    return "\n".join(out)
+
+
+def finding_identity(f):
+    """What names a finding across runs: addresses move (ASLR, other
+    allocations), so the object's name or allocation site and the line's
+    offset in it."""
+    obj = f.get("object") or {}
+    kind = obj.get("kind", "unknown")
+    if kind == "global":
+        who = "global " + str(obj.get("name"))
+    elif kind == "heap":
+        frames = obj.get("alloc_stack") or []
+        who = "heap " + " < ".join("%s:%s" % (fr.get("function"), fr.get("line")) for fr in frames[:4])
+    elif kind == "stack":
+        who = "stack T%s" % obj.get("thread")
+    else:
+        # The offset in the page survives ASLR for code and data alike.
+        who = "unknown page+0x%x" % (f["line_address"] & 0xfff)
+    predicted = f["kind"].startswith("predicted")
+    where = None
+    if isinstance(obj.get("address"), int) and kind in ("global", "heap"):
+        where = f["line_address"] - obj["address"]
+    return (who, predicted), where
+
+
+def match_findings(before, after):
+    groups = {}
+    for side, report in (("b", before), ("a", after)):
+        for f in ranked_findings(report):
+            key, where = finding_identity(f)
+            groups.setdefault(key, {"b": [], "a": []})[side].append((where, f))
+    pairs = []
+    for key, g in groups.items():
+        bs = sorted(g["b"], key=lambda p: (p[0] is None, p[0] or 0))
+        as_ = sorted(g["a"], key=lambda p: (p[0] is None, p[0] or 0))
+        used = set()
+        for wb, fb in bs:
+            best = None
+            for j, (wa, fa) in enumerate(as_):
+                if j in used:
+                    continue
+                if best is None or (wb is not None and wa is not None and
+                                    abs(wa - wb) < abs(as_[best][0] - wb)):
+                    best = j
+            if best is None:
+                pairs.append((fb, None))
+            else:
+                used.add(best)
+                pairs.append((fb, as_[best][1]))
+        for j, (wa, fa) in enumerate(as_):
+            if j not in used:
+                pairs.append((None, fa))
+    return pairs
+
+
+def finding_status(fb, fa):
+    if fa is None:
+        return "disappeared"
+    if fb is None:
+        return "appeared"
+    sb, sa = fb["impact"]["estimated_seconds"], fa["impact"]["estimated_seconds"]
+    if fb["kind"] != fa["kind"] or sorted(fb["threads"]) != sorted(fa["threads"]):
+        return "changed"
+    if max(sb, sa) > 0 and abs(sb - sa) > 0.2 * max(sb, sa):
+        return "changed"
+    return "same"
+
+
+STATUS_TEXT = {"disappeared": "disappeared", "appeared": "appeared", "changed": "changed",
+               "same": "about the same"}
+
+
+def diff_cache_frag(before, after):
+    out = ['<section class="diff cache-frag">']
+    out.append("<h2>False sharing: before and after</h2>")
+    tb = sum(f["impact"]["estimated_seconds"] for f in before["findings"])
+    ta = sum(f["impact"]["estimated_seconds"] for f in after["findings"])
+    rows = [diff_row("findings", len(before["findings"]), len(after["findings"]), key="findings"),
+            diff_row("estimated time lost", tb, ta, fmt_seconds, key="estimated_seconds")]
+    out.append('<table class="diff-table totals"><tr><th></th><th>before</th><th>after</th><th>change</th></tr>%s</table>'
+               % "".join(rows))
+    pairs = match_findings(before, after)
+    order = {"disappeared": 0, "appeared": 1, "changed": 2, "same": 3}
+    pairs.sort(key=lambda p: (order[finding_status(*p)],
+                              -max((p[0] or p[1])["impact"]["estimated_seconds"],
+                                   (p[1] or p[0])["impact"]["estimated_seconds"])))
+    counts = {}
+    for p in pairs:
+        s = finding_status(*p)
+        counts[s] = counts.get(s, 0) + 1
+    out.append('<p class="summary">%s</p>' % esc(", ".join("%d %s" % (counts[s], STATUS_TEXT[s])
+                                                          for s in order if s in counts) or "no findings in either run"))
+    for i, (fb, fa) in enumerate(pairs):
+        status = finding_status(fb, fa)
+        f = fb or fa
+        out.append('<article class="finding-diff status-%s"%s>' % (status, attr(data_status=status,
+                                                                               data_title=finding_title(f))))
+        out.append('<h3><span class="diff-status status-%s">%s</span> · %s</h3>'
+                   % (status, esc(STATUS_TEXT[status]), esc(finding_title(f))))
+        rows = [diff_row("estimated cost", fb["impact"]["estimated_seconds"] if fb else None,
+                         fa["impact"]["estimated_seconds"] if fa else None, fmt_seconds, key="estimated_seconds"),
+                diff_row("invalidations", fb["invalidations"] if fb else None,
+                         fa["invalidations"] if fa else None, key="invalidations")]
+        if fb and fa and fb["kind"] != fa["kind"]:
+            rows.append('<tr><td>kind</td><td>%s</td><td>%s</td><td></td></tr>'
+                        % (esc(KIND_TEXT.get(fb["kind"], fb["kind"])), esc(KIND_TEXT.get(fa["kind"], fa["kind"]))))
+        if fb and fa and sorted(fb["threads"]) != sorted(fa["threads"]):
+            rows.append('<tr><td>threads</td><td>%s</td><td>%s</td><td></td></tr>'
+                        % (esc(", ".join(map(thread_name, fb["threads"]))),
+                           esc(", ".join(map(thread_name, fa["threads"])))))
+        out.append('<table class="diff-table"><tr><th></th><th>before</th><th>after</th><th>change</th></tr>%s</table>'
+                   % "".join(rows))
+        cols = []
+        for label, g in (("before", fb), ("after", fa)):
+            if g is None:
+                cols.append('<div><h4>%s</h4><p class="muted">no such finding</p></div>' % label)
+            else:
+                g = dict(g, _id="d%d%s" % (i, label[0]))
+                fix = (g.get("fix") or {}).get("text") or g.get("suggestion") or ""
+                cols.append('<div class="%s"><h4>%s</h4>%s%s<p class="hint">%s</p></div>'
+                            % (label, label, line_map_svg(g, compact=True), line_map_legend(g), esc(fix)))
+        out.append('<div class="side">%s</div>' % "".join(cols))
+        out.append("</article>")
+    # Structs by name.
+    b_structs = {s["name"]: s for s in before["structs"]}
+    a_structs = {s["name"]: s for s in after["structs"]}
+    names = list(dict.fromkeys(list(b_structs) + list(a_structs)))
+    if names:
+        out.append("<h3>Struct fields</h3>")
+        rows = []
+        for n in names:
+            sb, sa = b_structs.get(n), a_structs.get(n)
+            changes = []
+            if sb and sa:
+                if sb["size"] != sa["size"]:
+                    changes.append("size %d → %d bytes" % (sb["size"], sa["size"]))
+                fb_ = {(x.get("name") or x.get("index")): x for x in sb["fields"]}
+                for x in sa["fields"]:
+                    y = fb_.get(x.get("name") or x.get("index"))
+                    if y and y.get("heat") != x.get("heat"):
+                        changes.append("%s %s → %s" % (x.get("name") or x.get("index"), y.get("heat"), x.get("heat")))
+            rows.append(diff_row(n, sb["accesses"] if sb else None, sa["accesses"] if sa else None,
+                                 extra="<td>%s</td>" % esc("; ".join(changes)), key=n))
+        out.append('<table class="diff-table structs"><tr><th>struct</th><th>accesses before</th><th>after</th>'
+                   '<th>change</th><th>layout and heat</th></tr>%s</table>' % "".join(rows))
+    out.append("</section>")
+    return "\n".join(out)
+
+
+def render_diff(before, after, paths):
+    if before["tool"] != after["tool"]:
+        raise InputError("%s is a %s report and %s a %s report: --diff compares two reports of one tool"
+                         % (_where(paths[0]), before["tool"], _where(paths[1]), after["tool"]))
+    body = diff_working_set(before, after) if before["tool"] == "working-set" else diff_cache_frag(before, after)
+    title = "efsan diff: %s" % os.path.basename(after["executable"])
+    subtitle = ("before: %s (%s, pid %d) · after: %s (%s, pid %d)"
+                % (esc(_where(paths[0])), esc(before["executable"]), before["pid"],
+                   esc(_where(paths[1])), esc(after["executable"]), after["pid"]))
+    return page(title, subtitle, body, before["tool"] == "working-set")
+
+
+# ---------------------------------------------------------------------------
+# Perfetto / Chrome trace events
+# ---------------------------------------------------------------------------
+
+def perfetto_trace(reports, sources):
+    events = []
+    seen_pids = {}
+    notes = []
+    for r, source in zip(reports, sources):
+        if r["tool"] != "working-set":
+            raise InputError("%s: a cache-frag report has no time axis; --perfetto takes working-set reports"
+                             % _where(source))
+        n = seen_pids.get(r["pid"], 0) + 1
+        seen_pids[r["pid"]] = n
+        suffix = "" if n == 1 else " (report %d)" % n
+        pid = r["pid"]
+        lb = r["cache_line_size"]
+        events.append({"ph": "M", "name": "process_name", "pid": pid, "tid": 0, "ts": 0,
+                       "args": {"name": "efsan working set: %s (pid %d)" % (r["executable"], pid)}})
+        for level in r["levels"]:
+            first, period, values = level_series(level)
+            name = "working set L%d, %s snapshots%s" % (level["level"], fmt_ms(period), suffix)
+            for i, v in enumerate(values):
+                events.append({"ph": "C", "name": name, "pid": pid, "tid": 0,
+                               "ts": int((first + i) * period * 1000),
+                               "args": {"lines": v, "bytes": v * lb}})
+        timed = phase_times(r)
+        if timed:
+            events.append({"ph": "M", "name": "thread_name", "pid": pid, "tid": 1, "ts": 0,
+                           "args": {"name": "phases"}})
+        for p, start, end in timed:
+            name = str(p.get("name") or "(unnamed)") + suffix
+            events.append({"ph": "i", "s": "p", "name": "phase " + name, "pid": pid, "tid": 1,
+                           "ts": int(start * 1000), "args": {"lines": p["lines"], "bytes": p["lines"] * lb}})
+            if end is not None and end >= start:
+                events.append({"ph": "X", "name": name, "pid": pid, "tid": 1, "ts": int(start * 1000),
+                               "dur": int((end - start) * 1000), "args": {"lines": p["lines"], "bytes": p["lines"] * lb}})
+        if r.get("phases") and not timed:
+            notes.append("pid %d: its phases carry no start times, so the trace has no phase events" % pid)
+    # Sorted by time, metadata first: every track's timestamps then increase.
+    events.sort(key=lambda e: (e["ph"] != "M", e["ts"]))
+    meta = {"generator": PROG, "reports": [{"pid": r["pid"], "executable": r["executable"],
+                                              "total_lines": r["total_lines"],
+                                              "caches": r.get("caches") or []} for r in reports]}
+    return {"traceEvents": events, "displayTimeUnit": "ms", "otherData": meta}, notes
+
+
+# ---------------------------------------------------------------------------
+# Command line
+# ---------------------------------------------------------------------------
+
+class Parser(argparse.ArgumentParser):
+    def error(self, message):
+        sys.stderr.write("%s: error: %s (see %s --help)\n" % (PROG, message, PROG))
+        sys.exit(2)
+
+
+def write_output(path, text):
+    if path in (None, "-"):
+        sys.stdout.write(text)
+        return
+    try:
+        tmp = path + ".tmp"
+        with open(tmp, "w", encoding="utf-8") as f:
+            f.write(text)
+        os.replace(tmp, path)
+    except OSError as e:
+        raise InputError("%s: cannot write: %s" % (path, e.strerror or e))
+
+
+def main(argv=None):
+    ap = Parser(prog=PROG, description="Pictures of EfficiencySanitizer JSON reports "
+                "(ESAN_OPTIONS=report_format=json): an HTML page, a Perfetto trace, or the difference of two runs.",
+                epilog="examples:\n  efsan-view report.json -o report.html\n"
+                       "  efsan-view --perfetto report.json -o trace.json\n"
+                       "  efsan-view --diff before.json after.json -o diff.html",
+                formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("reports", nargs="+", metavar="REPORT.json",
+                    help="JSON reports ('-' for standard input); a file may hold several, one after the other")
+    ap.add_argument("-o", "--output", metavar="FILE", help="where to write (default: standard output)")
+    mode = ap.add_mutually_exclusive_group()
+    mode.add_argument("--perfetto", action="store_true",
+                      help="write Chrome trace-event JSON for ui.perfetto.dev instead of HTML")
+    mode.add_argument("--diff", action="store_true", help="compare two reports: BEFORE.json AFTER.json")
+    ap.add_argument("--before-pid", type=int, metavar="PID", help="with --diff: the report of this process in BEFORE")
+    ap.add_argument("--after-pid", type=int, metavar="PID", help="with --diff: the report of this process in AFTER")
+    args = ap.parse_args(argv)
+    try:
+        if args.diff:
+            if len(args.reports) != 2:
+                ap.error("--diff takes two reports, BEFORE.json and AFTER.json (got %d)" % len(args.reports))
+            before = pick_report(args.reports[0], args.before_pid)
+            after = pick_report(args.reports[1], args.after_pid)
+            write_output(args.output, render_diff(before, after, args.reports))
+            return 0
+        if args.before_pid is not None or args.after_pid is not None:
+            ap.error("--before-pid and --after-pid go with --diff")
+        reports, sources = [], []
+        for path in args.reports:
+            loaded = load_reports(path)
+            reports += loaded
+            sources += [path] * len(loaded)
+        if args.perfetto:
+            trace, notes = perfetto_trace(reports, sources)
+            for n in notes:
+                sys.stderr.write("%s: note: %s\n" % (PROG, n))
+            write_output(args.output, json.dumps(trace, separators=(",", ":")) + "\n")
+        else:
+            write_output(args.output, render_reports(reports, args.reports))
+        return 0
+    except InputError as e:
+        sys.stderr.write("%s: error: %s\n" % (PROG, e))
+        return 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,318 @@
+"""Opens a page written by efsan-view in headless Chromium and checks it
+against the JSON reports it was made from.
+
+usage: check_page.py PAGE.html PNG REPORT.json [REPORT.json ...]
+       check_page.py --diff PAGE.html PNG BEFORE.json AFTER.json [--expect STATUS:TEXT ...]
+
+The answers come from the reports themselves (parsed here, independently of
+efsan-view): every working-set level with snapshots has a timeline whose
+points carry the report's numbers, in order, in both the linear and the log
+chart, and the scale switch shows one or the other; cache sizes are drawn as
+lines; phases and data structures are there when the report has them; every
+cache-frag finding has its line map with each byte coloured by the threads
+the report says write it, ranked by estimated cost, with its fix; every
+struct's fields with their counts. The page must log nothing to the console
+(no script error, no blocked fetch). A screenshot of the whole page goes to
+PNG. Prints "page ok: ..." lines, or the problems and exits 1.
+"""
+import json
+import os
+import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from browser import Browser  # noqa: E402
+
+FACTS = r"""
+const vis = e => { const r = e.getBoundingClientRect(); return r.width > 0 && r.height > 0; };
+const txt = e => e ? e.textContent : '';
+const nums = (list, key) => [...list].map(e => Number(e.dataset[key]));
+function timeline(svg) {
+  return {level: Number(svg.dataset.level), scale: svg.dataset.scale, visible: vis(svg),
+          width: svg.getBoundingClientRect().width,
+          before: nums(svg.querySelectorAll('.series-before circle.snap, .series-run circle.snap'), 'lines'),
+          after: nums(svg.querySelectorAll('.series-after circle.snap'), 'lines'),
+          titles: [...svg.querySelectorAll('circle.snap > title')].map(txt),
+          pointsVisible: [...svg.querySelectorAll('circle.snap')].every(vis),
+          caches: nums(svg.querySelectorAll('g.cache-line'), 'bytes'),
+          above: txt(svg.querySelector('.caches-above')),
+          phases: [...svg.querySelectorAll('g.phase-marker')].map(g => g.dataset.name),
+          texts: [...svg.querySelectorAll('text')].map(txt)};
+}
+function section(s) {
+  return {
+    pid: Number(s.dataset.pid), tool: s.classList.contains('working-set') ? 'working-set' : 'cache-frag',
+    text: s.innerText,
+    cards: Object.fromEntries([...s.querySelectorAll('.card[data-key]')].map(c => [c.dataset.key, c.dataset.value || ''])),
+    timelines: [...s.querySelectorAll('svg.timeline')].map(timeline),
+    objects: [...s.querySelectorAll('svg.objects-chart')].slice(0, 1).flatMap(svg =>
+        [...svg.querySelectorAll('g.object-bar')].map(g => ({kind: g.dataset.kind, lines: Number(g.dataset.lines),
+                                                             visible: vis(g.querySelector('rect'))}))),
+    phases: [...s.querySelectorAll('tr.phase')].map(r => ({name: r.dataset.name, lines: Number(r.dataset.lines)})),
+    findings: [...s.querySelectorAll('article.finding')].map(a => ({
+        rank: Number(a.dataset.rank), kind: a.dataset.kind, invalidations: Number(a.dataset.invalidations),
+        seconds: Number(a.dataset.seconds), text: a.innerText,
+        mapVisible: vis(a.querySelector('svg.line-map')),
+        size: Number(a.querySelector('svg.line-map').dataset.lineSize),
+        bytes: [...a.querySelectorAll('svg.line-map rect.byte')].map(r => [Number(r.dataset.offset),
+                  r.dataset.writers, r.dataset.readers, r.getAttribute('fill')])})),
+    rankBars: [...s.querySelectorAll('svg.ranking g.rank-bar')].map(g => Number(g.dataset.seconds)),
+    structs: [...s.querySelectorAll('div.struct')].map(d => ({name: d.dataset.struct,
+        visible: vis(d.querySelector('svg.struct-map')),
+        fields: [...d.querySelectorAll('g.field')].map(g => [g.dataset.name, Number(g.dataset.count), g.dataset.heat])})),
+  };
+}
+return {
+  title: document.title,
+  sections: [...document.querySelectorAll('section.report')].map(section),
+  diff: [...document.querySelectorAll('section.diff')].map(s => ({
+      tool: s.classList.contains('working-set') ? 'working-set' : 'cache-frag', text: s.innerText,
+      rows: [...s.querySelectorAll('table.diff-table tr[data-key]')].map(r => [r.dataset.key, r.dataset.before, r.dataset.after]),
+      timelines: [...s.querySelectorAll('svg.timeline')].map(timeline),
+      findings: [...s.querySelectorAll('article.finding-diff')].map(a => [a.dataset.status, a.dataset.title]),
+  })),
+  svgCount: document.querySelectorAll('svg').length,
+  hasScaleSwitch: !!document.getElementById('log-scale'),
+};
+"""
+
+
+def fmt_int(n):
+    return "{:,}".format(n)
+
+
+class Checker:
+    def __init__(self):
+        self.problems = []
+        self.notes = []
+
+    def expect(self, cond, what):
+        if not cond:
+            self.problems.append(what)
+        return cond
+
+
+def load(path):
+    text = open(path).read()
+    dec = json.JSONDecoder()
+    docs, pos = [], 0
+    while True:
+        while pos < len(text) and text[pos].isspace():
+            pos += 1
+        if pos >= len(text):
+            return docs
+        doc, pos = dec.raw_decode(text, pos)
+        docs.append(doc)
+
+
+def ranked(findings):
+    return [f for _, f in sorted(enumerate(findings),
+                                 key=lambda p: (-p[1]["impact"]["estimated_seconds"], p[0]))]
+
+
+def check_timelines(c, where, timelines, level, scale, lines, key="before"):
+    charts = [t for t in timelines if t["level"] == level["level"] and t["scale"] == scale]
+    if not c.expect(len(charts) == 1, "%s: level %d: %d %s timelines" % (where, level["level"], len(charts), scale)):
+        return None
+    t = charts[0]
+    c.expect(t[key] == lines, "%s: level %d %s: points %s, report %s" % (where, level["level"], scale,
+                                                                          t[key][:8], lines[:8]))
+    for v in set(lines):
+        c.expect(any(fmt_int(v) + " lines" in title for title in t["titles"]),
+                 "%s: level %d: no point says %s lines" % (where, level["level"], fmt_int(v)))
+    texts = " ".join(t["texts"])
+    for label in ("lines (64-byte cache lines)", "bytes", "time since the sampler started"):
+        c.expect(label in texts, "%s: level %d: axis label %r missing" % (where, level["level"], label))
+    return t
+
+
+def data_caches(report):
+    return [x for x in report.get("caches") or [] if not str(x.get("type", "")).lower().startswith("instr")]
+
+
+def check_working_set(c, r, s, switch):
+    where = "pid %d" % r["pid"]
+    c.expect(s["cards"].get("total-lines") == str(r["total_lines"]),
+             "%s: total card %r, report %d" % (where, s["cards"].get("total-lines"), r["total_lines"]))
+    c.expect(fmt_int(r["total_lines"]) in s["text"], "%s: total %s not on the page" % (where, fmt_int(r["total_lines"])))
+    points = 0
+    shown = [l for l in r["levels"] if l["lines"]]
+    for level in shown:
+        lin = check_timelines(c, where, s["timelines"], level, "linear", level["lines"])
+        log = check_timelines(c, where, s["timelines"], level, "log", level["lines"])
+        points += len(level["lines"])
+        if lin and log:
+            c.expect(lin["visible"] != log["visible"], "%s: level %d: linear %s, log %s visible"
+                     % (where, level["level"], lin["visible"], log["visible"]))
+            c.expect((lin if not switch else log)["pointsVisible"], "%s: level %d: points not drawn" % (where, level["level"]))
+            c.expect(lin["width"] > 400 or not lin["visible"], "%s: level %d: chart %d px wide" % (where, level["level"], lin["width"]))
+            for cache in data_caches(r):
+                # The log chart holds every cache; the linear one names those above it.
+                c.expect(cache["size_bytes"] in log["caches"], "%s: level %d: log chart lacks the L%d line"
+                         % (where, level["level"], cache["level"]))
+                c.expect(cache["size_bytes"] in lin["caches"] or ("L%d" % cache["level"]) in lin["above"],
+                         "%s: level %d: linear chart neither draws nor names L%d" % (where, level["level"], cache["level"]))
+            for p in r.get("phases") or []:
+                if "start_ms" in p:
+                    first = (level["taken"] - len(level["lines"])) * level["period_ms"]
+                    if first <= p["start_ms"] <= level["taken"] * level["period_ms"]:
+                        c.expect(p["name"] in lin["phases"], "%s: level %d: no marker for phase %s"
+                                 % (where, level["level"], p["name"]))
+    c.expect(len(s["timelines"]) == 2 * len(shown), "%s: %d timelines for %d levels with snapshots"
+             % (where, len(s["timelines"]), len(shown)))
+    objects = r.get("objects") or []
+    c.expect(sorted(o["lines"] for o in s["objects"]) == sorted(o["lines"] for o in objects),
+             "%s: data structure bars %s, report %s" % (where, [o["lines"] for o in s["objects"]],
+                                                       [o["lines"] for o in objects]))
+    c.expect(all(o["visible"] for o in s["objects"]), "%s: a data structure bar is not drawn" % where)
+    phases = r.get("phases") or []
+    c.expect([(p["name"], p["lines"]) for p in s["phases"]] == [(p["name"], p["lines"]) for p in phases],
+             "%s: phases %s, report %s" % (where, s["phases"], phases))
+    c.notes.append("%s working-set: %d timelines, %d points, %d caches, %d phases, %d data structures"
+                   % (where, len(s["timelines"]), points, len(data_caches(r)), len(phases), len(objects)))
+
+
+def check_cache_frag(c, r, s):
+    where = "pid %d" % r["pid"]
+    findings = ranked(r["findings"])
+    c.expect(len(s["findings"]) == len(findings), "%s: %d findings on the page, %d in the report"
+             % (where, len(s["findings"]), len(findings)))
+    c.expect(s["rankBars"] == sorted(s["rankBars"], reverse=True) and len(s["rankBars"]) == len(findings),
+             "%s: ranking bars %s" % (where, s["rankBars"]))
+    for rank, (f, a) in enumerate(zip(findings, s["findings"]), 1):
+        w = "%s finding #%d" % (where, rank)
+        c.expect(a["rank"] == rank and a["kind"] == f["kind"] and a["invalidations"] == f["invalidations"],
+                 "%s: page has %s/%s, report %s/%s" % (w, a["kind"], a["invalidations"], f["kind"], f["invalidations"]))
+        c.expect(fmt_int(f["invalidations"]) in a["text"], "%s: %s invalidations not shown" % (w, fmt_int(f["invalidations"])))
+        c.expect(a["mapVisible"], "%s: line map not drawn" % w)
+        c.expect(a["size"] == f["line_size"] and len(a["bytes"]) == f["line_size"],
+                 "%s: %d byte boxes for a %d-byte line" % (w, len(a["bytes"]), f["line_size"]))
+        want = {}
+        for rng in f["line_map"]:
+            for b in range(rng["offset"], rng["offset"] + rng["length"]):
+                want[b] = (" ".join(map(str, sorted(rng["writers"]))), " ".join(map(str, sorted(rng["readers"]))))
+        got = {b[0]: (b[1], b[2]) for b in a["bytes"]}
+        c.expect(got == want, "%s: byte writers/readers differ from the line map" % w)
+        fills = {}
+        for off, writers, _, fill in a["bytes"]:
+            if writers and " " not in writers:
+                fills.setdefault(writers, set()).add(fill)
+        c.expect(all(len(v) == 1 for v in fills.values()) and
+                 len({next(iter(v)) for v in fills.values()}) == len(fills),
+                 "%s: one colour per writing thread expected, got %s" % (w, fills))
+        fix = (f.get("fix") or {}).get("text") or f.get("suggestion")
+        if fix:
+            c.expect(fix in a["text"], "%s: the fix text is not on the page" % w)
+        for t in f.get("thread_start_functions") or []:
+            if t.get("function"):
+                c.expect("T%d (%s)" % (t["thread"], t["function"]) in a["text"],
+                         "%s: T%d's start function %s not in the legend" % (w, t["thread"], t["function"]))
+    c.expect([x["name"] for x in s["structs"]] == [x["name"] for x in r["structs"]],
+             "%s: structs %s" % (where, [x["name"] for x in s["structs"]]))
+    for st, ps in zip(r["structs"], s["structs"]):
+        c.expect(ps["visible"], "%s: struct %s not drawn" % (where, st["name"]))
+        c.expect([x[1] for x in ps["fields"]] == [x["count"] for x in st["fields"]] and
+                 [x[2] for x in ps["fields"]] == [x.get("heat") for x in st["fields"]],
+                 "%s: struct %s fields %s" % (where, st["name"], ps["fields"]))
+    c.notes.append("%s cache-frag: %d findings (%s), %d structs" % (
+        where, len(findings), ", ".join(f["kind"] for f in findings), len(r["structs"])))
+
+
+def check_console(c, browser):
+    entries = browser.console()
+    bad = [e for e in entries if e.get("level") in ("SEVERE", "WARNING")]
+    c.expect(not bad, "console: %s" % bad)
+    return len(entries)
+
+
+def main(argv):
+    diff = argv[:1] == ["--diff"]
+    if diff:
+        argv = argv[1:]
+    expects = []
+    while "--expect" in argv:
+        i = argv.index("--expect")
+        expects.append(argv[i + 1].split(":", 1))
+        del argv[i:i + 2]
+    page, png, paths = argv[0], argv[1], argv[2:]
+    reports = [doc for p in paths for doc in load(p)]
+    c = Checker()
+    with Browser() as b:
+        b.open(page)
+        facts = b.run(FACTS)
+        console = check_console(c, b)
+        if diff:
+            check_diff(c, facts, reports, expects)
+        else:
+            c.expect(len(facts["sections"]) == len(reports), "%d report sections for %d reports"
+                     % (len(facts["sections"]), len(reports)))
+            for r, s in zip(reports, facts["sections"]):
+                c.expect(s["pid"] == r["pid"] and s["tool"] == r["tool"], "section %s/%s for report %s/%s"
+                         % (s["pid"], s["tool"], r["pid"], r["tool"]))
+                if r["tool"] == "working-set":
+                    check_working_set(c, r, s, False)
+                else:
+                    check_cache_frag(c, r, s)
+        if facts["hasScaleSwitch"]:
+            # The switch shows the log charts instead of the linear ones.
+            b.run("document.getElementById('log-scale').click()")
+            after = b.run(FACTS)
+            for r, s in zip(reports, after["sections"]):
+                if r["tool"] == "working-set":
+                    for t in s["timelines"]:
+                        c.expect(t["visible"] == (t["scale"] == "log"),
+                                 "log switch: level %d %s chart visible=%s" % (t["level"], t["scale"], t["visible"]))
+            for d in after["diff"]:
+                for t in d["timelines"]:
+                    c.expect(t["visible"] == (t["scale"] == "log"), "log switch: diff level %d" % t["level"])
+            b.run("document.getElementById('log-scale').click()")
+        console += check_console(c, b)
+        size = b.screenshot(png)
+        c.expect(size > 1000, "screenshot of %d bytes" % size)
+    if c.problems:
+        for p in c.problems:
+            print("check_page: " + p)
+        return 1
+    for n in c.notes:
+        print("page ok: " + n)
+    print("page ok: %d svg, %d console messages, screenshot %s" % (facts["svgCount"], console, png))
+    return 0
+
+
+def check_diff(c, facts, reports, expects):
+    before, after = reports
+    if not c.expect(len(facts["diff"]) == 1, "%d diff sections" % len(facts["diff"])):
+        return
+    d = facts["diff"][0]
+    rows = {k: (b, a) for k, b, a in d["rows"]}
+    if before["tool"] == "working-set":
+        c.expect(rows.get("total_lines") == (str(before["total_lines"]), str(after["total_lines"])),
+                 "total row %s, reports %d and %d" % (rows.get("total_lines"), before["total_lines"], after["total_lines"]))
+        a_levels = {l["level"]: l for l in after["levels"]}
+        n = 0
+        for level in before["levels"]:
+            other = a_levels[level["level"]]
+            if level["lines"] and other["lines"]:
+                n += 1
+                for scale in ("linear", "log"):
+                    t = check_timelines(c, "diff", d["timelines"], level, scale, level["lines"])
+                    if t:
+                        c.expect(t["after"] == other["lines"], "diff level %d %s: after points differ"
+                                 % (level["level"], scale))
+        c.notes.append("diff working-set: total %d -> %d lines, %d levels overlaid"
+                       % (before["total_lines"], after["total_lines"], n))
+    else:
+        c.expect(rows.get("findings") == (str(len(before["findings"])), str(len(after["findings"]))),
+                 "findings row %s" % (rows.get("findings"),))
+        nb = sum(1 for s, _ in d["findings"] if s != "appeared")
+        na = sum(1 for s, _ in d["findings"] if s != "disappeared")
+        c.expect(nb == len(before["findings"]) and na == len(after["findings"]),
+                 "diff lists %d before and %d after findings, reports have %d and %d"
+                 % (nb, na, len(before["findings"]), len(after["findings"])))
+        c.notes.append("diff cache-frag: %s" % "; ".join("%s %s" % tuple(f) for f in d["findings"]))
+    for status, text in expects:
+        c.expect(any(s == status and text in t for s, t in d["findings"]),
+                 "no finding %s with %r in %s" % (status, text, d["findings"]))
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
