@@ -152,6 +152,9 @@ void efsan_core_thread_start(uptr stack_lo, uptr stack_hi,
     return;
   if (stack_lo < stack_hi)
     efsan_regions_set(stack_lo, stack_hi, EFSAN_REGION_STACK);
+  if (efsan_active_tool == EFSAN_TOOL_WORKING_SET)
+    efsan_ws_objects_thread_start(efsan_thread_index, stack_lo, stack_hi,
+                                  start_routine);
   if (efsan_active_tool == EFSAN_TOOL_CACHE_FRAG)
     efsan_cache_frag_thread_start(efsan_thread_handle(), stack_lo, stack_hi,
                                   start_routine);
@@ -207,6 +210,8 @@ void efsan_core_fork_child(void) {
   this_thread_ends_process = false;
   if (efsan_active_tool == EFSAN_TOOL_WORKING_SET) {
     efsan_shadow_forget_all();
+    if (efsan_ws_objects_enabled())
+      efsan_heap_fork_child();
     efsan_ws_fork_child();
   }
   else if (efsan_active_tool == EFSAN_TOOL_CACHE_FRAG)
@@ -262,11 +267,24 @@ void efsan_core_malloc(uptr addr, uptr size, u32 stack_id) {
   }
   if (efsan_active_tool == EFSAN_TOOL_CACHE_FRAG)
     efsan_cache_frag_alloc(addr, size, stack_id);
+  else if (efsan_ws_objects_enabled())
+    efsan_heap_insert(addr, size, stack_id);
 }
 
 void efsan_core_free(uptr addr) {
-  if (efsan_active_tool == EFSAN_TOOL_CACHE_FRAG && addr)
+  if (!addr || !tool_started)
+    return;
+  if (efsan_active_tool == EFSAN_TOOL_CACHE_FRAG) {
     efsan_cache_frag_free(addr);
+  } else if (efsan_ws_objects_enabled()) {
+    struct efsan_heap_block unused;
+    efsan_heap_remove(addr, &unused);
+  }
+}
+
+bool efsan_core_wants_alloc_stacks(void) {
+  return efsan_active_tool == EFSAN_TOOL_CACHE_FRAG ||
+         efsan_ws_objects_enabled();
 }
 
 //===-- Access entry points ------------------------------------------------===//

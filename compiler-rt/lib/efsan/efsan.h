@@ -47,6 +47,22 @@ static inline uptr efsan_app_of_shadow(const u8 *shadow) {
   return ((uptr)shadow - EFSAN_SHADOW_OFFSET) << EFSAN_CACHE_LINE_SHIFT;
 }
 
+// Working set's changed-page map (docs/InstrumentationABI.md): one byte per
+// 4 KiB page of shadow, set whenever a byte of that page gains bit 0, so that
+// the sampler visits only the shadow that changed. It lives in the shadow of
+// the shadow, which no application address maps to, inside the shadow
+// reservation: [EFSAN_DIRTY_MAP, + 512 MiB). The sampler keeps one byte of
+// its own per shadow page right after it (EFSAN_PENDING_MAP).
+#define EFSAN_SHADOW_PAGE_SHIFT 12
+#define EFSAN_DIRTY_MAP 0x104000000000ULL
+#define EFSAN_DIRTY_MAP_SIZE                                                   \
+  ((EFSAN_SHADOW_END - EFSAN_SHADOW_OFFSET) >> EFSAN_SHADOW_PAGE_SHIFT)
+#define EFSAN_PENDING_MAP (EFSAN_DIRTY_MAP + EFSAN_DIRTY_MAP_SIZE)
+static inline u8 *efsan_dirty_byte_of(const u8 *shadow) {
+  return (u8 *)((((uptr)shadow - EFSAN_SHADOW_OFFSET) >>
+                 EFSAN_SHADOW_PAGE_SHIFT) + EFSAN_DIRTY_MAP);
+}
+
 // Tool ids (docs/InstrumentationABI.md "Tools").
 enum efsan_tool {
   EFSAN_TOOL_NONE = 0,
@@ -133,6 +149,9 @@ typedef void (*efsan_mapping_visitor)(uptr lo, uptr hi, int prot,
                                       const char *path, void *arg);
 void efsan_for_each_mapping(efsan_mapping_visitor visit, void *arg);
 int efsan_getpid(void);
+// Reads at most size - 1 bytes of a (small) file into buffer and ends them
+// with a NUL; returns the length, or -1 if the file cannot be opened.
+sptr efsan_read_file(const char *path, char *buffer, uptr size);
 // The program's path as the kernel gave it (/proc/self/exe, read at start-up,
 // so neither argv[0] nor a later exec, rename or chroot changes it); never
 // null.
@@ -152,6 +171,10 @@ void efsan_mutex_unlock(efsan_mutex *m);
 bool efsan_start_sideline_thread(void (*fn)(void *arg), void *arg);
 void efsan_sleep_ms(u32 ms);
 u64 efsan_monotonic_ns(void);
+// CPU time the calling thread has used (CLOCK_THREAD_CPUTIME_ID), and the
+// whole process (CLOCK_PROCESS_CPUTIME_ID).
+u64 efsan_thread_cpu_ns(void);
+u64 efsan_process_cpu_ns(void);
 
 // Stable index of the current thread: 0 for the main thread, then 1, 2, ... in
 // pthread_create order (a forked child keeps the forking thread's index).
@@ -187,6 +210,15 @@ uptr efsan_symbolize_pc(uptr pc, struct efsan_frame *frames, uptr max_frames);
 // process), start and size and returns true.
 bool efsan_symbolize_global(uptr addr, const char **name, uptr *start,
                             uptr *size);
+// Calls visit(start, size, arg) for every global variable in the ELF symbol
+// table (.symtab, no symbolizer process) of the module holding addr; false if
+// that module has no symbol table. Addresses are the loaded ones.
+typedef void (*efsan_symbol_visitor)(uptr start, uptr size, void *arg);
+bool efsan_for_each_global_symbol(uptr addr, efsan_symbol_visitor visit,
+                                  void *arg);
+// The (demangled) name of the global starting at start, from the symbol
+// table only; null if none.
+const char *efsan_global_name(uptr start);
 // The name of the function at pc from its module's symbol table (no
 // symbolizer process), demangled; null if none.
 const char *efsan_function_name(uptr pc);
@@ -235,6 +267,9 @@ void efsan_core_mmap(uptr addr, uptr size, bool accessible);
 bool efsan_core_range_is_shadow(uptr addr, uptr size);
 void efsan_core_malloc(uptr addr, uptr size, u32 stack_id);
 void efsan_core_free(uptr addr);
+// Is an allocation stack worth capturing for efsan_core_malloc (cache-frag,
+// and the working set's objects)?
+bool efsan_core_wants_alloc_stacks(void);
 // A shared library was loaded (dlopen): its mappings join the registry now.
 void efsan_core_library_loaded(void);
 // Ranges libc read or wrote on the program's behalf; pc is the caller of the

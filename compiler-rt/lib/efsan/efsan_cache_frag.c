@@ -215,8 +215,8 @@ static u8 cf_object_of(struct cf_line_record *record, uptr addr) {
     if (cf_load(&o->live) && addr - o->start < o->size)
       return (u8)(i + 1);
   }
-  struct cf_heap_block block;
-  if (!cf_heap_lookup(addr, &block))
+  struct efsan_heap_block block;
+  if (!efsan_heap_lookup(addr, &block))
     return 0;
   u8 found = 0;
   efsan_mutex_lock(&record->objects_lock);
@@ -954,7 +954,7 @@ void efsan_cache_frag_init(void) {
   cf_sync_clocks = (struct cf_sync_clock *)efsan_mmap_noreserve(
       CF_SYNC_SLOTS * sizeof(struct cf_sync_clock));
 
-  cf_heap_init();
+  efsan_heap_init();
   cf_members_init();
   cf_start_thread_sampler(0, 0);
 }
@@ -969,20 +969,21 @@ void efsan_cache_frag_module_exit(void *module_info) {
 
 void efsan_cache_frag_alloc(uptr addr, uptr size, u32 alloc_stack_id) {
   if (addr) {
-    cf_heap_insert(addr, size, alloc_stack_id);
+    efsan_heap_insert(addr, size, alloc_stack_id);
     cf_members_note_alloc(addr, alloc_stack_id);
   }
 }
 
 void efsan_cache_frag_free(uptr addr) {
-  if (addr)
-    cf_heap_remove(addr);
+  struct efsan_heap_block forgotten;
+  if (addr && efsan_heap_remove(addr, &forgotten))
+    cf_forget_heap_object(forgotten.start, forgotten.size, forgotten.serial);
 }
 
 void efsan_cache_frag_fork_child(void) {
   // The child keeps the parent's records (its report covers the parent's
   // run up to the fork as well) but has lost the other threads' locks.
-  cf_heap_fork_child();
+  efsan_heap_fork_child();
   u32 n;
   struct cf_line_record *records = cf_records(&n);
   for (u32 i = 0; i < n; i++)

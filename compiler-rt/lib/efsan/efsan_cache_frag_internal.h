@@ -3,7 +3,7 @@
 // Shared between the files of the cache-frag tool: sampling and the per-line
 // records (efsan_cache_frag.c), the contention model that turns records into
 // estimates (efsan_cache_frag_model.c), the live-allocation map
-// (efsan_cache_frag_heap.c), struct field counters
+// (efsan_heap.c, shared with the working-set tool), struct field counters
 // (efsan_cache_frag_structs.c) and the report (efsan_cache_frag_report.c).
 // docs/CacheFrag.md explains the algorithm and every number it produces.
 //
@@ -138,20 +138,6 @@ u64 cf_untracked_lines(void);
 u64 cf_thread_accesses(u32 thread);
 // Marks the record objects that refer to a freed heap block as dead.
 void cf_forget_heap_object(uptr start, uptr size, u32 serial);
-
-// Live heap allocations (efsan_cache_frag_heap.c).
-struct cf_heap_block {
-  uptr start, size;
-  u32 stack_id;
-  u32 serial;
-};
-void cf_heap_init(void);
-void cf_heap_insert(uptr start, uptr size, u32 stack_id);
-void cf_heap_remove(uptr start);
-// Finds the live block holding addr; marks it so that freeing it calls
-// cf_forget_heap_object.
-bool cf_heap_lookup(uptr addr, struct cf_heap_block *block);
-void cf_heap_fork_child(void);
 
 // The contention model (efsan_cache_frag_model.c): the estimates for one
 // real or virtual line. A view is what one thread did on up to 128 bytes.

@@ -1583,23 +1583,6 @@ static void cf_print_text_structs(struct cf_struct_usage *u, uptr n,
 //===-- JSON --------------------------------------------------------------===//
 
 // A stack as a list of {function, file, line}.
-static void cf_print_json_frames(u32 stack_id) {
-  struct efsan_frame frames[CF_MAX_FRAMES];
-  uptr n = stack_id ? efsan_symbolize_stack(stack_id, frames, CF_MAX_FRAMES) : 0;
-  efsan_printf("[");
-  for (uptr i = 0; i < n; i++) {
-    efsan_printf("%s{\"function\": ", i ? ", " : "");
-    efsan_json_string(frames[i].function);
-    efsan_printf(", \"file\": ");
-    if (frames[i].file)
-      efsan_json_string(frames[i].file);
-    else
-      efsan_printf("null");
-    efsan_printf(", \"line\": %d}", frames[i].line);
-  }
-  efsan_printf("]");
-}
-
 static void cf_print_json_object(const struct cf_finding *f,
                                  const struct cf_object *o) {
   efsan_printf("{\"kind\": \"%s\"", cf_object_kind_name(o->kind));
@@ -1615,7 +1598,7 @@ static void cf_print_json_object(const struct cf_finding *f,
     efsan_printf(", \"thread\": %u", o->thread);
   if (o->kind == CF_OBJECT_HEAP) {
     efsan_printf(", \"alloc_stack\": ");
-    cf_print_json_frames(o->stack_id);
+    efsan_json_stack(o->stack_id);
   }
   // Contended bytes as [first, last] pairs, in the object for bounded
   // objects, in the line otherwise.
@@ -1688,7 +1671,7 @@ static void cf_print_json_finding(const struct cf_finding *f, bool last) {
       else
         efsan_printf("%u", groups[g].creator);
       efsan_printf(", \"stack\": ");
-      cf_print_json_frames(groups[g].stack_id);
+      efsan_json_stack(groups[g].stack_id);
       efsan_printf("}");
       first = false;
     }

@@ -206,6 +206,12 @@ static void CheckValues() {
     BadValue("sample_freq", "must be at least 1 (milliseconds)");
   if (efsan_flags.snapshot_step < 1 || efsan_flags.snapshot_step > 4)
     BadValue("snapshot_step", "must be 1, 2, 3 or 4");
+  if (internal_strcmp(efsan_flags.sample_clock, "wall") &&
+      internal_strcmp(efsan_flags.sample_clock, "cpu"))
+    BadValue("sample_clock", "must be 'wall' or 'cpu'");
+  if (efsan_flags.report_objects < 0 ||
+      efsan_flags.report_objects > 100)
+    BadValue("report_objects", "must be 0..100");
   if (efsan_flags.snapshot_history < 1 ||
       efsan_flags.snapshot_history > 65536)
     BadValue("snapshot_history", "must be 1..65536");

@@ -37,9 +37,9 @@ void InitializeInterceptors();
 // caller_frame (the frame of the function caller_pc is in or its callee's).
 u32 CaptureCallerStack(__sanitizer::uptr caller_pc,
                        __sanitizer::uptr caller_frame);
-// CaptureCallerStack for the stacks cache-frag reports (allocations, thread
-// creations): 0 under the other tool (and while a new thread looks up its
-// stack).
+// CaptureCallerStack for the stacks reports name (cache-frag: allocations and
+// thread creations; working set: allocation sites, unless report_objects=0):
+// 0 when no report needs them (and while a new thread looks up its stack).
 u32 CaptureReportStack(__sanitizer::uptr caller_pc,
                       __sanitizer::uptr caller_frame);
 // The memory of operator new: libc's malloc, or aligned_alloc when alignment

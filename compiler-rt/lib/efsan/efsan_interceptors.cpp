@@ -70,14 +70,14 @@ static void OnFree(void *p) {
     efsan_core_free((uptr)p);
 }
 
-// The allocation stack is only worth its cost when cache-frag attributes
-// heap objects.
+// The allocation stack is only worth its cost when a tool attributes heap
+// objects (cache-frag, the working set's data structures).
 // Not while a new thread looks up its stack: pthread_getattr_np allocates
 // under a lock that the unwinder's own bounds lookup would take again.
 static __thread bool looking_up_thread_stack;
 
 u32 __efsan::CaptureReportStack(uptr caller_pc, uptr caller_frame) {
-  if (efsan_active_tool != EFSAN_TOOL_CACHE_FRAG || looking_up_thread_stack)
+  if (!efsan_core_wants_alloc_stacks() || looking_up_thread_stack)
     return 0;
   return CaptureCallerStack(caller_pc, caller_frame);
 }

@@ -26,16 +26,43 @@ typedef void (*efsan_shadow_visitor)(u64 *words, uptr count, void *arg);
 bool efsan_shadow_for_each_resident(uptr app_lo, uptr app_hi,
                                     efsan_shadow_visitor visit, void *arg,
                                     const bool *stop);
+// The same for any NORESERVE table: runs of resident words of [lo, hi)
+// (8-byte aligned), found with mincore.
+bool efsan_for_each_resident(uptr lo, uptr hi, efsan_shadow_visitor visit,
+                             void *arg, const bool *stop);
+
+// Calls visit(words, count, pending, arg) for every page of shadow under the
+// given regions (sorted, as efsan_regions_snapshot returns them) that gained
+// a bit 0 since the last call (its changed-page byte is cleared first) or
+// whose pending byte has a bit of `wanted`; the page's pending byte becomes
+// what visit returns. Pending bytes belong to the caller (the sampler, under
+// its lock) and start at 0. Cost: one mincore call per region (per 16 TiB)
+// on the changed-page map, whose pages each cover 1 GiB of application
+// memory, a word read per 8 shadow pages under the map pages written so
+// far, and the pages visited. Returns false, having stopped early, as soon
+// as *stop (if given) is set.
+struct efsan_region;
+typedef u8 (*efsan_shadow_page_visitor)(u64 *words, uptr count, u8 pending,
+                                        void *arg);
+bool efsan_shadow_for_each_changed(const struct efsan_region *regions, uptr n,
+                                   u8 wanted, efsan_shadow_page_visitor visit,
+                                   void *arg, const bool *stop);
 
 // Working-set marking: sets "touched since the last sample" and "ever
 // touched" in the shadow byte of every line of [addr, addr+size), storing only
-// into bytes that miss a bit (the same check as the inline fast path).
+// into bytes that miss a bit (the same check as the inline fast path), and
+// then marks the shadow page changed. The changed-page byte is stored after
+// the shadow byte (x86 keeps stores in order, and the store is a release), so
+// a sampler that clears it and then reads the shadow sees the new bit or
+// finds the page changed again.
 #define EFSAN_WS_ACCESS_BITS 0x81
 static inline void efsan_ws_mark_line(uptr addr) {
   u8 *shadow = efsan_shadow_of(addr);
   u8 bits = *(volatile u8 *)shadow;
-  if ((bits & EFSAN_WS_ACCESS_BITS) != EFSAN_WS_ACCESS_BITS)
+  if ((bits & EFSAN_WS_ACCESS_BITS) != EFSAN_WS_ACCESS_BITS) {
     *(volatile u8 *)shadow = bits | EFSAN_WS_ACCESS_BITS;
+    __atomic_store_n(efsan_dirty_byte_of(shadow), 1, __ATOMIC_RELEASE);
+  }
 }
 void efsan_ws_mark_range(uptr addr, uptr size);
 
@@ -77,6 +104,29 @@ uptr efsan_regions_snapshot(struct efsan_region **out, uptr *capacity);
 void efsan_regions_lock(void);
 void efsan_regions_unlock(void);
 
+//===-- Heap blocks (efsan_heap.c) -----------------------------------------===//
+struct efsan_heap_block {
+  uptr start, size;
+  u32 stack_id; // allocation stack (stack depot), 0 if not captured
+  u32 serial;   // allocation number: addresses are reused, serials are not
+};
+void efsan_heap_init(void);
+void efsan_heap_insert(uptr start, uptr size, u32 stack_id);
+// Forgets the live block at start (keeps it as freed with
+// efsan_heap_keep_freed). Returns true, with the block in *attributed, if an
+// efsan_heap_lookup had found it.
+bool efsan_heap_remove(uptr start, struct efsan_heap_block *attributed);
+// Finds the live block holding addr and marks it as looked up.
+bool efsan_heap_lookup(uptr addr, struct efsan_heap_block *block);
+// Calls visit for every block, live or kept after free, in no order, with
+// the table's stripe locks held one at a time (visit must not allocate).
+typedef void (*efsan_heap_visitor)(const struct efsan_heap_block *block,
+                                   bool freed, void *arg);
+void efsan_heap_for_each(efsan_heap_visitor visit, void *arg);
+void efsan_heap_fork_child(void);
+// Set once at start-up by the working-set tool's object attribution.
+extern bool efsan_heap_keep_freed;
+
 //===-- JSON reports (efsan_json.c) ----------------------------------------===//
 // The version of the JSON report schema (docs/JSONSchema.md): bumped when a
 // key is renamed or removed or its meaning changes, not when one is added.
@@ -88,6 +138,10 @@ void efsan_json_string(const char *s);
 // "pid" and "executable", separated by `separator` (", " or ",\n  ", to
 // fit the report's layout); no separator after the last.
 void efsan_json_print_identity(const char *tool, const char *separator);
+// Prints an allocation stack as a list of {"function", "file", "line"},
+// program frames first, at most EFSAN_JSON_STACK_FRAMES; [] for stack 0.
+#define EFSAN_JSON_STACK_FRAMES 16
+void efsan_json_stack(u32 stack_id);
 
 //===-- Working set (efsan_working_set.c) ----------------------------------===//
 void efsan_ws_init(void);
@@ -97,5 +151,91 @@ void efsan_ws_fork_prepare(void);
 void efsan_ws_fork_parent(void);
 void efsan_ws_fork_child(void);
 u32 efsan_ws_sample_count(void);
+// "12.3 KiB": lines * 64 bytes with one decimal in the largest fitting unit.
+void efsan_format_lines(char *buffer, uptr length, u64 lines);
+// Takes a sample now, then calls with_lock(arg) with the sampler lock still
+// held (no other sample can start in between). If stop is given, a sample
+// cut short by it is not recorded.
+void efsan_ws_sample_now(void (*with_lock)(void *arg), void *arg);
+// The time since the run started (since fork in a child) on the sampler's
+// clock (sample_clock: wall-clock or the program's CPU time), in ns. Called
+// with the sampler lock held (within efsan_ws_sample_now or a report).
+u64 efsan_ws_elapsed_ns(void);
+// Set by the phase tracker while a phase is open: the sampler ORs each
+// shadow word's "touched since the last sample" bits into the byte of this
+// bitmap at the word's index (efsan_ws_phase_note).
+extern u8 *efsan_ws_phase_bits;
+void efsan_ws_phase_note(u64 *shadow_word, u64 touched);
+
+//===-- Caches (efsan_caches.c) --------------------------------------------===//
+#define EFSAN_MAX_CACHES 16
+struct efsan_cache {
+  int level;
+  char type[16]; // "Data", "Instruction", "Unified"
+  u64 size_bytes;
+  u32 shared_by_cpus;
+};
+void efsan_caches_init(void);
+u32 efsan_caches(const struct efsan_cache **caches);
+// The smallest data or unified cache that holds `lines` lines, or null.
+const struct efsan_cache *efsan_cache_fit(u64 lines);
+// Its level, or 0 if no cache holds them.
+int efsan_cache_fit_level(u64 lines);
+// "fits L2 (1024 KiB)" / "exceeds L3 (32768 KiB)".
+void efsan_cache_fit_text(char *buffer, uptr length, u64 lines);
+void efsan_caches_print_text(void);
+// Prints "caches": [...] (no separator around it).
+void efsan_caches_print_json(void);
+
+//===-- Working set by object (efsan_ws_objects.c) -------------------------===//
+enum efsan_ws_object_kind {
+  EFSAN_WS_OBJECT_HEAP = 1,
+  EFSAN_WS_OBJECT_GLOBAL,
+  EFSAN_WS_OBJECT_STACK,
+  EFSAN_WS_OBJECT_MAPPING,
+  EFSAN_WS_OBJECT_KINDS
+};
+extern const char *const efsan_ws_object_kind_names[EFSAN_WS_OBJECT_KINDS];
+bool efsan_ws_objects_enabled(void);
+void efsan_ws_objects_init(void);
+void efsan_ws_objects_thread_start(u32 thread, uptr lo, uptr hi,
+                                   uptr start_routine);
+// A tally of lines by object: begin builds the lookup tables (heap blocks,
+// mappings, the region registry), add counts lines, top lists the largest.
+struct efsan_ws_objects;
+struct efsan_ws_objects *efsan_ws_objects_begin(void);
+// Counts the lines app + 64 * i for each bit i of `lines` (app is the start
+// of the 512 bytes one shadow word covers).
+void efsan_ws_objects_add(struct efsan_ws_objects *tally, uptr app, u8 lines);
+void efsan_ws_objects_end(struct efsan_ws_objects *tally);
+#define EFSAN_WS_MAX_TOP 100
+struct efsan_ws_object {
+  int kind;
+  const char *name; // valid for the life of the process
+  u32 stack_id;     // heap: the allocation site's stack, 0 if none
+  u64 lines;
+};
+struct efsan_ws_top {
+  u32 count;
+  struct efsan_ws_object objects[EFSAN_WS_MAX_TOP];
+  u64 total_objects, rest_objects, rest_lines;
+};
+// The `max` objects with the most lines, and what the others add up to
+// (consumes the tally's counts).
+void efsan_ws_objects_top(struct efsan_ws_objects *tally, u32 max,
+                          struct efsan_ws_top *top);
+void efsan_ws_objects_print_text(const struct efsan_ws_top *top,
+                                 const char *indent);
+// Prints the JSON list of objects.
+void efsan_ws_objects_print_json(const struct efsan_ws_top *top);
+
+//===-- Phases (efsan_ws_phases.c) -----------------------------------------===//
+// Called with the sampler lock held by the report: takes the open phase's
+// sample when a phase is open (at_exit: the phase ends there).
+void efsan_ws_phases_before_report(bool at_exit);
+void efsan_ws_phases_print_text(void);
+// Prints "phases": [...].
+void efsan_ws_phases_print_json(void);
+void efsan_ws_phases_fork_child(void);
 
 #endif // EFSAN_INTERNAL_H

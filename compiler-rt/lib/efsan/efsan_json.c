@@ -44,3 +44,22 @@ void efsan_json_print_identity(const char *tool, const char *separator) {
                efsan_getpid(), separator);
   efsan_json_string(efsan_executable_path());
 }
+
+void efsan_json_stack(u32 stack_id) {
+  struct efsan_frame frames[EFSAN_JSON_STACK_FRAMES];
+  uptr n = stack_id ? efsan_symbolize_stack(stack_id, frames,
+                                            EFSAN_JSON_STACK_FRAMES)
+                    : 0;
+  efsan_printf("[");
+  for (uptr i = 0; i < n; i++) {
+    efsan_printf("%s{\"function\": ", i ? ", " : "");
+    efsan_json_string(frames[i].function);
+    efsan_printf(", \"file\": ");
+    if (frames[i].file)
+      efsan_json_string(frames[i].file);
+    else
+      efsan_printf("null");
+    efsan_printf(", \"line\": %d}", frames[i].line);
+  }
+  efsan_printf("]");
+}

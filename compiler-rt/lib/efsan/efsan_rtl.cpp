@@ -14,6 +14,7 @@
 #include "sanitizer_common/sanitizer_common.h"
 #include "sanitizer_common/sanitizer_flags.h"
 #include "sanitizer_common/sanitizer_libc.h"
+#include "sanitizer_common/sanitizer_linux.h"
 #include "sanitizer_common/sanitizer_mutex.h"
 #include "sanitizer_common/sanitizer_placement_new.h"
 #include "sanitizer_common/sanitizer_posix.h"
@@ -598,6 +599,31 @@ extern "C" bool efsan_start_sideline_thread(void (*fn)(void *), void *arg) {
 
 extern "C" void efsan_sleep_ms(u32 ms) { SleepForMillis(ms); }
 extern "C" u64 efsan_monotonic_ns(void) { return MonotonicNanoTime(); }
+static u64 CpuClockNs(clockid_t clock) {
+  struct timespec ts;
+  if (internal_iserror(internal_clock_gettime(clock, &ts)))
+    return 0;
+  return (u64)ts.tv_sec * 1000000000ULL + (u64)ts.tv_nsec;
+}
+extern "C" u64 efsan_thread_cpu_ns(void) {
+  return CpuClockNs(CLOCK_THREAD_CPUTIME_ID);
+}
+extern "C" u64 efsan_process_cpu_ns(void) {
+  return CpuClockNs(CLOCK_PROCESS_CPUTIME_ID);
+}
+
+extern "C" sptr efsan_read_file(const char *path, char *buffer, uptr size) {
+  fd_t fd = OpenFile(path, RdOnly);
+  if (fd == kInvalidFd)
+    return -1;
+  uptr total = 0, read = 0;
+  while (total + 1 < size &&
+         ReadFromFile(fd, buffer + total, size - 1 - total, &read) && read)
+    total += read;
+  CloseFile(fd);
+  buffer[total] = 0;
+  return (sptr)total;
+}
 
 //===-- Stacks and symbols --------------------------------------------------===//
 
@@ -802,8 +828,11 @@ static const u8 *MapModuleOf(uptr addr, uptr *bias, uptr *file_size) {
   return nullptr;
 }
 
-static bool LookupElfSymbol(uptr addr, unsigned type, const char **name,
-                            uptr *start, uptr *size) {
+// Calls visit(raw name, start, size) for every defined symbol of the given
+// type in the .symtab of the module holding addr, until it returns true.
+// Returns false if the module has no readable symbol table.
+template <typename Visit>
+static bool ForEachElfSymbol(uptr addr, unsigned type, Visit visit) {
   uptr bias, file_size;
   const u8 *file = MapModuleOf(addr, &bias, &file_size);
   if (!file || file_size < sizeof(Elf64_Ehdr))
@@ -829,20 +858,48 @@ static bool LookupElfSymbol(uptr addr, unsigned type, const char **name,
       if (ELF64_ST_TYPE(sym->st_info) != type || !sym->st_size ||
           sym->st_shndx == SHN_UNDEF || sym->st_name >= strtab->sh_size)
         continue;
-      uptr lo = bias + sym->st_value;
-      if (addr < lo || addr - lo >= sym->st_size)
-        continue;
-      // C++ names as the symbolizer would print them (ns::counters).
-      const char *raw = (const char *)(file + strtab->sh_offset + sym->st_name);
-      *name = Intern(raw[0] == '_' && raw[1] == 'Z'
-                         ? Symbolizer::GetOrInit()->Demangle(raw)
-                         : raw);
-      *start = lo;
-      *size = sym->st_size;
-      return true;
+      if (visit((const char *)(file + strtab->sh_offset + sym->st_name),
+                bias + sym->st_value, (uptr)sym->st_size))
+        break;
     }
+    return true;
   }
   return false;
+}
+
+static bool LookupElfSymbol(uptr addr, unsigned type, const char **name,
+                            uptr *start, uptr *size) {
+  bool found = false;
+  ForEachElfSymbol(addr, type, [&](const char *raw, uptr lo, uptr length) {
+    if (addr < lo || addr - lo >= length)
+      return false;
+    // C++ names as the symbolizer would print them (ns::counters).
+    *name = Intern(raw[0] == '_' && raw[1] == 'Z'
+                       ? Symbolizer::GetOrInit()->Demangle(raw)
+                       : raw);
+    *start = lo;
+    *size = length;
+    found = true;
+    return true;
+  });
+  return found;
+}
+
+extern "C" bool efsan_for_each_global_symbol(uptr addr,
+                                             efsan_symbol_visitor visit,
+                                             void *arg) {
+  return ForEachElfSymbol(addr, STT_OBJECT,
+                          [&](const char *raw, uptr lo, uptr length) {
+                            visit(lo, length, arg);
+                            return false;
+                          });
+}
+
+extern "C" const char *efsan_global_name(uptr start) {
+  const char *name;
+  uptr lo, size;
+  return LookupElfSymbol(start, STT_OBJECT, &name, &lo, &size) ? name
+                                                               : nullptr;
 }
 
 extern "C" const char *efsan_function_name(uptr pc) {

@@ -3,7 +3,9 @@
 // One shadow byte per 64-byte line at (addr >> 6) + 0x100000000000, reserved
 // once with MAP_NORESERVE so only touched shadow pages cost memory. Scans go
 // through mincore so that they cost in proportion to the shadow pages that
-// exist, never to the 2 TiB reserved.
+// exist, never to the 2 TiB reserved. The working set's changed-page map
+// (efsan.h) lets the sampler go further and visit only the shadow pages that
+// changed since its last sample.
 //
 //===----------------------------------------------------------------------===//
 #include "efsan_internal.h"
@@ -44,6 +46,7 @@ void efsan_ws_mark_range(uptr addr, uptr size) {
     if ((word & wanted) == wanted)
       return;
   }
+  u8 *unannounced = 0; // the changed-page byte still to store
   // Whole words where possible: a word whose eight lines all have both bits
   // is skipped without a store. Stores stay byte-sized so that they never
   // overwrite bits that another thread or the sampler changes next door.
@@ -57,10 +60,18 @@ void efsan_ws_mark_range(uptr addr, uptr size) {
       }
     }
     u8 bits = *(volatile u8 *)shadow;
-    if ((bits & EFSAN_WS_ACCESS_BITS) != EFSAN_WS_ACCESS_BITS)
+    if ((bits & EFSAN_WS_ACCESS_BITS) != EFSAN_WS_ACCESS_BITS) {
       *(volatile u8 *)shadow = bits | EFSAN_WS_ACCESS_BITS;
+      // One changed-page store per page, after that page's shadow stores.
+      u8 *dirty = efsan_dirty_byte_of(shadow);
+      if (dirty != unannounced && unannounced)
+        __atomic_store_n(unannounced, 1, __ATOMIC_RELEASE);
+      unannounced = dirty;
+    }
     shadow++;
   }
+  if (unannounced)
+    __atomic_store_n(unannounced, 1, __ATOMIC_RELEASE);
 }
 
 // 16384 pages of shadow (64 MiB, covering 4 GiB of application memory) per
@@ -68,23 +79,14 @@ void efsan_ws_mark_range(uptr addr, uptr size) {
 #define MINCORE_CHUNK_PAGES 16384
 static u8 mincore_vec[MINCORE_CHUNK_PAGES];
 
-bool efsan_shadow_for_each_resident(uptr app_lo, uptr app_hi,
-                                    efsan_shadow_visitor visit, void *arg,
-                                    const bool *stop) {
-  if (app_hi > EFSAN_APP_END)
-    app_hi = EFSAN_APP_END;
-  if (app_lo >= app_hi)
-    return true;
+bool efsan_for_each_resident(uptr lo, uptr hi, efsan_shadow_visitor visit,
+                             void *arg, const bool *stop) {
   uptr page = efsan_page_size();
-  // Regions are page aligned, so their shadow is 64-byte (word) aligned and
-  // two regions never share a shadow word.
-  uptr shadow_lo = (uptr)efsan_shadow_of(app_lo) & ~(uptr)7;
-  uptr shadow_hi = ((uptr)efsan_shadow_of(app_hi - 1) + 8) & ~(uptr)7;
-  uptr chunk = shadow_lo & ~(page - 1);
-  while (chunk < shadow_hi) {
+  uptr chunk = lo & ~(page - 1);
+  while (chunk < hi) {
     if (stop && __atomic_load_n(stop, __ATOMIC_RELAXED))
       return false;
-    uptr pages = (shadow_hi - chunk + page - 1) / page;
+    uptr pages = (hi - chunk + page - 1) / page;
     if (pages > MINCORE_CHUNK_PAGES)
       pages = MINCORE_CHUNK_PAGES;
     if (efsan_mincore(chunk, pages * page, mincore_vec) == 0) {
@@ -107,17 +109,106 @@ bool efsan_shadow_for_each_resident(uptr app_lo, uptr app_hi,
         uptr run = i;
         while (run < pages && (mincore_vec[run] & 1))
           run++;
-        uptr lo = chunk + i * page, hi = chunk + run * page;
-        if (lo < shadow_lo)
-          lo = shadow_lo;
-        if (hi > shadow_hi)
-          hi = shadow_hi;
-        if (lo < hi)
-          visit((u64 *)lo, (hi - lo) / 8, arg);
+        uptr run_lo = chunk + i * page, run_hi = chunk + run * page;
+        if (run_lo < lo)
+          run_lo = lo;
+        if (run_hi > hi)
+          run_hi = hi;
+        if (run_lo < run_hi)
+          visit((u64 *)run_lo, (run_hi - run_lo) / 8, arg);
         i = run;
       }
     }
     chunk += pages * page;
+  }
+  return true;
+}
+
+bool efsan_shadow_for_each_resident(uptr app_lo, uptr app_hi,
+                                    efsan_shadow_visitor visit, void *arg,
+                                    const bool *stop) {
+  if (app_hi > EFSAN_APP_END)
+    app_hi = EFSAN_APP_END;
+  if (app_lo >= app_hi)
+    return true;
+  // Regions are page aligned, so their shadow is 64-byte (word) aligned and
+  // two regions never share a shadow word.
+  uptr shadow_lo = (uptr)efsan_shadow_of(app_lo) & ~(uptr)7;
+  uptr shadow_hi = ((uptr)efsan_shadow_of(app_hi - 1) + 8) & ~(uptr)7;
+  return efsan_for_each_resident(shadow_lo, shadow_hi, visit, arg, stop);
+}
+
+static void visit_changed_words(u64 *dirty_words, uptr count, u8 wanted,
+                                efsan_shadow_page_visitor visit, void *arg) {
+  u64 wanted_bytes = ALL_BYTES(wanted);
+  uptr shadow_page_size = (uptr)1 << EFSAN_SHADOW_PAGE_SHIFT;
+  u64 *pending_words =
+      (u64 *)((uptr)dirty_words - EFSAN_DIRTY_MAP + EFSAN_PENDING_MAP);
+  for (uptr w = 0; w < count; w++) {
+    u64 dirty = __atomic_load_n(&dirty_words[w], __ATOMIC_RELAXED);
+    if (!dirty && !(pending_words[w] & wanted_bytes))
+      continue;
+    // The exchange takes exactly the changed bytes set so far and, as a
+    // full barrier, orders the clearing before the shadow reads below.
+    if (dirty)
+      dirty = __atomic_exchange_n(&dirty_words[w], 0, __ATOMIC_SEQ_CST);
+    u8 *dirty_bytes = (u8 *)&dirty, *pending_bytes = (u8 *)&pending_words[w];
+    for (int b = 0; b < 8; b++) {
+      if (!dirty_bytes[b] && !(pending_bytes[b] & wanted))
+        continue;
+      uptr index = (uptr)&dirty_words[w] - EFSAN_DIRTY_MAP + b;
+      u64 *shadow =
+          (u64 *)(EFSAN_SHADOW_OFFSET + (index << EFSAN_SHADOW_PAGE_SHIFT));
+      pending_bytes[b] =
+          visit(shadow, shadow_page_size / 8, pending_bytes[b], arg);
+    }
+  }
+}
+
+// The part of the changed-page map under the regions, in pages of the map
+// (each covers 1 GiB of application memory); pages never written are
+// skipped with mincore, 16384 at a time.
+static u8 dirty_vec[MINCORE_CHUNK_PAGES];
+
+bool efsan_shadow_for_each_changed(const struct efsan_region *regions, uptr n,
+                                   u8 wanted, efsan_shadow_page_visitor visit,
+                                   void *arg, const bool *stop) {
+  uptr page = efsan_page_size();
+  uptr done = EFSAN_DIRTY_MAP; // map pages below this were visited
+  for (uptr r = 0; r < n; r++) {
+    uptr lo = regions[r].lo, hi = regions[r].hi;
+    if (hi > EFSAN_APP_END)
+      hi = EFSAN_APP_END;
+    if (lo >= hi)
+      continue;
+    uptr map_lo = (uptr)efsan_dirty_byte_of(efsan_shadow_of(lo)) & ~(page - 1);
+    uptr map_hi =
+        ((uptr)efsan_dirty_byte_of(efsan_shadow_of(hi - 1)) + page) &
+        ~(page - 1);
+    if (map_lo < done) // regions are sorted; neighbours share map pages
+      map_lo = done;
+    for (uptr chunk = map_lo; chunk < map_hi;) {
+      if (stop && __atomic_load_n(stop, __ATOMIC_RELAXED))
+        return false;
+      uptr pages = (map_hi - chunk) / page;
+      if (pages > MINCORE_CHUNK_PAGES)
+        pages = MINCORE_CHUNK_PAGES;
+      if (efsan_mincore(chunk, pages * page, dirty_vec) == 0) {
+        // A page of the map that was never written has no changed page and
+        // no pending one (pending bytes are set only on pages found changed).
+        for (uptr i = 0; i < pages; i++) {
+          if (!(dirty_vec[i] & 1))
+            continue;
+          if (stop && __atomic_load_n(stop, __ATOMIC_RELAXED))
+            return false;
+          visit_changed_words((u64 *)(chunk + i * page), page / 8, wanted,
+                              visit, arg);
+        }
+      }
+      chunk += pages * page;
+    }
+    if (map_hi > done)
+      done = map_hi;
   }
   return true;
 }

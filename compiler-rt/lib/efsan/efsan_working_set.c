@@ -2,8 +2,10 @@
 //
 // Shadow byte of a line: bit 0 = touched since the last sample, bits 1..6 =
 // touched since the last snapshot of level 1..6, bit 7 = ever touched. The
-// instrumented code sets bits 0 and 7. A sideline thread wakes every
-// sample_freq ms and, for every populated shadow word:
+// instrumented code sets bits 0 and 7 and marks the shadow page changed
+// (efsan.h's changed-page map). A sideline thread wakes every sample_freq ms
+// and, for every shadow page that changed since its last sample or may hold
+// a bit of a level due now:
 //   - counts the lines with bit 0 (the level-0 snapshot: lines touched in the
 //     last sample period),
 //   - copies bit 0 into bits 1..6 and clears bit 0,
@@ -12,17 +14,31 @@
 //     and clears bit k.
 // Each level keeps its snapshots in a circular buffer of snapshot_history
 // entries. Bit 7 is never cleared; at exit it gives the total working set.
+// A page the program no longer touches is visited at most once more per
+// level, so the sampler's cost follows what changed, not the resident shadow.
 //
-// Races with the program's threads: the sampler changes a word only with a
-// compare-and-swap of the whole word, so a bit the program sets while the
-// sampler works on that word is never lost (the CAS fails and the word is
-// redone). The program's store is a plain "read byte, or in 0x81, write
-// byte"; if the sampler clears bits of that byte between the program's read
-// and write, the write puts back bits 1..6 that were just cleared. That can
-// only make the next snapshot of those levels count a line the program is
-// touching right now anyway (bit 0 is set by the same store, and bit 0 is
-// copied into bits 1..6 at the next sample), so no count is wrong by more
-// than the one-sample uncertainty of when an access happened.
+// Races with the program's threads. The program's store is a plain "read
+// byte, or in 0x81, write byte", made only when it read bit 0 (or bit 7)
+// clear. So a shadow word whose eight bytes all have bits 0 and 7 set gets
+// no store from the program that has not already landed (but for a store of
+// another thread that read the byte before the store that set its bit 0:
+// an access in the same instant, which may then count in the period that
+// ends rather than the one that starts): the sampler rewrites such a word
+// with a plain store. Any other word it changes with a compare-and-swap of
+// the whole word, so a bit the program sets meanwhile is never lost (the CAS
+// fails and the word is redone). If the sampler clears bits of a byte
+// between the program's read and write, the write puts back bits 1..6 that
+// were just cleared; that can only make the next snapshot of those levels
+// count a line the program is touching right now anyway (bit 0 is set by
+// the same store, and copied into bits 1..6 at the next sample), so no count
+// is wrong by more than the one-sample uncertainty of when an access
+// happened.
+//
+// A sample that takes longer than the period is followed by a sleep at least
+// as long as it took (and at least a millisecond), so the sampler never uses
+// more than about half a core, and exit, fork and a report on demand find
+// the sampler's lock free between samples; a scan in progress notices exit
+// within a few shadow pages.
 //
 //===----------------------------------------------------------------------===//
 #include "efsan_internal.h"
@@ -45,6 +61,7 @@ static efsan_mutex sampler_lock;
 // exit never waits behind a sample of a large address space.
 static bool sampler_stopped;
 static u64 sampler_generation; // a forked child starts a new generation
+static u64 sampler_cpu_ns;     // CPU time of this process's sampler thread
 static struct efsan_region *scan_regions; // sampler-owned copy of the registry
 static uptr scan_capacity;
 
@@ -58,42 +75,90 @@ static u64 level_period_samples(int level) {
 
 //===-- Sampling -----------------------------------------------------------===//
 
+#define ACCESS_BITS_ALL 0x8181818181818181ULL
+
 struct sample_scan {
   u64 due_bits; // bits 1..6 of every byte, for the levels due now
+  u8 due_mask;  // the same bits of one byte
   u64 counts[NUM_LEVELS];
   int due_levels[NUM_LEVELS];
   int num_due;
+  bool touched; // sample_words saw a bit 0
 };
 
+// The word's counts, and the word with bit 0 moved into bits 1..6 and the
+// bits of the due levels cleared.
+static u64 sample_word(const struct sample_scan *scan, u64 old,
+                       u64 counts[NUM_LEVELS]) {
+  u64 touched = old & ONES;
+  counts[0] = __builtin_popcountll(touched);
+  // Each byte of `touched` is 0 or 1, so the product sets bits 1..6 in
+  // exactly the bytes with bit 0, without carries between bytes.
+  u64 updated = (old & ~ONES) | (touched * 0x7e);
+  for (int d = 0; d < scan->num_due; d++) {
+    u64 mask = ONES << scan->due_levels[d];
+    counts[scan->due_levels[d]] = __builtin_popcountll(updated & mask);
+    updated &= ~mask;
+  }
+  return updated;
+}
+
+static void add_counts(struct sample_scan *scan, const u64 counts[NUM_LEVELS]) {
+  scan->counts[0] += counts[0];
+  if (counts[0])
+    scan->touched = true;
+  for (int d = 0; d < scan->num_due; d++)
+    scan->counts[scan->due_levels[d]] += counts[scan->due_levels[d]];
+}
+
+// While a phase is open (efsan_ws_phases.c), the word's touched lines go
+// into the phase's bitmap before bit 0 is cleared.
+static inline void note_phase(u64 *word, u64 old) {
+  if (EFSAN_UNLIKELY(efsan_ws_phase_bits != 0) && (old & ONES))
+    efsan_ws_phase_note(word, old & ONES);
+}
+
+// For each shadow word that may have changed: its counts, and the word
+// updated (see the top of the file for why a plain store is safe when every
+// line of the word has bits 0 and 7).
 static void sample_words(u64 *words, uptr count, void *arg) {
   struct sample_scan *scan = arg;
   u64 interesting = ONES | scan->due_bits;
   for (uptr i = 0; i < count; i++) {
     u64 old = __atomic_load_n(&words[i], __ATOMIC_RELAXED);
-    while (old & interesting) {
-      u64 counts[NUM_LEVELS];
-      u64 touched = old & ONES;
-      u64 updated = old;
-      counts[0] = __builtin_popcountll(touched);
-      // Each byte of `touched` is 0 or 1, so the product sets bits 1..6 in
-      // exactly the bytes with bit 0, without carries between bytes.
-      updated = (updated & ~ONES) | (touched * 0x7e);
-      for (int d = 0; d < scan->num_due; d++) {
-        int level = scan->due_levels[d];
-        u64 mask = ONES << level;
-        counts[level] = __builtin_popcountll(updated & mask);
-        updated &= ~mask;
-      }
+    if (!(old & interesting))
+      continue;
+    u64 counts[NUM_LEVELS];
+    if ((old & ACCESS_BITS_ALL) == ACCESS_BITS_ALL) {
+      __atomic_store_n(&words[i], sample_word(scan, old, counts),
+                       __ATOMIC_RELAXED);
+      add_counts(scan, counts);
+      note_phase(&words[i], old);
+      continue;
+    }
+    for (;;) {
+      u64 updated = sample_word(scan, old, counts);
       if (__atomic_compare_exchange_n(&words[i], &old, updated, false,
                                       __ATOMIC_RELAXED, __ATOMIC_RELAXED)) {
-        scan->counts[0] += counts[0];
-        for (int d = 0; d < scan->num_due; d++)
-          scan->counts[scan->due_levels[d]] += counts[scan->due_levels[d]];
+        add_counts(scan, counts);
+        note_phase(&words[i], old);
         break;
       }
       // The program changed the word meanwhile: redo it with its new value.
     }
   }
+}
+
+// One shadow page that changed or holds bits of a due level. Its pending
+// byte says which levels' bits it may hold: after the visit, those not due
+// now, plus all of them if a line had bit 0.
+static u8 sample_page(u64 *words, uptr count, u8 pending, void *arg) {
+  struct sample_scan *scan = arg;
+  scan->touched = false;
+  sample_words(words, count, arg);
+  if (scan->touched)
+    pending |= 0x7e;
+  return pending & ~scan->due_mask;
 }
 
 static void record(int level, u64 lines) {
@@ -105,9 +170,9 @@ static void record(int level, u64 lines) {
     series->peak = value;
 }
 
-// Called with sampler_lock held. A sample cut short by exit is not recorded
-// (the last partial period is in no snapshot anyway).
-static void take_sample(void) {
+// Called with sampler_lock held. A sample cut short by *stop (exit) is not
+// recorded (the last partial period is in no snapshot anyway).
+static void take_sample(const bool *stop) {
   efsan_regions_refresh();
   u32 sample = samples + 1;
   struct sample_scan scan;
@@ -116,32 +181,78 @@ static void take_sample(void) {
     u64 period = level_period_samples(level);
     if (sample % period == 0) {
       scan.due_bits |= ONES << level;
+      scan.due_mask |= (u8)(1 << level);
       scan.due_levels[scan.num_due++] = level;
     }
   }
   uptr n = efsan_regions_snapshot(&scan_regions, &scan_capacity);
-  for (uptr i = 0; i < n; i++)
-    if (!efsan_shadow_for_each_resident(scan_regions[i].lo, scan_regions[i].hi,
-                                        sample_words, &scan, &sampler_stopped))
-      return;
+  if (!efsan_shadow_for_each_changed(scan_regions, n, scan.due_mask,
+                                     sample_page, &scan, stop))
+    return;
   record(0, scan.counts[0]);
   for (int d = 0; d < scan.num_due; d++)
     record(scan.due_levels[d], scan.counts[scan.due_levels[d]]);
   __atomic_store_n(&samples, sample, __ATOMIC_RELEASE);
 }
 
+static bool sample_by_cpu_time(void) {
+  return !efsan_internal_strcmp(efsan_flags.sample_clock, "cpu");
+}
+
+// The sampler's clock: wall-clock time, or (sample_clock=cpu) the CPU time
+// the program's threads used, which does not run while the program waits
+// for the machine. Called on the sampler thread: its own CPU time (the
+// scans) is taken out.
+static u64 sampler_clock_ns(void) {
+  if (!sample_by_cpu_time())
+    return efsan_monotonic_ns();
+  u64 process = efsan_process_cpu_ns(), sampler = efsan_thread_cpu_ns();
+  return process > sampler ? process - sampler : 0;
+}
+
+// The sampler's clock as any thread reads it, from the start of the run (or
+// of a forked child): with CPU time, the process's minus what the sampler
+// thread had used at its last sample. Called with sampler_lock held.
+static u64 clock_origin_ns;
+static u64 program_clock_ns(void) {
+  if (!sample_by_cpu_time())
+    return efsan_monotonic_ns();
+  u64 process = efsan_process_cpu_ns();
+  return process > sampler_cpu_ns ? process - sampler_cpu_ns : 0;
+}
+u64 efsan_ws_elapsed_ns(void) {
+  u64 now = program_clock_ns();
+  return now > clock_origin_ns ? now - clock_origin_ns : 0;
+}
+
 static void sampler_main(void *arg) {
   u64 generation = (u64)(uptr)arg;
   u64 period_ns = (u64)efsan_flags.sample_freq * 1000000ULL;
-  u64 last_sample = efsan_monotonic_ns();
+  u64 last_sample = sampler_clock_ns();
   u64 next = last_sample + period_ns;
+  u64 cpu_at_start = efsan_thread_cpu_ns();
+  u64 earliest_wall = 0; // the rest after a long sample (wall clock)
   for (;;) {
     // Absolute deadlines, so the time a sample takes does not stretch the
-    // period.
-    u64 now = efsan_monotonic_ns();
-    if (now < next)
-      efsan_sleep_ms((u32)((next - now + 999999) / 1000000));
-    now = efsan_monotonic_ns();
+    // period. With CPU time the wait is wall-clock time all the same: the
+    // program's threads may run slower (a busy machine, waits) or faster
+    // (several threads at once) than the wall clock; a wait of a whole
+    // period at most, then the clock is read again.
+    u64 now = sampler_clock_ns();
+    while (now < next) {
+      u64 wait_ms = (next - now + 999999) / 1000000;
+      if (wait_ms > (u64)efsan_flags.sample_freq)
+        wait_ms = (u64)efsan_flags.sample_freq;
+      efsan_sleep_ms((u32)wait_ms);
+      if (__atomic_load_n(&sampler_stopped, __ATOMIC_RELAXED) ||
+          !sample_by_cpu_time())
+        break;
+      now = sampler_clock_ns();
+    }
+    u64 wall = efsan_monotonic_ns();
+    if (wall < earliest_wall)
+      efsan_sleep_ms((u32)((earliest_wall - wall + 999999) / 1000000));
+    now = sampler_clock_ns();
     // A late wake-up (an overloaded machine, a stopped process, a scan that
     // outlasted the period) samples once now, for all the periods it missed,
     // and the next deadline is at least half a period away: otherwise the
@@ -157,9 +268,28 @@ static void sampler_main(void *arg) {
     efsan_vreport(3, "sampler: sample %u covers %llu ms\n", samples + 1,
                   (now - last_sample) / 1000000);
     last_sample = now;
-    take_sample();
+    u64 started = efsan_monotonic_ns();
+    take_sample(&sampler_stopped);
+    sampler_cpu_ns = efsan_thread_cpu_ns() - cpu_at_start;
     efsan_mutex_unlock(&sampler_lock);
+    // However long the sample took, sleep at least as long before the next
+    // one (the sleep rounds up to whole milliseconds). Wall-clock time with
+    // either clock: with sample_clock=cpu the sampler's own time is not in
+    // the program's.
+    u64 ended = efsan_monotonic_ns();
+    earliest_wall = ended + (ended - started);
+    if (!sample_by_cpu_time() && next < earliest_wall)
+      next = earliest_wall;
   }
+}
+
+void efsan_ws_sample_now(void (*with_lock)(void *arg), void *arg) {
+  efsan_mutex_lock(&sampler_lock);
+  // Not stopped by exit: a phase that ends in an atexit handler still gets
+  // its last sample.
+  take_sample(0);
+  with_lock(arg);
+  efsan_mutex_unlock(&sampler_lock);
 }
 
 static void start_sampler(void) {
@@ -174,6 +304,9 @@ void efsan_ws_init(void) {
   history = (u32)efsan_flags.snapshot_history;
   for (int level = 0; level < NUM_LEVELS; level++)
     levels[level].lines = efsan_mmap(history * sizeof(u32));
+  efsan_caches_init();
+  efsan_ws_objects_init();
+  clock_origin_ns = program_clock_ns();
   start_sampler();
 }
 
@@ -203,6 +336,9 @@ void efsan_ws_fork_child(void) {
     levels[level].peak = 0;
   }
   __atomic_store_n(&samples, 0, __ATOMIC_RELEASE);
+  efsan_ws_phases_fork_child();
+  sampler_cpu_ns = 0;
+  clock_origin_ns = program_clock_ns();
   sampler_generation++;
   efsan_mutex_unlock(&sampler_lock);
   if (!sampler_stopped)
@@ -211,17 +347,42 @@ void efsan_ws_fork_child(void) {
 
 //===-- Report -------------------------------------------------------------===//
 
+struct ever_count {
+  u64 lines;
+  struct efsan_ws_objects *tally; // null without object attribution
+};
+
 static void count_ever_touched(u64 *words, uptr count, void *arg) {
-  u64 *lines = arg;
+  struct ever_count *c = arg;
   for (uptr i = 0; i < count; i++) {
-    u64 word = __atomic_load_n(&words[i], __ATOMIC_RELAXED);
-    if (word)
-      *lines += __builtin_popcountll(word & EVER_BITS);
+    u64 ever = __atomic_load_n(&words[i], __ATOMIC_RELAXED) & EVER_BITS;
+    if (!ever)
+      continue;
+    c->lines += __builtin_popcountll(ever);
+    // Bit i: line i of the word (bytes of 0 or 1 gathered by the product).
+    if (c->tally)
+      efsan_ws_objects_add(
+          c->tally, efsan_app_of_shadow((const u8 *)&words[i]),
+          (u8)(((ever >> 7) * 0x0102040810204080ULL) >> 56));
   }
 }
 
-// "12.3 KiB": lines * 64 bytes with one decimal in the largest fitting unit.
-static void format_size(char *buffer, uptr length, u64 lines) {
+// The largest snapshot of any level: the most lines the program touched
+// within one period of that level.
+static u32 peak_snapshot(int *level_out) {
+  u32 peak = 0;
+  *level_out = -1;
+  for (int level = 0; level < NUM_LEVELS; level++)
+    if (levels[level].taken && levels[level].peak >= peak) {
+      peak = levels[level].peak;
+      *level_out = level;
+    }
+  return peak;
+}
+
+static struct efsan_ws_top *total_top; // mapped at the first report
+
+void efsan_format_lines(char *buffer, uptr length, u64 lines) {
   u64 bytes = lines * EFSAN_CACHE_LINE_SIZE;
   static const char *const units[] = {"KiB", "MiB", "GiB", "TiB"};
   if (bytes < 1024) {
@@ -261,22 +422,51 @@ static u32 kept_snapshot(const struct level_series *series, u64 i) {
 static void print_text(u64 total, const u64 *by_kind, u32 num_samples) {
   char size[32], period[32];
   int pid = efsan_getpid();
-  format_size(size, sizeof(size), total);
+  efsan_format_lines(size, sizeof(size), total);
   efsan_report_line("EfficiencySanitizer: the total working set size: %llu "
                     "cache lines (%s)\n", total, size);
   for (int kind = 0; kind < EFSAN_REGION_KINDS; kind++) {
-    format_size(size, sizeof(size), by_kind[kind]);
+    efsan_format_lines(size, sizeof(size), by_kind[kind]);
     efsan_report_line("  %-8s %llu lines (%s)\n",
                       efsan_region_kind_names[kind], by_kind[kind], size);
   }
+  char fit[64];
+  efsan_cache_fit_text(fit, sizeof(fit), total);
+  efsan_report_line("  the total counts every distinct line ever touched "
+                    "(memory freed and reused at new addresses counts again, "
+                    "so it can exceed the peak RSS): %s\n", fit);
+  int peak_level;
+  u32 peak = peak_snapshot(&peak_level);
+  if (efsan_flags.record_snapshots && peak_level >= 0) {
+    efsan_format_lines(size, sizeof(size), peak);
+    format_duration(period, sizeof(period),
+                    (u64)efsan_flags.sample_freq *
+                        level_period_samples(peak_level));
+    efsan_cache_fit_text(fit, sizeof(fit), peak);
+    efsan_report_line("  the peak: at most %u lines (%s) touched within one "
+                      "period of %s (level %d), %s\n",
+                      peak, size, period, peak_level, fit);
+  }
+  efsan_caches_print_text();
+  if (total_top && efsan_ws_objects_enabled()) {
+    efsan_report_line("  data structures, most lines first (%llu in all):\n",
+                      total_top->total_objects);
+    efsan_ws_objects_print_text(total_top, "    ");
+  }
+  efsan_ws_phases_print_text();
   if (!efsan_flags.record_snapshots) {
     efsan_report_line("  snapshots not recorded (record_snapshots=0)\n");
   } else {
     format_duration(period, sizeof(period), efsan_flags.sample_freq);
-    efsan_report_line("  %u sample%s, one every %s; level k keeps a snapshot "
-                      "every %d^k samples\n",
+    efsan_report_line("  %u sample%s, one every %s of %s; level k keeps a "
+                      "snapshot every %d^k samples\n",
                       num_samples, num_samples == 1 ? "" : "s", period,
+                      sample_by_cpu_time() ? "the program's CPU time"
+                                           : "wall-clock time",
                       1 << efsan_flags.snapshot_step);
+    efsan_report_line("  the sampler used %llu.%03llu ms of CPU time\n",
+                      sampler_cpu_ns / 1000000,
+                      sampler_cpu_ns / 1000 % 1000);
     for (int level = 0; level < NUM_LEVELS; level++) {
       const struct level_series *series = &levels[level];
       if (!series->taken)
@@ -284,14 +474,15 @@ static void print_text(u64 total, const u64 *by_kind, u32 num_samples) {
       format_duration(period, sizeof(period),
                       (u64)efsan_flags.sample_freq *
                           level_period_samples(level));
-      format_size(size, sizeof(size), series->peak);
+      efsan_format_lines(size, sizeof(size), series->peak);
+      efsan_cache_fit_text(fit, sizeof(fit), series->peak);
       u64 kept = kept_snapshots(series);
       efsan_report_line("  level %d: every %s, %llu snapshot%s%s, peak %u lines "
-                        "(%s); lines per snapshot, oldest first:\n",
+                        "(%s, %s); lines per snapshot, oldest first:\n",
                         level, period, series->taken,
                         series->taken == 1 ? "" : "s",
                         kept < series->taken ? " (oldest dropped)" : "",
-                        series->peak, size);
+                        series->peak, size, fit);
       char line[16 * 12 + 32];
       uptr used = 0;
       for (u64 i = 0; i < kept; i++) {
@@ -304,7 +495,7 @@ static void print_text(u64 total, const u64 *by_kind, u32 num_samples) {
       }
     }
   }
-  format_size(size, sizeof(size), total);
+  efsan_format_lines(size, sizeof(size), total);
   efsan_printf("SUMMARY: EfficiencySanitizer: working set of %llu cache lines "
                "(%s) in process %d\n", total, size, pid);
 }
@@ -319,27 +510,54 @@ static void print_json(u64 total, const u64 *by_kind, u32 num_samples) {
                "%llu, \"other\": %llu},\n",
                by_kind[EFSAN_REGION_HEAP], by_kind[EFSAN_REGION_GLOBALS],
                by_kind[EFSAN_REGION_STACK], by_kind[EFSAN_REGION_OTHER]);
-  efsan_printf(" \"sample_period_ms\": %d, \"samples\": %u, \"snapshot_step\": "
-               "%d, \"snapshot_history\": %u,\n \"levels\": [",
+  int peak_level;
+  u32 peak = efsan_flags.record_snapshots ? peak_snapshot(&peak_level) : 0;
+  efsan_printf(" \"fits_level\": %d, \"peak_snapshot_lines\": %u, "
+               "\"sample_clock\": \"%s\",\n ",
+               efsan_cache_fit_level(total), peak,
+               sample_by_cpu_time() ? "cpu" : "wall");
+  efsan_caches_print_json();
+  efsan_printf(",\n \"objects\": ");
+  if (total_top && efsan_ws_objects_enabled()) {
+    efsan_ws_objects_print_json(total_top);
+    efsan_printf(",\n \"objects_rest\": {\"objects\": %llu, \"lines\": %llu}",
+                 total_top->rest_objects, total_top->rest_lines);
+  } else {
+    efsan_printf("[]");
+  }
+  efsan_printf(",\n ");
+  efsan_ws_phases_print_json();
+  efsan_printf(",\n \"sample_period_ms\": %d, \"samples\": %u, \"snapshot_step\": "
+               "%d, \"snapshot_history\": %u,\n \"sampler_cpu_ms\": "
+               "%llu.%03llu,\n \"levels\": [",
                efsan_flags.sample_freq, num_samples, efsan_flags.snapshot_step,
-               history);
+               history, sampler_cpu_ns / 1000000,
+               sampler_cpu_ns / 1000 % 1000);
   for (int level = 0; level < NUM_LEVELS; level++) {
     const struct level_series *series = &levels[level];
     u64 kept = efsan_flags.record_snapshots ? kept_snapshots(series) : 0;
+    u32 level_peak = efsan_flags.record_snapshots ? series->peak : 0;
     efsan_printf("%s\n  {\"level\": %d, \"period_ms\": %llu, \"taken\": %llu, "
-                 "\"peak_lines\": %u, \"lines\": [",
+                 "\"peak_lines\": %u, \"peak_fits_level\": %d, \"lines\": [",
                  level ? "," : "", level,
                  (u64)efsan_flags.sample_freq * level_period_samples(level),
-                 efsan_flags.record_snapshots ? series->taken : 0,
-                 efsan_flags.record_snapshots ? series->peak : 0);
-    char line[16 * 12 + 32];
-    uptr used = 0;
-    for (u64 i = 0; i < kept; i++) {
-      used += efsan_snprintf(line + used, sizeof(line) - used, "%s%u",
-                             i ? ", " : "", kept_snapshot(series, i));
-      if ((i + 1) % 16 == 0 || i + 1 == kept) {
-        efsan_printf("%s", line);
-        used = 0;
+                 efsan_flags.record_snapshots ? series->taken : 0, level_peak,
+                 efsan_cache_fit_level(level_peak));
+    // The snapshots, then the smallest cache each one fits.
+    for (int fits = 0; fits < 2; fits++) {
+      if (fits)
+        efsan_printf("], \"fits_level\": [");
+      char line[16 * 12 + 32];
+      uptr used = 0;
+      for (u64 i = 0; i < kept; i++) {
+        u32 lines = kept_snapshot(series, i);
+        used += efsan_snprintf(line + used, sizeof(line) - used, "%s%u",
+                               i ? ", " : "",
+                               fits ? (u32)efsan_cache_fit_level(lines) : lines);
+        if ((i + 1) % 16 == 0 || i + 1 == kept) {
+          efsan_printf("%s", line);
+          used = 0;
+        }
       }
     }
     efsan_printf("]}");
@@ -348,16 +566,23 @@ static void print_json(u64 total, const u64 *by_kind, u32 num_samples) {
 }
 
 void efsan_ws_report(bool at_exit) {
-  (void)at_exit;
   efsan_mutex_lock(&sampler_lock);
+  // The open phase's lines up to now (it ends here at exit).
+  if (efsan_ws_phase_bits)
+    take_sample(0);
+  efsan_ws_phases_before_report(at_exit);
   efsan_regions_refresh();
   u64 by_kind[EFSAN_REGION_KINDS] = {0};
   u64 scanned_bytes = 0;
+  struct ever_count count = {0, 0};
+  if (efsan_ws_objects_enabled())
+    count.tally = efsan_ws_objects_begin();
   uptr n = efsan_regions_snapshot(&scan_regions, &scan_capacity);
   for (uptr i = 0; i < n; i++) {
-    u64 lines = 0;
+    count.lines = 0;
     efsan_shadow_for_each_resident(scan_regions[i].lo, scan_regions[i].hi,
-                                   count_ever_touched, &lines, 0);
+                                   count_ever_touched, &count, 0);
+    u64 lines = count.lines;
     scanned_bytes += scan_regions[i].hi - scan_regions[i].lo;
     by_kind[scan_regions[i].kind] += lines;
     if (lines)
@@ -370,6 +595,13 @@ void efsan_ws_report(bool at_exit) {
   u64 total = 0;
   for (int kind = 0; kind < EFSAN_REGION_KINDS; kind++)
     total += by_kind[kind];
+  if (count.tally) {
+    if (!total_top)
+      total_top = efsan_mmap(sizeof(struct efsan_ws_top));
+    efsan_ws_objects_top(count.tally, (u32)efsan_flags.report_objects,
+                         total_top);
+    efsan_ws_objects_end(count.tally);
+  }
   u32 num_samples = samples;
   if (!efsan_internal_strcmp(efsan_flags.report_format, "json"))
     print_json(total, by_kind, num_samples);

@@ -50,13 +50,13 @@ long bump(struct counter *c, long n) {
 // At -O2 the loop is folded: one check for the load and store of c->misses
 // (same address, same block), one for the load of c->hits.
 // O2:            lshr i64 %{{[0-9]+}}, 6
-// O2-NOT:        lshr i64
+// O2-NOT:        lshr i64 %{{[0-9]+}}, 6{{$}}
 // O2:            ret i64
 // At -O0 every access is instrumented, locals included: 11 checks (the
 // parameter spills, i = 0, the loop test's i and n, c, c->misses += (load and
 // store, one check), i++ (one check), c and c->hits).
 // O0-COUNT-10:   lshr i64 %{{[0-9]+}}, 6
-// O0-NOT:        lshr i64
+// O0-NOT:        lshr i64 %{{[0-9]+}}, 6{{$}}
 // O0:            ret i64
 // CHECK-LABEL: define internal void @efsan.module_ctor()
 // CHECK-NEXT:    call void @__efsan_init(i32 2, ptr null)

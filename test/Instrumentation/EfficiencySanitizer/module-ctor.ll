@@ -27,8 +27,8 @@ define i32 @f() {
 ; WS:      @llvm.global_ctors = appending global [1 x { i32, ptr, ptr }] [{ i32, ptr, ptr } { i32 0, ptr @efsan.module_ctor, ptr null }]
 ; WS-NOT:  @llvm.global_dtors
 ; WS-LABEL: define i32 @f()
-; ONCE:      lshr
-; ONCE-NOT:  lshr
+; ONCE:      lshr {{.*}}, 6{{$}}
+; ONCE-NOT:  lshr {{.*}}, 6{{$}}
 ; ONCE-NOT:  __efsan_cache_frag_countdown
 ; WS-LABEL: define internal void @efsan.module_ctor()
 ; WS-NEXT:    call void @__efsan_init(i32 2, ptr null)

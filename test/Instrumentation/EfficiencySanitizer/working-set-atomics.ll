@@ -17,8 +17,8 @@ define i32 @atomic_load(ptr %p) {
 ; CHECK-NEXT:    %5 = load i8, ptr %4, align 1, !nosanitize
 ; CHECK-NEXT:    %6 = and i8 %5, 1
 ; CHECK-NEXT:    %7 = icmp eq i8 %6, 0
-; CHECK-NEXT:    br i1 %7, label %8, label %11, !prof
-; CHECK:       11:
+; CHECK-NEXT:    br i1 %7, label %8, label %14, !prof
+; CHECK:       14:
 ; CHECK-NEXT:    %v = load atomic i32, ptr %p seq_cst, align 4
 
 define void @atomic_store(ptr %p) {
@@ -27,8 +27,8 @@ define void @atomic_store(ptr %p) {
 }
 ; CHECK-LABEL: define void @atomic_store(ptr %p)
 ; CHECK-NEXT:    %1 = ptrtoint ptr %p to i64
-; CHECK:         br i1 %7, label %8, label %11, !prof
-; CHECK:       11:
+; CHECK:         br i1 %7, label %8, label %14, !prof
+; CHECK:       14:
 ; CHECK-NEXT:    store atomic i64 1, ptr %p release, align 8
 
 define i16 @rmw(ptr %p) {
@@ -37,8 +37,8 @@ define i16 @rmw(ptr %p) {
 }
 ; CHECK-LABEL: define i16 @rmw(ptr %p)
 ; CHECK-NEXT:    %1 = ptrtoint ptr %p to i64
-; CHECK:         br i1 %7, label %8, label %11, !prof
-; CHECK:       11:
+; CHECK:         br i1 %7, label %8, label %14, !prof
+; CHECK:       14:
 ; CHECK-NEXT:    %old = atomicrmw add ptr %p, i16 1 monotonic, align 2
 
 define { i64, i1 } @cmpxchg(ptr %p) {
@@ -47,8 +47,8 @@ define { i64, i1 } @cmpxchg(ptr %p) {
 }
 ; CHECK-LABEL: define { i64, i1 } @cmpxchg(ptr %p)
 ; CHECK-NEXT:    %1 = ptrtoint ptr %p to i64
-; CHECK:         br i1 %7, label %8, label %11, !prof
-; CHECK:       11:
+; CHECK:         br i1 %7, label %8, label %14, !prof
+; CHECK:       14:
 ; CHECK-NEXT:    %r = cmpxchg ptr %p, i64 0, i64 1 acq_rel monotonic, align 8
 
 define i128 @cmpxchg16(ptr %p) {
@@ -58,8 +58,8 @@ define i128 @cmpxchg16(ptr %p) {
 }
 ; CHECK-LABEL: define i128 @cmpxchg16(ptr %p)
 ; CHECK-NEXT:    %1 = ptrtoint ptr %p to i64
-; CHECK:         br i1 %7, label %8, label %11, !prof
-; CHECK:       11:
+; CHECK:         br i1 %7, label %8, label %14, !prof
+; CHECK:       14:
 ; CHECK-NEXT:    %r = cmpxchg ptr %p, i128 0, i128 1 seq_cst seq_cst, align 16
 
 ; Under-aligned atomics may straddle: the two-line inline check, whose cold

@@ -21,13 +21,17 @@ define i8 @load1(ptr %p) {
 ; CHECK-NEXT:    %5 = load i8, ptr %4, align 1, !nosanitize ![[NOSAN:[0-9]+]]
 ; CHECK-NEXT:    %6 = and i8 %5, 1
 ; CHECK-NEXT:    %7 = icmp eq i8 %6, 0
-; CHECK-NEXT:    br i1 %7, label %8, label %11, !prof ![[UNLIKELY:[0-9]+]]
+; CHECK-NEXT:    br i1 %7, label %8, label %14, !prof ![[UNLIKELY:[0-9]+]]
 ; CHECK:       8:
 ; CHECK-NEXT:    %9 = load i8, ptr %4, align 1, !nosanitize ![[NOSAN]]
 ; CHECK-NEXT:    %10 = or i8 %9, -127
 ; CHECK-NEXT:    store i8 %10, ptr %4, align 1, !nosanitize ![[NOSAN]]
-; CHECK-NEXT:    br label %11
-; CHECK:       11:
+; CHECK-NEXT:    %11 = lshr i64 %3, 12
+; CHECK-NEXT:    %12 = add i64 %11, 17862768984064
+; CHECK-NEXT:    %13 = inttoptr i64 %12 to ptr
+; CHECK-NEXT:    store atomic i8 1, ptr %13 release, align 1, !nosanitize
+; CHECK-NEXT:    br label %14
+; CHECK:       14:
 ; CHECK-NEXT:    %v = load i8, ptr %p, align 1
 ; CHECK-NEXT:    ret i8 %v
 
@@ -43,13 +47,17 @@ define void @store2(ptr %p) {
 ; CHECK-NEXT:    %5 = load i8, ptr %4, align 1, !nosanitize
 ; CHECK-NEXT:    %6 = and i8 %5, 1
 ; CHECK-NEXT:    %7 = icmp eq i8 %6, 0
-; CHECK-NEXT:    br i1 %7, label %8, label %11, !prof ![[UNLIKELY]]
+; CHECK-NEXT:    br i1 %7, label %8, label %14, !prof ![[UNLIKELY]]
 ; CHECK:       8:
 ; CHECK-NEXT:    %9 = load i8, ptr %4, align 1, !nosanitize
 ; CHECK-NEXT:    %10 = or i8 %9, -127
 ; CHECK-NEXT:    store i8 %10, ptr %4, align 1, !nosanitize
-; CHECK-NEXT:    br label %11
-; CHECK:       11:
+; CHECK-NEXT:    %11 = lshr i64 %3, 12
+; CHECK-NEXT:    %12 = add i64 %11, 17862768984064
+; CHECK-NEXT:    %13 = inttoptr i64 %12 to ptr
+; CHECK-NEXT:    store atomic i8 1, ptr %13 release, align 1, !nosanitize
+; CHECK-NEXT:    br label %14
+; CHECK:       14:
 ; CHECK-NEXT:    store i16 1, ptr %p, align 2
 ; CHECK-NEXT:    ret void
 
@@ -237,8 +245,8 @@ define double @coalesced(ptr %p) {
 ; CHECK-NEXT:    %21 = load i8, ptr %20, align 1, !nosanitize
 ; CHECK-NEXT:    %22 = and i8 %21, 1
 ; CHECK-NEXT:    %23 = icmp eq i8 %22, 0
-; CHECK-NEXT:    br i1 %23, label %24, label %27, !prof ![[UNLIKELY]]
-; CHECK:       27:
+; CHECK-NEXT:    br i1 %23, label %24, label %30, !prof ![[UNLIKELY]]
+; CHECK:       30:
 ; CHECK-NEXT:    store double %a, ptr %s, align 8
 ; CHECK-NEXT:    %t = getelementptr inbounds i8, ptr %p, i64 56
 ; CHECK-NEXT:    store double %b, ptr %t, align 8
@@ -261,8 +269,8 @@ define i32 @coalesced_one_line(ptr %p) {
 ; CHECK-NEXT:    %5 = load i8, ptr %4, align 1, !nosanitize
 ; CHECK-NEXT:    %6 = and i8 %5, 1
 ; CHECK-NEXT:    %7 = icmp eq i8 %6, 0
-; CHECK-NEXT:    br i1 %7, label %8, label %11, !prof ![[UNLIKELY]]
-; CHECK:       11:
+; CHECK-NEXT:    br i1 %7, label %8, label %14, !prof ![[UNLIKELY]]
+; CHECK:       14:
 ; CHECK-NEXT:    %a = load i32, ptr %p, align 8
 ; CHECK-NEXT:    %q = getelementptr inbounds i8, ptr %p, i64 4
 ; CHECK-NEXT:    %b = load i32, ptr %q, align 4

@@ -127,6 +127,13 @@ static constexpr uint64_t kShadowScale = 6; // 64-byte cache lines
 static constexpr uint64_t kShadowOffset = 0x100000000000ULL;
 static constexpr uint8_t kWorkingSetSampledBit = 0x01; // since last sample
 static constexpr uint8_t kWorkingSetAccessBits = 0x81; // sampled | ever
+// The working set's changed-page map: one byte per 4 KiB page of shadow at
+// (shadow >> 12) + kDirtyMapDelta, i.e. from 0x104000000000 on (the shadow
+// of the shadow, which no application address maps to).
+static constexpr uint64_t kShadowPageShift = 12;
+static constexpr uint64_t kDirtyMap = 0x104000000000ULL;
+static constexpr uint64_t kDirtyMapDelta =
+    kDirtyMap - (kShadowOffset >> kShadowPageShift);
 
 static constexpr char kToolGlobalName[] = "__efsan_which_tool";
 static constexpr char kModuleCtorName[] = "efsan.module_ctor";
@@ -219,6 +226,7 @@ private:
   void promoteCountdown(Function &F);
 
   void emitWorkingSetFastPath(Instruction *InsertBefore, Value *Addr);
+  void emitChangedPageMark(IRBuilder<> &IRB, Value *ShadowInt);
   void emitWorkingSetTwoLineFastPath(Instruction *InsertBefore, Value *Addr,
                                      uint64_t Size, bool IsWrite);
   void emitAccessCallout(IRBuilder<> &IRB, Value *Addr, uint64_t Size,
@@ -1034,18 +1042,23 @@ static void markNoSanitize(Instruction *I) {
   I->setMetadata(LLVMContext::MD_nosanitize, MDNode::get(I->getContext(), {}));
 }
 
-// if (!(*shadow & 1)) *shadow |= 0x81;
+// if (!(*shadow & 1)) { *shadow |= 0x81; changed[shadow >> 12] = 1; }
 // The runtime sets bit 0 only together with bit 7 and never clears bit 7
 // alone, so "bit 0 set" means "bits 0 and 7 set" and a line already marked
-// costs a load folded into a test and a not-taken branch; the store sits in a
-// cold block, so a hot shadow line is never written.
+// costs a load folded into a test and a not-taken branch; the stores sit in a
+// cold block, so a hot shadow line is never written. The changed-page byte
+// tells the sampler which shadow pages to visit; it is stored after the
+// shadow byte, unconditionally: a load to test it first could be answered
+// before the shadow store is visible, and the sampler, which clears the byte
+// and then reads the shadow, could miss both.
 void EfficiencySanitizer::emitWorkingSetFastPath(Instruction *InsertBefore,
                                                  Value *Addr) {
   IRBuilder<> IRB(InsertBefore);
   Value *Line = IRB.CreateLShr(IRB.CreatePtrToInt(Addr, IntptrTy),
                                kShadowScale);
-  Value *Shadow = IRB.CreateIntToPtr(
-      IRB.CreateAdd(Line, ConstantInt::get(IntptrTy, kShadowOffset)), PtrTy);
+  Value *ShadowInt =
+      IRB.CreateAdd(Line, ConstantInt::get(IntptrTy, kShadowOffset));
+  Value *Shadow = IRB.CreateIntToPtr(ShadowInt, PtrTy);
   LoadInst *Byte = IRB.CreateAlignedLoad(Int8Ty, Shadow, Align(1));
   markNoSanitize(Byte);
   Value *NotSampled = IRB.CreateICmpEQ(
@@ -1061,6 +1074,19 @@ void EfficiencySanitizer::emitWorkingSetFastPath(Instruction *InsertBefore,
   StoreInst *Mark = IRB.CreateAlignedStore(
       IRB.CreateOr(Current, kWorkingSetAccessBits), Shadow, Align(1));
   markNoSanitize(Mark);
+  emitChangedPageMark(IRB, ShadowInt);
+}
+
+// changed[shadow >> 12] = 1, a release store (a plain mov on x86) so that
+// nothing moves it before the shadow store.
+void EfficiencySanitizer::emitChangedPageMark(IRBuilder<> &IRB,
+                                              Value *ShadowInt) {
+  Value *Page = IRB.CreateLShr(ShadowInt, kShadowPageShift);
+  Value *Changed = IRB.CreateIntToPtr(
+      IRB.CreateAdd(Page, ConstantInt::get(IntptrTy, kDirtyMapDelta)), PtrTy);
+  StoreInst *Store = IRB.CreateAlignedStore(IRB.getInt8(1), Changed, Align(1));
+  Store->setAtomic(AtomicOrdering::Release);
+  markNoSanitize(Store);
 }
 
 // s1 = shadow(a); s2 = s1 + (((a & 63) + size - 1) >> 6);

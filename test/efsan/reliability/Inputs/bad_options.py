@@ -9,6 +9,8 @@ BAD = [
     "sample_freq=0", "sample_freq=-1", "sample_freq=abc", "sample_freq=",
     "sample_freq=99999999999", "snapshot_step=0", "snapshot_step=5",
     "snapshot_history=0", "snapshot_history=65537", "record_snapshots=2",
+    "sample_clock=moon", "sample_clock=", "report_objects=-1",
+    "report_objects=101",
     "record_snapshots=maybe", "report_format=xml", "report_format=JSON",
     "report_at_exit=", "verbosity=1x", "verbosity=99999999999999999999",
     "no_such_option=1", "sample_freq", "=1", "log_path='open",

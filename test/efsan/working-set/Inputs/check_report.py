@@ -6,7 +6,10 @@ Reads every LOG_PREFIX.<pid> file (the reports of log_path=LOG_PREFIX), parses
 each as one JSON report, and evaluates each EXPR in every report, with the
 report's top-level keys, the region names (heap, globals, stack, other),
 `level0` (the level-0 series), `levels`, `filename_pid` (the PID in the file
-name) and `reports` (all parsed reports) as variables. Exits 1 with the
+name) and `reports` (all parsed reports) as variables, and two helpers for the
+`objects` list: site(function) is the lines of the heap object whose
+allocation stack starts in that function (None if absent) and named(kind,
+name) is the object of that kind and name (None if absent). Exits 1 with the
 failing expression and the report if any is false. Always required of every
 report: schema_version 1, a string executable, and the pid of its file name.
 """
@@ -42,9 +45,16 @@ def main():
         env["level0"] = report["levels"][0]["lines"]
         env["filename_pid"] = int(path.rsplit(".", 1)[1])
         env["reports"] = parsed
+        objects = report.get("objects", [])
+        env["site"] = lambda function, objects=objects: next(
+            (o["lines"] for o in objects if o["kind"] == "heap" and o["alloc_stack"]
+             and o["alloc_stack"][0]["function"] == function), None)
+        env["named"] = lambda kind, name, objects=objects: next(
+            (o for o in objects if o["kind"] == kind and o["name"] == name), None)
         for expr in args:
             if not eval(expr, {"any": any, "all": all, "len": len, "max": max,
-                               "min": min, "sum": sum, "range": range}, env):
+                               "min": min, "sum": sum, "range": range,
+                               "sorted": sorted, "abs": abs, "zip": zip}, env):
                 sys.exit("%s: false: %s\n%s" % (path, expr, text))
     print("ok %d report(s)" % len(paths))
 

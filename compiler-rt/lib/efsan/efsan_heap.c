@@ -1,0 +1,273 @@
+//===-- efsan_heap.c - the heap blocks the program allocated --------------===//
+//
+// Every block malloc (and operator new) returned: start, size, allocation
+// stack and allocation number. Both tools use it: cache-frag asks which live
+// block holds an address (a block that was looked up is marked, so that
+// freeing it tells the line records that refer to it: the next block at that
+// address is another object); the working-set tool's object attribution
+// (efsan_ws_objects.c) lists all blocks at report time, and keeps freed
+// blocks too ("freed" entries), so that the lines of a buffer freed before
+// the report still count for its allocation site until a new block takes
+// the same start address.
+//
+// Heap objects live in a hash table keyed by the 256-byte block of their
+// start address (so that a chain holds few objects and free is quick), in
+// buckets guarded by striped locks, so that malloc and free from different
+// threads rarely meet. An object of at most 4 KiB that contains an address
+// starts in one of the 17 blocks ending at that address's block; larger
+// objects are also kept in one list that lookups scan (lookups are rare: one
+// per newly tracked line). Only the interceptors and reports touch the table,
+// never the instrumented accesses.
+//
+//===----------------------------------------------------------------------===//
+#include "efsan_internal.h"
+
+#define HEAP_BLOCK_SHIFT 8
+#define HEAP_SMALL_MAX 4096ul
+#define HEAP_BUCKETS (1u << 18)
+#define HEAP_STRIPES 256u
+#define HEAP_NODES_PER_BLOCK 2048u
+
+struct efsan_heap_node {
+  uptr start;
+  uptr size;
+  u32 stack_id;
+  u32 large_index; // position in heap_large (large objects only)
+  u32 serial;
+  u8 attributed;   // a line record refers to it
+  u8 freed;        // kept after free (efsan_heap_keep_freed)
+  struct efsan_heap_node *next;
+};
+
+static u32 heap_next_serial = 1;
+bool efsan_heap_keep_freed;
+// Freed blocks kept at most (48 bytes each); beyond that a freed block is
+// dropped and its lines count as heap memory of no known block.
+#define HEAP_MAX_FREED (1u << 20)
+static u32 heap_freed_count;
+
+struct efsan_heap_stripe {
+  efsan_mutex lock;
+  struct efsan_heap_node *free_nodes;
+  char padding[EFSAN_CACHE_LINE_SIZE - sizeof(efsan_mutex) - sizeof(void *)];
+};
+
+static struct efsan_heap_node **heap_buckets;
+static struct efsan_heap_stripe *heap_stripes;
+
+// Objects larger than HEAP_SMALL_MAX, unordered (swap-remove).
+static efsan_mutex heap_large_lock;
+static struct efsan_heap_node **heap_large;
+static u32 heap_large_count, heap_large_capacity;
+
+// The stripe follows the 64 KiB region of the address and the bucket is one
+// of that stripe's own: a thread allocating from its arena keeps to a few
+// stripes and bucket lines, and does not bounce the other threads' locks.
+#define HEAP_REGION_SHIFT 16
+#define HEAP_BUCKETS_PER_STRIPE (HEAP_BUCKETS / HEAP_STRIPES)
+
+static u64 heap_mix(uptr value) { return (u64)value * 0x9e3779b97f4a7c15ull; }
+
+static u32 heap_stripe_of(uptr address) {
+  return (u32)(heap_mix(address >> HEAP_REGION_SHIFT) >> 56) &
+         (HEAP_STRIPES - 1);
+}
+
+static u32 heap_bucket_of(uptr address) {
+  return heap_stripe_of(address) * HEAP_BUCKETS_PER_STRIPE +
+         ((u32)(heap_mix(address >> HEAP_BLOCK_SHIFT) >> 40) &
+          (HEAP_BUCKETS_PER_STRIPE - 1));
+}
+
+void efsan_heap_init(void) {
+  heap_buckets = (struct efsan_heap_node **)efsan_mmap(HEAP_BUCKETS * sizeof(void *));
+  heap_stripes = (struct efsan_heap_stripe *)efsan_mmap(
+      HEAP_STRIPES * sizeof(struct efsan_heap_stripe));
+}
+
+static struct efsan_heap_node *heap_node_alloc(struct efsan_heap_stripe *stripe) {
+  if (!stripe->free_nodes) {
+    struct efsan_heap_node *block = (struct efsan_heap_node *)efsan_mmap(
+        HEAP_NODES_PER_BLOCK * sizeof(struct efsan_heap_node));
+    for (u32 i = 0; i < HEAP_NODES_PER_BLOCK; i++) {
+      block[i].next = stripe->free_nodes;
+      stripe->free_nodes = &block[i];
+    }
+  }
+  struct efsan_heap_node *node = stripe->free_nodes;
+  stripe->free_nodes = node->next;
+  return node;
+}
+
+static void heap_large_add(struct efsan_heap_node *node) {
+  efsan_mutex_lock(&heap_large_lock);
+  if (heap_large_count == heap_large_capacity) {
+    u32 capacity = heap_large_capacity ? 2 * heap_large_capacity : 1024;
+    struct efsan_heap_node **grown =
+        (struct efsan_heap_node **)efsan_mmap(capacity * sizeof(void *));
+    if (heap_large) {
+      efsan_internal_memcpy(grown, heap_large, heap_large_count * sizeof(void *));
+      efsan_munmap(heap_large, heap_large_capacity * sizeof(void *));
+    }
+    heap_large = grown;
+    heap_large_capacity = capacity;
+  }
+  node->large_index = heap_large_count;
+  heap_large[heap_large_count++] = node;
+  efsan_mutex_unlock(&heap_large_lock);
+}
+
+static void heap_large_del(struct efsan_heap_node *node) {
+  efsan_mutex_lock(&heap_large_lock);
+  u32 i = node->large_index;
+  if (i < heap_large_count && heap_large[i] == node) {
+    heap_large[i] = heap_large[--heap_large_count];
+    heap_large[i]->large_index = i;
+  }
+  efsan_mutex_unlock(&heap_large_lock);
+}
+
+void efsan_heap_insert(uptr start, uptr size, u32 stack_id) {
+  u32 bucket = heap_bucket_of(start);
+  struct efsan_heap_stripe *stripe = &heap_stripes[heap_stripe_of(start)];
+  efsan_mutex_lock(&stripe->lock);
+  struct efsan_heap_node *node = 0;
+  if (efsan_heap_keep_freed) {
+    // A new block that covers a freed one at its start takes its place
+    // (the lines there belong to the newest block from now on); a smaller
+    // one leaves the rest of the freed block its own.
+    for (struct efsan_heap_node **link = &heap_buckets[bucket]; *link;
+         link = &(*link)->next) {
+      if ((*link)->start == start && (*link)->freed && (*link)->size <= size) {
+        node = *link;
+        *link = node->next;
+        __atomic_fetch_sub(&heap_freed_count, 1, __ATOMIC_RELAXED);
+        break;
+      }
+    }
+  }
+  if (!node)
+    node = heap_node_alloc(stripe);
+  node->start = start;
+  node->size = size;
+  node->stack_id = stack_id;
+  node->serial = __atomic_fetch_add(&heap_next_serial, 1, __ATOMIC_RELAXED);
+  node->attributed = 0;
+  node->freed = 0;
+  node->next = heap_buckets[bucket];
+  heap_buckets[bucket] = node;
+  efsan_mutex_unlock(&stripe->lock);
+  if (size > HEAP_SMALL_MAX)
+    heap_large_add(node);
+}
+
+bool efsan_heap_remove(uptr start, struct efsan_heap_block *attributed) {
+  u32 bucket = heap_bucket_of(start);
+  struct efsan_heap_stripe *stripe = &heap_stripes[heap_stripe_of(start)];
+  efsan_mutex_lock(&stripe->lock);
+  struct efsan_heap_node **link = &heap_buckets[bucket];
+  while (*link && ((*link)->start != start || (*link)->freed))
+    link = &(*link)->next;
+  struct efsan_heap_node *node = *link;
+  bool was_attributed = false;
+  if (node) {
+    // Out of the large list first, so a lookup that finds it there sees a
+    // node that is still intact.
+    if (node->size > HEAP_SMALL_MAX)
+      heap_large_del(node);
+    if (node->attributed) {
+      was_attributed = true;
+      attributed->start = node->start;
+      attributed->size = node->size;
+      attributed->stack_id = node->stack_id;
+      attributed->serial = node->serial;
+    }
+    if (efsan_heap_keep_freed &&
+        __atomic_fetch_add(&heap_freed_count, 1, __ATOMIC_RELAXED) <
+            HEAP_MAX_FREED) {
+      node->freed = 1;
+    } else {
+      if (efsan_heap_keep_freed)
+        __atomic_fetch_sub(&heap_freed_count, 1, __ATOMIC_RELAXED);
+      *link = node->next;
+      node->next = stripe->free_nodes;
+      stripe->free_nodes = node;
+    }
+  }
+  efsan_mutex_unlock(&stripe->lock);
+  return was_attributed;
+}
+
+void efsan_heap_for_each(efsan_heap_visitor visit, void *arg) {
+  for (u32 s = 0; s < HEAP_STRIPES; s++) {
+    struct efsan_heap_stripe *stripe = &heap_stripes[s];
+    efsan_mutex_lock(&stripe->lock);
+    for (u32 b = s * HEAP_BUCKETS_PER_STRIPE; b < (s + 1) * HEAP_BUCKETS_PER_STRIPE;
+         b++) {
+      for (struct efsan_heap_node *node = heap_buckets[b]; node;
+           node = node->next) {
+        struct efsan_heap_block block = {node->start, node->size,
+                                         node->stack_id, node->serial};
+        visit(&block, node->freed, arg);
+      }
+    }
+    efsan_mutex_unlock(&stripe->lock);
+  }
+}
+
+static void heap_take_block(struct efsan_heap_node *node,
+                          struct efsan_heap_block *block) {
+  node->attributed = 1;
+  block->start = node->start;
+  block->size = node->size;
+  block->stack_id = node->stack_id;
+  block->serial = node->serial;
+}
+
+static bool heap_bucket_lookup(uptr block, uptr addr,
+                             struct efsan_heap_block *found_block) {
+  uptr block_address = block << HEAP_BLOCK_SHIFT;
+  u32 bucket = heap_bucket_of(block_address);
+  struct efsan_heap_stripe *stripe = &heap_stripes[heap_stripe_of(block_address)];
+  bool found = false;
+  efsan_mutex_lock(&stripe->lock);
+  for (struct efsan_heap_node *node = heap_buckets[bucket]; node; node = node->next) {
+    if (node->start <= addr && addr - node->start < node->size &&
+        node->size <= HEAP_SMALL_MAX && !node->freed) {
+      heap_take_block(node, found_block);
+      found = true;
+      break;
+    }
+  }
+  efsan_mutex_unlock(&stripe->lock);
+  return found;
+}
+
+bool efsan_heap_lookup(uptr addr, struct efsan_heap_block *block) {
+  uptr last = addr >> HEAP_BLOCK_SHIFT;
+  uptr first = addr >= HEAP_SMALL_MAX
+                   ? (addr - (HEAP_SMALL_MAX - 1)) >> HEAP_BLOCK_SHIFT
+                   : 0;
+  for (uptr b = last + 1; b-- > first;)
+    if (heap_bucket_lookup(b, addr, block))
+      return true;
+  bool found = false;
+  efsan_mutex_lock(&heap_large_lock);
+  for (u32 i = 0; i < heap_large_count; i++) {
+    struct efsan_heap_node *node = heap_large[i];
+    if (node->start <= addr && addr - node->start < node->size) {
+      heap_take_block(node, block);
+      found = true;
+      break;
+    }
+  }
+  efsan_mutex_unlock(&heap_large_lock);
+  return found;
+}
+
+void efsan_heap_fork_child(void) {
+  // Only the forking thread survives; a lock another thread held stays held.
+  for (u32 i = 0; i < HEAP_STRIPES; i++)
+    efsan_internal_memset(&heap_stripes[i].lock, 0, sizeof(efsan_mutex));
+  efsan_internal_memset(&heap_large_lock, 0, sizeof(efsan_mutex));
+}

@@ -1,0 +1,71 @@
+// A sample that takes far longer than the sample period must not keep the
+// sampler running back to back: a report on demand and exit need its lock.
+// The program marks 4 GiB of a MAP_NORESERVE mapping (64 MiB of shadow, all
+// of it changed before every sample) by writing it to /dev/null: the write
+// interceptor marks the range as read, the kernel never touches the pages.
+// With sample_freq=1 every sample takes much longer than its period. Pinned
+// to one core, the sampler used to hold its lock for all but a few
+// instructions of its time slice, and a report on demand waited
+// for it for half a minute on average (often longer; 10 reports took about
+// 5 minutes). The program asks for ten reports, each after marking the range
+// again, then marks it once more and returns while the sampler is scanning.
+// (`timeout` is only a safety net so that a hang fails the test instead of
+// stalling the suite; the program needs a few seconds of CPU.)
+// RUN: %clang -O2 -fsanitize=efficiency-working-set %s -o %t
+// RUN: env ESAN_OPTIONS=sample_freq=1 %if taskset %{ taskset -c 0 %} timeout 200 %run %t > %t.pinned 2>&1
+// RUN: FileCheck %s < %t.pinned
+// RUN: env ESAN_OPTIONS=sample_freq=1 timeout 200 %run %t > %t.free 2>&1
+// RUN: FileCheck %s < %t.free
+// RUN: rm -f %t.log.*
+// RUN: env ESAN_OPTIONS=sample_freq=1:report_format=json:log_path=%t.log %if taskset %{ taskset -c 0 %} timeout 200 %run %t exit-only
+// RUN: %python %S/../working-set/Inputs/check_report.py %t.log --count 1 \
+// RUN:   "other == (4 << 30) // 64" "samples >= 1" "sampler_cpu_ms > 0"
+// CHECK-COUNT-10: other    67108864 lines (4.0 GiB)
+// CHECK: marked again, returning from main
+// CHECK: other    67108864 lines (4.0 GiB)
+// CHECK: SUMMARY: EfficiencySanitizer: working set of
+#include <fcntl.h>
+#include <sanitizer/efsan_interface.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+static void mark(int devnull, const char *p, size_t size) {
+  for (size_t done = 0; done < size;) {
+    ssize_t n = write(devnull, p + done, size - done);
+    if (n <= 0) {
+      perror("write");
+      _exit(1);
+    }
+    done += (size_t)n;
+  }
+}
+
+int main(int argc, char **argv) {
+  const size_t size = 4ULL << 30;
+  char *big = mmap(0, size, PROT_READ | PROT_WRITE,
+                   MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+  int devnull = open("/dev/null", O_WRONLY);
+  if (big == MAP_FAILED || devnull < 0) {
+    perror("setup");
+    return 1;
+  }
+  if (argc < 2) {
+    for (int i = 0; i < 10; i++) {
+      unsigned before = __efsan_get_sample_count();
+      mark(devnull, big, size);
+      // Let a sample of the whole range start.
+      while (__efsan_get_sample_count() < before + 1)
+        ;
+      __efsan_report();
+    }
+  }
+  unsigned before = __efsan_get_sample_count();
+  mark(devnull, big, size);
+  while (__efsan_get_sample_count() < before + 1)
+    ;
+  mark(devnull, big, size);
+  fprintf(stderr, "marked again, returning from main\n");
+  return 0;
+}
