@@ -782,7 +782,7 @@ def extra_keys_html(doc, known):
 WS_KNOWN = {"tool", "schema_version", "pid", "executable", "cache_line_size", "total_lines",
             "total_bytes", "regions", "sample_period_ms", "samples", "snapshot_step",
             "snapshot_history", "levels", "caches", "objects", "objects_rest", "phases",
-            "fits_level", "peak_snapshot_lines", "sample_clock"}
+            "fits_level", "peak_snapshot_lines", "sample_clock", "sampler_cpu_ms"}
 
 
 def regions_svg(report):
@@ -819,6 +819,11 @@ def render_working_set(report, idx):
               "the most lines touched within one snapshot period", "peak-lines", peak),
              ("samples", fmt_int(report.get("samples", 0)), "every %s" % fmt_ms(report["sample_period_ms"]),
               "the sampler's snapshots at the finest level", "samples", report.get("samples", 0))]
+    sampler_ms = report.get("sampler_cpu_ms")
+    if isinstance(sampler_ms, (int, float)):
+        cards.append(("sampler CPU time", fmt_ms(sampler_ms), "the sampler thread's own",
+                      "CPU time the working-set sampler itself used (not the program's)",
+                      "sampler-cpu-ms", sampler_ms))
     out.append('<div class="cards">')
     for title, big, small, hint, key, value in cards:
         out.append('<div class="card"%s><div class="card-title">%s</div><div class="big">%s</div>'
