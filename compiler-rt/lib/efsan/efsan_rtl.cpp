@@ -885,12 +885,29 @@ static bool LookupElfSymbol(uptr addr, unsigned type, const char **name,
   return found;
 }
 
+// The runtime's own data (linked into the executable) is not the program's:
+// a line a program's string literal shares with it must not be named after
+// it in the working set's data structures.
+static bool RuntimeSymbol(const char *raw) {
+  static const char *const kPrefixes[] = {
+      "__efsan",          "_ZN7__efsan",    "_ZZN7__efsan",
+      "__sanitizer",
+      "_ZN11__sanitizer", "_ZZN11__sanitizer", "_ZTVN11__sanitizer",
+      "__interception",   "_ZN14__interception", "__ubsan",
+      "_ZN7__ubsan",      "_ZZN7__ubsan"};
+  for (const char *prefix : kPrefixes)
+    if (!internal_strncmp(raw, prefix, internal_strlen(prefix)))
+      return true;
+  return false;
+}
+
 extern "C" bool efsan_for_each_global_symbol(uptr addr,
                                              efsan_symbol_visitor visit,
                                              void *arg) {
   return ForEachElfSymbol(addr, STT_OBJECT,
                           [&](const char *raw, uptr lo, uptr length) {
-                            visit(lo, length, arg);
+                            if (!RuntimeSymbol(raw))
+                              visit(lo, length, arg);
                             return false;
                           });
 }
@@ -963,7 +980,8 @@ extern "C" int fflush(void *stream);
 static void KeepProgramExitOnDie() {
   if (!writing_exit_report)
     return;
-  static const char kCutShort[] =
+  // Not a static: the working set's data structures would list it.
+  const char kCutShort[] =
       "EfficiencySanitizer: WARNING: the report was cut short by the error "
       "above\n";
   WriteToStartupStderr(kCutShort, sizeof(kCutShort) - 1);
