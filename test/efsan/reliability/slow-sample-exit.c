@@ -5,12 +5,13 @@
 // interceptor marks the range as read, the kernel never touches the pages.
 // With sample_freq=1 every sample takes much longer than its period. Pinned
 // to one core, the sampler used to hold its lock for all but a few
-// instructions of its time slice, and a report on demand waited
-// for it for half a minute on average (often longer; 10 reports took about
-// 5 minutes). The program asks for ten reports, each after marking the range
-// again, then marks it once more and returns while the sampler is scanning.
-// (`timeout` is only a safety net so that a hang fails the test instead of
-// stalling the suite; the program needs a few seconds of CPU.)
+// instructions of its time slice, and a report on demand waited for it for
+// half a minute on average, often longer (with 8 GiB marked, 5 of the 10
+// reports came out in 200 s). The program asks for ten reports, each after
+// marking the range again, then marks it once more and returns while the
+// sampler is scanning. (`timeout` is only a safety net so that a hang fails
+// the test instead of stalling the suite; the program needs a few seconds of
+// CPU.)
 // RUN: %clang -O2 -fsanitize=efficiency-working-set %s -o %t
 // RUN: env ESAN_OPTIONS=sample_freq=1 %if taskset %{ taskset -c 0 %} timeout 200 %run %t > %t.pinned 2>&1
 // RUN: FileCheck %s < %t.pinned
