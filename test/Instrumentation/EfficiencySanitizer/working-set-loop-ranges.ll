@@ -1,7 +1,8 @@
 ; Loop-level marking (working set): an innermost loop that leaves only at its
 ; latch, with a computable trip count and no call that may not return, gets a
 ; copy (.efsan.marked) whose preheader marks the whole range of each affine
-; access of stride <= 64 bytes with one __efsan_loadN and whose accesses have
+; access of stride <= 64 bytes (an inline test of the range's shadow, 8 lines
+; at a time, and __efsan_loadN if a line lacks bit 0) and whose accesses have
 ; no checks. A check before the loop runs the copy when every range is at most
 ; -efsan-loop-range-limit bytes, else the original loop with its per-access
 ; checks. Loops with a stride above a line or a call that may not return keep
@@ -32,8 +33,39 @@ exit:
 ; CHECK-NEXT:    %[[SIZE:[0-9]+]] = shl i64 %n, 2
 ; CHECK-NEXT:    %[[FITS:[0-9]+]] = icmp ule i64 %[[SIZE]], 262144
 ; CHECK-NEXT:    br i1 %[[FITS]], label %loop.ph.efsan.marked, label %loop.ph
+; The range's shadow bytes are tested 8 at a time (the last word masked to
+; the bytes inside the range); the first with a line lacking bit 0 calls out.
 ; CHECK:       loop.ph.efsan.marked:
+; CHECK-NEXT:    %[[LO:[0-9]+]] = ptrtoint ptr %a to i64
+; CHECK-NEXT:    %[[LOLINE:[0-9]+]] = lshr i64 %[[LO]], 6
+; CHECK-NEXT:    %[[FIRST:[0-9]+]] = add i64 %[[LOLINE]], 17592186044416
+; CHECK-NEXT:    %[[LAST:[0-9]+]] = sub i64 %[[SIZE]], 1
+; CHECK-NEXT:    %[[HI:[0-9]+]] = add i64 %[[LO]], %[[LAST]]
+; CHECK-NEXT:    %[[HILINE:[0-9]+]] = lshr i64 %[[HI]], 6
+; CHECK-NEXT:    %[[HISHADOW:[0-9]+]] = add i64 %[[HILINE]], 17592186044416
+; CHECK-NEXT:    %[[END:[0-9]+]] = add i64 %[[HISHADOW]], 1
+; CHECK-NEXT:    br label %efsan.range.test
+; CHECK:       efsan.range.test:
+; CHECK-NEXT:    %efsan.range.at = phi i64 [ %[[FIRST]], %loop.ph.efsan.marked ], [ %[[NEXT:[0-9]+]], %efsan.range.next ]
+; CHECK-NEXT:    %[[LEFT:[0-9]+]] = sub i64 %[[END]], %efsan.range.at
+; CHECK-NEXT:    %[[SHORT:[0-9]+]] = icmp ult i64 %[[LEFT]], 8
+; CHECK-NEXT:    %[[BYTES:[0-9]+]] = select i1 %[[SHORT]], i64 %[[LEFT]], i64 8
+; CHECK-NEXT:    %[[BITS:[0-9]+]] = shl i64 %[[BYTES]], 3
+; CHECK-NEXT:    %[[SHIFT:[0-9]+]] = sub i64 64, %[[BITS]]
+; CHECK-NEXT:    %[[WANTED:[0-9]+]] = lshr i64 72340172838076673, %[[SHIFT]]
+; CHECK-NEXT:    %[[PTR:[0-9]+]] = inttoptr i64 %efsan.range.at to ptr
+; CHECK-NEXT:    %[[WORD:[0-9]+]] = load i64, ptr %[[PTR]], align 1, !nosanitize
+; CHECK-NEXT:    %[[GOT:[0-9]+]] = and i64 %[[WORD]], %[[WANTED]]
+; CHECK-NEXT:    %[[ALL:[0-9]+]] = icmp eq i64 %[[GOT]], %[[WANTED]]
+; CHECK-NEXT:    br i1 %[[ALL]], label %efsan.range.next, label %efsan.range.mark
+; CHECK:       efsan.range.next:
+; CHECK-NEXT:    %[[NEXT]] = add i64 %efsan.range.at, 8
+; CHECK-NEXT:    %[[MORE:[0-9]+]] = icmp ult i64 %[[NEXT]], %[[END]]
+; CHECK-NEXT:    br i1 %[[MORE]], label %efsan.range.test, label %efsan.range.done
+; CHECK:       efsan.range.mark:
 ; CHECK-NEXT:    call void @__efsan_loadN(ptr %a, i64 %[[SIZE]])
+; CHECK-NEXT:    br label %efsan.range.done
+; CHECK:       efsan.range.done:
 ; CHECK-NEXT:    br label %loop.efsan.marked
 ; CHECK:       loop.efsan.marked:
 ; CHECK-NEXT:    %i.efsan.marked = phi i64

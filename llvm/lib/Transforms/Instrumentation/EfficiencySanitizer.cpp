@@ -224,6 +224,7 @@ private:
   bool isCacheFragCallSite(Instruction &I);
   bool instrumentFunction(Function &F);
   bool markLoopRanges(Function &F);
+  void emitRangeMark(Instruction *InsertBefore, Value *Lo, Value *Size);
 
   std::optional<MemoryAccess> describeAccess(Instruction &I);
   void instrumentMemIntrinsic(MemIntrinsic *MI);
@@ -782,6 +783,7 @@ bool EfficiencySanitizer::markLoopRanges(Function &F) {
   // function stays what it was).
   SCEVExpander Expander(SE, DL, "efsan.range");
   SmallVector<SmallVector<std::pair<Value *, Value *>, 4>, 4> Expanded;
+  SmallVector<BasicBlock *, 4> MarkedPreheaders;
   SmallVector<Value *, 4> Conditions;
   for (LoopRangePlan &Plan : Plans) {
     Instruction *Before = Plan.L->getLoopPreheader()->getTerminator();
@@ -851,14 +853,74 @@ bool EfficiencySanitizer::markLoopRanges(Function &F) {
           U->set(PN);
       }
     // The copy marks the ranges once and does without the checks.
-    IRBuilder<> IRB(Marked->getLoopPreheader()->getTerminator());
-    for (auto &[Lo, Size] : Expanded[P])
-      IRB.CreateCall(LoadN, {Lo, Size});
+    MarkedPreheaders.push_back(Marked->getLoopPreheader());
     for (Instruction *I : Plans[P].Accesses)
       markNoSanitize(cast<Instruction>(VMap[I]));
   }
+  // Last, as they add blocks that the loop and dominator trees do not know.
+  for (unsigned P = 0; P < Plans.size(); ++P)
+    for (auto &[Lo, Size] : Expanded[P])
+      emitRangeMark(MarkedPreheaders[P]->getTerminator(), Lo, Size);
   FAM->invalidate(F, PreservedAnalyses::none());
   return true;
+}
+
+// Marks [Lo, Lo + Size) (Size >= 1) before InsertBefore: the shadow bytes of
+// the range are tested 8 at a time inline (a range whose lines are all
+// marked, as when a loop runs again within a sample period, costs a few
+// loads), and the first word with a line lacking bit 0 calls
+// __efsan_loadN(Lo, Size), which marks the rest. The last word is read
+// whole; the bytes past the range are masked off (the shadow after the
+// range is mapped like all of it).
+void EfficiencySanitizer::emitRangeMark(Instruction *InsertBefore, Value *Lo,
+                                        Value *Size) {
+  constexpr uint64_t Ones = 0x0101010101010101ULL;
+  BasicBlock *Entry = InsertBefore->getParent();
+  BasicBlock *Rest = Entry->splitBasicBlock(InsertBefore, "efsan.range.done");
+  BasicBlock *Test = BasicBlock::Create(Ctx, "efsan.range.test",
+                                        Entry->getParent(), Rest);
+  BasicBlock *Next = BasicBlock::Create(Ctx, "efsan.range.next",
+                                        Entry->getParent(), Rest);
+  BasicBlock *Mark = BasicBlock::Create(Ctx, "efsan.range.mark",
+                                        Entry->getParent(), Rest);
+  Entry->getTerminator()->eraseFromParent();
+  IRBuilder<> IRB(Entry);
+  Value *LoInt = IRB.CreatePtrToInt(Lo, IntptrTy);
+  Value *Offset = ConstantInt::get(IntptrTy, kShadowOffset);
+  Value *First = IRB.CreateAdd(IRB.CreateLShr(LoInt, kShadowScale), Offset);
+  Value *End = IRB.CreateAdd(
+      IRB.CreateAdd(
+          IRB.CreateLShr(IRB.CreateAdd(LoInt, IRB.CreateSub(Size, IRB.getInt64(1))),
+                         kShadowScale),
+          Offset),
+      IRB.getInt64(1));
+  IRB.CreateBr(Test);
+
+  IRB.SetInsertPoint(Test);
+  PHINode *At = IRB.CreatePHI(IntptrTy, 2, "efsan.range.at");
+  At->addIncoming(First, Entry);
+  Value *Left = IRB.CreateSub(End, At);
+  // Bytes of the word inside the range: all 8, or the `Left` low ones.
+  Value *Shift = IRB.CreateSub(
+      IRB.getInt64(64),
+      IRB.CreateShl(IRB.CreateSelect(IRB.CreateICmpULT(Left, IRB.getInt64(8)),
+                                     Left, IRB.getInt64(8)),
+                    3));
+  Value *Wanted = IRB.CreateLShr(IRB.getInt64(Ones), Shift);
+  LoadInst *Word =
+      IRB.CreateAlignedLoad(Int64Ty, IRB.CreateIntToPtr(At, PtrTy), Align(1));
+  markNoSanitize(Word);
+  Value *AllMarked = IRB.CreateICmpEQ(IRB.CreateAnd(Word, Wanted), Wanted);
+  IRB.CreateCondBr(AllMarked, Next, Mark);
+
+  IRB.SetInsertPoint(Next);
+  Value *AtNext = IRB.CreateAdd(At, IRB.getInt64(8));
+  At->addIncoming(AtNext, Next);
+  IRB.CreateCondBr(IRB.CreateICmpULT(AtNext, End), Test, Rest);
+
+  IRB.SetInsertPoint(Mark);
+  IRB.CreateCall(LoadN, {Lo, Size});
+  IRB.CreateBr(Rest);
 }
 
 // Plain and atomic loads and stores, atomicrmw and cmpxchg (one write: for
