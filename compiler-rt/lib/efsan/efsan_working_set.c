@@ -189,7 +189,8 @@ static void take_sample(void) {
 static void sampler_main(void *arg) {
   u64 generation = (u64)(uptr)arg;
   u64 period_ns = (u64)efsan_flags.sample_freq * 1000000ULL;
-  u64 last_sample = efsan_monotonic_ns();
+  u64 started = efsan_monotonic_ns();
+  u64 last_sample = started;
   u64 next = last_sample + period_ns;
   u64 cpu_at_start = efsan_thread_cpu_ns();
   for (;;) {
@@ -223,6 +224,8 @@ static void sampler_main(void *arg) {
     u64 earliest = now + 2 * took + 1;
     if (next < earliest)
       next = earliest;
+    efsan_vreport(3, "sampler: sample started at %llu us took %llu us\n",
+                  (now - started) / 1000, took / 1000);
   }
 }
 
