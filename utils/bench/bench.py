@@ -1,8 +1,10 @@
 #!/usr/bin/env python3
-"""Builds the efsan benchmark kernels once per configuration, runs them
-interleaved, checks that every configuration computes the same checksums,
-and prints (and writes to docs/performance.md) the median slowdown of each
-configuration against the uninstrumented build.
+"""Builds the efsan benchmark kernels and real programs (zstd, xz from
+Debian's sources) once per configuration, runs them interleaved, checks that
+every configuration computes the same checksums, and prints (and writes to
+docs/performance.md) the median slowdown of each configuration against the
+uninstrumented build, in process CPU time (user + system, all threads, from
+wait4's rusage) and in wall time.
 
 Called by utils/bench.sh, which first brings the efsan build up to date.
 """
@@ -11,6 +13,7 @@ import argparse
 import concurrent.futures
 import datetime
 import glob
+import hashlib
 import math
 import os
 import platform
@@ -36,9 +39,23 @@ CONFIGS = {
     "cf": ("efsan cache-frag", "bin/efsan-clang", ["-fsanitize=efficiency-cache-frag"]),
     "tsan": ("clang-19 ThreadSanitizer", STOCK_CLANG, ["-fsanitize=thread"]),
 }
-DEFAULT_CONFIGS = ["base", "ws", "cf", "tsan"]
-# The issues' targets: (geomean, worst kernel).
-TARGETS = {"ws": (1.5, 3.0), "cf": (1.25, 2.0)}
+ALL_CONFIGS = ["base", "ws", "cf", "tsan"]
+# tsan costs 2-20x: it is measured on request (--configs base,ws,cf,tsan).
+DEFAULT_CONFIGS = ["base", "ws", "cf"]
+# The issues' targets, on CPU-time ratios: (kernel geomean, worst kernel,
+# each real program).
+TARGETS = {"ws": (1.15, 1.5, 1.3), "cf": (1.25, 2.0, None)}
+
+PROGRAM_SCRIPT = os.path.join(REPO, "utils", "bench", "programs.sh")
+# Real programs, built by programs.sh from Debian's source packages, each with
+# a fixed single-threaded workload on a generated text of TEXT_MIB MiB:
+# name -> (binary, arguments; {input} and {output} are replaced).
+PROGRAMS = {
+    "zstd": ("zstd", ["-q", "-f", "-T1", "-10", "{input}", "-o", "{output}"]),
+    "xz": ("xz", ["-q", "-k", "-c", "-T1", "-6", "{input}"]),
+}
+PROGRAM_WORKLOADS = {"zstd": "zstd -10 of 32 MiB", "xz": "xz -6 of 2 MiB"}
+TEXT_MIB = {"zstd": 32, "xz": 2}
 
 # What cache-frag's default report must say of each kernel: the sharing it
 # has by construction, as (kind, object) pairs, [] for none. Kernels not
@@ -73,30 +90,46 @@ def fail(message):
 def parse_args():
     p = argparse.ArgumentParser(
         prog="utils/bench.sh",
-        description="Measure efsan's slowdown on a fixed suite of C kernels.")
+        description="Measure efsan's slowdown (process CPU time and wall time) on a fixed "
+                    "suite of C kernels and on zstd and xz.")
     p.add_argument("--configs", default=",".join(DEFAULT_CONFIGS),
-                   help="comma-separated subset of %s (base is always run)"
-                   % ",".join(DEFAULT_CONFIGS))
-    p.add_argument("--runs", type=int, default=5, help="runs per kernel and configuration (default 5)")
+                   help="comma-separated subset of %s (base is always run; default %s)"
+                   % (",".join(ALL_CONFIGS), ",".join(DEFAULT_CONFIGS)))
+    p.add_argument("--runs", type=int, default=3, help="runs per kernel and configuration (default 3)")
     p.add_argument("--kernels", default="", help="comma-separated kernel names (default: all)")
+    p.add_argument("--programs", default=",".join(PROGRAMS),
+                   help="comma-separated real programs (default: %s; '' for none)"
+                   % ",".join(PROGRAMS))
     p.add_argument("--build-dir", default=os.path.join(REPO, "build"),
                    help="efsan build directory (default: <repo>/build)")
     p.add_argument("--work-dir", default="",
                    help="where binaries and sanitizer logs go (default: <build-dir>/bench)")
     p.add_argument("--no-doc", action="store_true",
                    help="do not rewrite docs/performance.md (only full runs rewrite it anyway)")
+    p.add_argument("--compare-build", default="",
+                   help="another efsan build directory (e.g. of the main branch): adds the "
+                   "configuration ws-other, its efsan-clang with the working set, measured "
+                   "side by side with ws")
     p.add_argument("--no-build", action="store_true", help="(handled by bench.sh) do not rebuild efsan")
     p.add_argument("--efsan-build-failed", action="store_true", help=argparse.SUPPRESS)
     args = p.parse_args()
     if args.runs < 1:
         fail("--runs must be at least 1, got %d" % args.runs)
     configs = [c for c in args.configs.split(",") if c]
+    if args.compare_build:
+        other = os.path.join(os.path.abspath(args.compare_build), "bin", "efsan-clang")
+        if not os.path.exists(other):
+            fail("--compare-build: %s not found" % other)
+        CONFIGS["ws-other"] = ("efsan working set, built from %s" % args.compare_build, other,
+                               ["-fsanitize=efficiency-working-set"])
+        ALL_CONFIGS.insert(ALL_CONFIGS.index("ws") + 1, "ws-other")
+        configs.append("ws-other")
     for c in configs:
         if c not in CONFIGS:
             fail("unknown configuration '%s' (known: %s)" % (c, ", ".join(CONFIGS)))
     if "base" not in configs:
         configs.insert(0, "base")
-    args.configs = [c for c in DEFAULT_CONFIGS if c in configs]
+    args.configs = [c for c in ALL_CONFIGS if c in configs]
     available = sorted(os.path.basename(f)[:-2] for f in glob.glob(os.path.join(KERNEL_DIR, "*.c")))
     if args.kernels:
         wanted = [k for k in args.kernels.split(",") if k]
@@ -106,6 +139,10 @@ def parse_args():
         args.kernels = wanted
     else:
         args.kernels = available
+    args.programs = [x for x in args.programs.split(",") if x]
+    for x in args.programs:
+        if x not in PROGRAMS:
+            fail("unknown program '%s' (known: %s)" % (x, ", ".join(PROGRAMS)))
     args.build_dir = os.path.abspath(args.build_dir)
     args.work_dir = os.path.abspath(args.work_dir or os.path.join(args.build_dir, "bench"))
     return args
@@ -149,6 +186,8 @@ def build_all(args):
                 if err and not error:
                     error = err
                 binaries[kernel] = binary
+            if not error and args.programs:
+                error = build_programs(args, config, binaries)
             if error:
                 if config == "base":
                     fail("the uninstrumented build failed:\n" + error)
@@ -159,12 +198,67 @@ def build_all(args):
     return built
 
 
+def build_programs(args, config, binaries):
+    """zstd and xz for one configuration (programs.sh rebuilds them only when
+    the compiler changed); returns an error message or None."""
+    _, compiler, flags = CONFIGS[config]
+    if not os.path.isabs(compiler):
+        compiler = os.path.join(args.build_dir, compiler)
+    r = subprocess.run(["bash", PROGRAM_SCRIPT, args.work_dir, config, compiler] + flags,
+                       stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    if r.stdout.strip():
+        print(r.stdout.rstrip(), file=sys.stderr)
+    if r.returncode != 0:
+        return "utils/bench/programs.sh failed for '%s' (exit status %d)" % (config, r.returncode)
+    for name in args.programs:
+        binaries[name] = os.path.join(args.work_dir, config, PROGRAMS[name][0])
+    return None
+
+
+def program_input(args, name):
+    """A generated text (fixed seed): words of a 4096-word vocabulary drawn
+    from a skewed distribution, in lines; compressible like prose or logs."""
+    mib = TEXT_MIB[name]
+    path = os.path.join(args.work_dir, "inputs", "text-%dmib.txt" % mib)
+    if os.path.exists(path):
+        return path
+    os.makedirs(os.path.dirname(path), exist_ok=True)
+    state = 0x5eed
+    def next64():
+        nonlocal state
+        state = (state + 0x9e3779b97f4a7c15) & (2**64 - 1)
+        z = state
+        z = ((z ^ (z >> 30)) * 0xbf58476d1ce4e5b9) & (2**64 - 1)
+        z = ((z ^ (z >> 27)) * 0x94d049bb133111eb) & (2**64 - 1)
+        return z ^ (z >> 31)
+    letters = b"etaoinshrdlucmfwypvbgkjqxz"
+    vocabulary = []
+    for _ in range(4096):
+        r = next64()
+        length = 2 + r % 9
+        vocabulary.append(bytes(letters[(r >> (6 + 4 * i)) % 26 if i < 14 else 0] for i in range(length)))
+    chunks, size, words = [], 0, 0
+    while size < mib << 20:
+        r = next64()
+        # Two draws per 64 bits; the product skews towards frequent words.
+        for part in (r & 0xffffffff, r >> 32):
+            index = ((part & 0xffff) * (part >> 16 & 0xffff)) >> 20
+            word = vocabulary[index]
+            words += 1
+            chunks.append(word + (b"\n" if words % 12 == 0 else b" "))
+            size += len(word) + 1
+    with open(path + ".tmp", "wb") as f:
+        f.write(b"".join(chunks)[:mib << 20])
+    os.replace(path + ".tmp", path)
+    return path
+
+
 def run_env(args, config, kernel):
     """Keeps sanitizer reports out of the timed program's stdout: efsan writes
     its report to log_path, tsan's race reports are switched off."""
     env = dict(os.environ)
     log = os.path.join(args.work_dir, "logs", "%s.%s" % (config, kernel))
-    if config in ("ws", "cf"):
+    if config in ("ws", "cf", "ws-other"):
         opts = env.get("ESAN_OPTIONS", "")
         env["ESAN_OPTIONS"] = (opts + ":" if opts else "") + "log_path=" + log
     if config == "tsan":
@@ -178,34 +272,64 @@ class RunFailure(Exception):
 
 
 def run_once(args, config, kernel, binary):
+    """Runs one kernel or program; returns (wall seconds, CPU seconds of the
+    process: user + system of all its threads, from wait4), checksum."""
     env = run_env(args, config, kernel)
-    start = time.perf_counter()
-    r = subprocess.run([binary], stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env, text=True)
-    elapsed = time.perf_counter() - start
-    if r.returncode != 0:
+    out_dir = os.path.join(args.work_dir, "out")
+    os.makedirs(out_dir, exist_ok=True)
+    tag = "%s.%s" % (config, kernel.replace(" ", "_"))
+    stdout_path = os.path.join(out_dir, tag + ".stdout")
+    stderr_path = os.path.join(out_dir, tag + ".stderr")
+    output_path = os.path.join(out_dir, tag + ".output")
+    if kernel in PROGRAMS:
+        argv = [binary] + [a.replace("{input}", program_input(args, kernel)).replace("{output}", output_path)
+                           for a in PROGRAMS[kernel][1]]
+    else:
+        argv = [binary]
+    with open(stdout_path, "wb") as out, open(stderr_path, "wb") as err:
+        start = time.perf_counter()
+        proc = subprocess.Popen(argv, stdout=out, stderr=err, env=env)
+        _, status, usage = os.wait4(proc.pid, 0)
+        elapsed = time.perf_counter() - start
+        proc.returncode = os.waitstatus_to_exitcode(status)
+    cpu = usage.ru_utime + usage.ru_stime
+    with open(stderr_path, errors="replace") as f:
+        stderr = f.read()
+    if proc.returncode != 0:
         raise RunFailure(
             "%s/%s exited with status %d (a sanitizer must not change what the program does)\n"
             "  reproduce: %s %s\n  stderr: %s\n  sanitizer log: %s.<pid>"
-            % (config, kernel, r.returncode,
+            % (config, kernel, proc.returncode,
                " ".join("%s=%s" % (k, shlex.quote(env[k])) for k in ("ESAN_OPTIONS", "TSAN_OPTIONS") if k in env),
-               binary, r.stderr.strip()[-2000:] or "(empty)",
+               shlex.join(argv), stderr.strip()[-2000:] or "(empty)",
                os.path.join(args.work_dir, "logs", "%s.%s" % (config, kernel))))
-    m = CHECKSUM_RE.search(r.stdout)
+    if kernel in PROGRAMS:
+        # The compressed output, which every configuration must produce alike.
+        digest = hashlib.sha256()
+        with open(stdout_path if "{output}" not in PROGRAMS[kernel][1] else output_path, "rb") as f:
+            for block in iter(lambda: f.read(1 << 20), b""):
+                digest.update(block)
+        return elapsed, cpu, digest.hexdigest()[:16]
+    with open(stdout_path, errors="replace") as f:
+        stdout = f.read()
+    m = CHECKSUM_RE.search(stdout)
     if not m or m.group(1) != kernel:
-        raise RunFailure("%s/%s printed no checksum line; stdout was:\n%s" % (config, kernel, r.stdout[-2000:]))
-    return elapsed, m.group(2)
+        raise RunFailure("%s/%s printed no checksum line; stdout was:\n%s" % (config, kernel, stdout[-2000:]))
+    return elapsed, cpu, m.group(2)
 
 
 def run_all(args, built):
-    """Returns (configs measured, {config: failure message}, times). A program
+    """Returns (configs measured, {config: failure message}, times), times
+    being lists of (wall, cpu) per (kernel or program, config). A program
     that crashes under a configuration takes that configuration out of the
     table (reported, and the command exits non-zero); a checksum that differs
     from base stops everything at once."""
     os.makedirs(os.path.join(args.work_dir, "logs"), exist_ok=True)
     configs = [c for c in args.configs if c in built]
     failed = {}
-    times = {(k, c): [] for k in args.kernels for c in configs}
-    for kernel in args.kernels:
+    names = args.kernels + args.programs
+    times = {(k, c): [] for k in names for c in configs}
+    for kernel in names:
         reference = None
         print("bench: %-18s" % kernel, end="", flush=True)
         for _ in range(args.runs):
@@ -215,7 +339,7 @@ def run_all(args, built):
                 if config in failed:
                     continue
                 try:
-                    elapsed, checksum = run_once(args, config, kernel, built[config][kernel])
+                    elapsed, cpu, checksum = run_once(args, config, kernel, built[config][kernel])
                 except RunFailure as e:
                     if config == "base":
                         fail(str(e))
@@ -230,9 +354,11 @@ def run_all(args, built):
                          "The sanitizer changed what the program computes; this is a bug, "
                          "not a performance result.\n  binary: %s"
                          % (kernel, reference, config, checksum, built[config][kernel]))
-                times[(kernel, config)].append(elapsed)
+                times[(kernel, config)].append((elapsed, cpu))
             print(".", end="", flush=True)
-        print(" " + "  ".join("%s %.3fs" % (c, statistics.median(times[(kernel, c)]))
+        print(" " + "  ".join("%s %.2fs cpu %.2fs wall" % (
+            c, statistics.median(t[1] for t in times[(kernel, c)]),
+            statistics.median(t[0] for t in times[(kernel, c)]))
                               for c in configs if c not in failed))
     return [c for c in configs if c not in failed], failed, times
 
@@ -290,49 +416,78 @@ def is_multithreaded(kernel):
     return kernel.startswith("mt_")
 
 
+WALL, CPU = 0, 1
+
+
 def summarise(args, configs, times):
-    medians = {key: statistics.median(v) for key, v in times.items() if v}
-    ratios = {(k, c): medians[(k, c)] / medians[(k, "base")]
-              for k in args.kernels for c in configs if c != "base"}
+    """Medians and ratios for both measures; the summary (geomean, worst) is
+    over the kernels, per measure."""
+    names = args.kernels + args.programs
+    medians = {(key, m): statistics.median(t[m] for t in v)
+               for key, v in times.items() if v for m in (WALL, CPU)}
+    ratios = {(k, c, m): medians[((k, c), m)] / medians[((k, "base"), m)]
+              for k in names for c in configs if c != "base" for m in (WALL, CPU)}
     summary = {}
     for c in configs:
         if c == "base":
             continue
-        worst_kernel = max(args.kernels, key=lambda k: ratios[(k, c)])
-        summary[c] = (geomean([ratios[(k, c)] for k in args.kernels]),
-                      ratios[(worst_kernel, c)], worst_kernel,
-                      geomean([ratios[(k, c)] for k in args.kernels if not is_multithreaded(k)]),
-                      geomean([ratios[(k, c)] for k in args.kernels if is_multithreaded(k)]))
+        for m in (WALL, CPU):
+            worst_kernel = max(args.kernels, key=lambda k: ratios[(k, c, m)])
+            summary[(c, m)] = (
+                geomean([ratios[(k, c, m)] for k in args.kernels]),
+                ratios[(worst_kernel, c, m)], worst_kernel,
+                geomean([ratios[(k, c, m)] for k in args.kernels if not is_multithreaded(k)]),
+                geomean([ratios[(k, c, m)] for k in args.kernels if is_multithreaded(k)]))
     return medians, ratios, summary
 
 
 def format_table(args, configs, medians, ratios, summary, detections):
-    header = ["kernel", "base (s)"] + ["%s" % c for c in configs if c != "base"]
+    measured = [c for c in configs if c != "base"]
+    header = ["kernel / program", "base CPU (s)", "base wall (s)"]
+    for c in measured:
+        header += ["%s CPU" % c, "%s wall" % c]
     if detections:
         header.append("cf finds (default options)")
+    def cells(k):
+        out = []
+        for c in measured:
+            out += ["%.2fx" % ratios[(k, c, CPU)], "%.2fx" % ratios[(k, c, WALL)]]
+        return out
     rows = []
     for k in args.kernels:
-        rows.append([k, "%.3f" % medians[(k, "base")]] +
-                    ["%.2fx" % ratios[(k, c)] for c in configs if c != "base"] +
-                    ([detections[k][0]] if detections else []))
-    if not summary:
-        return ["| " + " | ".join(header) + " |", "|---|---:|"] + ["| " + " | ".join(r) + " |" for r in rows]
+        rows.append([k, "%.3f" % medians[((k, "base"), CPU)], "%.3f" % medians[((k, "base"), WALL)]]
+                    + cells(k) + ([detections[k][0]] if detections else []))
     pad = [""] if detections else []
-    rows.append(["**geomean**", ""] + ["**%.2fx**" % summary[c][0] for c in configs if c != "base"] + pad)
-    rows.append(["**worst**", ""] + ["**%.2fx** (%s)" % (summary[c][1], summary[c][2])
-                                     for c in configs if c != "base"] + pad)
-    single = [k for k in args.kernels if not is_multithreaded(k)]
-    multi = [k for k in args.kernels if is_multithreaded(k)]
-    if single and multi:
-        rows.append(["geomean, 1-thread kernels", ""] + ["%.2fx" % summary[c][3] for c in configs if c != "base"] + pad)
-        rows.append(["geomean, 2-thread kernels", ""] + ["%.2fx" % summary[c][4] for c in configs if c != "base"] + pad)
+    if measured:
+        def summary_row(label, index, bold):
+            row = [label, "", ""]
+            for c in measured:
+                for m in (CPU, WALL):
+                    v = summary[(c, m)]
+                    text = "%.2fx" % v[index]
+                    if index == 1:
+                        text = ("**%s** (%s)" if bold else "%s (%s)") % (text, v[2])
+                    elif bold:
+                        text = "**%s**" % text
+                    row.append(text)
+            return row + pad
+        rows.append(summary_row("**geomean, kernels**", 0, True))
+        rows.append(summary_row("**worst kernel**", 1, True))
+        single = [k for k in args.kernels if not is_multithreaded(k)]
+        multi = [k for k in args.kernels if is_multithreaded(k)]
+        if single and multi:
+            rows.append(summary_row("geomean, 1-thread kernels", 3, False))
+            rows.append(summary_row("geomean, 2-thread kernels", 4, False))
+    for k in args.programs:
+        rows.append(["%s (program)" % k, "%.3f" % medians[((k, "base"), CPU)],
+                     "%.3f" % medians[((k, "base"), WALL)]] + cells(k) + pad)
     lines = ["| " + " | ".join(header) + " |",
              "|" + "|".join("---" if i == 0 else "---:" for i in range(len(header))) + "|"]
     lines += ["| " + " | ".join(r) + " |" for r in rows]
     return lines
 
 
-def target_lines(summary, detections):
+def target_lines(args, summary, ratios, detections):
     out = []
     verdicts = [v for _, v in detections.values() if v is not None]
     if verdicts:
@@ -341,14 +496,20 @@ def target_lines(summary, detections):
                    % (sum(verdicts), len(verdicts),
                       "" if all(verdicts) else ": " + ", ".join(
                           k for k, (_, v) in detections.items() if v is False)))
-    for c, (geo_target, worst_target) in TARGETS.items():
-        if c not in summary:
+    for c, (geo_target, worst_target, program_target) in TARGETS.items():
+        if (c, CPU) not in summary:
             continue
-        geo, worst, worst_kernel = summary[c][:3]
+        geo, worst, worst_kernel = summary[(c, CPU)][:3]
         ok = geo <= geo_target and worst <= worst_target
-        out.append("%s: geomean %.2fx (target <= %.2fx), worst %.2fx on %s (target <= %.2fx): %s"
-                   % (c, geo, geo_target, worst, worst_kernel, worst_target,
-                      "meets target" if ok else "MISSES target"))
+        line = ("%s (CPU time): kernel geomean %.2fx (target <= %.2fx), worst %.2fx on %s "
+                "(target <= %.2fx)" % (c, geo, geo_target, worst, worst_kernel, worst_target))
+        if program_target and args.programs:
+            worst_program = max(args.programs, key=lambda k: ratios[(k, c, CPU)])
+            ok = ok and ratios[(worst_program, c, CPU)] <= program_target
+            line += ", programs %s (target <= %.2fx each)" % (
+                ", ".join("%s %.2fx" % (k, ratios[(k, c, CPU)]) for k in args.programs),
+                program_target)
+        out.append(line + ": " + ("meets target" if ok else "MISSES target"))
     return out
 
 
@@ -381,6 +542,8 @@ def command_line(args):
     all_kernels = sorted(os.path.basename(f)[:-2] for f in glob.glob(os.path.join(KERNEL_DIR, "*.c")))
     if sorted(args.kernels) != all_kernels:
         words += ["--kernels", ",".join(args.kernels)]
+    if args.programs != list(PROGRAMS):
+        words += ["--programs", shlex.quote(",".join(args.programs))]
     return " ".join(words)
 
 
@@ -392,9 +555,14 @@ def write_doc(args, configs, skipped, failed, table, targets, load_before, start
             "- machine: %d CPUs (`nproc`), %s, Linux %s; load average %s before the run"
             % (os.cpu_count() or 0, cpu_model(), platform.release(), load_before),
             "- compiler: %s (-O2 -g -pthread); efsan at git %s" % (STOCK_CLANG, git_revision()),
-            "- %d runs per kernel and configuration, interleaved; the table shows the median wall time "
-            "of the uninstrumented build and the median ratio of each configuration to it; "
-            "the whole run took %.0f s" % (args.runs, seconds),
+            "- %d runs per kernel and configuration, interleaved; the table shows the median CPU "
+            "time (user + system of all threads, from wait4) and wall time of the uninstrumented "
+            "build and the median ratio of each configuration to it in both; the targets are on "
+            "CPU time; the whole run took %.0f s" % (args.runs, seconds),
+            "- programs: %s, built from Debian 12's source packages by utils/bench/programs.sh "
+            "(-O2 -g), compressing a generated text (fixed seed), single-threaded; the checksum "
+            "is that of the compressed output"
+            % ("; ".join("`%s` (%s)" % (p, PROGRAM_WORKLOADS[p]) for p in args.programs) or "none"),
             "- configurations: " + "; ".join("`%s` = %s" % (c, CONFIGS[c][0]) for c in configs)]
     if skipped:
         body.append("- **not measured** (build failed): " + ", ".join("`%s`" % c for c in skipped))
@@ -426,8 +594,9 @@ def main():
     args = parse_args()
     started = time.time()
     load_before = " ".join(open("/proc/loadavg").read().split()[:3])
-    print("bench: %d kernels x %s, %d runs; binaries and sanitizer logs in %s"
-          % (len(args.kernels), ",".join(args.configs), args.runs, args.work_dir))
+    print("bench: %d kernels + %d programs x %s, %d runs; binaries and sanitizer logs in %s"
+          % (len(args.kernels), len(args.programs), ",".join(args.configs), args.runs,
+             args.work_dir))
     requested = list(args.configs)
     # Reports of earlier runs would pile up (one file per process).
     logs = os.path.join(args.work_dir, "logs")
@@ -439,7 +608,7 @@ def main():
     medians, ratios, summary = summarise(args, configs, times)
     detections = {k: detection(args, k) for k in args.kernels} if "cf" in configs else {}
     table = format_table(args, configs, medians, ratios, summary, detections)
-    targets = target_lines(summary, detections)
+    targets = target_lines(args, summary, ratios, detections)
     print()
     print("\n".join(table))
     print()
@@ -453,10 +622,12 @@ def main():
     print("bench: all checksums agree across %s" % ", ".join(configs))
     seconds = time.time() - started
     all_kernels = sorted(os.path.basename(f)[:-2] for f in glob.glob(os.path.join(KERNEL_DIR, "*.c")))
-    partial = sorted(args.kernels) != all_kernels or requested != DEFAULT_CONFIGS
+    partial = (sorted(args.kernels) != all_kernels or args.programs != list(PROGRAMS)
+               or any(c not in requested for c in DEFAULT_CONFIGS))
     if partial and not args.no_doc:
         print("bench: not rewriting docs/performance.md: it records full runs only "
-              "(all kernels, all four configurations)")
+              "(all kernels and programs, at least the configurations %s)"
+              % ",".join(DEFAULT_CONFIGS))
     elif not args.no_doc:
         write_doc(args, configs, skipped, failed, table, targets, load_before, started, seconds)
     if failed:

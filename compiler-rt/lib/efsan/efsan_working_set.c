@@ -229,6 +229,7 @@ static void sampler_main(void *arg) {
   u64 generation = (u64)(uptr)arg;
   u64 period_ns = (u64)efsan_flags.sample_freq * 1000000ULL;
   u64 last_sample = sampler_clock_ns();
+  u64 sampler_started = efsan_monotonic_ns(); // for the verbosity=3 log
   u64 next = last_sample + period_ns;
   u64 cpu_at_start = efsan_thread_cpu_ns();
   u64 earliest_wall = 0; // the rest after a long sample (wall clock)
@@ -280,6 +281,8 @@ static void sampler_main(void *arg) {
     earliest_wall = ended + (ended - started);
     if (!sample_by_cpu_time() && next < earliest_wall)
       next = earliest_wall;
+    efsan_vreport(3, "sampler: sample started at %llu us took %llu us\n",
+                  (started - sampler_started) / 1000, (ended - started) / 1000);
   }
 }
 

@@ -89,8 +89,9 @@ define void @sizes(ptr %p4, ptr %p8, ptr %p16, ptr %pover) {
 ; Alignment below size: the access may straddle two lines. Up to 64 bytes
 ; touch at most the lines of their first and last bytes, so one inline check
 ; ANDs both shadow bytes (the second is the first or the next one) and the
-; cold block calls out (the runtime marks both lines, storing only where a
-; bit is missing). The vectoriser's element-aligned vectors take this path.
+; cold block marks both lines inline, with no call (a call made the backend
+; save the vector registers around it), and both changed-page bytes. The
+; vectoriser's element-aligned vectors take this path.
 define <2 x double> @element_aligned_vector(ptr %p) {
   %v = load <2 x double>, ptr %p, align 8
   ret <2 x double> %v
@@ -102,24 +103,38 @@ define <2 x double> @element_aligned_vector(ptr %p) {
 ; CHECK-NEXT:    %4 = and i64 %1, 63
 ; CHECK-NEXT:    %5 = add i64 %4, 15
 ; CHECK-NEXT:    %6 = lshr i64 %5, 6
-; CHECK-NEXT:    %7 = inttoptr i64 %3 to ptr
-; CHECK-NEXT:    %8 = add i64 %3, %6
-; CHECK-NEXT:    %9 = inttoptr i64 %8 to ptr
-; CHECK-NEXT:    %10 = load i8, ptr %7, align 1, !nosanitize ![[NOSAN]]
+; CHECK-NEXT:    %7 = add i64 %3, %6
+; CHECK-NEXT:    %8 = inttoptr i64 %3 to ptr
+; CHECK-NEXT:    %9 = inttoptr i64 %7 to ptr
+; CHECK-NEXT:    %10 = load i8, ptr %8, align 1, !nosanitize ![[NOSAN]]
 ; CHECK-NEXT:    %11 = load i8, ptr %9, align 1, !nosanitize ![[NOSAN]]
 ; CHECK-NEXT:    %12 = and i8 %10, %11
 ; CHECK-NEXT:    %13 = and i8 %12, 1
 ; CHECK-NEXT:    %14 = icmp eq i8 %13, 0
-; CHECK-NEXT:    br i1 %14, label %15, label %16, !prof ![[UNLIKELY]]
+; CHECK-NEXT:    br i1 %14, label %15, label %26, !prof ![[UNLIKELY]]
 ; CHECK:       15:
-; CHECK-NEXT:    call void @__efsan_unaligned_load16(ptr %p)
-; CHECK-NEXT:    br label %16
-; CHECK:       16:
+; CHECK-NEXT:    %16 = load i8, ptr %8, align 1, !nosanitize ![[NOSAN]]
+; CHECK-NEXT:    %17 = or i8 %16, -127
+; CHECK-NEXT:    store i8 %17, ptr %8, align 1, !nosanitize ![[NOSAN]]
+; CHECK-NEXT:    %18 = load i8, ptr %9, align 1, !nosanitize ![[NOSAN]]
+; CHECK-NEXT:    %19 = or i8 %18, -127
+; CHECK-NEXT:    store i8 %19, ptr %9, align 1, !nosanitize ![[NOSAN]]
+; CHECK-NEXT:    %20 = lshr i64 %3, 12
+; CHECK-NEXT:    %21 = add i64 %20, 17862768984064
+; CHECK-NEXT:    %22 = inttoptr i64 %21 to ptr
+; CHECK-NEXT:    store atomic i8 1, ptr %22 release, align 1, !nosanitize ![[NOSAN]]
+; CHECK-NEXT:    %23 = lshr i64 %7, 12
+; CHECK-NEXT:    %24 = add i64 %23, 17862768984064
+; CHECK-NEXT:    %25 = inttoptr i64 %24 to ptr
+; CHECK-NEXT:    store atomic i8 1, ptr %25 release, align 1, !nosanitize ![[NOSAN]]
+; CHECK-NEXT:    br label %26
+; CHECK:       26:
 ; CHECK-NEXT:    %v = load <2 x double>, ptr %p, align 8
 ; CHECK-NEXT:    ret <2 x double> %v
+; CHECK-NOT:     call
 
 ; Each under-aligned size: the last byte is at offset size-1; the cold block
-; calls the unaligned callout of that size.
+; marks both lines inline.
 define void @unaligned_stores(ptr %p, ptr %q, ptr %r, ptr %s) {
   store i16 1, ptr %p, align 1
   store i32 1, ptr %q, align 1
@@ -130,24 +145,40 @@ define void @unaligned_stores(ptr %p, ptr %q, ptr %r, ptr %s) {
 ; CHECK-LABEL: define void @unaligned_stores(
 ; CHECK-NEXT:    ptrtoint ptr %p to i64
 ; CHECK:         add i64 %{{[0-9]+}}, 1{{$}}
-; CHECK:         call void @__efsan_unaligned_store2(ptr %p)
+; CHECK-NOT:     call
+; CHECK:         or i8 %{{[0-9]+}}, -127
+; CHECK:         or i8 %{{[0-9]+}}, -127
+; CHECK:         store atomic i8 1
+; CHECK:         store atomic i8 1
 ; CHECK:         store i16 1, ptr %p, align 1
 ; CHECK-NEXT:    ptrtoint ptr %q to i64
 ; CHECK:         add i64 %{{[0-9]+}}, 3{{$}}
-; CHECK:         call void @__efsan_unaligned_store4(ptr %q)
+; CHECK-NOT:     call
+; CHECK:         or i8 %{{[0-9]+}}, -127
+; CHECK:         or i8 %{{[0-9]+}}, -127
+; CHECK:         store atomic i8 1
+; CHECK:         store atomic i8 1
 ; CHECK:         store i32 1, ptr %q, align 1
 ; CHECK-NEXT:    ptrtoint ptr %r to i64
 ; CHECK:         add i64 %{{[0-9]+}}, 7{{$}}
-; CHECK:         call void @__efsan_unaligned_store8(ptr %r)
+; CHECK-NOT:     call
+; CHECK:         or i8 %{{[0-9]+}}, -127
+; CHECK:         or i8 %{{[0-9]+}}, -127
+; CHECK:         store atomic i8 1
+; CHECK:         store atomic i8 1
 ; CHECK:         store i64 1, ptr %r, align 1
 ; CHECK-NEXT:    ptrtoint ptr %s to i64
 ; CHECK:         add i64 %{{[0-9]+}}, 15{{$}}
-; CHECK:         call void @__efsan_unaligned_store16(ptr %s)
+; CHECK-NOT:     call
+; CHECK:         or i8 %{{[0-9]+}}, -127
+; CHECK:         or i8 %{{[0-9]+}}, -127
+; CHECK:         store atomic i8 1
+; CHECK:         store atomic i8 1
 ; CHECK:         store i128 1, ptr %s, align 1
 ; CHECK-NEXT:    ret void
 
 ; Odd sizes: 3 bytes (i24), 10 bytes (x86_fp80), a 12-byte struct. Under
-; their size-alignment they take the two-line check with a sized callout.
+; their size-alignment they take the two-line check, marked inline.
 define void @odd_sizes(ptr %p, ptr %q, ptr %r) {
   %a = load i24, ptr %p, align 1
   store x86_fp80 0xK3FFF8000000000000000, ptr %q, align 16
@@ -157,7 +188,11 @@ define void @odd_sizes(ptr %p, ptr %q, ptr %r) {
 ; CHECK-LABEL: define void @odd_sizes(
 ; CHECK-NEXT:    ptrtoint ptr %p to i64
 ; CHECK:         add i64 %{{[0-9]+}}, 2{{$}}
-; CHECK:         call void @__efsan_loadN(ptr %p, i64 3)
+; CHECK-NOT:     call
+; CHECK:         or i8 %{{[0-9]+}}, -127
+; CHECK:         or i8 %{{[0-9]+}}, -127
+; CHECK:         store atomic i8 1
+; CHECK:         store atomic i8 1
 ; CHECK:         %a = load i24, ptr %p, align 1
 ; x86_fp80 is 10 bytes at 16-byte alignment: within one line.
 ; CHECK-NEXT:    ptrtoint ptr %q to i64
@@ -166,7 +201,11 @@ define void @odd_sizes(ptr %p, ptr %q, ptr %r) {
 ; CHECK:         store x86_fp80 0xK3FFF8000000000000000, ptr %q, align 16
 ; CHECK-NEXT:    ptrtoint ptr %r to i64
 ; CHECK:         add i64 %{{[0-9]+}}, 11{{$}}
-; CHECK:         call void @__efsan_loadN(ptr %r, i64 12)
+; CHECK-NOT:     call
+; CHECK:         or i8 %{{[0-9]+}}, -127
+; CHECK:         or i8 %{{[0-9]+}}, -127
+; CHECK:         store atomic i8 1
+; CHECK:         store atomic i8 1
 ; CHECK:         %c = load { i32, i32, i32 }, ptr %r, align 4
 ; CHECK-NEXT:    ret void
 
@@ -190,7 +229,11 @@ define void @vectors(ptr %p32, ptr %p64, ptr %p128, ptr %pmis) {
 ; CHECK-NEXT:    %b = load <32 x i32>, ptr %p128, align 128
 ; CHECK-NEXT:    ptrtoint ptr %pmis to i64
 ; CHECK:         add i64 %{{[0-9]+}}, 63{{$}}
-; CHECK:         call void @__efsan_storeN(ptr %pmis, i64 64)
+; CHECK-NOT:     call
+; CHECK:         or i8 %{{[0-9]+}}, -127
+; CHECK:         or i8 %{{[0-9]+}}, -127
+; CHECK:         store atomic i8 1
+; CHECK:         store atomic i8 1
 ; CHECK:         store <16 x i32> zeroinitializer, ptr %pmis, align 32
 ; CHECK-NEXT:    ret void
 
@@ -220,33 +263,33 @@ define double @coalesced(ptr %p) {
 ; CHECK-NEXT:    %4 = and i64 %1, 63
 ; CHECK-NEXT:    %5 = add i64 %4, 63
 ; CHECK-NEXT:    %6 = lshr i64 %5, 6
-; CHECK-NEXT:    %7 = inttoptr i64 %3 to ptr
-; CHECK-NEXT:    %8 = add i64 %3, %6
-; CHECK-NEXT:    %9 = inttoptr i64 %8 to ptr
-; CHECK-NEXT:    %10 = load i8, ptr %7, align 1, !nosanitize
+; CHECK-NEXT:    %7 = add i64 %3, %6
+; CHECK-NEXT:    %8 = inttoptr i64 %3 to ptr
+; CHECK-NEXT:    %9 = inttoptr i64 %7 to ptr
+; CHECK-NEXT:    %10 = load i8, ptr %8, align 1, !nosanitize
 ; CHECK-NEXT:    %11 = load i8, ptr %9, align 1, !nosanitize
 ; CHECK-NEXT:    %12 = and i8 %10, %11
 ; CHECK-NEXT:    %13 = and i8 %12, 1
 ; CHECK-NEXT:    %14 = icmp eq i8 %13, 0
-; CHECK-NEXT:    br i1 %14, label %15, label %16, !prof ![[UNLIKELY]]
+; CHECK-NEXT:    br i1 %14, label %15, label %26, !prof ![[UNLIKELY]]
 ; CHECK:       15:
-; CHECK-NEXT:    call void @__efsan_storeN(ptr %p, i64 64)
-; CHECK-NEXT:    br label %16
-; CHECK:       16:
+; CHECK-NOT:     call
+; CHECK:         br label %26
+; CHECK:       26:
 ; CHECK-NEXT:    %b = load double, ptr %q, align 8
 ; CHECK-NEXT:    %a = load double, ptr %p, align 8
 ; CHECK-NEXT:    %r = getelementptr inbounds i8, ptr %p, i64 24
 ; CHECK-NEXT:    %d = load double, ptr %r, align 8
 ; CHECK-NEXT:    %s = getelementptr inbounds i8, ptr %p, i64 64
-; CHECK-NEXT:    %17 = ptrtoint ptr %s to i64
-; CHECK-NEXT:    %18 = lshr i64 %17, 6
-; CHECK-NEXT:    %19 = add i64 %18, 17592186044416
-; CHECK-NEXT:    %20 = inttoptr i64 %19 to ptr
-; CHECK-NEXT:    %21 = load i8, ptr %20, align 1, !nosanitize
-; CHECK-NEXT:    %22 = and i8 %21, 1
-; CHECK-NEXT:    %23 = icmp eq i8 %22, 0
-; CHECK-NEXT:    br i1 %23, label %24, label %30, !prof ![[UNLIKELY]]
-; CHECK:       30:
+; CHECK-NEXT:    %27 = ptrtoint ptr %s to i64
+; CHECK-NEXT:    %28 = lshr i64 %27, 6
+; CHECK-NEXT:    %29 = add i64 %28, 17592186044416
+; CHECK-NEXT:    %30 = inttoptr i64 %29 to ptr
+; CHECK-NEXT:    %31 = load i8, ptr %30, align 1, !nosanitize
+; CHECK-NEXT:    %32 = and i8 %31, 1
+; CHECK-NEXT:    %33 = icmp eq i8 %32, 0
+; CHECK-NEXT:    br i1 %33, label %34, label %40, !prof ![[UNLIKELY]]
+; CHECK:       40:
 ; CHECK-NEXT:    store double %a, ptr %s, align 8
 ; CHECK-NEXT:    %t = getelementptr inbounds i8, ptr %p, i64 56
 ; CHECK-NEXT:    store double %b, ptr %t, align 8
@@ -293,8 +336,12 @@ define void @lowest_offset_later(ptr %p) {
 ; CHECK-NEXT:    %4 = add i64 %3, 17592186044416
 ; CHECK-NEXT:    %5 = and i64 %2, 63
 ; CHECK-NEXT:    %6 = add i64 %5, 15
-; CHECK:         call void @__efsan_unaligned_store16(ptr %1)
-; CHECK:       17:
+; CHECK-NOT:     call
+; CHECK:         or i8 %{{[0-9]+}}, -127
+; CHECK:         or i8 %{{[0-9]+}}, -127
+; CHECK:         store atomic i8 1
+; CHECK:         store atomic i8 1
+; CHECK:       27:
 ; CHECK-NEXT:    store i32 0, ptr %q, align 4
 ; CHECK-NEXT:    %r = getelementptr inbounds i8, ptr %p, i64 4
 ; CHECK-NEXT:    store i32 0, ptr %r, align 4
@@ -330,8 +377,12 @@ define void @unrolled(ptr %b, i64 %i) {
 ; CHECK-NEXT:    %3 = add i64 %2, 17592186044416
 ; CHECK-NEXT:    %4 = and i64 %1, 63
 ; CHECK-NEXT:    %5 = add i64 %4, 63
-; CHECK:         call void @__efsan_loadN(ptr %p0, i64 64)
-; CHECK:       16:
+; CHECK-NOT:     call
+; CHECK:         or i8 %{{[0-9]+}}, -127
+; CHECK:         or i8 %{{[0-9]+}}, -127
+; CHECK:         store atomic i8 1
+; CHECK:         store atomic i8 1
+; CHECK:       26:
 ; CHECK-NEXT:    %v0 = load <2 x double>, ptr %p0, align 8
 ; CHECK-NEXT:    %v1 = load <2 x double>, ptr %p1, align 8
 ; CHECK-NEXT:    %i4 = or disjoint i64 %i, 4
@@ -364,8 +415,12 @@ define void @lower_index_later(ptr %b, i64 %i) {
 ; CHECK-NEXT:    %2 = getelementptr i8, ptr %b, i64 %1
 ; CHECK-NEXT:    %3 = ptrtoint ptr %2 to i64
 ; CHECK:         %7 = add i64 %6, 7
-; CHECK:         call void @__efsan_unaligned_store8(ptr %2)
-; CHECK:       18:
+; CHECK-NOT:     call
+; CHECK:         or i8 %{{[0-9]+}}, -127
+; CHECK:         or i8 %{{[0-9]+}}, -127
+; CHECK:         store atomic i8 1
+; CHECK:         store atomic i8 1
+; CHECK:       28:
 ; CHECK-NEXT:    store i32 0, ptr %p1, align 4
 ; CHECK-NEXT:    %p0 = getelementptr i32, ptr %b, i64 %i
 ; CHECK-NEXT:    store i32 0, ptr %p0, align 4
@@ -389,9 +444,13 @@ define void @unaligned(ptr %p) {
 ; CHECK-LABEL: define void @unaligned(ptr %p)
 ; CHECK-NEXT:    %1 = ptrtoint ptr %p to i64
 ; CHECK:         %5 = add i64 %4, 15
-; CHECK:         call void @__efsan_unaligned_load16(ptr %p)
-; CHECK-NEXT:    br label %16
-; CHECK:       16:
+; CHECK-NOT:     call
+; CHECK:         or i8 %{{[0-9]+}}, -127
+; CHECK:         or i8 %{{[0-9]+}}, -127
+; CHECK:         store atomic i8 1
+; CHECK:         store atomic i8 1
+; CHECK-NEXT:    br label %26
+; CHECK:       26:
 ; CHECK-NEXT:    %a = load i16, ptr %p, align 1
 ; CHECK-NEXT:    %b = load i32, ptr %p, align 2
 ; CHECK-NEXT:    %c = load i64, ptr %p, align 4

@@ -3,7 +3,7 @@
 #include <stdlib.h>
 #include "bench_common.h"
 
-enum { CAPACITY = 1 << 22, INSERTS = 2000000, LOOKUPS = 8000000 };
+enum { CAPACITY = 1 << 22, INSERTS = 2000000, LOOKUPS = 32000000 };
 
 struct slot { uint64_t key; uint64_t value; };
 

@@ -4,7 +4,7 @@
 #include <stdlib.h>
 #include "bench_common.h"
 
-enum { N = 384, REPEATS = 18 };
+enum { N = 384, REPEATS = 108 };
 
 int main(void) {
   double *a = malloc(sizeof(double) * N * N);

@@ -4,7 +4,7 @@
 #include <stdatomic.h>
 #include "bench_common.h"
 
-enum { THREADS = 2, INCREMENTS = 6500000 };
+enum { THREADS = 2, INCREMENTS = 100000000 };
 
 static _Atomic unsigned long counter;
 static unsigned long private_work[THREADS * 8];  /* one line per thread */

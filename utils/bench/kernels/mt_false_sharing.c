@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include "bench_common.h"
 
-enum { THREADS = 2, N = 1 << 20, PASSES = 150 };
+enum { THREADS = 2, N = 1 << 20, PASSES = 750 };
 
 static int *data;
 static volatile unsigned long partial[THREADS];   /* adjacent: one 64-byte line */

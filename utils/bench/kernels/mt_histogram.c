@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include "bench_common.h"
 
-enum { THREADS = 2, PIXELS = 8 * 1024 * 1024, PASSES = 24 };
+enum { THREADS = 2, PIXELS = 8 * 1024 * 1024, PASSES = 144 };
 
 struct histogram { unsigned long red[256], green[256], blue[256]; };
 

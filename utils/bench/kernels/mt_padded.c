@@ -6,7 +6,7 @@
 
 /* Three times the passes of mt_false_sharing: without the line bouncing each
  * pass is about 3x faster here, and every kernel should run about 0.2 s. */
-enum { THREADS = 2, N = 1 << 20, PASSES = 450 };
+enum { THREADS = 2, N = 1 << 20, PASSES = 2250 };
 
 struct padded_slot {
   volatile unsigned long value;

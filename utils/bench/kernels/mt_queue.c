@@ -7,7 +7,7 @@
 #include <stdatomic.h>
 #include "bench_common.h"
 
-enum { SLOTS = 1024, ITEMS = 20 * 1000 * 1000, SPINS_BEFORE_YIELD = 64 };
+enum { SLOTS = 1024, ITEMS = 100 * 1000 * 1000, SPINS_BEFORE_YIELD = 64 };
 
 /* A 32-byte message: enough payload per item that the queue is not pure
  * synchronisation. */

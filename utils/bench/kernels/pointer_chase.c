@@ -3,7 +3,7 @@
 #include <stdlib.h>
 #include "bench_common.h"
 
-enum { N = 2 * 1024 * 1024, STEPS = 3 * 1000 * 1000 };
+enum { N = 2 * 1024 * 1024, STEPS = 9 * 1000 * 1000 };
 
 int main(void) {
   size_t *next = malloc(sizeof(size_t) * N);

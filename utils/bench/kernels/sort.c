@@ -4,7 +4,7 @@
 #include <string.h>
 #include "bench_common.h"
 
-enum { N = 2 * 1000 * 1000 };
+enum { N = 8 * 1000 * 1000 };
 
 static void merge_sort(uint32_t *v, uint32_t *tmp, size_t n) {
   uint32_t *from = v, *to = tmp;

@@ -3,7 +3,7 @@
 #include <stdlib.h>
 #include "bench_common.h"
 
-enum { KEYS = 200000, LOOKUPS = 600000, WALKS = 5 };
+enum { KEYS = 200000, LOOKUPS = 1800000, WALKS = 15 };
 
 struct node {
   uint64_t key;

@@ -31,6 +31,9 @@
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/StringMap.h"
 #include "llvm/Analysis/CaptureTracking.h"
+#include "llvm/Analysis/LoopInfo.h"
+#include "llvm/Analysis/ScalarEvolution.h"
+#include "llvm/Analysis/ScalarEvolutionExpressions.h"
 #include "llvm/Analysis/ValueTracking.h"
 #include "llvm/BinaryFormat/Dwarf.h"
 #include "llvm/Demangle/Demangle.h"
@@ -51,9 +54,11 @@
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/raw_ostream.h"
 #include "llvm/Transforms/Utils/BasicBlockUtils.h"
+#include "llvm/Transforms/Utils/Cloning.h"
 #include "llvm/Transforms/Utils/Local.h"
 #include "llvm/Transforms/Utils/ModuleUtils.h"
 #include "llvm/Transforms/Utils/PromoteMemToReg.h"
+#include "llvm/Transforms/Utils/ScalarEvolutionExpander.h"
 
 using namespace llvm;
 
@@ -105,6 +110,22 @@ static cl::opt<bool> ClCoalesceAccesses(
              "constant offsets from one pointer that span at most a line "
              "(only with -efsan-skip-repeated-accesses)"),
     cl::init(true), cl::Hidden);
+
+static cl::opt<bool> ClLoopRangeMarks(
+    "efsan-loop-range-marks",
+    cl::desc("working-set: mark the lines of affine accesses of an innermost "
+             "loop (stride at most 64 bytes, run every iteration, computable "
+             "trip count) once before the loop, in a copy of the loop without "
+             "their checks, when each range is at most "
+             "-efsan-loop-range-limit bytes"),
+    cl::init(true), cl::Hidden);
+
+static cl::opt<uint64_t> ClLoopRangeLimit(
+    "efsan-loop-range-limit",
+    cl::desc("working-set: the largest range (bytes) one loop-level mark may "
+             "cover; larger ranges keep the per-access checks, so that lines "
+             "are marked in the sample period in which they are touched"),
+    cl::init(256 * 1024), cl::Hidden);
 
 static cl::opt<bool> ClCacheFragStack(
     "efsan-cache-frag-stack",
@@ -203,7 +224,8 @@ struct FieldRef {
 
 class EfficiencySanitizer {
 public:
-  EfficiencySanitizer(Module &M, EfficiencySanitizerOptions::Type Tool);
+  EfficiencySanitizer(Module &M, EfficiencySanitizerOptions::Type Tool,
+                      FunctionAnalysisManager *FAM);
   bool instrumentModule();
 
 private:
@@ -215,6 +237,8 @@ private:
   bool willInstrumentMaskedAccess(IntrinsicInst *II);
   bool isCacheFragCallSite(Instruction &I);
   bool instrumentFunction(Function &F);
+  bool markLoopRanges(Function &F);
+  void emitRangeMark(Instruction *InsertBefore, Value *Lo, Value *Size);
 
   std::optional<MemoryAccess> describeAccess(Instruction &I);
   void instrumentMemIntrinsic(MemIntrinsic *MI);
@@ -228,7 +252,7 @@ private:
   void emitWorkingSetFastPath(Instruction *InsertBefore, Value *Addr);
   void emitChangedPageMark(IRBuilder<> &IRB, Value *ShadowInt);
   void emitWorkingSetTwoLineFastPath(Instruction *InsertBefore, Value *Addr,
-                                     uint64_t Size, bool IsWrite);
+                                     uint64_t Size);
   void emitAccessCallout(IRBuilder<> &IRB, Value *Addr, uint64_t Size,
                          Align Alignment, bool IsWrite);
   struct FieldCounter {
@@ -283,6 +307,7 @@ private:
   LLVMContext &Ctx;
   const DataLayout &DL;
   const EfficiencySanitizerOptions::Type Tool;
+  FunctionAnalysisManager *FAM; // null: no loop-level marking
   IntegerType *Int8Ty, *Int32Ty, *Int64Ty, *IntptrTy;
   PointerType *PtrTy;
   MDNode *UnlikelyWeights;
@@ -325,8 +350,9 @@ private:
 } // namespace
 
 EfficiencySanitizer::EfficiencySanitizer(Module &M,
-                                         EfficiencySanitizerOptions::Type Tool)
-    : M(M), Ctx(M.getContext()), DL(M.getDataLayout()), Tool(Tool) {
+                                         EfficiencySanitizerOptions::Type Tool,
+                                         FunctionAnalysisManager *FAM)
+    : M(M), Ctx(M.getContext()), DL(M.getDataLayout()), Tool(Tool), FAM(FAM) {
   Int8Ty = Type::getInt8Ty(Ctx);
   Int32Ty = Type::getInt32Ty(Ctx);
   Int64Ty = Type::getInt64Ty(Ctx);
@@ -520,6 +546,7 @@ bool EfficiencySanitizer::instrumentFunction(Function &F) {
   SmallVector<Instruction *, 4> Exits;
   SmallVector<LandingPadInst *, 4> LandingPads;
   bool CacheFrag = Tool == EfficiencySanitizerOptions::ESAN_CacheFrag;
+  bool LoopsMarked = !CacheFrag && markLoopRanges(F);
   for (BasicBlock &BB : F) {
     SmallVector<MemoryAccess, 8> Run;
     auto EndRunBefore = [&](Instruction *End) {
@@ -557,8 +584,8 @@ bool EfficiencySanitizer::instrumentFunction(Function &F) {
       Exits.push_back(Term);
   }
 
-  bool Changed =
-      !AccessRuns.empty() || !MaskedAccesses.empty() || !MemIntrinsics.empty();
+  bool Changed = LoopsMarked || !AccessRuns.empty() ||
+                 !MaskedAccesses.empty() || !MemIntrinsics.empty();
   if (!CacheFrag) {
     for (auto &[End, Accesses] : AccessRuns)
       instrumentWorkingSetBlock(Accesses);
@@ -604,6 +631,331 @@ bool EfficiencySanitizer::instrumentFunction(Function &F) {
   if (CacheFrag && ClCacheFragMemberNames)
     describeHeapAllocations(F);
   return Changed;
+}
+
+
+static void markNoSanitize(Instruction *I);
+
+// From llvm/Transforms/Utils/LoopUtils.h, whose llvm::MemoryAccess (MemorySSA)
+// would clash with this file's.
+namespace llvm {
+class MemorySSAUpdater;
+BasicBlock *InsertPreheaderForLoop(Loop *L, DominatorTree *DT, LoopInfo *LI,
+                                   MemorySSAUpdater *MSSAU,
+                                   bool PreserveLCSSA);
+} // namespace llvm
+
+namespace {
+/// Bytes [Lo, Lo + Size) that one or more accesses of a loop touch over the
+/// whole loop, every line of them.
+struct LoopRange {
+  const SCEV *Lo;   // pointer
+  const SCEV *Size; // integer, bytes
+};
+struct LoopRangePlan {
+  Loop *L;
+  SmallVector<Instruction *, 8> Accesses; // checked by the range instead
+  SmallVector<LoopRange, 4> Ranges;
+};
+} // namespace
+
+// Loop-level marking (working set). An innermost loop whose only exit is at
+// its latch, with a computable backedge-taken count n and no instruction that
+// may not pass control on (a call that may not return or may throw), runs
+// every block that dominates the latch exactly n + 1 times once entered. An
+// access there whose address is affine in the loop, {start, +, step} with
+// |step| <= 64, touches every line between its first and last address: no
+// two consecutive addresses are more than a line apart. So the lines of
+//   [start, start + step * n + size)        (step >= 0)
+//   [start + step * n, start + size)        (step < 0)
+// are exactly the lines it touches, and one mark of that range before the
+// loop replaces its check in every iteration. Ranges of accesses whose
+// starts are at most a line apart (a[i] and a[i + 1]) and whose sizes differ
+// by a constant merge: the gap between them is then shorter than a line, so
+// it holds no untouched line.
+//
+// A range marked before the loop counts its lines in the sample period in
+// which the loop starts. So that snapshots keep their resolution, the loop is
+// versioned: before it, a check that every range is at most
+// -efsan-loop-range-limit bytes picks a copy of the loop that marks the
+// ranges in its preheader and has no checks for those accesses; otherwise the
+// original loop runs with its per-access checks.
+bool EfficiencySanitizer::markLoopRanges(Function &F) {
+  if (!FAM || !ClLoopRangeMarks || !ClInstrumentLoadsAndStores)
+    return false;
+  LoopInfo &LI = FAM->getResult<LoopAnalysis>(F);
+  if (LI.empty())
+    return false;
+  ScalarEvolution &SE = FAM->getResult<ScalarEvolutionAnalysis>(F);
+  DominatorTree &DT = FAM->getResult<DominatorTreeAnalysis>(F);
+  constexpr int64_t LineSize = int64_t(1) << kShadowScale;
+
+  // A loop entered from a block that also branches elsewhere (the usual
+  // guard of a rotated loop at the end of the pipeline) gets a preheader.
+  bool Changed = false;
+  for (Loop *L : LI.getLoopsInPreorder())
+    if (L->isInnermost() && !L->getLoopPreheader() &&
+        InsertPreheaderForLoop(L, &DT, &LI, nullptr, false))
+      Changed = true;
+
+  SmallVector<LoopRangePlan, 4> Plans;
+  for (Loop *L : LI.getLoopsInPreorder()) {
+    if (!L->isInnermost())
+      continue;
+    BasicBlock *Preheader = L->getLoopPreheader();
+    BasicBlock *Latch = L->getLoopLatch();
+    BasicBlock *Exit = L->getExitBlock();
+    if (!Preheader || !Latch || !Exit || L->getExitingBlock() != Latch ||
+        !isa<BranchInst>(Preheader->getTerminator()) ||
+        Latch->getTerminator()->getNumSuccessors() != 2)
+      continue;
+    // Values of the loop used after it other than by the exit's phis get a
+    // new phi in the exit, which needs the exit to be entered from the loop
+    // only.
+    if (!Exit->getSinglePredecessor() &&
+        any_of(L->blocks(), [&](BasicBlock *BB) {
+          return any_of(*BB, [&](Instruction &I) {
+            return any_of(I.users(), [&](User *U) {
+              auto *UI = cast<Instruction>(U);
+              return !L->contains(UI->getParent()) &&
+                     !(isa<PHINode>(UI) && UI->getParent() == Exit);
+            });
+          });
+        }))
+      continue;
+    const SCEV *Count = SE.getBackedgeTakenCount(L);
+    if (isa<SCEVCouldNotCompute>(Count) || !Count->getType()->isIntegerTy() ||
+        Count->getType()->getIntegerBitWidth() > 64)
+      continue;
+    Count = SE.getNoopOrZeroExtend(Count, Int64Ty);
+    bool Eligible = true;
+    for (BasicBlock *BB : L->blocks()) {
+      for (Instruction &I : *BB)
+        if (!isGuaranteedToTransferExecutionToSuccessor(&I) ||
+            isa<InvokeInst>(I) || isa<CallBrInst>(I)) {
+          Eligible = false;
+          break;
+        }
+      if (!Eligible)
+        break;
+    }
+    if (!Eligible)
+      continue;
+    SCEVExpander Probe(SE, DL, "efsan.probe");
+    Instruction *Before = Preheader->getTerminator();
+    LoopRangePlan Plan{L, {}, {}};
+    for (BasicBlock *BB : L->blocks()) {
+      if (!DT.dominates(BB, Latch))
+        continue;
+      for (Instruction &I : *BB) {
+        if (I.hasMetadata(LLVMContext::MD_nosanitize))
+          continue;
+        std::optional<MemoryAccess> Access = describeAccess(I);
+        if (!Access || Access->Size > uint64_t(LineSize))
+          continue;
+        const SCEV *Addr = SE.getSCEV(Access->Addr);
+        const SCEV *AccessSize = SE.getConstant(Int64Ty, Access->Size);
+        LoopRange Range;
+        if (SE.isLoopInvariant(Addr, L)) {
+          Range = {Addr, AccessSize};
+        } else {
+          auto *AR = dyn_cast<SCEVAddRecExpr>(Addr);
+          if (!AR || AR->getLoop() != L || !AR->isAffine())
+            continue;
+          auto *Step = dyn_cast<SCEVConstant>(AR->getStepRecurrence(SE));
+          if (!Step || Step->getAPInt().getSignificantBits() > 8)
+            continue;
+          int64_t Stride = Step->getAPInt().getSExtValue();
+          if (Stride > LineSize || Stride < -LineSize)
+            continue;
+          const SCEV *Span = SE.getMulExpr(
+              SE.getConstant(Int64Ty, Stride < 0 ? -Stride : Stride), Count);
+          const SCEV *Start = AR->getStart();
+          Range = {Stride >= 0 ? Start
+                               : SE.getAddExpr(Start, SE.getNegativeSCEV(Span)),
+                   SE.getAddExpr(Span, AccessSize)};
+        }
+        if (!Probe.isSafeToExpandAt(Range.Lo, Before) ||
+            !Probe.isSafeToExpandAt(Range.Size, Before))
+          continue;
+        Plan.Accesses.push_back(&I);
+        bool Merged = false;
+        for (LoopRange &Other : Plan.Ranges) {
+          auto *LoDiff =
+              dyn_cast<SCEVConstant>(SE.getMinusSCEV(Range.Lo, Other.Lo));
+          auto *SizeDiff =
+              dyn_cast<SCEVConstant>(SE.getMinusSCEV(Range.Size, Other.Size));
+          if (!LoDiff || !SizeDiff ||
+              LoDiff->getAPInt().getSignificantBits() > 16 ||
+              SizeDiff->getAPInt().getSignificantBits() > 32)
+            continue;
+          int64_t Lo = LoDiff->getAPInt().getSExtValue(); // Range - Other
+          int64_t Hi = Lo + SizeDiff->getAPInt().getSExtValue();
+          if (Lo > LineSize || Lo < -LineSize)
+            continue;
+          if (Lo < 0)
+            Other.Lo = Range.Lo;
+          Other.Size = SE.getAddExpr(
+              Other.Size, SE.getConstant(Int64Ty, std::max<int64_t>(Hi, 0) -
+                                                      std::min<int64_t>(Lo, 0)));
+          Merged = true;
+          break;
+        }
+        if (!Merged)
+          Plan.Ranges.push_back(Range);
+      }
+    }
+    if (!Plan.Accesses.empty())
+      Plans.push_back(std::move(Plan));
+  }
+  if (Plans.empty()) {
+    if (Changed)
+      FAM->invalidate(F, PreservedAnalyses::none());
+    return Changed;
+  }
+
+  // Expand every plan's ranges before any loop is copied (SCEV's view of the
+  // function stays what it was).
+  SCEVExpander Expander(SE, DL, "efsan.range");
+  SmallVector<SmallVector<std::pair<Value *, Value *>, 4>, 4> Expanded;
+  SmallVector<BasicBlock *, 4> MarkedPreheaders;
+  SmallVector<Value *, 4> Conditions;
+  for (LoopRangePlan &Plan : Plans) {
+    Instruction *Before = Plan.L->getLoopPreheader()->getTerminator();
+    IRBuilder<> IRB(Before);
+    Value *Fits = nullptr;
+    Expanded.emplace_back();
+    for (LoopRange &Range : Plan.Ranges) {
+      Value *Lo = Expander.expandCodeFor(Range.Lo, PtrTy, Before);
+      Value *Size = Expander.expandCodeFor(Range.Size, Int64Ty, Before);
+      IRB.SetInsertPoint(Before);
+      Value *RangeFits =
+          IRB.CreateICmpULE(Size, IRB.getInt64(ClLoopRangeLimit));
+      Fits = Fits ? IRB.CreateAnd(Fits, RangeFits) : RangeFits;
+      Expanded.back().push_back({Lo, Size});
+    }
+    Conditions.push_back(Fits);
+  }
+  Expander.clear();
+
+  for (unsigned P = 0; P < Plans.size(); ++P) {
+    Loop *L = Plans[P].L;
+    BasicBlock *Check = L->getLoopPreheader();
+    BasicBlock *Latch = L->getLoopLatch();
+    BasicBlock *Exit = L->getExitBlock();
+    BasicBlock *Preheader =
+        SplitBlock(Check, Check->getTerminator(), &DT, &LI, nullptr,
+                   L->getHeader()->getName() + ".ph");
+    ValueToValueMapTy VMap;
+    SmallVector<BasicBlock *, 8> Blocks;
+    Loop *Marked = cloneLoopWithPreheader(Preheader, Check, L, VMap,
+                                          ".efsan.marked", &LI, &DT, Blocks);
+    remapInstructionsInBlocks(Blocks, VMap);
+    Instruction *OldTerm = Check->getTerminator();
+    BranchInst::Create(Marked->getLoopPreheader(), Preheader, Conditions[P],
+                       OldTerm->getIterator());
+    OldTerm->eraseFromParent();
+    DT.changeImmediateDominator(Exit, Check);
+    // The exit is now reached from both copies: its phis get the copy's
+    // values, and values of the loop used further on go through new phis.
+    auto *MarkedLatch = cast<BasicBlock>(VMap[Latch]);
+    for (PHINode &PN : Exit->phis()) {
+      Value *V = PN.getIncomingValueForBlock(Latch);
+      auto It = VMap.find(V);
+      PN.addIncoming(It != VMap.end() ? static_cast<Value *>(It->second) : V,
+                     MarkedLatch);
+    }
+    for (BasicBlock *BB : L->blocks())
+      for (Instruction &I : *BB) {
+        SmallVector<Use *, 4> Outside;
+        for (Use &U : I.uses()) {
+          auto *User = cast<Instruction>(U.getUser());
+          if (L->contains(User->getParent()) ||
+              (isa<PHINode>(User) && User->getParent() == Exit))
+            continue;
+          if (auto *Cloned = dyn_cast<Instruction>(U.getUser());
+              Cloned && Marked->contains(Cloned->getParent()))
+            continue;
+          Outside.push_back(&U);
+        }
+        if (Outside.empty())
+          continue;
+        PHINode *PN = PHINode::Create(I.getType(), 2, I.getName() + ".efsan",
+                                      Exit->begin());
+        PN->addIncoming(&I, Latch);
+        PN->addIncoming(VMap[&I], MarkedLatch);
+        for (Use *U : Outside)
+          U->set(PN);
+      }
+    // The copy marks the ranges once and does without the checks.
+    MarkedPreheaders.push_back(Marked->getLoopPreheader());
+    for (Instruction *I : Plans[P].Accesses)
+      markNoSanitize(cast<Instruction>(VMap[I]));
+  }
+  // Last, as they add blocks that the loop and dominator trees do not know.
+  for (unsigned P = 0; P < Plans.size(); ++P)
+    for (auto &[Lo, Size] : Expanded[P])
+      emitRangeMark(MarkedPreheaders[P]->getTerminator(), Lo, Size);
+  FAM->invalidate(F, PreservedAnalyses::none());
+  return true;
+}
+
+// Marks [Lo, Lo + Size) (Size >= 1) before InsertBefore: the shadow bytes of
+// the range are tested 8 at a time inline (a range whose lines are all
+// marked, as when a loop runs again within a sample period, costs a few
+// loads), and the first word with a line lacking bit 0 calls
+// __efsan_loadN(Lo, Size), which marks the rest. The last word is read
+// whole; the bytes past the range are masked off (the shadow after the
+// range is mapped like all of it).
+void EfficiencySanitizer::emitRangeMark(Instruction *InsertBefore, Value *Lo,
+                                        Value *Size) {
+  constexpr uint64_t Ones = 0x0101010101010101ULL;
+  BasicBlock *Entry = InsertBefore->getParent();
+  BasicBlock *Rest = Entry->splitBasicBlock(InsertBefore, "efsan.range.done");
+  BasicBlock *Test = BasicBlock::Create(Ctx, "efsan.range.test",
+                                        Entry->getParent(), Rest);
+  BasicBlock *Next = BasicBlock::Create(Ctx, "efsan.range.next",
+                                        Entry->getParent(), Rest);
+  BasicBlock *Mark = BasicBlock::Create(Ctx, "efsan.range.mark",
+                                        Entry->getParent(), Rest);
+  Entry->getTerminator()->eraseFromParent();
+  IRBuilder<> IRB(Entry);
+  Value *LoInt = IRB.CreatePtrToInt(Lo, IntptrTy);
+  Value *Offset = ConstantInt::get(IntptrTy, kShadowOffset);
+  Value *First = IRB.CreateAdd(IRB.CreateLShr(LoInt, kShadowScale), Offset);
+  Value *End = IRB.CreateAdd(
+      IRB.CreateAdd(
+          IRB.CreateLShr(IRB.CreateAdd(LoInt, IRB.CreateSub(Size, IRB.getInt64(1))),
+                         kShadowScale),
+          Offset),
+      IRB.getInt64(1));
+  IRB.CreateBr(Test);
+
+  IRB.SetInsertPoint(Test);
+  PHINode *At = IRB.CreatePHI(IntptrTy, 2, "efsan.range.at");
+  At->addIncoming(First, Entry);
+  Value *Left = IRB.CreateSub(End, At);
+  // Bytes of the word inside the range: all 8, or the `Left` low ones.
+  Value *Shift = IRB.CreateSub(
+      IRB.getInt64(64),
+      IRB.CreateShl(IRB.CreateSelect(IRB.CreateICmpULT(Left, IRB.getInt64(8)),
+                                     Left, IRB.getInt64(8)),
+                    3));
+  Value *Wanted = IRB.CreateLShr(IRB.getInt64(Ones), Shift);
+  LoadInst *Word =
+      IRB.CreateAlignedLoad(Int64Ty, IRB.CreateIntToPtr(At, PtrTy), Align(1));
+  markNoSanitize(Word);
+  Value *AllMarked = IRB.CreateICmpEQ(IRB.CreateAnd(Word, Wanted), Wanted);
+  IRB.CreateCondBr(AllMarked, Next, Mark);
+
+  IRB.SetInsertPoint(Next);
+  Value *AtNext = IRB.CreateAdd(At, IRB.getInt64(8));
+  At->addIncoming(AtNext, Next);
+  IRB.CreateCondBr(IRB.CreateICmpULT(AtNext, End), Test, Rest);
+
+  IRB.SetInsertPoint(Mark);
+  IRB.CreateCall(LoadN, {Lo, Size});
+  IRB.CreateBr(Rest);
 }
 
 // Plain and atomic loads and stores, atomicrmw and cmpxchg (one write: for
@@ -866,8 +1218,7 @@ void EfficiencySanitizer::instrumentWorkingSetBlock(
     if (Span <= StartAlignment.value())
       emitWorkingSetFastPath(Check.InsertBefore, Start);
     else
-      emitWorkingSetTwoLineFastPath(Check.InsertBefore, Start, Span,
-                                    Check.IsWrite);
+      emitWorkingSetTwoLineFastPath(Check.InsertBefore, Start, Span);
   }
 }
 
@@ -1090,15 +1441,21 @@ void EfficiencySanitizer::emitChangedPageMark(IRBuilder<> &IRB,
 }
 
 // s1 = shadow(a); s2 = s1 + (((a & 63) + size - 1) >> 6);
-// if (!(*s1 & *s2 & 1)) <callout>;
+// if (!(*s1 & *s2 & 1)) {
+//   *s1 |= 0x81; *s2 |= 0x81; changed[s1 >> 12] = 1; changed[s2 >> 12] = 1;
+// }
 // Up to 64 bytes at any alignment touch the lines of their first and last
 // bytes only; s2 is s1 or the next shadow byte. Both lines marked costs two
 // byte loads, an and, a test and a not-taken branch, with no extra induction
-// variable for the second line. The cold block calls the runtime, which
-// marks both lines and stores only where a bit is missing; a call there
-// keeps the hot path free of the second conditional store.
+// variable for the second line. The cold block marks both lines inline: a
+// call there made the backend save and restore the vector registers live
+// across it on the hot path. It stores into both shadow bytes although one
+// of them may have bit 0 already; that is a store into the line of an
+// access happening now (the sampler may count the line in the next period
+// too, within the one-sample uncertainty of a sample), and it runs once per
+// line and sample period.
 void EfficiencySanitizer::emitWorkingSetTwoLineFastPath(
-    Instruction *InsertBefore, Value *Addr, uint64_t Size, bool IsWrite) {
+    Instruction *InsertBefore, Value *Addr, uint64_t Size) {
   IRBuilder<> IRB(InsertBefore);
   Value *Int = IRB.CreatePtrToInt(Addr, IntptrTy);
   Value *FirstShadow = IRB.CreateAdd(IRB.CreateLShr(Int, kShadowScale),
@@ -1108,9 +1465,9 @@ void EfficiencySanitizer::emitWorkingSetTwoLineFastPath(
           IRB.CreateAnd(Int, ConstantInt::get(IntptrTy, (1u << kShadowScale) - 1)),
           ConstantInt::get(IntptrTy, Size - 1)),
       kShadowScale);
+  Value *LastShadow = IRB.CreateAdd(FirstShadow, LastByteLine);
   Value *First = IRB.CreateIntToPtr(FirstShadow, PtrTy);
-  Value *Last =
-      IRB.CreateIntToPtr(IRB.CreateAdd(FirstShadow, LastByteLine), PtrTy);
+  Value *Last = IRB.CreateIntToPtr(LastShadow, PtrTy);
   LoadInst *FirstByte = IRB.CreateAlignedLoad(Int8Ty, First, Align(1));
   markNoSanitize(FirstByte);
   LoadInst *LastByte = IRB.CreateAlignedLoad(Int8Ty, Last, Align(1));
@@ -1122,7 +1479,14 @@ void EfficiencySanitizer::emitWorkingSetTwoLineFastPath(
       SplitBlockAndInsertIfThen(NotSampled, InsertBefore->getIterator(),
                                 /*Unreachable=*/false, UnlikelyWeights);
   IRBuilder<> Cold(MarkTerm);
-  emitAccessCallout(Cold, Addr, Size, Align(1), IsWrite);
+  for (Value *Shadow : {First, Last}) {
+    LoadInst *Current = Cold.CreateAlignedLoad(Int8Ty, Shadow, Align(1));
+    markNoSanitize(Current);
+    markNoSanitize(Cold.CreateAlignedStore(
+        Cold.CreateOr(Current, kWorkingSetAccessBits), Shadow, Align(1)));
+  }
+  emitChangedPageMark(Cold, FirstShadow);
+  emitChangedPageMark(Cold, LastShadow);
 }
 
 // Aligned 1/2/4/8/16 -> __efsan_{load,store}N; the same sizes misaligned ->
@@ -2590,13 +2954,15 @@ EfficiencySanitizerPass::EfficiencySanitizerPass(
     : Options(Options) {}
 
 PreservedAnalyses EfficiencySanitizerPass::run(Module &M,
-                                               ModuleAnalysisManager &) {
+                                               ModuleAnalysisManager &MAM) {
   EfficiencySanitizerOptions::Type Tool = Options.ToolType;
   if (Tool == EfficiencySanitizerOptions::ESAN_None)
     Tool = ClToolType;
   if (Tool == EfficiencySanitizerOptions::ESAN_None)
     return PreservedAnalyses::all();
-  if (!EfficiencySanitizer(M, Tool).instrumentModule())
+  FunctionAnalysisManager &FAM =
+      MAM.getResult<FunctionAnalysisManagerModuleProxy>(M).getManager();
+  if (!EfficiencySanitizer(M, Tool, &FAM).instrumentModule())
     return PreservedAnalyses::all();
   return PreservedAnalyses::none();
 }
