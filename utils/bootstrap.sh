@@ -24,6 +24,8 @@ DEBIAN_PACKAGES=(clang-19 llvm-19-dev llvm-19-tools lld-19 libclang-19-dev
                  chromium chromium-driver fonts-dejavu-core)  # efsan-view tests: a browser
 
 log() { printf 'efsan-bootstrap: %s\n' "$*" >&2; }
+# shellcheck source=deb-src.sh
+source "$EFSAN_ROOT/utils/deb-src.sh"
 
 as_root() {
   if [ "$(id -u)" = 0 ]; then "$@"; else sudo "$@"; fi
@@ -40,17 +42,8 @@ install_packages() {
     need_src=1
   fi
   if [ ${#missing[@]} -eq 0 ] && [ $need_src = 0 ]; then return; fi
-  # apt-get source needs deb-src entries; Debian 12 images ship only deb.
-  local src_list=/etc/apt/sources.list.d/efsan-deb-src.sources
-  if [ $need_src = 1 ] && ! grep -rqs '^Types:.*deb-src\|^deb-src' /etc/apt/sources.list /etc/apt/sources.list.d/; then
-    log "adding deb-src entries in $src_list"
-    as_root tee "$src_list" >/dev/null <<'SRC'
-Types: deb-src
-URIs: http://deb.debian.org/debian
-Suites: bookworm bookworm-updates
-Components: main
-Signed-By: /usr/share/keyrings/debian-archive-keyring.gpg
-SRC
+  if [ $need_src = 1 ] && efsan_add_deb_src; then
+    log "added deb-src entries (apt-get source needs them)"
   fi
   log "apt-get update"
   as_root apt-get update -q >/dev/null

@@ -26,6 +26,8 @@ jobs=${EFSAN_JOBS:-2}
 
 log() { printf 'bench programs: %s\n' "$*" >&2; }
 as_root() { if [ "$(id -u)" = 0 ]; then "$@"; else sudo "$@"; fi; }
+# shellcheck source=../deb-src.sh
+source "$root/utils/deb-src.sh"
 
 fetch_sources() {
   [ -f "$src/.fetched" ] && return
@@ -34,15 +36,8 @@ fetch_sources() {
     as_root apt-get update -q >/dev/null
     as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends dpkg-dev >/dev/null
   }
-  if ! grep -rqs '^Types:.*deb-src\|^deb-src' /etc/apt/sources.list /etc/apt/sources.list.d/; then
-    log "adding deb-src entries in /etc/apt/sources.list.d/efsan-deb-src.sources"
-    as_root tee /etc/apt/sources.list.d/efsan-deb-src.sources >/dev/null <<'SRC'
-Types: deb-src
-URIs: http://deb.debian.org/debian
-Suites: bookworm bookworm-updates
-Components: main
-Signed-By: /usr/share/keyrings/debian-archive-keyring.gpg
-SRC
+  if efsan_add_deb_src; then
+    log "added deb-src entries (apt-get source needs them)"
   fi
   log "apt-get update; apt-get source libzstd xz-utils"
   as_root apt-get update -q >/dev/null
