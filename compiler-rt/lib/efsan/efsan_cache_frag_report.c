@@ -1802,9 +1802,11 @@ static void cf_print_json_structs(struct cf_struct_usage *u, uptr n) {
     efsan_printf("%s\n    {\"name\": ", i ? "," : "");
     efsan_json_string(u[i].name);
     efsan_printf(", \"size\": %u, \"accesses\": %llu, \"hot_cold_mix\": %s, "
-                 "\"hot_span\": %zu,\n     \"fields\": [",
+                 "\"hot_span\": %zu, \"sampled_accesses\": %llu, "
+                 "\"layout_judged\": %s,\n     \"fields\": [",
                  u[i].size, u[i].total * cf_period,
-                 cf_hot_cold_mix(&u[i], &shape) ? "true" : "false", cf_hot_span(&shape));
+                 cf_hot_cold_mix(&u[i], &shape) ? "true" : "false", cf_hot_span(&shape),
+                 u[i].total, cf_struct_judged(&u[i]) ? "true" : "false");
     for (u32 f = 0; f < u[i].num_fields; f++) {
       u64 count = u[i].counts[f];
       const char *member = u[i].field_names ? u[i].field_names[f] : 0;

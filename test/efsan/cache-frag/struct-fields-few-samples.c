@@ -5,6 +5,7 @@
 // RUN: %clang -O2 -g -fsanitize=efficiency-cache-frag %s -o %t
 // RUN: %run %t 2>&1 | FileCheck %s
 // RUN: env ESAN_OPTIONS=cache_frag_sample_period=1 %run %t 2>&1 | FileCheck %s --check-prefix=EXACT
+// RUN: env ESAN_OPTIONS=report_format=json %run %t 2>&1 | FileCheck %s --check-prefix=JSON
 #include <stdlib.h>
 
 struct wide {
@@ -30,3 +31,5 @@ int main(void) {
 
 // EXACT: struct wide: size 128, 2 fields, 20000 accesses
 // EXACT: note: hot/cold mix
+
+// JSON: {"name": "struct wide", "size": 128, "accesses": {{[0-9]+}}, "hot_cold_mix": false, "hot_span": 8, "sampled_accesses": {{[0-9]|[12][0-9]|3[01]}}, "layout_judged": false,
