@@ -828,9 +828,22 @@ static const u8 *MapModuleOf(uptr addr, uptr *bias, uptr *file_size) {
   return nullptr;
 }
 
-// Calls visit(raw name, start, size) for every defined symbol of the given
-// type in the .symtab of the module holding addr, until it returns true.
-// Returns false if the module has no readable symbol table.
+// The sanitizer runtime's own source files (linked into the program): their
+// file-local symbols follow an STT_FILE symbol with one of these names.
+static bool RuntimeSourceFile(const char *name) {
+  static const char *const kPrefixes[] = {"efsan", "sanitizer_", "sancov_",
+                                          "interception_", "ubsan_"};
+  for (const char *prefix : kPrefixes)
+    if (!internal_strncmp(name, prefix, internal_strlen(prefix)))
+      return true;
+  return false;
+}
+
+// Calls visit(raw name, start, size, runtime_local) for every defined symbol
+// of the given type in the .symtab of the module holding addr, until it
+// returns true; runtime_local says the symbol is a file-local one of the
+// sanitizer runtime's own sources. Returns false if the module has no
+// readable symbol table.
 template <typename Visit>
 static bool ForEachElfSymbol(uptr addr, unsigned type, Visit visit) {
   uptr bias, file_size;
@@ -853,13 +866,20 @@ static bool ForEachElfSymbol(uptr addr, unsigned type, Visit visit) {
       return false;
     const Elf64_Sym *syms = (const Elf64_Sym *)(file + symtab->sh_offset);
     uptr count = symtab->sh_size / sizeof(Elf64_Sym);
+    bool runtime_file = false;
     for (uptr k = 0; k < count; k++) {
       const Elf64_Sym *sym = &syms[k];
+      if (ELF64_ST_TYPE(sym->st_info) == STT_FILE &&
+          sym->st_name < strtab->sh_size)
+        runtime_file = RuntimeSourceFile(
+            (const char *)(file + strtab->sh_offset + sym->st_name));
       if (ELF64_ST_TYPE(sym->st_info) != type || !sym->st_size ||
           sym->st_shndx == SHN_UNDEF || sym->st_name >= strtab->sh_size)
         continue;
+      bool runtime_local =
+          runtime_file && ELF64_ST_BIND(sym->st_info) == STB_LOCAL;
       if (visit((const char *)(file + strtab->sh_offset + sym->st_name),
-                bias + sym->st_value, (uptr)sym->st_size))
+                bias + sym->st_value, (uptr)sym->st_size, runtime_local))
         break;
     }
     return true;
@@ -870,7 +890,8 @@ static bool ForEachElfSymbol(uptr addr, unsigned type, Visit visit) {
 static bool LookupElfSymbol(uptr addr, unsigned type, const char **name,
                             uptr *start, uptr *size) {
   bool found = false;
-  ForEachElfSymbol(addr, type, [&](const char *raw, uptr lo, uptr length) {
+  ForEachElfSymbol(addr, type, [&](const char *raw, uptr lo, uptr length,
+                                   bool runtime_local) {
     if (addr < lo || addr - lo >= length)
       return false;
     // C++ names as the symbolizer would print them (ns::counters).
@@ -905,8 +926,9 @@ extern "C" bool efsan_for_each_global_symbol(uptr addr,
                                              efsan_symbol_visitor visit,
                                              void *arg) {
   return ForEachElfSymbol(addr, STT_OBJECT,
-                          [&](const char *raw, uptr lo, uptr length) {
-                            if (!RuntimeSymbol(raw))
+                          [&](const char *raw, uptr lo, uptr length,
+                              bool runtime_local) {
+                            if (!runtime_local && !RuntimeSymbol(raw))
                               visit(lo, length, arg);
                             return false;
                           });
