@@ -1609,6 +1609,23 @@ static void cf_print_json_object(const struct cf_finding *f,
   efsan_printf("}");
 }
 
+// The threads of the views in set (bit v: view v) as a JSON list of thread
+// indices, -1 for "others".
+static void cf_print_json_view_threads(u64 set, u32 view_count) {
+  efsan_printf("[");
+  bool first = true;
+  for (u32 v = 0; v < view_count && v < 64; v++) {
+    if (!(set & (1ull << v)))
+      continue;
+    if (cf_views[v].thread == EFSAN_INTERNAL_THREAD)
+      efsan_printf("%s-1", first ? "" : ", ");
+    else
+      efsan_printf("%s%u", first ? "" : ", ", cf_views[v].thread);
+    first = false;
+  }
+  efsan_printf("]");
+}
+
 static void cf_print_json_finding(const struct cf_finding *f, bool last) {
   u32 view_count = cf_finding_views(f);
   struct cf_objects objects;
@@ -1737,19 +1754,8 @@ static void cf_print_json_finding(const struct cf_finding *f, bool last) {
       efsan_printf("null");
     efsan_printf(", ");
     for (int kind = 0; kind < 2; kind++) {
-      u64 set = kind ? r->writers : r->readers;
-      efsan_printf("%s\"%s\": [", kind ? ", " : "", kind ? "writers" : "readers");
-      bool first_thread = true;
-      for (u32 v = 0; v < view_count && v < 64; v++) {
-        if (!(set & (1ull << v)))
-          continue;
-        if (cf_views[v].thread == EFSAN_INTERNAL_THREAD)
-          efsan_printf("%s-1", first_thread ? "" : ", ");
-        else
-          efsan_printf("%s%u", first_thread ? "" : ", ", cf_views[v].thread);
-        first_thread = false;
-      }
-      efsan_printf("]");
+      efsan_printf("%s\"%s\": ", kind ? ", " : "", kind ? "writers" : "readers");
+      cf_print_json_view_threads(kind ? r->writers : r->readers, view_count);
     }
     efsan_printf("}");
   }
@@ -1762,19 +1768,10 @@ static void cf_print_json_finding(const struct cf_finding *f, bool last) {
       continue;
     efsan_printf("%s\n        {\"name\": ", first_member ? "" : ",");
     efsan_json_string(r->member);
-    efsan_printf(", \"offset\": %zu, \"size\": %zu, \"threads\": [", r->offset,
+    efsan_printf(", \"offset\": %zu, \"size\": %zu, \"threads\": ", r->offset,
                  r->length);
-    bool first_thread = true;
-    for (u32 v = 0; v < view_count && v < 64; v++) {
-      if (!((r->readers | r->writers) & (1ull << v)))
-        continue;
-      if (cf_views[v].thread == EFSAN_INTERNAL_THREAD)
-        efsan_printf("%s-1", first_thread ? "" : ", ");
-      else
-        efsan_printf("%s%u", first_thread ? "" : ", ", cf_views[v].thread);
-      first_thread = false;
-    }
-    efsan_printf("]}");
+    cf_print_json_view_threads(r->readers | r->writers, view_count);
+    efsan_printf("}");
     first_member = false;
   }
   uptr part_size = cf_thread_part_size(f, view_count);
