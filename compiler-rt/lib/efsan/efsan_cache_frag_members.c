@@ -108,25 +108,79 @@ static uptr cf_parse_number(const char **p) {
   return value;
 }
 
-// After a struct's size: its optional `type name`.
-static const char *cf_skip_type_name(const char *p) {
-  if (*p != '`')
-    return p;
+// A struct's parts: its optional `type name` after the size, then its
+// members, each `offset ':' name '=' type ';'`.
+struct cf_member {
+  uptr offset, size;
+  const char *name; // not terminated: name_length bytes
+  uptr name_length;
+  const char *type;
+};
+
+static uptr cf_layout_size(const char *p, const char **end);
+
+// For the struct at p ('s'): its source name (null if none) and where its
+// members start.
+static const char *cf_struct_members(const char *p, const char **type_name,
+                                     uptr *type_name_length) {
   p++;
-  while (*p && *p != '`')
-    p++;
-  return *p ? p + 1 : p;
+  cf_parse_number(&p);
+  *type_name = 0;
+  *type_name_length = 0;
+  if (*p == '`') {
+    const char *name = ++p;
+    while (*p && *p != '`')
+      p++;
+    *type_name = name;
+    *type_name_length = (uptr)(p - name);
+    if (*p)
+      p++;
+  }
+  return *p == '{' ? p + 1 : p;
+}
+
+// Reads the member at *p into m and moves past it; false at the end of the
+// member list.
+static bool cf_next_member(const char **p, struct cf_member *m) {
+  const char *q = *p;
+  if (!*q || *q == '}')
+    return false;
+  m->offset = cf_parse_number(&q);
+  if (*q == ':')
+    q++;
+  m->name = q;
+  while (*q && *q != '=')
+    q++;
+  m->name_length = (uptr)(q - m->name);
+  if (!*q)
+    return false;
+  m->type = ++q;
+  m->size = cf_layout_size(m->type, &q);
+  if (*q == ';')
+    q++;
+  *p = q;
+  return true;
+}
+
+// The member of the struct at p that holds offset; false for padding.
+static bool cf_member_holding(const char *p, uptr offset, struct cf_member *m) {
+  const char *type_name;
+  uptr type_name_length;
+  const char *members = cf_struct_members(p, &type_name, &type_name_length);
+  while (cf_next_member(&members, m))
+    if (offset >= m->offset && offset < m->offset + m->size)
+      return true;
+  return false;
+}
+
+// The element type of the array at p ('a'), and its element count.
+static const char *cf_array_element(const char *p, uptr *count) {
+  p++;
+  *count = cf_parse_number(&p);
+  return *p == '*' ? p + 1 : p;
 }
 
 // The size of the type at p; *end (if not null) is where it ends.
-static uptr cf_layout_size(const char *p, const char **end);
-
-static const char *cf_skip_type(const char *p) {
-  const char *end;
-  cf_layout_size(p, &end);
-  return end;
-}
-
 static uptr cf_layout_size(const char *p, const char **end) {
   uptr size = 0;
   switch (*p) {
@@ -135,31 +189,24 @@ static uptr cf_layout_size(const char *p, const char **end) {
     size = cf_parse_number(&p);
     break;
   case 'a': {
-    p++;
-    uptr count = cf_parse_number(&p);
-    if (*p == '*')
-      p++;
-    size = count * cf_layout_size(p, &p);
+    uptr count;
+    const char *element = cf_array_element(p, &count);
+    size = count * cf_layout_size(element, &p);
     break;
   }
-  case 's':
-    p++;
-    size = cf_parse_number(&p);
-    p = cf_skip_type_name(p);
-    if (*p == '{')
-      p++;
-    while (*p && *p != '}') {
-      cf_parse_number(&p);
-      while (*p && *p != '=')
-        p++;
-      if (*p)
-        p = cf_skip_type(p + 1);
-      if (*p == ';')
-        p++;
+  case 's': {
+    const char *q = p + 1;
+    size = cf_parse_number(&q);
+    const char *type_name;
+    uptr type_name_length;
+    p = cf_struct_members(p, &type_name, &type_name_length);
+    struct cf_member m;
+    while (cf_next_member(&p, &m)) {
     }
     if (*p == '}')
       p++;
     break;
+  }
   default:
     break;
   }
@@ -172,21 +219,17 @@ static uptr cf_layout_size(const char *p, const char **end) {
 static bool cf_layout_is_opaque(const char *p) {
   if (*p != 's')
     return false;
-  p++;
-  cf_parse_number(&p);
-  p = cf_skip_type_name(p);
-  return p[0] == '{' && p[1] == '}';
+  const char *type_name;
+  uptr type_name_length;
+  return *cf_struct_members(p, &type_name, &type_name_length) == '}';
 }
 
 // A type named as one member: a scalar, an opaque struct, or an array of
 // them.
 static bool cf_layout_is_leaf(const char *p) {
-  while (*p == 'a') {
-    p++;
-    cf_parse_number(&p);
-    if (*p == '*')
-      p++;
-  }
+  uptr count;
+  while (*p == 'a')
+    p = cf_array_element(p, &count);
   return *p == 'b' || cf_layout_is_opaque(p);
 }
 
@@ -221,10 +264,8 @@ static void cf_walk(const char *p, uptr base, uptr offset, uptr length,
   if (*p == 'b' || cf_layout_is_opaque(p))
     return;
   if (*p == 'a') {
-    const char *element = p + 1;
-    cf_parse_number(&element);
-    if (*element == '*')
-      element++;
+    uptr count;
+    const char *element = cf_array_element(p, &count);
     uptr element_size = cf_layout_size(element, 0);
     if (!element_size)
       return;
@@ -250,36 +291,15 @@ static void cf_walk(const char *p, uptr base, uptr offset, uptr length,
   }
   // A struct: the member holding the first byte (the line map splits at
   // member boundaries, so the range is in one member).
-  p++;
-  cf_parse_number(&p);
-  p = cf_skip_type_name(p);
-  if (*p == '{')
-    p++;
-  while (*p && *p != '}') {
-    uptr member_offset = cf_parse_number(&p);
-    if (*p == ':')
-      p++;
-    const char *name = p;
-    while (*p && *p != '=')
-      p++;
-    uptr name_length = (uptr)(p - name);
-    if (!*p)
-      break;
-    const char *type = ++p;
-    const char *type_end;
-    uptr member_size = cf_layout_size(type, &type_end);
-    p = type_end;
-    if (*p == ';')
-      p++;
-    if (offset < member_offset || offset >= member_offset + member_size)
-      continue;
-    if (name_length && w->at + name_length + 2 < w->size) {
+  struct cf_member m;
+  if (cf_member_holding(p, offset, &m)) {
+    if (m.name_length && w->at + m.name_length + 2 < w->size) {
       w->name[w->at++] = '.';
-      efsan_internal_memcpy(w->name + w->at, name, name_length);
-      w->at += name_length;
+      efsan_internal_memcpy(w->name + w->at, m.name, m.name_length);
+      w->at += m.name_length;
       w->name[w->at] = 0;
     }
-    cf_walk(type, base + member_offset, offset - member_offset, length, w);
+    cf_walk(m.type, base + m.offset, offset - m.offset, length, w);
     return;
   }
   // No member holds it: padding between members or at the end.
@@ -331,6 +351,14 @@ bool cf_member_name(const char *layout, const char *holder, bool pointer,
 
 // The struct that is the element of an array (or, for a heap block, the
 // block's own type) holding offset: its source name, size and first member.
+static void cf_copy_name(char *out, uptr size, const char *name, uptr length) {
+  if (length >= size)
+    length = size - 1;
+  if (name)
+    efsan_internal_memcpy(out, name, length);
+  out[name ? length : 0] = 0;
+}
+
 bool cf_member_element(const char *layout, bool pointer, uptr offset,
                        char *type_name, uptr name_size, uptr *element_size,
                        char *first_member, uptr member_size) {
@@ -343,10 +371,8 @@ bool cf_member_element(const char *layout, bool pointer, uptr offset,
     // structs.
     while (p && *p && *p != 'b') {
       if (*p == 'a') {
-        const char *inner = p + 1;
-        cf_parse_number(&inner);
-        if (*inner == '*')
-          inner++;
+        uptr count;
+        const char *inner = cf_array_element(p, &count);
         uptr size = cf_layout_size(inner, 0);
         if (!size)
           break;
@@ -356,63 +382,24 @@ bool cf_member_element(const char *layout, bool pointer, uptr offset,
         p = inner;
         continue;
       }
-      // A struct: into the member holding offset.
-      const char *q = p + 1;
-      cf_parse_number(&q);
-      q = cf_skip_type_name(q);
-      if (*q == '{')
-        q++;
-      const char *next = 0;
-      while (*q && *q != '}') {
-        uptr member_offset = cf_parse_number(&q);
-        while (*q && *q != '=')
-          q++;
-        if (!*q)
-          break;
-        const char *type = ++q;
-        uptr size = cf_layout_size(type, &q);
-        if (*q == ';')
-          q++;
-        if (offset >= member_offset && offset < member_offset + size) {
-          next = type;
-          offset -= member_offset;
-          break;
-        }
-      }
-      p = next;
+      struct cf_member m;
+      if (!cf_member_holding(p, offset, &m))
+        break;
+      offset -= m.offset;
+      p = m.type;
     }
   }
   if (!element)
     return false;
   *element_size = cf_layout_size(element, 0);
-  const char *q = element + 1;
-  cf_parse_number(&q);
-  type_name[0] = 0;
-  if (*q == '`') {
-    const char *name = ++q;
-    while (*q && *q != '`')
-      q++;
-    uptr length = (uptr)(q - name);
-    if (length >= name_size)
-      length = name_size - 1;
-    efsan_internal_memcpy(type_name, name, length);
-    type_name[length] = 0;
-    q = cf_skip_type_name(name - 1);
-  }
-  first_member[0] = 0;
-  if (*q == '{') {
-    q++;
-    cf_parse_number(&q);
-    if (*q == ':')
-      q++;
-    const char *name = q;
-    while (*q && *q != '=')
-      q++;
-    uptr length = (uptr)(q - name);
-    if (length >= member_size)
-      length = member_size - 1;
-    efsan_internal_memcpy(first_member, name, length);
-    first_member[length] = 0;
-  }
+  const char *name;
+  uptr name_length;
+  const char *members = cf_struct_members(element, &name, &name_length);
+  cf_copy_name(type_name, name_size, name, name_length);
+  struct cf_member first;
+  if (cf_next_member(&members, &first))
+    cf_copy_name(first_member, member_size, first.name, first.name_length);
+  else
+    first_member[0] = 0;
   return *element_size != 0;
 }
