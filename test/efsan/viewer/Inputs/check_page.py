@@ -15,12 +15,12 @@ struct's fields with their counts. The page must log nothing to the console
 (no script error, no blocked fetch). A screenshot of the whole page goes to
 PNG. Prints "page ok: ..." lines, or the problems and exits 1.
 """
-import json
 import os
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from browser import Browser  # noqa: E402
+from reports import load  # noqa: E402
 
 FACTS = r"""
 const vis = e => { const r = e.getBoundingClientRect(); return r.width > 0 && r.height > 0; };
@@ -89,19 +89,6 @@ class Checker:
         if not cond:
             self.problems.append(what)
         return cond
-
-
-def load(path):
-    text = open(path).read()
-    dec = json.JSONDecoder()
-    docs, pos = [], 0
-    while True:
-        while pos < len(text) and text[pos].isspace():
-            pos += 1
-        if pos >= len(text):
-            return docs
-        doc, pos = dec.raw_decode(text, pos)
-        docs.append(doc)
 
 
 def ranked(findings):

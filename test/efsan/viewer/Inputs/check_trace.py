@@ -16,20 +16,9 @@ or the problems and exits 1.
 import json
 import sys
 
+from reports import load as load_reports
+
 PHASES = {"B", "E", "X", "i", "I", "C", "M", "b", "e", "n", "s", "t", "f", "P", "O", "N", "D"}
-
-
-def load_reports(path):
-    text = open(path).read()
-    dec = json.JSONDecoder()
-    docs, pos = [], 0
-    while True:
-        while pos < len(text) and text[pos].isspace():
-            pos += 1
-        if pos >= len(text):
-            return docs
-        doc, pos = dec.raw_decode(text, pos)
-        docs.append(doc)
 
 
 def main(trace_path, *report_paths):
