@@ -1002,8 +1002,7 @@ extern "C" int fflush(void *stream);
 static void KeepProgramExitOnDie() {
   if (!writing_exit_report)
     return;
-  // Not a static: the working set's data structures would list it.
-  const char kCutShort[] =
+  static const char kCutShort[] =
       "EfficiencySanitizer: WARNING: the report was cut short by the error "
       "above\n";
   WriteToStartupStderr(kCutShort, sizeof(kCutShort) - 1);
