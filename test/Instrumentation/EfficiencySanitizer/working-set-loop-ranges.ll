@@ -4,9 +4,9 @@
 ; access of stride <= 64 bytes (an inline test of the range's shadow, 8 lines
 ; at a time, and __efsan_loadN if a line lacks bit 0) and whose accesses have
 ; no checks. A check before the loop runs the copy when every range is at most
-; -efsan-loop-range-limit bytes, else the original loop with its per-access
-; checks. Loops with a stride above a line or a call that may not return keep
-; their checks only.
+; -efsan-loop-range-limit bytes, else the original loop, which marks its ranges
+; in chunks (working-set-loop-chunks.ll). Loops with a stride above a line or
+; a call that may not return keep their per-access checks only.
 ; RUN: %opt -load-pass-plugin=%efsan_plugin -passes='efsan<working-set>' -S %s | FileCheck %s
 ; RUN: %opt -load-pass-plugin=%efsan_plugin -passes='efsan<working-set>' -efsan-loop-range-marks=0 -S %s | FileCheck %s --check-prefix=OFF
 
@@ -32,6 +32,7 @@ exit:
 ; CHECK:       loop.preheader:
 ; CHECK-NEXT:    %[[SIZE:[0-9]+]] = shl i64 %n, 2
 ; CHECK-NEXT:    %[[FITS:[0-9]+]] = icmp ule i64 %[[SIZE]], 262144
+; CHECK-NEXT:    %{{[0-9]+}} = add i64 %n, -1
 ; CHECK-NEXT:    br i1 %[[FITS]], label %loop.ph.efsan.marked, label %loop.ph
 ; The range's shadow bytes are tested 8 at a time (the last word masked to
 ; the bytes inside the range); the first with a line lacking bit 0 calls out.
@@ -74,11 +75,12 @@ exit:
 ; CHECK-NEXT:    %next.efsan.marked = add
 ; CHECK-NEXT:    %done.efsan.marked = icmp
 ; CHECK-NEXT:    br i1 %done.efsan.marked, label %exit, label %loop.efsan.marked
-; The original loop keeps its check.
+; The original loop marks chunks instead of checking the store.
 ; CHECK:       loop:
-; CHECK:         lshr i64 %{{[0-9]+}}, 6
-; CHECK:         store i32 7, ptr %p, align 4
-; CHECK-NOT:     nosanitize
+; CHECK:         br i1 %{{[0-9]+}}, label %efsan.chunk.mark, label %loop.efsan.body
+; CHECK:       loop.efsan.body:
+; CHECK-NOT:     lshr
+; CHECK:         store i32 7, ptr %p, align 4, !nosanitize
 ; CHECK:       exit:
 ; OFF-LABEL: define void @fill(
 ; OFF-NOT:     efsan.marked

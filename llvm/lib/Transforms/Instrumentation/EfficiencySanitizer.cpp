@@ -222,6 +222,8 @@ struct FieldRef {
   unsigned Span = 1;
 };
 
+struct ExpandedRange; // a loop's range, expanded before it (markLoopRanges)
+
 class EfficiencySanitizer {
 public:
   EfficiencySanitizer(Module &M, EfficiencySanitizerOptions::Type Tool,
@@ -239,6 +241,8 @@ private:
   bool instrumentFunction(Function &F);
   bool markLoopRanges(Function &F);
   void emitRangeMark(Instruction *InsertBefore, Value *Lo, Value *Size);
+  void emitChunkMarks(BasicBlock *Header, BasicBlock *Latch, Value *Count,
+                      ArrayRef<ExpandedRange> Ranges);
 
   std::optional<MemoryAccess> describeAccess(Instruction &I);
   void instrumentMemIntrinsic(MemIntrinsic *MI);
@@ -646,16 +650,28 @@ BasicBlock *InsertPreheaderForLoop(Loop *L, DominatorTree *DT, LoopInfo *LI,
 } // namespace llvm
 
 namespace {
-/// Bytes [Lo, Lo + Size) that one or more accesses of a loop touch over the
-/// whole loop, every line of them.
+/// Bytes that one or more accesses of a loop with the same stride touch in
+/// iteration i: [Base + Stride * i, Base + Stride * i + Width), every line of
+/// them (Base is the lowest of their addresses in iteration 0).
 struct LoopRange {
-  const SCEV *Lo;   // pointer
-  const SCEV *Size; // integer, bytes
+  const SCEV *Base; // pointer
+  int64_t Stride;   // bytes per iteration, 0 for a loop-invariant address
+  int64_t Width;    // bytes
 };
 struct LoopRangePlan {
   Loop *L;
-  SmallVector<Instruction *, 8> Accesses; // checked by the range instead
+  const SCEV *Count; // backedge-taken count n, i64
+  SmallVector<Instruction *, 8> Accesses; // checked by the ranges instead
   SmallVector<LoopRange, 4> Ranges;
+};
+/// A LoopRange expanded before the loop: Lo and Size cover all n + 1
+/// iterations.
+struct ExpandedRange {
+  Value *Base;
+  int64_t Stride;
+  int64_t Width;
+  Value *Lo;
+  Value *Size;
 };
 } // namespace
 
@@ -669,17 +685,22 @@ struct LoopRangePlan {
 //   [start, start + step * n + size)        (step >= 0)
 //   [start + step * n, start + size)        (step < 0)
 // are exactly the lines it touches, and one mark of that range before the
-// loop replaces its check in every iteration. Ranges of accesses whose
-// starts are at most a line apart (a[i] and a[i + 1]) and whose sizes differ
-// by a constant merge: the gap between them is then shorter than a line, so
-// it holds no untouched line.
+// loop replaces its check in every iteration. Accesses with the same step
+// whose starts are at most a line apart (a[i] and a[i + 1]) merge into one
+// range: in any run of iterations the gap between them is shorter than a
+// line, so it holds no untouched line.
 //
 // A range marked before the loop counts its lines in the sample period in
 // which the loop starts. So that snapshots keep their resolution, the loop is
 // versioned: before it, a check that every range is at most
 // -efsan-loop-range-limit bytes picks a copy of the loop that marks the
-// ranges in its preheader and has no checks for those accesses; otherwise the
-// original loop runs with its per-access checks.
+// ranges in its preheader and has no checks for those accesses. Otherwise the
+// original loop runs, marked in chunks of C iterations (C a power of two,
+// C * max |step| <= the limit): it counts its iterations i, and when
+// i % C == 0 a cold block marks the lines that iterations [i, i + k) touch,
+// k = min(C, n + 1 - i). Those iterations all run, so the lines are exactly
+// the ones touched, each marked at most a chunk (the limit's bytes) ahead of
+// its accesses, which have no checks in that copy either.
 bool EfficiencySanitizer::markLoopRanges(Function &F) {
   if (!FAM || !ClLoopRangeMarks || !ClInstrumentLoadsAndStores)
     return false;
@@ -743,7 +764,9 @@ bool EfficiencySanitizer::markLoopRanges(Function &F) {
       continue;
     SCEVExpander Probe(SE, DL, "efsan.probe");
     Instruction *Before = Preheader->getTerminator();
-    LoopRangePlan Plan{L, {}, {}};
+    if (!Probe.isSafeToExpandAt(Count, Before))
+      continue;
+    LoopRangePlan Plan{L, Count, {}, {}};
     for (BasicBlock *BB : L->blocks()) {
       if (!DT.dominates(BB, Latch))
         continue;
@@ -754,50 +777,37 @@ bool EfficiencySanitizer::markLoopRanges(Function &F) {
         if (!Access || Access->Size > uint64_t(LineSize))
           continue;
         const SCEV *Addr = SE.getSCEV(Access->Addr);
-        const SCEV *AccessSize = SE.getConstant(Int64Ty, Access->Size);
-        LoopRange Range;
-        if (SE.isLoopInvariant(Addr, L)) {
-          Range = {Addr, AccessSize};
-        } else {
+        LoopRange Range{Addr, 0, int64_t(Access->Size)};
+        if (!SE.isLoopInvariant(Addr, L)) {
           auto *AR = dyn_cast<SCEVAddRecExpr>(Addr);
           if (!AR || AR->getLoop() != L || !AR->isAffine())
             continue;
           auto *Step = dyn_cast<SCEVConstant>(AR->getStepRecurrence(SE));
           if (!Step || Step->getAPInt().getSignificantBits() > 8)
             continue;
-          int64_t Stride = Step->getAPInt().getSExtValue();
-          if (Stride > LineSize || Stride < -LineSize)
+          Range.Stride = Step->getAPInt().getSExtValue();
+          if (Range.Stride > LineSize || Range.Stride < -LineSize)
             continue;
-          const SCEV *Span = SE.getMulExpr(
-              SE.getConstant(Int64Ty, Stride < 0 ? -Stride : Stride), Count);
-          const SCEV *Start = AR->getStart();
-          Range = {Stride >= 0 ? Start
-                               : SE.getAddExpr(Start, SE.getNegativeSCEV(Span)),
-                   SE.getAddExpr(Span, AccessSize)};
+          Range.Base = AR->getStart();
         }
-        if (!Probe.isSafeToExpandAt(Range.Lo, Before) ||
-            !Probe.isSafeToExpandAt(Range.Size, Before))
+        if (!Probe.isSafeToExpandAt(Range.Base, Before))
           continue;
         Plan.Accesses.push_back(&I);
         bool Merged = false;
         for (LoopRange &Other : Plan.Ranges) {
-          auto *LoDiff =
-              dyn_cast<SCEVConstant>(SE.getMinusSCEV(Range.Lo, Other.Lo));
-          auto *SizeDiff =
-              dyn_cast<SCEVConstant>(SE.getMinusSCEV(Range.Size, Other.Size));
-          if (!LoDiff || !SizeDiff ||
-              LoDiff->getAPInt().getSignificantBits() > 16 ||
-              SizeDiff->getAPInt().getSignificantBits() > 32)
+          if (Other.Stride != Range.Stride)
             continue;
-          int64_t Lo = LoDiff->getAPInt().getSExtValue(); // Range - Other
-          int64_t Hi = Lo + SizeDiff->getAPInt().getSExtValue();
+          auto *BaseDiff =
+              dyn_cast<SCEVConstant>(SE.getMinusSCEV(Range.Base, Other.Base));
+          if (!BaseDiff || BaseDiff->getAPInt().getSignificantBits() > 16)
+            continue;
+          int64_t Lo = BaseDiff->getAPInt().getSExtValue(); // from Other.Base
           if (Lo > LineSize || Lo < -LineSize)
             continue;
+          int64_t Hi = std::max(Other.Width, Lo + Range.Width);
           if (Lo < 0)
-            Other.Lo = Range.Lo;
-          Other.Size = SE.getAddExpr(
-              Other.Size, SE.getConstant(Int64Ty, std::max<int64_t>(Hi, 0) -
-                                                      std::min<int64_t>(Lo, 0)));
+            Other.Base = Range.Base;
+          Other.Width = Hi - std::min<int64_t>(Lo, 0);
           Merged = true;
           break;
         }
@@ -817,31 +827,53 @@ bool EfficiencySanitizer::markLoopRanges(Function &F) {
   // Expand every plan's ranges before any loop is copied (SCEV's view of the
   // function stays what it was).
   SCEVExpander Expander(SE, DL, "efsan.range");
-  SmallVector<SmallVector<std::pair<Value *, Value *>, 4>, 4> Expanded;
+  SmallVector<SmallVector<ExpandedRange, 4>, 4> Expanded;
   SmallVector<BasicBlock *, 4> MarkedPreheaders;
   SmallVector<Value *, 4> Conditions;
+  // Backedge-taken counts of the original loops that may run (null: the
+  // ranges always fit).
+  SmallVector<Value *, 4> ChunkedCounts;
   for (LoopRangePlan &Plan : Plans) {
     Instruction *Before = Plan.L->getLoopPreheader()->getTerminator();
     IRBuilder<> IRB(Before);
     Value *Fits = nullptr;
     Expanded.emplace_back();
     for (LoopRange &Range : Plan.Ranges) {
-      Value *Lo = Expander.expandCodeFor(Range.Lo, PtrTy, Before);
-      Value *Size = Expander.expandCodeFor(Range.Size, Int64Ty, Before);
+      const SCEV *Span = SE.getMulExpr(
+          SE.getConstant(Int64Ty, std::abs(Range.Stride)), Plan.Count);
+      const SCEV *Lo =
+          Range.Stride >= 0
+              ? Range.Base
+              : SE.getAddExpr(Range.Base, SE.getNegativeSCEV(Span));
+      const SCEV *Size =
+          SE.getAddExpr(Span, SE.getConstant(Int64Ty, Range.Width));
+      Value *LoValue = Expander.expandCodeFor(Lo, PtrTy, Before);
+      Value *SizeValue = Expander.expandCodeFor(Size, Int64Ty, Before);
       IRB.SetInsertPoint(Before);
       Value *RangeFits =
-          IRB.CreateICmpULE(Size, IRB.getInt64(ClLoopRangeLimit));
+          IRB.CreateICmpULE(SizeValue, IRB.getInt64(ClLoopRangeLimit));
       Fits = Fits ? IRB.CreateAnd(Fits, RangeFits) : RangeFits;
-      Expanded.back().push_back({Lo, Size});
+      Expanded.back().push_back(
+          {nullptr, Range.Stride, Range.Width, LoValue, SizeValue});
     }
     Conditions.push_back(Fits);
+    if (auto *Always = dyn_cast<ConstantInt>(Fits); Always && Always->isOne()) {
+      ChunkedCounts.push_back(nullptr);
+      continue;
+    }
+    for (unsigned R = 0; R < Plan.Ranges.size(); ++R)
+      Expanded.back()[R].Base =
+          Expander.expandCodeFor(Plan.Ranges[R].Base, PtrTy, Before);
+    ChunkedCounts.push_back(Expander.expandCodeFor(Plan.Count, Int64Ty, Before));
   }
   Expander.clear();
+  SmallVector<std::pair<BasicBlock *, BasicBlock *>, 4> ChunkedLoops;
 
   for (unsigned P = 0; P < Plans.size(); ++P) {
     Loop *L = Plans[P].L;
     BasicBlock *Check = L->getLoopPreheader();
     BasicBlock *Latch = L->getLoopLatch();
+    ChunkedLoops.push_back({L->getHeader(), Latch});
     BasicBlock *Exit = L->getExitBlock();
     BasicBlock *Preheader =
         SplitBlock(Check, Check->getTerminator(), &DT, &LI, nullptr,
@@ -893,11 +925,99 @@ bool EfficiencySanitizer::markLoopRanges(Function &F) {
       markNoSanitize(cast<Instruction>(VMap[I]));
   }
   // Last, as they add blocks that the loop and dominator trees do not know.
-  for (unsigned P = 0; P < Plans.size(); ++P)
-    for (auto &[Lo, Size] : Expanded[P])
-      emitRangeMark(MarkedPreheaders[P]->getTerminator(), Lo, Size);
+  for (unsigned P = 0; P < Plans.size(); ++P) {
+    for (ExpandedRange &Range : Expanded[P])
+      emitRangeMark(MarkedPreheaders[P]->getTerminator(), Range.Lo,
+                    Range.Size);
+    if (!ChunkedCounts[P])
+      continue;
+    for (Instruction *I : Plans[P].Accesses)
+      markNoSanitize(I);
+    auto [Header, Latch] = ChunkedLoops[P];
+    emitChunkMarks(Header, Latch, ChunkedCounts[P], Expanded[P]);
+  }
   FAM->invalidate(F, PreservedAnalyses::none());
   return true;
+}
+
+// The original loop of a versioned one (its ranges are larger than the
+// limit) marks its ranges a chunk of C iterations at a time (see
+// markLoopRanges). Per iteration it counts down the iterations left in the
+// chunk: a decrement, a test and a not-taken branch. At 0 a cold block marks,
+// for each range, the lines that the chunk's iterations i to
+// i + min(C - 1, n - i) touch and restarts the count. The countdown is no
+// induction variable SCEV can see, so loop strength reduction does not turn
+// the cold block's address arithmetic into induction variables updated in
+// every iteration; and i, which only the cold block uses, lives in a stack
+// slot, so that the loop carries no copy of it from register to register.
+void EfficiencySanitizer::emitChunkMarks(BasicBlock *Header, BasicBlock *Latch,
+                                         Value *Count,
+                                         ArrayRef<ExpandedRange> Ranges) {
+  uint64_t MaxStride = 1;
+  for (const ExpandedRange &Range : Ranges)
+    MaxStride = std::max<uint64_t>(MaxStride, std::abs(Range.Stride));
+  uint64_t Chunk =
+      llvm::bit_floor(std::max<uint64_t>(ClLoopRangeLimit / MaxStride, 1));
+
+  Function &F = *Header->getParent();
+  IRBuilder<> IRB(Ctx);
+  IRB.SetInsertPointPastAllocas(&F);
+  AllocaInst *FirstSlot =
+      IRB.CreateAlloca(Int64Ty, nullptr, "efsan.chunk.first.slot");
+  BasicBlock *Body = Header->splitBasicBlock(Header->getFirstNonPHIIt(),
+                                             Header->getName() + ".efsan.body");
+  if (Latch == Header)
+    Latch = Body;
+  BasicBlock *Mark = BasicBlock::Create(Ctx, "efsan.chunk.mark", &F, Body);
+  IRB.SetInsertPoint(Header->getTerminator());
+  PHINode *Left = IRB.CreatePHI(Int64Ty, 2, "efsan.chunk.left");
+  Header->getTerminator()->eraseFromParent();
+  IRB.SetInsertPoint(Header);
+  IRB.CreateCondBr(IRB.CreateICmpEQ(Left, IRB.getInt64(0)), Mark, Body,
+                   UnlikelyWeights);
+
+  // The chunk's last iteration is First + Ahead.
+  IRB.SetInsertPoint(Mark);
+  LoadInst *First = IRB.CreateLoad(Int64Ty, FirstSlot, "efsan.chunk.first");
+  markNoSanitize(First);
+  markNoSanitize(IRB.CreateStore(IRB.CreateAdd(First, IRB.getInt64(Chunk)),
+                                 FirstSlot));
+  Value *Ahead = IRB.CreateBinaryIntrinsic(
+      Intrinsic::umin, IRB.CreateSub(Count, First), IRB.getInt64(Chunk - 1));
+  Instruction *Done = IRB.CreateBr(Body);
+  IRB.SetInsertPoint(Done);
+  SmallVector<std::pair<Value *, Value *>, 4> ChunkRanges;
+  for (const ExpandedRange &Range : Ranges) {
+    Value *Lo = Range.Base;
+    Value *Size = IRB.getInt64(Range.Width);
+    if (Range.Stride != 0) {
+      Value *Lowest = Range.Stride > 0 ? First : IRB.CreateAdd(First, Ahead);
+      Lo = IRB.CreatePtrAdd(Range.Base,
+                            IRB.CreateMul(Lowest, IRB.getInt64(Range.Stride)));
+      Size = IRB.CreateAdd(
+          IRB.CreateMul(Ahead, IRB.getInt64(std::abs(Range.Stride))), Size);
+    }
+    ChunkRanges.push_back({Lo, Size});
+  }
+  for (auto &[Lo, Size] : ChunkRanges)
+    emitRangeMark(Done, Lo, Size);
+
+  IRB.SetInsertPoint(Body, Body->begin());
+  PHINode *LeftHere = IRB.CreatePHI(Int64Ty, 2, "efsan.chunk.left.here");
+  LeftHere->addIncoming(Left, Header);
+  LeftHere->addIncoming(IRB.getInt64(Chunk), Done->getParent());
+  IRB.SetInsertPoint(Latch->getTerminator());
+  Value *LeftNext =
+      IRB.CreateSub(LeftHere, IRB.getInt64(1), "efsan.chunk.left.next");
+  for (BasicBlock *Pred : predecessors(Header)) {
+    if (Pred == Latch) {
+      Left->addIncoming(LeftNext, Pred);
+      continue;
+    }
+    Left->addIncoming(IRB.getInt64(0), Pred);
+    IRB.SetInsertPoint(Pred->getTerminator());
+    markNoSanitize(IRB.CreateStore(IRB.getInt64(0), FirstSlot));
+  }
 }
 
 // Marks [Lo, Lo + Size) (Size >= 1) before InsertBefore: the shadow bytes of
