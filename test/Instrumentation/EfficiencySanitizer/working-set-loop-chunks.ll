@@ -4,8 +4,8 @@
 ; largest |stride| at most the limit). It counts down the iterations left in
 ; the chunk (a phi, 0 on entry, decremented at the latch); at 0 a cold block
 ; (unlikely weights) marks, for each range, the lines of the chunk's
-; iterations [i, i + min(C - 1, n - i)], i kept in a stack slot, and the count
-; restarts at C. The hoisted accesses of that copy have no per-access check;
+; iterations [i, i + min(C - 1, n - i)] (inline, as a whole loop's range), i
+; kept in a stack slot, and the count restarts at C. The hoisted accesses of that copy have no per-access check;
 ; other accesses (a data-dependent address) keep theirs.
 ; RUN: %opt -load-pass-plugin=%efsan_plugin -passes='efsan<working-set>' -S %s | FileCheck %s
 ; RUN: %opt -load-pass-plugin=%efsan_plugin -passes='efsan<working-set>' -efsan-loop-range-limit=4096 -S %s | FileCheck %s --check-prefix=LIMIT
@@ -58,13 +58,18 @@ exit:
 ; CHECK-NEXT:    %[[LO:[0-9]+]] = getelementptr i8, ptr %a, i64 %[[OFF]]
 ; CHECK-NEXT:    %[[SPAN:[0-9]+]] = mul i64 %[[AHEAD]], 4
 ; CHECK-NEXT:    %[[CHUNKSIZE:[0-9]+]] = add i64 %[[SPAN]], 4
-; The chunk's range is tested 8 shadow bytes at a time, as a whole loop's is.
+; The chunk's range is marked as a whole loop's is (working-set-loop-ranges.ll).
 ; CHECK-NEXT:    %[[LOINT:[0-9]+]] = ptrtoint ptr %[[LO]] to i64
 ; CHECK-NEXT:    lshr i64 %[[LOINT]], 6
-; CHECK:       efsan.range.test{{[0-9]+}}:
+; CHECK-NEXT:    add i64
+; CHECK-NEXT:    %[[LASTBYTE:[0-9]+]] = sub i64 %[[CHUNKSIZE]], 1
+; CHECK-NEXT:    add i64 %[[LOINT]], %[[LASTBYTE]]
+; CHECK:       efsan.range.block{{[0-9]+}}:
 ; CHECK:         load i64, ptr %{{[0-9]+}}, align 1, !nosanitize
 ; CHECK:       efsan.range.mark{{[0-9]+}}:
-; CHECK-NEXT:    call void @__efsan_loadN(ptr %[[LO]], i64 %[[CHUNKSIZE]])
+; CHECK-NEXT:    inttoptr
+; CHECK-NEXT:    load i8
+; CHECK-NEXT:    or i8 %{{[0-9]+}}, -127
 ; CHECK:       efsan.range.done{{[0-9]+}}:
 ; CHECK-NEXT:    br label %loop.efsan.body
 ; No check in the body: the store is marked by the chunk.
@@ -123,7 +128,10 @@ exit:
 ; CHECK-NEXT:    %[[LO:[0-9]+]] = getelementptr i8, ptr %[[BASE]], i64 %[[OFF]]
 ; CHECK-NEXT:    %[[SPAN:[0-9]+]] = mul i64 %[[AHEAD]], 8
 ; CHECK-NEXT:    %[[CHUNKSIZE:[0-9]+]] = add i64 %[[SPAN]], 8
-; CHECK:         call void @__efsan_loadN(ptr %[[LO]], i64 %[[CHUNKSIZE]])
+; CHECK-NEXT:    %[[LOINT:[0-9]+]] = ptrtoint ptr %[[LO]] to i64
+; CHECK-NEXT:    lshr i64 %[[LOINT]], 6
+; CHECK-NEXT:    add i64
+; CHECK-NEXT:    %[[LASTBYTE:[0-9]+]] = sub i64 %[[CHUNKSIZE]], 1
 ; CHECK:       loop.efsan.body:
 ; CHECK-NEXT:    %efsan.chunk.left.here = phi
 ; CHECK-NEXT:    %prev = add nsw i64 %i, -1
@@ -181,9 +189,23 @@ exit:
 ; CHECK-NEXT:    %[[OLO:[0-9]+]] = getelementptr i8, ptr %out, i64 %[[OOFF]]
 ; CHECK-NEXT:    %[[OSPAN:[0-9]+]] = mul i64 %[[AHEAD]], 8
 ; CHECK-NEXT:    %[[OSIZE:[0-9]+]] = add i64 %[[OSPAN]], 8
-; CHECK:         call void @__efsan_loadN(ptr %[[PLO]], i64 %[[PSIZE]])
-; CHECK:         call void @__efsan_loadN(ptr %scale, i64 4)
-; CHECK:         call void @__efsan_loadN(ptr %[[OLO]], i64 %[[OSIZE]])
+; The three ranges are marked in turn: the pixels', the invariant 4 bytes at
+; %scale (its last byte is %scale + 3), the doubles'.
+; CHECK-NEXT:    %[[PLOINT:[0-9]+]] = ptrtoint ptr %[[PLO]] to i64
+; CHECK-NEXT:    lshr i64 %[[PLOINT]], 6
+; CHECK-NEXT:    add i64
+; CHECK-NEXT:    %[[PLAST:[0-9]+]] = sub i64 %[[PSIZE]], 1
+; CHECK:       efsan.range.done{{[0-9]+}}:
+; CHECK-NEXT:    %[[SLOINT:[0-9]+]] = ptrtoint ptr %scale to i64
+; CHECK-NEXT:    lshr i64 %[[SLOINT]], 6
+; CHECK-NEXT:    add i64
+; CHECK-NEXT:    add i64 %[[SLOINT]], 3
+; CHECK:       efsan.range.done{{[0-9]+}}:
+; CHECK-NEXT:    %[[OLOINT:[0-9]+]] = ptrtoint ptr %[[OLO]] to i64
+; CHECK-NEXT:    lshr i64 %[[OLOINT]], 6
+; CHECK-NEXT:    add i64
+; CHECK-NEXT:    %[[OLAST:[0-9]+]] = sub i64 %[[OSIZE]], 1
+; CHECK-NOT:     call void @__efsan_loadN
 ; CHECK:       loop.efsan.body:
 ; CHECK:         %r = load i8, ptr %px, align 1, !nosanitize
 ; CHECK:         %g = load i8, ptr %pg, align 1, !nosanitize

@@ -1,9 +1,9 @@
 ; Loop-level marking (working set): an innermost loop that leaves only at its
 ; latch, with a computable trip count and no call that may not return, gets a
 ; copy (.efsan.marked) whose preheader marks the whole range of each affine
-; access of stride <= 64 bytes (an inline test of the range's shadow, 8 lines
-; at a time, and __efsan_loadN if a line lacks bit 0) and whose accesses have
-; no checks. A check before the loop runs the copy when every range is at most
+; access of stride <= 64 bytes (inline: the range's shadow is tested 32 and
+; then 8 lines at a time, and a word with a line lacking bit 0 is marked byte
+; by byte) and whose accesses have no checks. A check before the loop runs the copy when every range is at most
 ; -efsan-loop-range-limit bytes, else the original loop, which marks its ranges
 ; in chunks (working-set-loop-chunks.ll). Loops with a stride above a line or
 ; a call that may not return keep their per-access checks only.
@@ -34,37 +34,100 @@ exit:
 ; CHECK-NEXT:    %[[FITS:[0-9]+]] = icmp ule i64 %[[SIZE]], 262144
 ; CHECK-NEXT:    %{{[0-9]+}} = add i64 %n, -1
 ; CHECK-NEXT:    br i1 %[[FITS]], label %loop.ph.efsan.marked, label %loop.ph
-; The range's shadow bytes are tested 8 at a time (the last word masked to
-; the bytes inside the range); the first with a line lacking bit 0 calls out.
+; The range's shadow is tested 4 words (32 lines) at a time while all are
+; marked, then a word at a time; a word with a line lacking bit 0 gets 0x81
+; ored into each byte and its changed-page bytes set; the last 1 to 7 bytes
+; are tested masked and marked byte by byte. No runtime call.
 ; CHECK:       loop.ph.efsan.marked:
 ; CHECK-NEXT:    %[[LO:[0-9]+]] = ptrtoint ptr %a to i64
 ; CHECK-NEXT:    %[[LOLINE:[0-9]+]] = lshr i64 %[[LO]], 6
 ; CHECK-NEXT:    %[[FIRST:[0-9]+]] = add i64 %[[LOLINE]], 17592186044416
-; CHECK-NEXT:    %[[LAST:[0-9]+]] = sub i64 %[[SIZE]], 1
-; CHECK-NEXT:    %[[HI:[0-9]+]] = add i64 %[[LO]], %[[LAST]]
+; CHECK-NEXT:    %[[LASTBYTE:[0-9]+]] = sub i64 %[[SIZE]], 1
+; CHECK-NEXT:    %[[HI:[0-9]+]] = add i64 %[[LO]], %[[LASTBYTE]]
 ; CHECK-NEXT:    %[[HILINE:[0-9]+]] = lshr i64 %[[HI]], 6
-; CHECK-NEXT:    %[[HISHADOW:[0-9]+]] = add i64 %[[HILINE]], 17592186044416
-; CHECK-NEXT:    %[[END:[0-9]+]] = add i64 %[[HISHADOW]], 1
-; CHECK-NEXT:    br label %efsan.range.test
-; CHECK:       efsan.range.test:
-; CHECK-NEXT:    %efsan.range.at = phi i64 [ %[[FIRST]], %loop.ph.efsan.marked ], [ %[[NEXT:[0-9]+]], %efsan.range.next ]
-; CHECK-NEXT:    %[[LEFT:[0-9]+]] = sub i64 %[[END]], %efsan.range.at
-; CHECK-NEXT:    %[[SHORT:[0-9]+]] = icmp ult i64 %[[LEFT]], 8
-; CHECK-NEXT:    %[[BYTES:[0-9]+]] = select i1 %[[SHORT]], i64 %[[LEFT]], i64 8
-; CHECK-NEXT:    %[[BITS:[0-9]+]] = shl i64 %[[BYTES]], 3
-; CHECK-NEXT:    %[[SHIFT:[0-9]+]] = sub i64 64, %[[BITS]]
-; CHECK-NEXT:    %[[WANTED:[0-9]+]] = lshr i64 72340172838076673, %[[SHIFT]]
-; CHECK-NEXT:    %[[PTR:[0-9]+]] = inttoptr i64 %efsan.range.at to ptr
-; CHECK-NEXT:    %[[WORD:[0-9]+]] = load i64, ptr %[[PTR]], align 1, !nosanitize
-; CHECK-NEXT:    %[[GOT:[0-9]+]] = and i64 %[[WORD]], %[[WANTED]]
-; CHECK-NEXT:    %[[ALL:[0-9]+]] = icmp eq i64 %[[GOT]], %[[WANTED]]
-; CHECK-NEXT:    br i1 %[[ALL]], label %efsan.range.next, label %efsan.range.mark
-; CHECK:       efsan.range.next:
-; CHECK-NEXT:    %[[NEXT]] = add i64 %efsan.range.at, 8
-; CHECK-NEXT:    %[[MORE:[0-9]+]] = icmp ult i64 %[[NEXT]], %[[END]]
-; CHECK-NEXT:    br i1 %[[MORE]], label %efsan.range.test, label %efsan.range.done
+; CHECK-NEXT:    %[[LAST:[0-9]+]] = add i64 %[[HILINE]], 17592186044416
+; CHECK-NEXT:    %[[END:[0-9]+]] = add i64 %[[LAST]], 1
+; CHECK-NEXT:    %[[FIRSTBLOCKEND:[0-9]+]] = add i64 %[[FIRST]], 32
+; CHECK-NEXT:    %[[HASBLOCK:[0-9]+]] = icmp ule i64 %[[FIRSTBLOCKEND]], %[[END]]
+; CHECK-NEXT:    br i1 %[[HASBLOCK]], label %efsan.range.block, label %efsan.range.words
+; CHECK:       efsan.range.block:
+; CHECK-NEXT:    %efsan.range.block.at = phi i64 [ %[[FIRST]], %loop.ph.efsan.marked ], [ %[[BLOCKNEXT:[0-9]+]], %efsan.range.block.next ]
+; CHECK-NEXT:    %[[P0:[0-9]+]] = inttoptr i64 %efsan.range.block.at to ptr
+; CHECK-NEXT:    %[[W0:[0-9]+]] = load i64, ptr %[[P0]], align 1, !nosanitize
+; CHECK-NEXT:    %[[A1:[0-9]+]] = add i64 %efsan.range.block.at, 8
+; CHECK-NEXT:    %[[P1:[0-9]+]] = inttoptr i64 %[[A1]] to ptr
+; CHECK-NEXT:    %[[W1:[0-9]+]] = load i64, ptr %[[P1]], align 1, !nosanitize
+; CHECK-NEXT:    %[[AND1:[0-9]+]] = and i64 %[[W0]], %[[W1]]
+; CHECK-NEXT:    add i64 %efsan.range.block.at, 16
+; CHECK-NEXT:    inttoptr
+; CHECK-NEXT:    %[[W2:[0-9]+]] = load i64
+; CHECK-NEXT:    %[[AND2:[0-9]+]] = and i64 %[[AND1]], %[[W2]]
+; CHECK-NEXT:    add i64 %efsan.range.block.at, 24
+; CHECK-NEXT:    inttoptr
+; CHECK-NEXT:    %[[W3:[0-9]+]] = load i64
+; CHECK-NEXT:    %[[AND3:[0-9]+]] = and i64 %[[AND2]], %[[W3]]
+; CHECK-NEXT:    %[[BITS:[0-9]+]] = and i64 %[[AND3]], 72340172838076673
+; CHECK-NEXT:    %[[ALL:[0-9]+]] = icmp eq i64 %[[BITS]], 72340172838076673
+; CHECK-NEXT:    br i1 %[[ALL]], label %efsan.range.block.next, label %efsan.range.words
+; CHECK:       efsan.range.block.next:
+; CHECK-NEXT:    %[[BLOCKNEXT]] = add i64 %efsan.range.block.at, 32
+; CHECK-NEXT:    %[[NEXTEND:[0-9]+]] = add i64 %[[BLOCKNEXT]], 32
+; CHECK-NEXT:    %[[MOREBLOCKS:[0-9]+]] = icmp ule i64 %[[NEXTEND]], %[[END]]
+; CHECK-NEXT:    br i1 %[[MOREBLOCKS]], label %efsan.range.block, label %efsan.range.words
+; CHECK:       efsan.range.words:
+; CHECK-NEXT:    %efsan.range.words.at = phi i64 [ %[[FIRST]], %loop.ph.efsan.marked ], [ %efsan.range.block.at, %efsan.range.block ], [ %[[BLOCKNEXT]], %efsan.range.block.next ]
+; CHECK:       efsan.range.word:
+; CHECK-NEXT:    %efsan.range.at = phi i64 [ %efsan.range.words.at, %efsan.range.words ], [ %[[WORDNEXT:[0-9]+]], %efsan.range.next ]
+; CHECK-NEXT:    %[[WP:[0-9]+]] = inttoptr i64 %efsan.range.at to ptr
+; CHECK-NEXT:    %[[WORD:[0-9]+]] = load i64, ptr %[[WP]], align 1, !nosanitize
+; CHECK-NEXT:    %[[WBITS:[0-9]+]] = and i64 %[[WORD]], 72340172838076673
+; CHECK-NEXT:    %[[WALL:[0-9]+]] = icmp eq i64 %[[WBITS]], 72340172838076673
+; CHECK-NEXT:    br i1 %[[WALL]], label %efsan.range.next, label %efsan.range.mark
 ; CHECK:       efsan.range.mark:
-; CHECK-NEXT:    call void @__efsan_loadN(ptr %a, i64 %[[SIZE]])
+; CHECK-NEXT:    %[[B0:[0-9]+]] = inttoptr i64 %efsan.range.at to ptr
+; CHECK-NEXT:    %[[OLD0:[0-9]+]] = load i8, ptr %[[B0]], align 1, !nosanitize
+; CHECK-NEXT:    %[[NEW0:[0-9]+]] = or i8 %[[OLD0]], -127
+; CHECK-NEXT:    store i8 %[[NEW0]], ptr %[[B0]], align 1, !nosanitize
+; CHECK-NEXT:    add i64 %efsan.range.at, 1
+; CHECK-COUNT-6: or i8 %{{[0-9]+}}, -127
+; CHECK:         %[[B7:[0-9]+]] = add i64 %efsan.range.at, 7
+; CHECK-NEXT:    inttoptr i64 %[[B7]] to ptr
+; CHECK-NEXT:    load i8
+; CHECK-NEXT:    or i8 %{{[0-9]+}}, -127
+; CHECK-NEXT:    store i8
+; CHECK-NEXT:    %[[PAGE:[0-9]+]] = lshr i64 %efsan.range.at, 12
+; CHECK-NEXT:    %[[CHANGED:[0-9]+]] = add i64 %[[PAGE]], 17862768984064
+; CHECK-NEXT:    %[[CP:[0-9]+]] = inttoptr i64 %[[CHANGED]] to ptr
+; CHECK-NEXT:    store atomic i8 1, ptr %[[CP]] release, align 1, !nosanitize
+; CHECK:         store atomic i8 1, ptr %{{[0-9]+}} release, align 1, !nosanitize
+; CHECK-NEXT:    br label %efsan.range.next
+; CHECK:       efsan.range.next:
+; CHECK-NEXT:    %[[WORDNEXT]] = add i64 %efsan.range.at, 8
+; CHECK:       efsan.range.tail:
+; CHECK-NEXT:    %efsan.range.tail.at = phi i64
+; CHECK-NEXT:    %[[HASTAIL:[0-9]+]] = icmp ult i64 %efsan.range.tail.at, %[[END]]
+; CHECK-NEXT:    br i1 %[[HASTAIL]], label %efsan.range.tailtest, label %efsan.range.done
+; CHECK:       efsan.range.tailtest:
+; CHECK-NEXT:    %[[LEFT:[0-9]+]] = sub i64 %[[END]], %efsan.range.tail.at
+; CHECK-NEXT:    %[[LEFTBITS:[0-9]+]] = shl i64 %[[LEFT]], 3
+; CHECK-NEXT:    %[[SHIFT:[0-9]+]] = sub i64 64, %[[LEFTBITS]]
+; CHECK-NEXT:    %[[WANTED:[0-9]+]] = lshr i64 72340172838076673, %[[SHIFT]]
+; CHECK-NEXT:    %[[TP:[0-9]+]] = inttoptr i64 %efsan.range.tail.at to ptr
+; CHECK-NEXT:    %[[TW:[0-9]+]] = load i64, ptr %[[TP]], align 1, !nosanitize
+; CHECK-NEXT:    %[[TGOT:[0-9]+]] = and i64 %[[TW]], %[[WANTED]]
+; CHECK-NEXT:    %[[TALL:[0-9]+]] = icmp eq i64 %[[TGOT]], %[[WANTED]]
+; CHECK-NEXT:    br i1 %[[TALL]], label %efsan.range.done, label %efsan.range.marktail
+; CHECK:       efsan.range.marktail:
+; CHECK-NEXT:    %efsan.range.byte = phi i64 [ %efsan.range.tail.at, %efsan.range.tailtest ], [ %[[NEXTBYTE:[0-9]+]], %efsan.range.marktail ]
+; CHECK:         or i8 %{{[0-9]+}}, -127
+; CHECK:         %[[NEXTBYTE]] = add i64 %efsan.range.byte, 1
+; CHECK-NEXT:    %[[MOREBYTES:[0-9]+]] = icmp ult i64 %[[NEXTBYTE]], %[[END]]
+; CHECK-NEXT:    br i1 %[[MOREBYTES]], label %efsan.range.marktail, label %efsan.range.tailmarked
+; CHECK:       efsan.range.tailmarked:
+; CHECK-NEXT:    lshr i64 %efsan.range.tail.at, 12
+; CHECK:         store atomic i8 1
+; CHECK:         lshr i64 %[[LAST]], 12
+; CHECK:         store atomic i8 1
 ; CHECK-NEXT:    br label %efsan.range.done
 ; CHECK:       efsan.range.done:
 ; CHECK-NEXT:    br label %loop.efsan.marked
@@ -84,7 +147,7 @@ exit:
 ; CHECK:       exit:
 ; OFF-LABEL: define void @fill(
 ; OFF-NOT:     efsan.marked
-; OFF-NOT:     __efsan_loadN
+; OFF-NOT:     efsan.range
 ; OFF:         ret void
 
 ; Backward, load and store of the same double: one range [a, a + 8n).
@@ -105,8 +168,15 @@ exit:
   ret void
 }
 ; CHECK-LABEL: define void @down(ptr %a, i64 %n)
-; CHECK:         call void @__efsan_loadN(ptr %{{.*}}, i64 %{{[0-9]+}})
-; CHECK-NOT:     call void @__efsan_loadN
+; CHECK:         %[[SIZE:[0-9]+]] = shl i64 %n, 3
+; CHECK:       loop.ph.efsan.marked:
+; CHECK-NEXT:    %[[LO:[0-9]+]] = ptrtoint ptr %a to i64
+; CHECK-NEXT:    lshr i64 %[[LO]], 6
+; CHECK-NEXT:    add i64
+; CHECK-NEXT:    %[[LASTBYTE:[0-9]+]] = sub i64 %[[SIZE]], 1
+; CHECK-NEXT:    add i64 %[[LO]], %[[LASTBYTE]]
+; CHECK:       efsan.range.mark:
+; CHECK-NOT:     call
 ; CHECK:       loop.efsan.marked:
 ; CHECK:         load double, ptr %p.efsan.marked, align 8, !nosanitize
 ; CHECK:         store double %w.efsan.marked, ptr %p.efsan.marked, align 8, !nosanitize
@@ -130,7 +200,7 @@ exit:
 }
 ; CHECK-LABEL: define void @wide(
 ; CHECK-NOT:     efsan.marked
-; CHECK-NOT:     __efsan_loadN
+; CHECK-NOT:     efsan.range
 ; CHECK:         ret void
 
 ; A call that may not return (exit, longjmp) could leave the loop early:
@@ -153,5 +223,5 @@ exit:
 }
 ; CHECK-LABEL: define void @calls(
 ; CHECK-NOT:     efsan.marked
-; CHECK-NOT:     __efsan_loadN
+; CHECK-NOT:     efsan.range
 ; CHECK:         ret void

@@ -1,9 +1,9 @@
 // Loops whose accesses are marked once per loop (docs/Pass.md, "Loop-level
 // marking") count exactly the lines they touch: forward and backward, 4 to
-// 64-byte strides, a range larger than the limit (which keeps the per-access
-// checks), a loop that may leave early (not marked per loop), and loops that
-// run zero times. Each array is touched only by its loop; every count is
-// known: 125 + 188 + 300 + 500 + 16384 + 51 heap lines.
+// 64-byte strides, a range larger than the limit (marked in chunks as the
+// loop runs, see loop-chunks.c), a loop that may leave early (not marked per
+// loop), and loops that run zero times. Each array is touched only by its
+// loop; every count is known: 125 + 188 + 300 + 500 + 16384 + 51 heap lines.
 // RUN: %clang -O2 -fsanitize=efficiency-working-set %s -o %t
 // RUN: rm -f %t.log.*
 // RUN: env ESAN_OPTIONS=report_format=json:log_path=%t.log %run %t 1000 800
@@ -13,10 +13,11 @@
 // RUN: rm -f %t.zero.*
 // RUN: env ESAN_OPTIONS=report_format=json:log_path=%t.zero %run %t 0 0
 // RUN: %python %S/Inputs/check_report.py %t.zero --count 1 "heap == 1"
-// The marked copies are in the binary: one range call per marked loop.
-// RUN: %clang -O2 -fsanitize=efficiency-working-set -S -emit-llvm %s -o - | FileCheck %s --check-prefix=IR
+// The marked copies are in the binary: a range mark before the loop.
+// RUN: %clang -O2 -fsanitize=efficiency-working-set -fno-discard-value-names -S -emit-llvm %s -o - | FileCheck %s --check-prefix=IR
 // IR-LABEL: define {{.*}} @forward(
-// IR: call void @__efsan_loadN(ptr {{.*}}, i64 %{{[0-9]+}})
+// IR: efsan.range.word:
+// IR: .efsan.marked:
 #include <stdio.h>
 #include <stdlib.h>
 

@@ -1020,62 +1020,140 @@ void EfficiencySanitizer::emitChunkMarks(BasicBlock *Header, BasicBlock *Latch,
   }
 }
 
-// Marks [Lo, Lo + Size) (Size >= 1) before InsertBefore: the shadow bytes of
-// the range are tested 8 at a time inline (a range whose lines are all
-// marked, as when a loop runs again within a sample period, costs a few
-// loads), and the first word with a line lacking bit 0 calls
-// __efsan_loadN(Lo, Size), which marks the rest. The last word is read
-// whole; the bytes past the range are masked off (the shadow after the
-// range is mapped like all of it).
+// Marks [Lo, Lo + Size) (Size >= 1) before InsertBefore, inline. The
+// range's shadow is tested four words (32 lines) at a time while all their
+// lines have bit 0 (as when a loop runs again within a sample period: four
+// loads, three ands, a test and a branch), then a word at a time from the
+// first block with a line lacking it. Such a word gets 0x81 ored into each
+// of its bytes and the changed-page bytes of its first and last byte: byte
+// stores, as in the per-access cold paths, so that no store covers a byte
+// outside the range that another thread or the sampler may be changing. The
+// last, partial word is tested masked (the shadow after the range is mapped
+// like all of it) and marked byte by byte.
 void EfficiencySanitizer::emitRangeMark(Instruction *InsertBefore, Value *Lo,
                                         Value *Size) {
   constexpr uint64_t Ones = 0x0101010101010101ULL;
   BasicBlock *Entry = InsertBefore->getParent();
-  BasicBlock *Rest = Entry->splitBasicBlock(InsertBefore, "efsan.range.done");
-  BasicBlock *Test = BasicBlock::Create(Ctx, "efsan.range.test",
-                                        Entry->getParent(), Rest);
-  BasicBlock *Next = BasicBlock::Create(Ctx, "efsan.range.next",
-                                        Entry->getParent(), Rest);
-  BasicBlock *Mark = BasicBlock::Create(Ctx, "efsan.range.mark",
-                                        Entry->getParent(), Rest);
+  Function *F = Entry->getParent();
+  BasicBlock *Done = Entry->splitBasicBlock(InsertBefore, "efsan.range.done");
+  auto NewBlock = [&](const char *Name) {
+    return BasicBlock::Create(Ctx, Name, F, Done);
+  };
+  BasicBlock *Block = NewBlock("efsan.range.block");
+  BasicBlock *BlockNext = NewBlock("efsan.range.block.next");
+  BasicBlock *Words = NewBlock("efsan.range.words");
+  BasicBlock *Word = NewBlock("efsan.range.word");
+  BasicBlock *MarkWord = NewBlock("efsan.range.mark");
+  BasicBlock *Next = NewBlock("efsan.range.next");
+  BasicBlock *Tail = NewBlock("efsan.range.tail");
+  BasicBlock *TailTest = NewBlock("efsan.range.tailtest");
+  BasicBlock *MarkTail = NewBlock("efsan.range.marktail");
+  BasicBlock *TailMarked = NewBlock("efsan.range.tailmarked");
   Entry->getTerminator()->eraseFromParent();
   IRBuilder<> IRB(Entry);
+  auto MarkByte = [&](Value *ShadowInt) {
+    Value *Ptr = IRB.CreateIntToPtr(ShadowInt, PtrTy);
+    LoadInst *Old = IRB.CreateAlignedLoad(Int8Ty, Ptr, Align(1));
+    markNoSanitize(Old);
+    markNoSanitize(IRB.CreateAlignedStore(
+        IRB.CreateOr(Old, IRB.getInt8(kWorkingSetAccessBits)), Ptr, Align(1)));
+  };
+  auto LoadWord = [&](Value *ShadowInt) {
+    LoadInst *Loaded = IRB.CreateAlignedLoad(
+        Int64Ty, IRB.CreateIntToPtr(ShadowInt, PtrTy), Align(1));
+    markNoSanitize(Loaded);
+    return Loaded;
+  };
+
   Value *LoInt = IRB.CreatePtrToInt(Lo, IntptrTy);
   Value *Offset = ConstantInt::get(IntptrTy, kShadowOffset);
   Value *First = IRB.CreateAdd(IRB.CreateLShr(LoInt, kShadowScale), Offset);
-  Value *End = IRB.CreateAdd(
-      IRB.CreateAdd(
-          IRB.CreateLShr(IRB.CreateAdd(LoInt, IRB.CreateSub(Size, IRB.getInt64(1))),
-                         kShadowScale),
-          Offset),
-      IRB.getInt64(1));
-  IRB.CreateBr(Test);
+  Value *Last = IRB.CreateAdd(
+      IRB.CreateLShr(IRB.CreateAdd(LoInt, IRB.CreateSub(Size, IRB.getInt64(1))),
+                     kShadowScale),
+      Offset);
+  Value *End = IRB.CreateAdd(Last, IRB.getInt64(1));
+  IRB.CreateCondBr(
+      IRB.CreateICmpULE(IRB.CreateAdd(First, IRB.getInt64(32)), End), Block,
+      Words);
 
-  IRB.SetInsertPoint(Test);
+  // Whole blocks of four words, while all their lines are marked.
+  IRB.SetInsertPoint(Block);
+  PHINode *BlockAt = IRB.CreatePHI(IntptrTy, 2, "efsan.range.block.at");
+  BlockAt->addIncoming(First, Entry);
+  Value *AllOfBlock = LoadWord(BlockAt);
+  for (unsigned W = 1; W < 4; ++W)
+    AllOfBlock = IRB.CreateAnd(
+        AllOfBlock, LoadWord(IRB.CreateAdd(BlockAt, IRB.getInt64(8 * W))));
+  Value *BlockMarked = IRB.CreateICmpEQ(
+      IRB.CreateAnd(AllOfBlock, IRB.getInt64(Ones)), IRB.getInt64(Ones));
+  IRB.CreateCondBr(BlockMarked, BlockNext, Words, UnlikelyWeights);
+
+  IRB.SetInsertPoint(BlockNext);
+  Value *BlockAtNext = IRB.CreateAdd(BlockAt, IRB.getInt64(32));
+  BlockAt->addIncoming(BlockAtNext, BlockNext);
+  IRB.CreateCondBr(
+      IRB.CreateICmpULE(IRB.CreateAdd(BlockAtNext, IRB.getInt64(32)), End),
+      Block, Words);
+
+  // Whole words, from the first block with an unmarked line.
+  IRB.SetInsertPoint(Words);
+  PHINode *WordsAt = IRB.CreatePHI(IntptrTy, 3, "efsan.range.words.at");
+  WordsAt->addIncoming(First, Entry);
+  WordsAt->addIncoming(BlockAt, Block);
+  WordsAt->addIncoming(BlockAtNext, BlockNext);
+  IRB.CreateCondBr(
+      IRB.CreateICmpULE(IRB.CreateAdd(WordsAt, IRB.getInt64(8)), End), Word,
+      Tail);
+
+  IRB.SetInsertPoint(Word);
   PHINode *At = IRB.CreatePHI(IntptrTy, 2, "efsan.range.at");
-  At->addIncoming(First, Entry);
-  Value *Left = IRB.CreateSub(End, At);
-  // Bytes of the word inside the range: all 8, or the `Left` low ones.
-  Value *Shift = IRB.CreateSub(
-      IRB.getInt64(64),
-      IRB.CreateShl(IRB.CreateSelect(IRB.CreateICmpULT(Left, IRB.getInt64(8)),
-                                     Left, IRB.getInt64(8)),
-                    3));
-  Value *Wanted = IRB.CreateLShr(IRB.getInt64(Ones), Shift);
-  LoadInst *Word =
-      IRB.CreateAlignedLoad(Int64Ty, IRB.CreateIntToPtr(At, PtrTy), Align(1));
-  markNoSanitize(Word);
-  Value *AllMarked = IRB.CreateICmpEQ(IRB.CreateAnd(Word, Wanted), Wanted);
-  IRB.CreateCondBr(AllMarked, Next, Mark);
+  At->addIncoming(WordsAt, Words);
+  Value *AllMarked = IRB.CreateICmpEQ(
+      IRB.CreateAnd(LoadWord(At), IRB.getInt64(Ones)), IRB.getInt64(Ones));
+  IRB.CreateCondBr(AllMarked, Next, MarkWord, UnlikelyWeights);
+
+  IRB.SetInsertPoint(MarkWord);
+  for (unsigned Byte = 0; Byte < 8; ++Byte)
+    MarkByte(Byte ? IRB.CreateAdd(At, IRB.getInt64(Byte)) : At);
+  emitChangedPageMark(IRB, At);
+  emitChangedPageMark(IRB, IRB.CreateAdd(At, IRB.getInt64(7)));
+  IRB.CreateBr(Next);
 
   IRB.SetInsertPoint(Next);
   Value *AtNext = IRB.CreateAdd(At, IRB.getInt64(8));
   At->addIncoming(AtNext, Next);
-  IRB.CreateCondBr(IRB.CreateICmpULT(AtNext, End), Test, Rest);
+  IRB.CreateCondBr(
+      IRB.CreateICmpULE(IRB.CreateAdd(AtNext, IRB.getInt64(8)), End), Word,
+      Tail);
 
-  IRB.SetInsertPoint(Mark);
-  IRB.CreateCall(LoadN, {Lo, Size});
-  IRB.CreateBr(Rest);
+  // The last 1 to 7 bytes, if any.
+  IRB.SetInsertPoint(Tail);
+  PHINode *TailAt = IRB.CreatePHI(IntptrTy, 2, "efsan.range.tail.at");
+  TailAt->addIncoming(WordsAt, Words);
+  TailAt->addIncoming(AtNext, Next);
+  IRB.CreateCondBr(IRB.CreateICmpULT(TailAt, End), TailTest, Done);
+
+  IRB.SetInsertPoint(TailTest);
+  Value *Left = IRB.CreateSub(End, TailAt);
+  Value *Wanted = IRB.CreateLShr(
+      IRB.getInt64(Ones), IRB.CreateSub(IRB.getInt64(64), IRB.CreateShl(Left, 3)));
+  Value *TailMarkedAlready =
+      IRB.CreateICmpEQ(IRB.CreateAnd(LoadWord(TailAt), Wanted), Wanted);
+  IRB.CreateCondBr(TailMarkedAlready, Done, MarkTail, UnlikelyWeights);
+
+  IRB.SetInsertPoint(MarkTail);
+  PHINode *TailByte = IRB.CreatePHI(IntptrTy, 2, "efsan.range.byte");
+  TailByte->addIncoming(TailAt, TailTest);
+  MarkByte(TailByte);
+  Value *NextByte = IRB.CreateAdd(TailByte, IRB.getInt64(1));
+  TailByte->addIncoming(NextByte, MarkTail);
+  IRB.CreateCondBr(IRB.CreateICmpULT(NextByte, End), MarkTail, TailMarked);
+
+  IRB.SetInsertPoint(TailMarked);
+  emitChangedPageMark(IRB, TailAt);
+  emitChangedPageMark(IRB, Last);
+  IRB.CreateBr(Done);
 }
 
 // Plain and atomic loads and stores, atomicrmw and cmpxchg (one write: for
