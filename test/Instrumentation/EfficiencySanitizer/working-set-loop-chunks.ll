@@ -66,7 +66,7 @@ exit:
 ; CHECK-NEXT:    add i64 %[[LOINT]], %[[LASTBYTE]]
 ; CHECK:       efsan.range.block{{[0-9]+}}:
 ; CHECK:         load i64, ptr %{{[0-9]+}}, align 1, !nosanitize
-; CHECK:       efsan.range.mark{{[0-9]+}}:
+; CHECK:       efsan.range.markall{{[0-9]+}}:
 ; CHECK-NEXT:    inttoptr
 ; CHECK-NEXT:    load i8
 ; CHECK-NEXT:    or i8 %{{[0-9]+}}, -127

@@ -1024,12 +1024,15 @@ void EfficiencySanitizer::emitChunkMarks(BasicBlock *Header, BasicBlock *Latch,
 // range's shadow is tested four words (32 lines) at a time while all their
 // lines have bit 0 (as when a loop runs again within a sample period: four
 // loads, three ands, a test and a branch), then a word at a time from the
-// first block with a line lacking it. Such a word gets 0x81 ored into each
-// of its bytes and the changed-page bytes of its first and last byte: byte
-// stores, as in the per-access cold paths, so that no store covers a byte
-// outside the range that another thread or the sampler may be changing. The
-// last, partial word is tested masked (the shadow after the range is mapped
-// like all of it) and marked byte by byte.
+// first block with a line lacking it. A word none of whose lines has bit 0
+// (every word after a sample) gets 0x81 ored into each byte; in a word with
+// some marked, and in the last, partial word (tested masked: the shadow
+// after the range is mapped like all of it), only the bytes read without
+// bit 0 are stored, as the per-access cold paths store only a byte they read
+// without it (the sampler relies on that: docs/WorkingSet.md, "Accuracy and
+// limits"). Byte stores, so that no store covers a byte outside the range
+// that another thread or the sampler may be changing; then the changed-page
+// bytes of the word's first and last byte.
 void EfficiencySanitizer::emitRangeMark(Instruction *InsertBefore, Value *Lo,
                                         Value *Size) {
   constexpr uint64_t Ones = 0x0101010101010101ULL;
@@ -1044,11 +1047,12 @@ void EfficiencySanitizer::emitRangeMark(Instruction *InsertBefore, Value *Lo,
   BasicBlock *Words = NewBlock("efsan.range.words");
   BasicBlock *Word = NewBlock("efsan.range.word");
   BasicBlock *MarkWord = NewBlock("efsan.range.mark");
+  BasicBlock *MarkAll = NewBlock("efsan.range.markall");
+  BasicBlock *MarkSome = NewBlock("efsan.range.marksome");
   BasicBlock *Next = NewBlock("efsan.range.next");
   BasicBlock *Tail = NewBlock("efsan.range.tail");
   BasicBlock *TailTest = NewBlock("efsan.range.tailtest");
   BasicBlock *MarkTail = NewBlock("efsan.range.marktail");
-  BasicBlock *TailMarked = NewBlock("efsan.range.tailmarked");
   Entry->getTerminator()->eraseFromParent();
   IRBuilder<> IRB(Entry);
   auto MarkByte = [&](Value *ShadowInt) {
@@ -1057,6 +1061,43 @@ void EfficiencySanitizer::emitRangeMark(Instruction *InsertBefore, Value *Lo,
     markNoSanitize(Old);
     markNoSanitize(IRB.CreateAlignedStore(
         IRB.CreateOr(Old, IRB.getInt8(kWorkingSetAccessBits)), Ptr, Align(1)));
+  };
+  // From IRB's block: marks the bytes of [Begin, EndByte) read without
+  // bit 0, stores the changed-page bytes of Begin and EndByte - 1, and goes
+  // on to Continue.
+  auto MarkUnmarkedBytes = [&](Value *Begin, Value *EndByte,
+                               BasicBlock *Continue, const Twine &Name) {
+    BasicBlock *From = IRB.GetInsertBlock();
+    BasicBlock *Test = NewBlock("efsan.range.byte");
+    BasicBlock *Store = NewBlock("efsan.range.byte.mark");
+    BasicBlock *Step = NewBlock("efsan.range.byte.next");
+    BasicBlock *After = NewBlock("efsan.range.bytes.marked");
+    Test->setName(Name + ".byte");
+    Store->setName(Name + ".byte.mark");
+    Step->setName(Name + ".byte.next");
+    After->setName(Name + ".marked");
+    IRB.CreateBr(Test);
+    IRB.SetInsertPoint(Test);
+    PHINode *Byte = IRB.CreatePHI(IntptrTy, 2, Name + ".byte.at");
+    Byte->addIncoming(Begin, From);
+    Value *Ptr = IRB.CreateIntToPtr(Byte, PtrTy);
+    LoadInst *Old = IRB.CreateAlignedLoad(Int8Ty, Ptr, Align(1));
+    markNoSanitize(Old);
+    Value *Sampled = IRB.CreateICmpNE(
+        IRB.CreateAnd(Old, IRB.getInt8(kWorkingSetSampledBit)), IRB.getInt8(0));
+    IRB.CreateCondBr(Sampled, Step, Store);
+    IRB.SetInsertPoint(Store);
+    markNoSanitize(IRB.CreateAlignedStore(
+        IRB.CreateOr(Old, IRB.getInt8(kWorkingSetAccessBits)), Ptr, Align(1)));
+    IRB.CreateBr(Step);
+    IRB.SetInsertPoint(Step);
+    Value *NextByte = IRB.CreateAdd(Byte, IRB.getInt64(1));
+    Byte->addIncoming(NextByte, Step);
+    IRB.CreateCondBr(IRB.CreateICmpULT(NextByte, EndByte), Test, After);
+    IRB.SetInsertPoint(After);
+    emitChangedPageMark(IRB, Begin);
+    emitChangedPageMark(IRB, IRB.CreateSub(EndByte, IRB.getInt64(1)));
+    IRB.CreateBr(Continue);
   };
   auto LoadWord = [&](Value *ShadowInt) {
     LoadInst *Loaded = IRB.CreateAlignedLoad(
@@ -1109,16 +1150,22 @@ void EfficiencySanitizer::emitRangeMark(Instruction *InsertBefore, Value *Lo,
   IRB.SetInsertPoint(Word);
   PHINode *At = IRB.CreatePHI(IntptrTy, 2, "efsan.range.at");
   At->addIncoming(WordsAt, Words);
-  Value *AllMarked = IRB.CreateICmpEQ(
-      IRB.CreateAnd(LoadWord(At), IRB.getInt64(Ones)), IRB.getInt64(Ones));
-  IRB.CreateCondBr(AllMarked, Next, MarkWord, UnlikelyWeights);
+  Value *WordBits = IRB.CreateAnd(LoadWord(At), IRB.getInt64(Ones));
+  IRB.CreateCondBr(IRB.CreateICmpEQ(WordBits, IRB.getInt64(Ones)), Next,
+                   MarkWord, UnlikelyWeights);
 
   IRB.SetInsertPoint(MarkWord);
+  IRB.CreateCondBr(IRB.CreateICmpEQ(WordBits, IRB.getInt64(0)), MarkAll,
+                   MarkSome);
+  IRB.SetInsertPoint(MarkAll);
   for (unsigned Byte = 0; Byte < 8; ++Byte)
     MarkByte(Byte ? IRB.CreateAdd(At, IRB.getInt64(Byte)) : At);
   emitChangedPageMark(IRB, At);
   emitChangedPageMark(IRB, IRB.CreateAdd(At, IRB.getInt64(7)));
   IRB.CreateBr(Next);
+  IRB.SetInsertPoint(MarkSome);
+  MarkUnmarkedBytes(At, IRB.CreateAdd(At, IRB.getInt64(8)), Next,
+                    "efsan.range.word");
 
   IRB.SetInsertPoint(Next);
   Value *AtNext = IRB.CreateAdd(At, IRB.getInt64(8));
@@ -1143,17 +1190,7 @@ void EfficiencySanitizer::emitRangeMark(Instruction *InsertBefore, Value *Lo,
   IRB.CreateCondBr(TailMarkedAlready, Done, MarkTail, UnlikelyWeights);
 
   IRB.SetInsertPoint(MarkTail);
-  PHINode *TailByte = IRB.CreatePHI(IntptrTy, 2, "efsan.range.byte");
-  TailByte->addIncoming(TailAt, TailTest);
-  MarkByte(TailByte);
-  Value *NextByte = IRB.CreateAdd(TailByte, IRB.getInt64(1));
-  TailByte->addIncoming(NextByte, MarkTail);
-  IRB.CreateCondBr(IRB.CreateICmpULT(NextByte, End), MarkTail, TailMarked);
-
-  IRB.SetInsertPoint(TailMarked);
-  emitChangedPageMark(IRB, TailAt);
-  emitChangedPageMark(IRB, Last);
-  IRB.CreateBr(Done);
+  MarkUnmarkedBytes(TailAt, End, Done, "efsan.range.tail");
 }
 
 // Plain and atomic loads and stores, atomicrmw and cmpxchg (one write: for
