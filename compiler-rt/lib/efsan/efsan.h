@@ -37,8 +37,8 @@ typedef unsigned long long u64;
 #define EFSAN_CACHE_LINE_SHIFT 6
 
 // Shadow mapping, as docs/InstrumentationABI.md: one byte per cache line.
-#define EFSAN_SHADOW_OFFSET 0x100000000000ULL
-#define EFSAN_SHADOW_END 0x120000000000ULL
+#define EFSAN_SHADOW_OFFSET 0x7fff8000ULL
+#define EFSAN_SHADOW_END 0x2007fff8000ULL
 #define EFSAN_APP_END 0x800000000000ULL /* end of the 47-bit user space */
 static inline u8 *efsan_shadow_of(uptr addr) {
   return (u8 *)((addr >> EFSAN_CACHE_LINE_SHIFT) + EFSAN_SHADOW_OFFSET);
@@ -54,7 +54,7 @@ static inline uptr efsan_app_of_shadow(const u8 *shadow) {
 // reservation: [EFSAN_DIRTY_MAP, + 512 MiB). The sampler keeps one byte of
 // its own per shadow page right after it (EFSAN_PENDING_MAP).
 #define EFSAN_SHADOW_PAGE_SHIFT 12
-#define EFSAN_DIRTY_MAP 0x104000000000ULL
+#define EFSAN_DIRTY_MAP 0x82000000ULL
 #define EFSAN_DIRTY_MAP_SIZE                                                   \
   ((EFSAN_SHADOW_END - EFSAN_SHADOW_OFFSET) >> EFSAN_SHADOW_PAGE_SHIFT)
 #define EFSAN_PENDING_MAP (EFSAN_DIRTY_MAP + EFSAN_DIRTY_MAP_SIZE)

@@ -1,6 +1,6 @@
 //===-- efsan_shadow.c - the shadow mapping -------------------------------===//
 //
-// One shadow byte per 64-byte line at (addr >> 6) + 0x100000000000, reserved
+// One shadow byte per 64-byte line at (addr >> 6) + 0x7fff8000, reserved
 // once with MAP_NORESERVE so only touched shadow pages cost memory. Scans go
 // through mincore so that they cost in proportion to the shadow pages that
 // exist, never to the 2 TiB reserved. The working set's changed-page map

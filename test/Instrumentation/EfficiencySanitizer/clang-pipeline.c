@@ -42,7 +42,7 @@ long bump(struct counter *c, long n) {
 // CHECK: @llvm.global_ctors = appending global [1 x { i32, ptr, ptr }] [{ i32, ptr, ptr } { i32 0, ptr @efsan.module_ctor, ptr null }]
 // CHECK-LABEL: define {{.*}}i64 @bump(
 // CHECK:         lshr i64 %{{[0-9]+}}, 6
-// CHECK-NEXT:    add i64 %{{[0-9]+}}, 17592186044416
+// CHECK-NEXT:    add i64 %{{[0-9]+}}, 2147450880
 // CHECK-NEXT:    inttoptr
 // CHECK-NEXT:    load i8, ptr %{{[0-9]+}}, align 1, !nosanitize
 // CHECK-NEXT:    and i8 %{{[0-9]+}}, 1

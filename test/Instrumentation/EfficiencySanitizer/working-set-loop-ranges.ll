@@ -38,11 +38,11 @@ exit:
 ; CHECK:       loop.ph.efsan.marked:
 ; CHECK-NEXT:    %[[LO:[0-9]+]] = ptrtoint ptr %a to i64
 ; CHECK-NEXT:    %[[LOLINE:[0-9]+]] = lshr i64 %[[LO]], 6
-; CHECK-NEXT:    %[[FIRST:[0-9]+]] = add i64 %[[LOLINE]], 17592186044416
+; CHECK-NEXT:    %[[FIRST:[0-9]+]] = add i64 %[[LOLINE]], 2147450880
 ; CHECK-NEXT:    %[[LAST:[0-9]+]] = sub i64 %[[SIZE]], 1
 ; CHECK-NEXT:    %[[HI:[0-9]+]] = add i64 %[[LO]], %[[LAST]]
 ; CHECK-NEXT:    %[[HILINE:[0-9]+]] = lshr i64 %[[HI]], 6
-; CHECK-NEXT:    %[[HISHADOW:[0-9]+]] = add i64 %[[HILINE]], 17592186044416
+; CHECK-NEXT:    %[[HISHADOW:[0-9]+]] = add i64 %[[HILINE]], 2147450880
 ; CHECK-NEXT:    %[[END:[0-9]+]] = add i64 %[[HISHADOW]], 1
 ; CHECK-NEXT:    br label %efsan.range.test
 ; CHECK:       efsan.range.test:

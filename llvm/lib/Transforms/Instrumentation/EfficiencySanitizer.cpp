@@ -143,16 +143,19 @@ static cl::opt<bool> ClCacheFragFieldCounters(
     cl::desc("cache-frag: count accesses per struct field"), cl::init(true),
     cl::Hidden);
 
-// Shadow mapping and working-set bits; see docs/InstrumentationABI.md.
+// Shadow mapping and working-set bits; see docs/InstrumentationABI.md. The
+// offset is below 2^31 so that it is the displacement of the shadow load
+// (testb $1, 0x7fff8000(%reg)) instead of a 64-bit constant held in a
+// register through every instrumented loop.
 static constexpr uint64_t kShadowScale = 6; // 64-byte cache lines
-static constexpr uint64_t kShadowOffset = 0x100000000000ULL;
+static constexpr uint64_t kShadowOffset = 0x7fff8000ULL;
 static constexpr uint8_t kWorkingSetSampledBit = 0x01; // since last sample
 static constexpr uint8_t kWorkingSetAccessBits = 0x81; // sampled | ever
 // The working set's changed-page map: one byte per 4 KiB page of shadow at
-// (shadow >> 12) + kDirtyMapDelta, i.e. from 0x104000000000 on (the shadow
-// of the shadow, which no application address maps to).
+// (shadow >> 12) + kDirtyMapDelta, i.e. from 0x82000000 on (the shadow of
+// the shadow, which no application address maps to).
 static constexpr uint64_t kShadowPageShift = 12;
-static constexpr uint64_t kDirtyMap = 0x104000000000ULL;
+static constexpr uint64_t kDirtyMap = 0x82000000ULL;
 static constexpr uint64_t kDirtyMapDelta =
     kDirtyMap - (kShadowOffset >> kShadowPageShift);
 
@@ -1440,14 +1443,15 @@ void EfficiencySanitizer::emitChangedPageMark(IRBuilder<> &IRB,
   markNoSanitize(Store);
 }
 
-// s1 = shadow(a); s2 = s1 + (((a & 63) + size - 1) >> 6);
+// s1 = shadow(a); s2 = shadow(a + size - 1);
 // if (!(*s1 & *s2 & 1)) {
 //   *s1 |= 0x81; *s2 |= 0x81; changed[s1 >> 12] = 1; changed[s2 >> 12] = 1;
 // }
 // Up to 64 bytes at any alignment touch the lines of their first and last
-// bytes only; s2 is s1 or the next shadow byte. Both lines marked costs two
-// byte loads, an and, a test and a not-taken branch, with no extra induction
-// variable for the second line. The cold block marks both lines inline: a
+// bytes only; s2 is s1 or the next shadow byte. Both lines marked costs eight
+// instructions: a shift of each address (the last byte's from an lea), two
+// byte loads with the offset as displacement, an and, a test and a not-taken
+// branch. (Deriving s2 from s1 and a & 63 took three more.) The cold block marks both lines inline: a
 // call there made the backend save and restore the vector registers live
 // across it on the hot path. It stores into both shadow bytes although one
 // of them may have bit 0 already; that is a store into the line of an
@@ -1458,14 +1462,13 @@ void EfficiencySanitizer::emitWorkingSetTwoLineFastPath(
     Instruction *InsertBefore, Value *Addr, uint64_t Size) {
   IRBuilder<> IRB(InsertBefore);
   Value *Int = IRB.CreatePtrToInt(Addr, IntptrTy);
-  Value *FirstShadow = IRB.CreateAdd(IRB.CreateLShr(Int, kShadowScale),
-                                     ConstantInt::get(IntptrTy, kShadowOffset));
-  Value *LastByteLine = IRB.CreateLShr(
-      IRB.CreateAdd(
-          IRB.CreateAnd(Int, ConstantInt::get(IntptrTy, (1u << kShadowScale) - 1)),
-          ConstantInt::get(IntptrTy, Size - 1)),
-      kShadowScale);
-  Value *LastShadow = IRB.CreateAdd(FirstShadow, LastByteLine);
+  Value *Offset = ConstantInt::get(IntptrTy, kShadowOffset);
+  Value *FirstShadow =
+      IRB.CreateAdd(IRB.CreateLShr(Int, kShadowScale), Offset);
+  Value *LastShadow = IRB.CreateAdd(
+      IRB.CreateLShr(IRB.CreateAdd(Int, ConstantInt::get(IntptrTy, Size - 1)),
+                     kShadowScale),
+      Offset);
   Value *First = IRB.CreateIntToPtr(FirstShadow, PtrTy);
   Value *Last = IRB.CreateIntToPtr(LastShadow, PtrTy);
   LoadInst *FirstByte = IRB.CreateAlignedLoad(Int8Ty, First, Align(1));
