@@ -424,8 +424,9 @@ define void @lower_index_later(ptr %b, i64 %i) {
 ; CHECK-NEXT:    store i32 0, ptr %p0, align 4
 ; CHECK-NEXT:    ret void
 
-; A load and a store of the same address in one block are instrumented once;
-; in different blocks again. Same-address accesses of growing size widen the
+; A load and a store of the same address in one block are instrumented once,
+; and not again in a block entered only from that one (@repeated: next); a
+; block with two predecessors checks again (done), as does a new span (%q). Same-address accesses of growing size widen the
 ; first check: @unaligned's loads make one 16-byte check (p is only known to
 ; be 8-aligned: two lines), its stores none.
 define void @unaligned(ptr %p) {
@@ -466,8 +467,11 @@ define void @repeated(ptr %p, i1 %c) {
   br i1 %c, label %next, label %done
 next:
   store i32 %v, ptr %p, align 4
+  %q = getelementptr inbounds i8, ptr %p, i64 4
+  store i32 %v, ptr %q, align 4
   br label %done
 done:
+  store i32 %w, ptr %p, align 4
   ret void
 }
 ; CHECK-LABEL: define void @repeated(
@@ -477,8 +481,15 @@ done:
 ; CHECK-NEXT:    store i32 %w, ptr %p, align 4
 ; CHECK-NEXT:    br i1 %c, label %next, label %done
 ; CHECK:       next:
+; CHECK-NEXT:    store i32 %v, ptr %p, align 4
+; CHECK-NEXT:    %q = getelementptr inbounds i8, ptr %p, i64 4
+; CHECK-NEXT:    ptrtoint ptr %q to i64
+; CHECK:         store i32 %v, ptr %q, align 4
+; CHECK-NEXT:    br label %done
+; CHECK:       done:
 ; CHECK-NEXT:    ptrtoint ptr %p to i64
-; CHECK:         store i32 %v, ptr %p, align 4
+; CHECK:         store i32 %w, ptr %p, align 4
+; CHECK-NEXT:    ret void
 
 ; CHECK-DAG: ![[NOSAN]] = !{}
 ; CHECK-DAG: ![[UNLIKELY]] = !{!"branch_weights", i32 1, i32 1048575}
