@@ -1,7 +1,7 @@
 // Ranges that libc (through efsan's interceptors) and efsan's own memcpy,
 // memmove and memset read and write count exactly their lines on the edge
 // cases of range marking: a range ending exactly at the end of a line,
-// 1-byte ranges, ranges crossing a shadow page (4096 shadow bytes, 256 KiB of
+// 1-byte ranges, strtok_r's scans, ranges crossing a shadow page (4096 shadow bytes, 256 KiB of
 // application memory), ranges of 2 to 16 lines whose first and last lines
 // are marked already but not those in between, longer ranges with marked
 // lines scattered inside, and ranges marked again after a sample cleared
@@ -10,13 +10,13 @@
 // through those ranges and counts their lines itself, byte by byte; the
 // report must agree with it and with the count worked out by hand:
 //   A 5 + B 4 + C 4 + 158 + 4096 + 1 + S 157 + D 690 + D2 276
-//   + 319 + E 40 + F 5 + G 10 + H 1 = 5766 heap lines.
+//   + 319 + T 9 + E 40 + F 5 + G 10 + H 1 = 5775 heap lines.
 // RUN: %clang -O2 -g -fsanitize=efficiency-working-set %s -o %t
 // RUN: %run %t 2>&1 | FileCheck %s
 // The sampler running every millisecond, clearing bit 0 while the ranges
 // are marked, changes nothing.
 // RUN: env ESAN_OPTIONS=sample_freq=1 %run %t 2>&1 | FileCheck %s
-// CHECK: model: [[N:5766]] heap lines
+// CHECK: model: [[N:5775]] heap lines
 // CHECK: {{^}}=={{[0-9]+}}==  heap {{ *}}[[N]] lines
 // Each phase counts its lines again, though they had been marked before:
 // with the sampler off the phase boundaries are the only samples. (Frame 0
@@ -24,7 +24,7 @@
 // RUN: rm -f %t.log.*
 // RUN: env ESAN_OPTIONS=record_snapshots=0:report_format=json:log_path=%t.log %run %t
 // RUN: %python %S/Inputs/check_report.py %t.log --count 1 \
-// RUN:   "heap == 5766" \
+// RUN:   "heap == 5775" \
 // RUN:   "[p['name'] for p in phases] == ['first', 'again']" \
 // RUN:   "all(sorted((o['alloc_stack'][1]['function'], o['lines']) for o in p['objects'] if o['kind'] == 'heap') == [('alloc_e', 40), ('alloc_f', 5), ('alloc_g', 10), ('alloc_h', 1)] for p in phases)"
 #include <fcntl.h>
@@ -40,6 +40,7 @@
 void *(*volatile libc_memset)(void *, int, size_t) = memset;
 void *(*volatile libc_memcpy)(void *, const void *, size_t) = memcpy;
 size_t (*volatile libc_strlen)(const char *) = strlen;
+char *(*volatile libc_strtok_r)(char *, const char *, char **) = strtok_r;
 // Sizes the compiler cannot see: memset/memcpy/memmove with them become
 // calls of __efsan_memset, __efsan_memcpy and __efsan_memmove.
 volatile size_t opaque_zero = 0;
@@ -52,11 +53,15 @@ struct buffer {
   size_t lines;
   unsigned char seen[4 * kShadowPage / 64];
 };
-static struct buffer A, B, C, S, D, D2, E, F, G, H;
+static struct buffer A, B, C, S, D, D2, E, F, G, H, T;
 
 static void model(struct buffer *b, const char *p, size_t n) {
-  for (size_t i = 0; i < n; i++)
-    b->seen[(size_t)(p + i - b->start) / 64] = 1;
+  for (size_t i = 0; i < n; i++) {
+    size_t line = (size_t)(p + i - b->start) / 64;
+    if (p + i < b->start || line >= b->lines)
+      exit(2); // the test's own range is outside its buffer
+    b->seen[line] = 1;
+  }
 }
 
 static char *make(struct buffer *b, size_t alignment, size_t lines) {
@@ -75,6 +80,14 @@ static void fill(struct buffer *b, char *p, int c, size_t n) {
 static void fill_own(struct buffer *b, char *p, int c, size_t n) {
   memset(p, c, n + opaque_zero);
   model(b, p, n);
+}
+
+// Writes a string of n bytes (a NUL at the end, `delimiter` at `at`)
+// without being seen: only strtok_r's reads and writes of it count.
+__attribute__((disable_sanitizer_instrumentation, noinline)) static void
+unseen_string(char *p, size_t n, size_t at, char delimiter) {
+  for (size_t i = 0; i < n; i++)
+    p[i] = i == n - 1 ? 0 : i == at ? delimiter : 't';
 }
 
 #define SITE __attribute__((noinline, disable_tail_calls))
@@ -173,6 +186,22 @@ int main(void) {
     fill_own(&D2, from, 11, span * 64 + 1);
   }
 
+  // T: strtok_r reads up to the delimiter, which becomes the token's NUL,
+  // then to the string's NUL (lines 0..5); then a token whose delimiter is
+  // the last byte of line 7 with the string's NUL in line 8 (lines 6..8).
+  char *t = make(&T, 64, 9), *save;
+  unseen_string(t, 5 * 64 + 4, 2 * 64 + 10, ',');
+  if (libc_strtok_r(t, ",", &save) != t ||
+      libc_strtok_r(NULL, ",", &save) != t + 2 * 64 + 11 ||
+      libc_strtok_r(NULL, ",", &save))
+    return 1;
+  model(&T, t, 5 * 64 + 4);
+  unseen_string(t + 6 * 64, 2 * 64 + 1, 2 * 64 - 1, ',');
+  if (libc_strtok_r(t + 6 * 64, ",", &save) != t + 6 * 64 ||
+      libc_strtok_r(NULL, ",", &save))
+    return 1;
+  model(&T, t + 6 * 64, 2 * 64 + 1);
+
   char *e = alloc_e(), *f = alloc_f(), *g = alloc_g(), *h = alloc_h();
   __efsan_mark_phase("first");
   phase_work(e, f, g, h);
@@ -180,7 +209,7 @@ int main(void) {
   phase_work(e, f, g, h);
   __efsan_mark_phase(NULL);
 
-  struct buffer *all[] = {&A, &B, &C, &S, &D, &D2, &E, &F, &G, &H};
+  struct buffer *all[] = {&A, &B, &C, &S, &D, &D2, &E, &F, &G, &H, &T};
   size_t lines = 0;
   for (size_t i = 0; i < sizeof(all) / sizeof(all[0]); i++)
     for (size_t line = 0; line < all[i]->lines; line++)
