@@ -218,6 +218,8 @@ typedef struct efsan_mutex {
   u64 opaque;
 } efsan_mutex;
 void efsan_mutex_lock(efsan_mutex *m);
+// Takes the lock if it is free; never waits.
+bool efsan_mutex_trylock(efsan_mutex *m);
 void efsan_mutex_unlock(efsan_mutex *m);
 
 // Starts a runtime thread with all signals blocked (it never runs program
