@@ -62,6 +62,9 @@ static efsan_mutex sampler_lock;
 static bool sampler_stopped;
 static u64 sampler_generation; // a forked child starts a new generation
 static u64 sampler_cpu_ns;     // CPU time of this process's sampler thread
+// Samples that came later than sample_freq to keep the sampler within
+// sampler_max_cpu (counted by the sampler thread, read by the report).
+static u32 sampler_late_samples;
 static struct efsan_region *scan_regions; // sampler-owned copy of the registry
 static uptr scan_capacity;
 
@@ -232,7 +235,9 @@ static void sampler_main(void *arg) {
   u64 sampler_started = efsan_monotonic_ns(); // for the verbosity=3 log
   u64 next = last_sample + period_ns;
   u64 cpu_at_start = efsan_thread_cpu_ns();
-  u64 earliest_wall = 0; // the rest after a long sample (wall clock)
+  u64 earliest_wall = 0; // the end of the rest after a sample (wall clock)
+  u64 rest_owed_ns = 0;   // sleep still owed for the samples' CPU time
+  u64 previous_end = 0;   // when the last sample ended (wall clock)
   for (;;) {
     // Absolute deadlines, so the time a sample takes does not stretch the
     // period. With CPU time the wait is wall-clock time all the same: the
@@ -251,8 +256,11 @@ static void sampler_main(void *arg) {
       now = sampler_clock_ns();
     }
     u64 wall = efsan_monotonic_ns();
-    if (wall < earliest_wall)
+    if (wall < earliest_wall) {
       efsan_sleep_ms((u32)((earliest_wall - wall + 999999) / 1000000));
+      if (sample_by_cpu_time())
+        __atomic_fetch_add(&sampler_late_samples, 1, __ATOMIC_RELAXED);
+    }
     now = sampler_clock_ns();
     // A late wake-up (an overloaded machine, a stopped process, a scan that
     // outlasted the period) samples once now, for all the periods it missed,
@@ -278,16 +286,32 @@ static void sampler_main(void *arg) {
     last_sample = now;
     u64 started = efsan_monotonic_ns();
     take_sample(&sampler_stopped);
-    sampler_cpu_ns = efsan_thread_cpu_ns() - cpu_at_start;
+    u64 cpu_now = efsan_thread_cpu_ns();
+    u64 cpu_since_last = cpu_now - cpu_at_start - sampler_cpu_ns;
+    sampler_cpu_ns = cpu_now - cpu_at_start;
     efsan_mutex_unlock(&sampler_lock);
-    // However long the sample took, sleep at least as long before the next
-    // one (the sleep rounds up to whole milliseconds). Wall-clock time with
-    // either clock: with sample_clock=cpu the sampler's own time is not in
-    // the program's.
+    // The sampler keeps to sampler_max_cpu (P) percent of one core: the
+    // CPU time T it used since the last sample (the scan, and the waits'
+    // wake-ups) owes T * (100 - P) / P of sleep, which the time
+    // between samples pays off. Half of what is owed is slept before
+    // the next sample, so that the rest after one slow sample (a level due
+    // over a large working set) is spread over the next few periods, and
+    // over time the sampler uses P percent at most. Wall-clock time with
+    // either clock (with sample_clock=cpu the sampler's own time is not in
+    // the program's). A scan costs in proportion to the shadow that
+    // changed: streaming 1 GiB changes 16 MiB of it every period, and the
+    // samples then come less often than sample_freq.
     u64 ended = efsan_monotonic_ns();
-    earliest_wall = ended + (ended - started);
-    if (!sample_by_cpu_time() && next < earliest_wall)
+    u64 slept = previous_end ? started - previous_end : 0;
+    rest_owed_ns = rest_owed_ns > slept ? rest_owed_ns - slept : 0;
+    u64 share = (u64)efsan_flags.sampler_max_cpu;
+    rest_owed_ns += cpu_since_last * (100 - share) / share;
+    previous_end = ended;
+    earliest_wall = ended + rest_owed_ns / 2;
+    if (!sample_by_cpu_time() && next < earliest_wall) {
       next = earliest_wall;
+      __atomic_fetch_add(&sampler_late_samples, 1, __ATOMIC_RELAXED);
+    }
     efsan_vreport(3, "sampler: sample started at %llu us took %llu us\n",
                   (started - sampler_started) / 1000, (ended - started) / 1000);
   }
@@ -348,6 +372,7 @@ void efsan_ws_fork_child(void) {
   __atomic_store_n(&samples, 0, __ATOMIC_RELEASE);
   efsan_ws_phases_fork_child();
   sampler_cpu_ns = 0;
+  __atomic_store_n(&sampler_late_samples, 0, __ATOMIC_RELAXED);
   clock_origin_ns = program_clock_ns();
   sampler_generation++;
   efsan_mutex_unlock(&sampler_lock);
@@ -474,9 +499,17 @@ static void print_text(u64 total, const u64 *by_kind, u32 num_samples) {
                       sample_by_cpu_time() ? "the program's CPU time"
                                            : "wall-clock time",
                       1 << efsan_flags.snapshot_step);
-    efsan_report_line("  the sampler used %llu.%03llu ms of CPU time\n",
-                      sampler_cpu_ns / 1000000,
-                      sampler_cpu_ns / 1000 % 1000);
+    u32 late = __atomic_load_n(&sampler_late_samples, __ATOMIC_RELAXED);
+    if (!late)
+      efsan_report_line("  the sampler used %llu.%03llu ms of CPU time\n",
+                        sampler_cpu_ns / 1000000,
+                        sampler_cpu_ns / 1000 % 1000);
+    else
+      efsan_report_line("  the sampler used %llu.%03llu ms of CPU time; %u "
+                        "sample%s came late to keep it within %d%% of one "
+                        "core (sampler_max_cpu)\n",
+                        sampler_cpu_ns / 1000000, sampler_cpu_ns / 1000 % 1000,
+                        late, late == 1 ? "" : "s", efsan_flags.sampler_max_cpu);
     for (int level = 0; level < NUM_LEVELS; level++) {
       const struct level_series *series = &levels[level];
       if (!series->taken)
@@ -539,10 +572,12 @@ static void print_json(u64 total, const u64 *by_kind, u32 num_samples) {
   efsan_ws_phases_print_json();
   efsan_printf(",\n \"sample_period_ms\": %d, \"samples\": %u, \"snapshot_step\": "
                "%d, \"snapshot_history\": %u,\n \"sampler_cpu_ms\": "
-               "%llu.%03llu,\n \"levels\": [",
+               "%llu.%03llu, \"sampler_max_cpu\": %d, "
+               "\"sampler_late_samples\": %u,\n \"levels\": [",
                efsan_flags.sample_freq, num_samples, efsan_flags.snapshot_step,
                history, sampler_cpu_ns / 1000000,
-               sampler_cpu_ns / 1000 % 1000);
+               sampler_cpu_ns / 1000 % 1000, efsan_flags.sampler_max_cpu,
+               __atomic_load_n(&sampler_late_samples, __ATOMIC_RELAXED));
   for (int level = 0; level < NUM_LEVELS; level++) {
     const struct level_series *series = &levels[level];
     u64 kept = efsan_flags.record_snapshots ? kept_snapshots(series) : 0;
