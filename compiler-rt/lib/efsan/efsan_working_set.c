@@ -236,7 +236,10 @@ static void sampler_main(void *arg) {
   u64 next = last_sample + period_ns;
   u64 cpu_at_start = efsan_thread_cpu_ns();
   u64 earliest_wall = 0; // the end of the rest after a sample (wall clock)
-  u64 rest_owed_ns = 0;   // sleep still owed for the samples' CPU time
+  // Sleep still owed for the sampler's CPU time; negative: credit, at most
+  // ten periods' worth, earned by sleeping longer than owed.
+  sptr credit_limit_ns = 10 * (sptr)period_ns;
+  sptr rest_owed_ns = -credit_limit_ns;
   u64 previous_end = 0;   // when the last sample ended (wall clock)
   for (;;) {
     // Absolute deadlines, so the time a sample takes does not stretch the
@@ -292,28 +295,35 @@ static void sampler_main(void *arg) {
     efsan_mutex_unlock(&sampler_lock);
     // The sampler keeps to sampler_max_cpu (P) percent of one core: the
     // CPU time T it used since the last sample (the scan, and the waits'
-    // wake-ups) owes T * (100 - P) / P of sleep, which the time
-    // between samples pays off. Half of what is owed is slept before
-    // the next sample, so that the rest after one slow sample (a level due
-    // over a large working set) is spread over the next few periods, and
-    // over time the sampler uses P percent at most. Wall-clock time with
-    // either clock (with sample_clock=cpu the sampler's own time is not in
-    // the program's). A scan costs in proportion to the shadow that
-    // changed: streaming 1 GiB changes 16 MiB of it every period, and the
-    // samples then come less often than sample_freq.
+    // wake-ups) owes T * (100 - P) / P of sleep, which the time between
+    // samples pays off: what is still owed is slept before the next
+    // sample. Sleeping more than owed earns a credit of at most ten periods
+    // (the sampler starts with it), so that an odd slow sample among quick
+    // ones (a phase switch, the first levels due after a large allocation)
+    // delays nothing, while over time the sampler uses P percent at most. Wall-clock time with either clock (with
+    // sample_clock=cpu the sampler's own time is not in the program's). A
+    // scan costs in proportion to the shadow that changed: streaming 1 GiB
+    // changes 16 MiB of it every period, and the samples then come less
+    // often than sample_freq.
     u64 ended = efsan_monotonic_ns();
-    u64 slept = previous_end ? started - previous_end : 0;
-    rest_owed_ns = rest_owed_ns > slept ? rest_owed_ns - slept : 0;
+    if (previous_end)
+      rest_owed_ns -= (sptr)(started - previous_end);
+    if (rest_owed_ns < -credit_limit_ns)
+      rest_owed_ns = -credit_limit_ns;
     u64 share = (u64)efsan_flags.sampler_max_cpu;
-    rest_owed_ns += cpu_since_last * (100 - share) / share;
+    rest_owed_ns += (sptr)(cpu_since_last * (100 - share) / share);
     previous_end = ended;
-    earliest_wall = ended + rest_owed_ns / 2;
-    if (!sample_by_cpu_time() && next < earliest_wall) {
+    earliest_wall = ended + (rest_owed_ns > 0 ? (u64)rest_owed_ns : 0);
+    // (A sample that overran its period, or waited for the lock, is not
+    // late on this account: next is then pushed by the loop at the top.)
+    if (!sample_by_cpu_time() && rest_owed_ns > 0 && next < earliest_wall) {
       next = earliest_wall;
       __atomic_fetch_add(&sampler_late_samples, 1, __ATOMIC_RELAXED);
     }
-    efsan_vreport(3, "sampler: sample started at %llu us took %llu us\n",
-                  (started - sampler_started) / 1000, (ended - started) / 1000);
+    efsan_vreport(3, "sampler: sample started at %llu us took %llu us (%llu "
+                  "us of CPU); sleep owed %lld us\n",
+                  (started - sampler_started) / 1000, (ended - started) / 1000,
+                  cpu_since_last / 1000, (long long)rest_owed_ns / 1000);
   }
 }
 
