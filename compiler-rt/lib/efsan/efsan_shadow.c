@@ -39,7 +39,11 @@ static inline u64 load_word(const u8 *p) {
 // touches again and again within a period cost it no writes to shared
 // memory. Stores stay byte-sized so that they never overwrite bits that
 // another thread or the sampler changes next door. One changed-page store
-// per shadow page written, after that page's shadow stores.
+// per shadow page written, after that page's shadow stores (x86 keeps
+// stores in order and the store is a release, so a sampler that clears the
+// byte and then reads the shadow sees the new bits or finds the page
+// changed again), and without a test of the byte first
+// (docs/InstrumentationABI.md, "Changed-page map", says why).
 void efsan_ws_mark_shadow(u8 *shadow, u8 *last) {
   u8 *end = last + 1;
   u8 *unannounced = 0; // the changed-page byte still to store
