@@ -18,14 +18,14 @@
 int shared;
 
 // FUN-LABEL: define {{.*}}@ignored_store(
-// FUN-NOT: 17592186044416
+// FUN-NOT: 2147450880
 // FUN: ret void
 // NONE-LABEL: define {{.*}}@ignored_store(
-// NONE: add i64 {{.*}}, 17592186044416
+// NONE: add i64 {{.*}}, 2147450880
 void ignored_store(int v) { shared = v; }
 
 // FUN-LABEL: define {{.*}}@kept_store(
-// FUN: add i64 {{.*}}, 17592186044416
+// FUN: add i64 {{.*}}, 2147450880
 // FUN: ret void
 void kept_store(int v) { shared = v; }
 

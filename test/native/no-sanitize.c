@@ -9,7 +9,7 @@ int shared;
 
 // CHECK-LABEL: define {{.*}}@skip_working_set(
 // WS-SAME: #[[SKIP:[0-9]+]]
-// WS-NOT: 17592186044416
+// WS-NOT: 2147450880
 // CF: __efsan_cache_frag_countdown
 // CHECK: ret void
 __attribute__((no_sanitize("efficiency-working-set"))) void skip_working_set(int v) { shared = v; }
@@ -17,7 +17,7 @@ __attribute__((no_sanitize("efficiency-working-set"))) void skip_working_set(int
 // CHECK-LABEL: define {{.*}}@skip_cache_frag(
 // CF-SAME: #[[SKIP:[0-9]+]]
 // CF-NOT: __efsan_
-// WS: add i64 {{.*}}, 17592186044416
+// WS: add i64 {{.*}}, 2147450880
 // CHECK: ret void
 __attribute__((no_sanitize("efficiency-cache-frag"))) void skip_cache_frag(int v) { shared = v; }
 
@@ -25,13 +25,13 @@ __attribute__((no_sanitize("efficiency-cache-frag"))) void skip_cache_frag(int v
 // CHECK-LABEL: define {{.*}}@skip_group(
 // CHECK-SAME: #[[SKIP]]
 // CHECK-NOT: __efsan_
-// CHECK-NOT: 17592186044416
+// CHECK-NOT: 2147450880
 // CHECK: ret void
 __attribute__((no_sanitize("efficiency"))) void skip_group(int v) { shared = v; }
 
 // CHECK-LABEL: define {{.*}}@instrumented(
 // CHECK-NOT: #[[SKIP]]
-// WS: add i64 {{.*}}, 17592186044416
+// WS: add i64 {{.*}}, 2147450880
 // CF: __efsan_cache_frag_countdown
 // CHECK: ret void
 void instrumented(int v) { shared = v; }

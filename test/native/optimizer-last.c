@@ -11,11 +11,11 @@
 // RUN: llvm-dis %t.thin.bc -o - | FileCheck %s --check-prefix=O2
 
 // O2-LABEL: define {{.*}}@store_then_load(
-// O2: add i64 {{.*}}, 17592186044416
-// O2-NOT: 17592186044416
+// O2: add i64 {{.*}}, 2147450880
+// O2-NOT: 2147450880
 // O2: ret i32 1
 // O0-LABEL: define {{.*}}@store_then_load(
-// O0-COUNT-2: add i64 {{.*}}, 17592186044416
+// O0-COUNT-2: add i64 {{.*}}, 2147450880
 // O0: ret i32
 int store_then_load(int *p) {
   *p = 1;

@@ -303,18 +303,13 @@ static inline __attribute__((always_inline)) void on_access(uptr addr,
                             (uptr)__builtin_return_address(0));
 }
 
-void efsan_core_access_range(uptr addr, uptr size, bool is_write, uptr pc) {
-  if (!size)
-    return;
-  if (EFSAN_LIKELY(efsan_active_tool == EFSAN_TOOL_WORKING_SET))
-    efsan_ws_mark_range(addr, size);
-  else if (efsan_active_tool == EFSAN_TOOL_CACHE_FRAG)
+void efsan_core_cache_frag_range(uptr addr, uptr size, bool is_write,
+                                 uptr pc) {
+  if (size && efsan_active_tool == EFSAN_TOOL_CACHE_FRAG)
     efsan_cache_frag_libc_range(addr, size, is_write, pc);
 }
 
-bool efsan_core_ranges_wanted(void) {
-  if (EFSAN_LIKELY(efsan_active_tool == EFSAN_TOOL_WORKING_SET))
-    return true;
+bool efsan_core_cache_frag_range_wanted(void) {
   return efsan_active_tool == EFSAN_TOOL_CACHE_FRAG &&
          efsan_cache_frag_libc_range_sampled();
 }
@@ -354,19 +349,26 @@ EFSAN_INTERFACE void __efsan_storeN(void *addr, uptr size) {
     on_access((uptr)addr, size, true);
 }
 
-EFSAN_INTERFACE void *__efsan_memcpy(void *dest, const void *src, uptr n) {
-  if (n) {
-    on_access((uptr)src, n, false);
-    on_access((uptr)dest, n, true);
+// The tool is tested once for both ranges (efsan_ws_mark_range takes n = 0
+// on its rare path).
+static inline __attribute__((always_inline)) void on_copy(uptr dest, uptr src,
+                                                          uptr n) {
+  if (EFSAN_LIKELY(efsan_active_tool == EFSAN_TOOL_WORKING_SET)) {
+    efsan_ws_mark_range(src, n);
+    efsan_ws_mark_range(dest, n);
+  } else if (n) {
+    on_access(src, n, false);
+    on_access(dest, n, true);
   }
+}
+
+EFSAN_INTERFACE void *__efsan_memcpy(void *dest, const void *src, uptr n) {
+  on_copy((uptr)dest, (uptr)src, n);
   return efsan_real_memcpy(dest, src, n);
 }
 
 EFSAN_INTERFACE void *__efsan_memmove(void *dest, const void *src, uptr n) {
-  if (n) {
-    on_access((uptr)src, n, false);
-    on_access((uptr)dest, n, true);
-  }
+  on_copy((uptr)dest, (uptr)src, n);
   return efsan_real_memmove(dest, src, n);
 }
 

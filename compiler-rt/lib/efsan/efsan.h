@@ -37,8 +37,8 @@ typedef unsigned long long u64;
 #define EFSAN_CACHE_LINE_SHIFT 6
 
 // Shadow mapping, as docs/InstrumentationABI.md: one byte per cache line.
-#define EFSAN_SHADOW_OFFSET 0x100000000000ULL
-#define EFSAN_SHADOW_END 0x120000000000ULL
+#define EFSAN_SHADOW_OFFSET 0x7fff8000ULL
+#define EFSAN_SHADOW_END 0x2007fff8000ULL
 #define EFSAN_APP_END 0x800000000000ULL /* end of the 47-bit user space */
 static inline u8 *efsan_shadow_of(uptr addr) {
   return (u8 *)((addr >> EFSAN_CACHE_LINE_SHIFT) + EFSAN_SHADOW_OFFSET);
@@ -54,13 +54,68 @@ static inline uptr efsan_app_of_shadow(const u8 *shadow) {
 // reservation: [EFSAN_DIRTY_MAP, + 512 MiB). The sampler keeps one byte of
 // its own per shadow page right after it (EFSAN_PENDING_MAP).
 #define EFSAN_SHADOW_PAGE_SHIFT 12
-#define EFSAN_DIRTY_MAP 0x104000000000ULL
+#define EFSAN_DIRTY_MAP 0x82000000ULL
 #define EFSAN_DIRTY_MAP_SIZE                                                   \
   ((EFSAN_SHADOW_END - EFSAN_SHADOW_OFFSET) >> EFSAN_SHADOW_PAGE_SHIFT)
 #define EFSAN_PENDING_MAP (EFSAN_DIRTY_MAP + EFSAN_DIRTY_MAP_SIZE)
 static inline u8 *efsan_dirty_byte_of(const u8 *shadow) {
   return (u8 *)((((uptr)shadow - EFSAN_SHADOW_OFFSET) >>
                  EFSAN_SHADOW_PAGE_SHIFT) + EFSAN_DIRTY_MAP);
+}
+
+// Working-set marking of the lines of [addr, addr+size) for ranges (libc's
+// reads and writes, __efsan_memcpy and friends, the pass's per-loop marks):
+// every shadow byte that lacks bit 0 gets bits 0 and 7, and each shadow page
+// written gets its changed-page byte, stored after that page's shadow bytes.
+// Bit 0 alone tells a marked line (bit 0 is only ever set together with bit
+// 7: docs/InstrumentationABI.md). Inline because it runs for every range:
+// a range of at most 16 lines that is all marked already this period (most
+// strings and small copies) costs a load or two and a test, without a call.
+// The loads read exactly the range's shadow bytes (overlapping when the
+// count is not a power of two), so no shadow page outside it is faulted in.
+#define EFSAN_WS_ACCESS_BITS 0x81
+// The marking itself for the shadow bytes [first, last], in efsan_shadow.c:
+// skips marked lines 32 at a time, stores only into bytes without bit 0.
+void efsan_ws_mark_shadow(u8 *first, u8 *last);
+// Ranges that are empty or reach past the end of the application's address
+// space (marked up to that end).
+void efsan_ws_mark_range_clipped(uptr addr, uptr size);
+
+static inline bool efsan_ws_few_lines_marked(const u8 *first, const u8 *last,
+                                             uptr span /* lines - 1 */) {
+  if (span == 0)
+    return *first & 1;
+  if (span < 4) {
+    u16 head, tail;
+    __builtin_memcpy(&head, first, 2);
+    __builtin_memcpy(&tail, last - 1, 2);
+    return (head & tail & 0x0101) == 0x0101;
+  }
+  if (span < 8) {
+    u32 head, tail;
+    __builtin_memcpy(&head, first, 4);
+    __builtin_memcpy(&tail, last - 3, 4);
+    return (head & tail & 0x01010101u) == 0x01010101u;
+  }
+  u64 head, tail;
+  __builtin_memcpy(&head, first, 8);
+  __builtin_memcpy(&tail, last - 7, 8);
+  return (head & tail & 0x0101010101010101ULL) == 0x0101010101010101ULL;
+}
+
+static inline void efsan_ws_mark_range(uptr addr, uptr size) {
+  // An empty range or one that wraps around ends before it starts; one
+  // past the application's space has a bit at or above bit 47.
+  uptr end = addr + size - 1;
+  if (__builtin_expect(end < addr || (addr | end) >= EFSAN_APP_END, 0)) {
+    efsan_ws_mark_range_clipped(addr, size);
+    return;
+  }
+  u8 *first = efsan_shadow_of(addr), *last = efsan_shadow_of(end);
+  uptr span = (uptr)(last - first);
+  if (span < 16 && efsan_ws_few_lines_marked(first, last, span))
+    return;
+  efsan_ws_mark_shadow(first, last);
 }
 
 // Tool ids (docs/InstrumentationABI.md "Tools").
@@ -163,6 +218,8 @@ typedef struct efsan_mutex {
   u64 opaque;
 } efsan_mutex;
 void efsan_mutex_lock(efsan_mutex *m);
+// Takes the lock if it is free; never waits.
+bool efsan_mutex_trylock(efsan_mutex *m);
 void efsan_mutex_unlock(efsan_mutex *m);
 
 // Starts a runtime thread with all signals blocked (it never runs program
@@ -272,12 +329,27 @@ void efsan_core_free(uptr addr);
 bool efsan_core_wants_alloc_stacks(void);
 // A shared library was loaded (dlopen): its mappings join the registry now.
 void efsan_core_library_loaded(void);
-// Ranges libc read or wrote on the program's behalf; pc is the caller of the
-// libc function.
-void efsan_core_access_range(uptr addr, uptr size, bool is_write, uptr pc);
 // Would a range be recorded now? False for cache-frag outside its tracking
 // windows, so that interceptors skip sizing the range (a strlen) at all.
-bool efsan_core_ranges_wanted(void);
+// Inline, with the working set decided by one load of the tool id: the
+// interceptors call this and efsan_core_access_range around every libc
+// string and memory function.
+bool efsan_core_cache_frag_range_wanted(void);
+static inline bool efsan_core_ranges_wanted(void) {
+  return __builtin_expect(efsan_active_tool == EFSAN_TOOL_WORKING_SET, 1) ||
+         efsan_core_cache_frag_range_wanted();
+}
+// Ranges libc read or wrote on the program's behalf; pc is the caller of the
+// libc function.
+void efsan_core_cache_frag_range(uptr addr, uptr size, bool is_write,
+                                 uptr pc);
+static inline void efsan_core_access_range(uptr addr, uptr size,
+                                           bool is_write, uptr pc) {
+  if (__builtin_expect(efsan_active_tool == EFSAN_TOOL_WORKING_SET, 1))
+    efsan_ws_mark_range(addr, size);
+  else
+    efsan_core_cache_frag_range(addr, size, is_write, pc);
+}
 
 #ifdef __cplusplus
 } // extern "C"

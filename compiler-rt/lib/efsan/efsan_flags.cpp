@@ -206,6 +206,8 @@ static void CheckValues() {
     BadValue("sample_freq", "must be at least 1 (milliseconds)");
   if (efsan_flags.snapshot_step < 1 || efsan_flags.snapshot_step > 4)
     BadValue("snapshot_step", "must be 1, 2, 3 or 4");
+  if (efsan_flags.sampler_max_cpu < 1 || efsan_flags.sampler_max_cpu > 100)
+    BadValue("sampler_max_cpu", "must be 1..100 (percent of one core)");
   if (internal_strcmp(efsan_flags.sample_clock, "wall") &&
       internal_strcmp(efsan_flags.sample_clock, "cpu"))
     BadValue("sample_clock", "must be 'wall' or 'cpu'");

@@ -567,9 +567,20 @@ static char *TokenizeAndMark(void *ctx, char *str, const char *delimiters,
   if (!from || !efsan_core_ranges_wanted())
     return token;
   ReadBytes(ctx, delimiters, REAL(strlen)(delimiters) + 1);
-  char *end = token ? token + REAL(strlen)(token) : from + REAL(strlen)(from);
+  // glibc leaves *save just past the NUL it wrote, or on the string's NUL:
+  // the end of the scan without another pass over the token (strtok is
+  // called once per token, so a strlen of each doubled its cost). Checked,
+  // with the strlen as the fallback for a libc that does otherwise.
+  char *end = *save;
+  bool wrote_nul = token && end > token && end[-1] == '\0';
+  if (wrote_nul)
+    end--;
+  if (!end || end < from || *end != '\0') {
+    end = token ? token + REAL(strlen)(token) : from + REAL(strlen)(from);
+    wrote_nul = token && *save > end;
+  }
   ReadBytes(ctx, from, (uptr)(end - from) + 1);
-  if (token && *save > end)
+  if (wrote_nul)
     efsan_core_access_range((uptr)end, 1, true, (uptr)ctx);
   return token;
 }

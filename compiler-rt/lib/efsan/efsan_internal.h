@@ -48,23 +48,7 @@ bool efsan_shadow_for_each_changed(const struct efsan_region *regions, uptr n,
                                    u8 wanted, efsan_shadow_page_visitor visit,
                                    void *arg, const bool *stop);
 
-// Working-set marking: sets "touched since the last sample" and "ever
-// touched" in the shadow byte of every line of [addr, addr+size), storing only
-// into bytes that miss a bit (the same check as the inline fast path), and
-// then marks the shadow page changed. The changed-page byte is stored after
-// the shadow byte (x86 keeps stores in order, and the store is a release), so
-// a sampler that clears it and then reads the shadow sees the new bit or
-// finds the page changed again.
-#define EFSAN_WS_ACCESS_BITS 0x81
-static inline void efsan_ws_mark_line(uptr addr) {
-  u8 *shadow = efsan_shadow_of(addr);
-  u8 bits = *(volatile u8 *)shadow;
-  if ((bits & EFSAN_WS_ACCESS_BITS) != EFSAN_WS_ACCESS_BITS) {
-    *(volatile u8 *)shadow = bits | EFSAN_WS_ACCESS_BITS;
-    __atomic_store_n(efsan_dirty_byte_of(shadow), 1, __ATOMIC_RELEASE);
-  }
-}
-void efsan_ws_mark_range(uptr addr, uptr size);
+// Working-set marking: efsan_ws_mark_range in efsan.h.
 
 //===-- Regions (efsan_regions.c) ------------------------------------------===//
 enum efsan_region_kind {

@@ -567,6 +567,9 @@ static_assert(sizeof(StaticSpinMutex) <= sizeof(efsan_mutex),
 extern "C" void efsan_mutex_lock(efsan_mutex *m) {
   reinterpret_cast<StaticSpinMutex *>(m)->Lock();
 }
+extern "C" bool efsan_mutex_trylock(efsan_mutex *m) {
+  return reinterpret_cast<StaticSpinMutex *>(m)->TryLock();
+}
 extern "C" void efsan_mutex_unlock(efsan_mutex *m) {
   reinterpret_cast<StaticSpinMutex *>(m)->Unlock();
 }

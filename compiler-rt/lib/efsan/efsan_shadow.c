@@ -1,6 +1,6 @@
 //===-- efsan_shadow.c - the shadow mapping -------------------------------===//
 //
-// One shadow byte per 64-byte line at (addr >> 6) + 0x100000000000, reserved
+// One shadow byte per 64-byte line at (addr >> 6) + 0x7fff8000, reserved
 // once with MAP_NORESERVE so only touched shadow pages cost memory. Scans go
 // through mincore so that they cost in proportion to the shadow pages that
 // exist, never to the 2 TiB reserved. The working set's changed-page map
@@ -27,51 +27,59 @@ void efsan_shadow_forget_all(void) {
                          EFSAN_SHADOW_END - EFSAN_SHADOW_OFFSET);
 }
 
-void efsan_ws_mark_range(uptr addr, uptr size) {
-  if (EFSAN_UNLIKELY(addr >= EFSAN_APP_END || size == 0))
-    return;
-  uptr last = addr + size - 1;
-  if (last < addr || last >= EFSAN_APP_END)
-    last = EFSAN_APP_END - 1;
-  u8 *shadow = efsan_shadow_of(addr);
-  u8 *shadow_end = efsan_shadow_of(last) + 1;
-  // Ranges of at most 8 lines (most strings and small copies) whose lines
-  // are all marked already: one unaligned load. (The load may read shadow
-  // bytes past the range; the whole shadow is mapped and readable.)
-  uptr count = (uptr)(shadow_end - shadow);
-  if (count <= 8 && (uptr)shadow + 8 <= EFSAN_SHADOW_END) {
-    u64 word;
-    __builtin_memcpy(&word, shadow, 8);
-    u64 wanted = ALL_BYTES(EFSAN_WS_ACCESS_BITS) >> (8 * (8 - count));
-    if ((word & wanted) == wanted)
-      return;
-  }
+#define ONES ALL_BYTES(1)
+
+static inline u64 load_word(const u8 *p) {
+  u64 word;
+  __builtin_memcpy(&word, p, 8);
+  return word;
+}
+
+// Check before store: a line with bit 0 gets no store, so lines the program
+// touches again and again within a period cost it no writes to shared
+// memory. Stores stay byte-sized so that they never overwrite bits that
+// another thread or the sampler changes next door. One changed-page store
+// per shadow page written, after that page's shadow stores (x86 keeps
+// stores in order and the store is a release, so a sampler that clears the
+// byte and then reads the shadow sees the new bits or finds the page
+// changed again), and without a test of the byte first
+// (docs/InstrumentationABI.md, "Changed-page map", says why).
+void efsan_ws_mark_shadow(u8 *shadow, u8 *last) {
+  u8 *end = last + 1;
   u8 *unannounced = 0; // the changed-page byte still to store
-  // Whole words where possible: a word whose eight lines all have both bits
-  // is skipped without a store. Stores stay byte-sized so that they never
-  // overwrite bits that another thread or the sampler changes next door.
-  while (shadow < shadow_end) {
-    if (((uptr)shadow & 7) == 0 && shadow + 8 <= shadow_end) {
-      u64 word = *(volatile u64 *)shadow;
-      if ((word & ALL_BYTES(EFSAN_WS_ACCESS_BITS)) ==
-          ALL_BYTES(EFSAN_WS_ACCESS_BITS)) {
-        shadow += 8;
-        continue;
-      }
+  while (shadow < end) {
+    uptr left = (uptr)(end - shadow);
+    if (left >= 32 && (load_word(shadow) & load_word(shadow + 8) &
+                       load_word(shadow + 16) & load_word(shadow + 24) &
+                       ONES) == ONES) {
+      shadow += 32;
+      continue;
     }
-    u8 bits = *(volatile u8 *)shadow;
-    if ((bits & EFSAN_WS_ACCESS_BITS) != EFSAN_WS_ACCESS_BITS) {
+    uptr bytes = left < 8 ? left : 8;
+    if (bytes == 8 && (load_word(shadow) & ONES) == ONES) {
+      shadow += 8;
+      continue;
+    }
+    for (u8 *stop = shadow + bytes; shadow < stop; shadow++) {
+      u8 bits = *(volatile u8 *)shadow;
+      if (bits & 1)
+        continue;
       *(volatile u8 *)shadow = bits | EFSAN_WS_ACCESS_BITS;
-      // One changed-page store per page, after that page's shadow stores.
       u8 *dirty = efsan_dirty_byte_of(shadow);
       if (dirty != unannounced && unannounced)
         __atomic_store_n(unannounced, 1, __ATOMIC_RELEASE);
       unannounced = dirty;
     }
-    shadow++;
   }
   if (unannounced)
     __atomic_store_n(unannounced, 1, __ATOMIC_RELEASE);
+}
+
+void efsan_ws_mark_range_clipped(uptr addr, uptr size) {
+  if (addr >= EFSAN_APP_END || size == 0)
+    return;
+  efsan_ws_mark_shadow(efsan_shadow_of(addr),
+                       efsan_shadow_of(EFSAN_APP_END - 1));
 }
 
 // 16384 pages of shadow (64 MiB, covering 4 GiB of application memory) per

@@ -62,6 +62,9 @@ static efsan_mutex sampler_lock;
 static bool sampler_stopped;
 static u64 sampler_generation; // a forked child starts a new generation
 static u64 sampler_cpu_ns;     // CPU time of this process's sampler thread
+// Samples that came later than sample_freq to keep the sampler within
+// sampler_max_cpu (counted by the sampler thread, read by the report).
+static u32 sampler_late_samples;
 static struct efsan_region *scan_regions; // sampler-owned copy of the registry
 static uptr scan_capacity;
 
@@ -81,72 +84,69 @@ struct sample_scan {
   u64 due_bits; // bits 1..6 of every byte, for the levels due now
   u8 due_mask;  // the same bits of one byte
   u64 counts[NUM_LEVELS];
-  int due_levels[NUM_LEVELS];
-  int num_due;
+  int top_due;  // levels 1..top_due are due now (0: none)
   bool touched; // sample_words saw a bit 0
 };
 
-// The word's counts, and the word with bit 0 moved into bits 1..6 and the
-// bits of the due levels cleared.
-static u64 sample_word(const struct sample_scan *scan, u64 old,
-                       u64 counts[NUM_LEVELS]) {
-  u64 touched = old & ONES;
-  counts[0] = __builtin_popcountll(touched);
-  // Each byte of `touched` is 0 or 1, so the product sets bits 1..6 in
-  // exactly the bytes with bit 0, without carries between bytes.
-  u64 updated = (old & ~ONES) | (touched * 0x7e);
-  for (int d = 0; d < scan->num_due; d++) {
-    u64 mask = ONES << scan->due_levels[d];
-    counts[scan->due_levels[d]] = __builtin_popcountll(updated & mask);
-    updated &= ~mask;
-  }
-  return updated;
-}
+// The number of bytes with bit 0 set in a word whose other bits are clear:
+// the product adds all eight bytes into the top one (at most 8, no carry).
+// The runtime is built for any x86-64, where __builtin_popcountll is a
+// dozen instructions; this is one multiply.
+static inline u64 count_bit0(u64 bits) { return (bits * ONES) >> 56; }
 
-static void add_counts(struct sample_scan *scan, const u64 counts[NUM_LEVELS]) {
-  scan->counts[0] += counts[0];
-  if (counts[0])
-    scan->touched = true;
-  for (int d = 0; d < scan->num_due; d++)
-    scan->counts[scan->due_levels[d]] += counts[scan->due_levels[d]];
-}
-
-// While a phase is open (efsan_ws_phases.c), the word's touched lines go
-// into the phase's bitmap before bit 0 is cleared.
-static inline void note_phase(u64 *word, u64 old) {
-  if (EFSAN_UNLIKELY(efsan_ws_phase_bits != 0) && (old & ONES))
-    efsan_ws_phase_note(word, old & ONES);
-}
-
-// For each shadow word that may have changed: its counts, and the word
-// updated (see the top of the file for why a plain store is safe when every
-// line of the word has bits 0 and 7).
-static void sample_words(u64 *words, uptr count, void *arg) {
-  struct sample_scan *scan = arg;
-  u64 interesting = ONES | scan->due_bits;
+// For each shadow word that may have changed: the word with bit 0 moved
+// into bits 1..6 and the bits of the due levels (1..top_due: a sample where
+// level k is due is one where every lower level is) counted and cleared.
+// See the top of the file for why a plain store is safe when every line of
+// the word has bits 0 and 7; any other word changes by compare-and-swap.
+// Inlined twice: with top_due = 0 (three samples in four with the default
+// snapshot_step) only words with a bit 0 change and the loop is short
+// enough for every line of 1 GiB changed to cost a few milliseconds.
+static inline __attribute__((always_inline)) void
+sample_words(struct sample_scan *scan, u64 *words, uptr count, int top_due) {
+  u64 due_bits = scan->due_bits;
+  u64 interesting = ONES | due_bits;
+  u64 counts[NUM_LEVELS] = {0};
+  bool phase_open = efsan_ws_phase_bits != 0;
   for (uptr i = 0; i < count; i++) {
     u64 old = __atomic_load_n(&words[i], __ATOMIC_RELAXED);
     if (!(old & interesting))
       continue;
-    u64 counts[NUM_LEVELS];
-    if ((old & ACCESS_BITS_ALL) == ACCESS_BITS_ALL) {
-      __atomic_store_n(&words[i], sample_word(scan, old, counts),
-                       __ATOMIC_RELAXED);
-      add_counts(scan, counts);
-      note_phase(&words[i], old);
-      continue;
-    }
+    u64 touched, moved;
     for (;;) {
-      u64 updated = sample_word(scan, old, counts);
-      if (__atomic_compare_exchange_n(&words[i], &old, updated, false,
-                                      __ATOMIC_RELAXED, __ATOMIC_RELAXED)) {
-        add_counts(scan, counts);
-        note_phase(&words[i], old);
+      touched = old & ONES;
+      // Each byte of `touched` is 0 or 1, so the product sets bits 1..6 in
+      // exactly the bytes with bit 0, without carries between bytes.
+      moved = (old & ~ONES) | (touched * 0x7e);
+      if ((old & ACCESS_BITS_ALL) == ACCESS_BITS_ALL) {
+        __atomic_store_n(&words[i], moved & ~due_bits, __ATOMIC_RELAXED);
         break;
       }
-      // The program changed the word meanwhile: redo it with its new value.
+      if (__atomic_compare_exchange_n(&words[i], &old, moved & ~due_bits,
+                                      false, __ATOMIC_RELAXED,
+                                      __ATOMIC_RELAXED))
+        break;
+      // The program set bits meanwhile: redo the word with its new value.
     }
+    counts[0] += count_bit0(touched);
+    for (int level = 1; level <= top_due; level++)
+      counts[level] += count_bit0((moved >> level) & ONES);
+    if (EFSAN_UNLIKELY(phase_open) && touched)
+      efsan_ws_phase_note(&words[i], touched);
   }
+  for (int level = 0; level <= top_due; level++)
+    scan->counts[level] += counts[level];
+  scan->touched = counts[0] != 0;
+}
+
+static void sample_words_level0(struct sample_scan *scan, u64 *words,
+                                uptr count) {
+  sample_words(scan, words, count, 0);
+}
+
+static void sample_words_due(struct sample_scan *scan, u64 *words,
+                             uptr count) {
+  sample_words(scan, words, count, scan->top_due);
 }
 
 // One shadow page that changed or holds bits of a due level. Its pending
@@ -155,7 +155,10 @@ static void sample_words(u64 *words, uptr count, void *arg) {
 static u8 sample_page(u64 *words, uptr count, u8 pending, void *arg) {
   struct sample_scan *scan = arg;
   scan->touched = false;
-  sample_words(words, count, arg);
+  if (scan->top_due == 0)
+    sample_words_level0(scan, words, count);
+  else
+    sample_words_due(scan, words, count);
   if (scan->touched)
     pending |= 0x7e;
   return pending & ~scan->due_mask;
@@ -182,7 +185,7 @@ static void take_sample(const bool *stop) {
     if (sample % period == 0) {
       scan.due_bits |= ONES << level;
       scan.due_mask |= (u8)(1 << level);
-      scan.due_levels[scan.num_due++] = level;
+      scan.top_due = level;
     }
   }
   uptr n = efsan_regions_snapshot(&scan_regions, &scan_capacity);
@@ -190,8 +193,8 @@ static void take_sample(const bool *stop) {
                                      sample_page, &scan, stop))
     return;
   record(0, scan.counts[0]);
-  for (int d = 0; d < scan.num_due; d++)
-    record(scan.due_levels[d], scan.counts[scan.due_levels[d]]);
+  for (int level = 1; level <= scan.top_due; level++)
+    record(level, scan.counts[level]);
   __atomic_store_n(&samples, sample, __ATOMIC_RELEASE);
 }
 
@@ -232,7 +235,12 @@ static void sampler_main(void *arg) {
   u64 sampler_started = efsan_monotonic_ns(); // for the verbosity=3 log
   u64 next = last_sample + period_ns;
   u64 cpu_at_start = efsan_thread_cpu_ns();
-  u64 earliest_wall = 0; // the rest after a long sample (wall clock)
+  u64 earliest_wall = 0; // the end of the rest after a sample (wall clock)
+  // Sleep still owed for the sampler's CPU time; negative: credit, at most
+  // ten periods' worth, earned by sleeping longer than owed.
+  sptr credit_limit_ns = 10 * (sptr)period_ns;
+  sptr rest_owed_ns = -credit_limit_ns;
+  u64 previous_end = 0;   // when the last sample ended (wall clock)
   for (;;) {
     // Absolute deadlines, so the time a sample takes does not stretch the
     // period. With CPU time the wait is wall-clock time all the same: the
@@ -251,8 +259,11 @@ static void sampler_main(void *arg) {
       now = sampler_clock_ns();
     }
     u64 wall = efsan_monotonic_ns();
-    if (wall < earliest_wall)
+    if (wall < earliest_wall) {
       efsan_sleep_ms((u32)((earliest_wall - wall + 999999) / 1000000));
+      if (sample_by_cpu_time())
+        __atomic_fetch_add(&sampler_late_samples, 1, __ATOMIC_RELAXED);
+    }
     now = sampler_clock_ns();
     // A late wake-up (an overloaded machine, a stopped process, a scan that
     // outlasted the period) samples once now, for all the periods it missed,
@@ -261,7 +272,14 @@ static void sampler_main(void *arg) {
     // level-0 snapshot of 0 lines while the program is busy).
     while (next <= now + period_ns / 2)
       next += period_ns;
-    efsan_mutex_lock(&sampler_lock);
+    // The lock is held by a report (at exit: for as long as the symbolizer
+    // takes), a phase switch or a fork: wait for it asleep, not spinning on
+    // the program's CPU, and give up as soon as exit stops the sampler.
+    while (!efsan_mutex_trylock(&sampler_lock)) {
+      if (__atomic_load_n(&sampler_stopped, __ATOMIC_RELAXED))
+        return;
+      efsan_sleep_ms(1);
+    }
     if (sampler_stopped || generation != sampler_generation) {
       efsan_mutex_unlock(&sampler_lock);
       return;
@@ -271,18 +289,41 @@ static void sampler_main(void *arg) {
     last_sample = now;
     u64 started = efsan_monotonic_ns();
     take_sample(&sampler_stopped);
-    sampler_cpu_ns = efsan_thread_cpu_ns() - cpu_at_start;
+    u64 cpu_now = efsan_thread_cpu_ns();
+    u64 cpu_since_last = cpu_now - cpu_at_start - sampler_cpu_ns;
+    sampler_cpu_ns = cpu_now - cpu_at_start;
     efsan_mutex_unlock(&sampler_lock);
-    // However long the sample took, sleep at least as long before the next
-    // one (the sleep rounds up to whole milliseconds). Wall-clock time with
-    // either clock: with sample_clock=cpu the sampler's own time is not in
-    // the program's.
+    // The sampler keeps to sampler_max_cpu (P) percent of one core: the
+    // CPU time T it used since the last sample (the scan, and the waits'
+    // wake-ups) owes T * (100 - P) / P of sleep, which the time between
+    // samples pays off: what is still owed is slept before the next
+    // sample. Sleeping more than owed earns a credit of at most ten periods
+    // (the sampler starts with it), so that an odd slow sample among quick
+    // ones (a phase switch, the first levels due after a large allocation)
+    // delays nothing, while over time the sampler uses P percent at most. Wall-clock time with either clock (with
+    // sample_clock=cpu the sampler's own time is not in the program's). A
+    // scan costs in proportion to the shadow that changed: streaming 1 GiB
+    // changes 16 MiB of it every period, and the samples then come less
+    // often than sample_freq.
     u64 ended = efsan_monotonic_ns();
-    earliest_wall = ended + (ended - started);
-    if (!sample_by_cpu_time() && next < earliest_wall)
+    if (previous_end)
+      rest_owed_ns -= (sptr)(started - previous_end);
+    if (rest_owed_ns < -credit_limit_ns)
+      rest_owed_ns = -credit_limit_ns;
+    u64 share = (u64)efsan_flags.sampler_max_cpu;
+    rest_owed_ns += (sptr)(cpu_since_last * (100 - share) / share);
+    previous_end = ended;
+    earliest_wall = ended + (rest_owed_ns > 0 ? (u64)rest_owed_ns : 0);
+    // (A sample that overran its period, or waited for the lock, is not
+    // late on this account: next is then pushed by the loop at the top.)
+    if (!sample_by_cpu_time() && rest_owed_ns > 0 && next < earliest_wall) {
       next = earliest_wall;
-    efsan_vreport(3, "sampler: sample started at %llu us took %llu us\n",
-                  (started - sampler_started) / 1000, (ended - started) / 1000);
+      __atomic_fetch_add(&sampler_late_samples, 1, __ATOMIC_RELAXED);
+    }
+    efsan_vreport(3, "sampler: sample started at %llu us took %llu us (%llu "
+                  "us of CPU); sleep owed %lld us\n",
+                  (started - sampler_started) / 1000, (ended - started) / 1000,
+                  cpu_since_last / 1000, (long long)rest_owed_ns / 1000);
   }
 }
 
@@ -341,6 +382,7 @@ void efsan_ws_fork_child(void) {
   __atomic_store_n(&samples, 0, __ATOMIC_RELEASE);
   efsan_ws_phases_fork_child();
   sampler_cpu_ns = 0;
+  __atomic_store_n(&sampler_late_samples, 0, __ATOMIC_RELAXED);
   clock_origin_ns = program_clock_ns();
   sampler_generation++;
   efsan_mutex_unlock(&sampler_lock);
@@ -467,9 +509,17 @@ static void print_text(u64 total, const u64 *by_kind, u32 num_samples) {
                       sample_by_cpu_time() ? "the program's CPU time"
                                            : "wall-clock time",
                       1 << efsan_flags.snapshot_step);
-    efsan_report_line("  the sampler used %llu.%03llu ms of CPU time\n",
-                      sampler_cpu_ns / 1000000,
-                      sampler_cpu_ns / 1000 % 1000);
+    u32 late = __atomic_load_n(&sampler_late_samples, __ATOMIC_RELAXED);
+    if (!late)
+      efsan_report_line("  the sampler used %llu.%03llu ms of CPU time\n",
+                        sampler_cpu_ns / 1000000,
+                        sampler_cpu_ns / 1000 % 1000);
+    else
+      efsan_report_line("  the sampler used %llu.%03llu ms of CPU time; %u "
+                        "sample%s came late to keep it within %d%% of one "
+                        "core (sampler_max_cpu)\n",
+                        sampler_cpu_ns / 1000000, sampler_cpu_ns / 1000 % 1000,
+                        late, late == 1 ? "" : "s", efsan_flags.sampler_max_cpu);
     for (int level = 0; level < NUM_LEVELS; level++) {
       const struct level_series *series = &levels[level];
       if (!series->taken)
@@ -532,10 +582,12 @@ static void print_json(u64 total, const u64 *by_kind, u32 num_samples) {
   efsan_ws_phases_print_json();
   efsan_printf(",\n \"sample_period_ms\": %d, \"samples\": %u, \"snapshot_step\": "
                "%d, \"snapshot_history\": %u,\n \"sampler_cpu_ms\": "
-               "%llu.%03llu,\n \"levels\": [",
+               "%llu.%03llu, \"sampler_max_cpu\": %d, "
+               "\"sampler_late_samples\": %u,\n \"levels\": [",
                efsan_flags.sample_freq, num_samples, efsan_flags.snapshot_step,
                history, sampler_cpu_ns / 1000000,
-               sampler_cpu_ns / 1000 % 1000);
+               sampler_cpu_ns / 1000 % 1000, efsan_flags.sampler_max_cpu,
+               __atomic_load_n(&sampler_late_samples, __ATOMIC_RELAXED));
   for (int level = 0; level < NUM_LEVELS; level++) {
     const struct level_series *series = &levels[level];
     u64 kept = efsan_flags.record_snapshots ? kept_snapshots(series) : 0;

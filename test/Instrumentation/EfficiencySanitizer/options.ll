@@ -63,8 +63,8 @@ define i64 @g(ptr %p) {
 ; COALESCE-LABEL: define i64 @g(
 ; COALESCE-COUNT-1: ptrtoint
 ; COALESCE-NOT:     ptrtoint
-; COALESCE:         and i64 %{{[0-9]+}}, 63
-; COALESCE-NEXT:    add i64 %{{[0-9]+}}, 15
+; COALESCE:         add i64 %{{[0-9]+}}, 15
+; COALESCE-NEXT:    lshr i64 %{{[0-9]+}}, 6
 ; COALESCE-NOT:     ptrtoint
 ; COALESCE:         ret i64
 

@@ -12,7 +12,7 @@ define i32 @atomic_load(ptr %p) {
 ; CHECK-LABEL: define i32 @atomic_load(ptr %p)
 ; CHECK-NEXT:    %1 = ptrtoint ptr %p to i64
 ; CHECK-NEXT:    %2 = lshr i64 %1, 6
-; CHECK-NEXT:    %3 = add i64 %2, 17592186044416
+; CHECK-NEXT:    %3 = add i64 %2, 2147450880
 ; CHECK-NEXT:    %4 = inttoptr i64 %3 to ptr
 ; CHECK-NEXT:    %5 = load i8, ptr %4, align 1, !nosanitize
 ; CHECK-NEXT:    %6 = and i8 %5, 1
@@ -72,30 +72,29 @@ define void @unaligned_atomics(ptr %p, ptr %q) {
 ; CHECK-LABEL: define void @unaligned_atomics(ptr %p, ptr %q)
 ; CHECK-NEXT:    %1 = ptrtoint ptr %p to i64
 ; CHECK-NEXT:    %2 = lshr i64 %1, 6
-; CHECK-NEXT:    %3 = add i64 %2, 17592186044416
-; CHECK-NEXT:    %4 = and i64 %1, 63
-; CHECK-NEXT:    %5 = add i64 %4, 3
-; CHECK-NEXT:    %6 = lshr i64 %5, 6
-; CHECK-NEXT:    %7 = add i64 %3, %6
-; CHECK-NEXT:    %8 = inttoptr i64 %3 to ptr
-; CHECK-NEXT:    %9 = inttoptr i64 %7 to ptr
+; CHECK-NEXT:    %3 = add i64 %2, 2147450880
+; CHECK-NEXT:    %4 = add i64 %1, 3
+; CHECK-NEXT:    %5 = lshr i64 %4, 6
+; CHECK-NEXT:    %6 = add i64 %5, 2147450880
+; CHECK-NEXT:    %7 = inttoptr i64 %3 to ptr
+; CHECK-NEXT:    %8 = inttoptr i64 %6 to ptr
+; CHECK-NEXT:    %9 = load i8, ptr %7, align 1, !nosanitize
 ; CHECK-NEXT:    %10 = load i8, ptr %8, align 1, !nosanitize
-; CHECK-NEXT:    %11 = load i8, ptr %9, align 1, !nosanitize
-; CHECK-NEXT:    %12 = and i8 %10, %11
-; CHECK-NEXT:    %13 = and i8 %12, 1
-; CHECK-NEXT:    %14 = icmp eq i8 %13, 0
-; CHECK-NEXT:    br i1 %14, label %15, label %26, !prof
-; CHECK:       15:
+; CHECK-NEXT:    %11 = and i8 %9, %10
+; CHECK-NEXT:    %12 = and i8 %11, 1
+; CHECK-NEXT:    %13 = icmp eq i8 %12, 0
+; CHECK-NEXT:    br i1 %13, label %14, label %25, !prof
+; CHECK:       14:
 ; CHECK-NOT:     call
 ; CHECK:         or i8 %{{[0-9]+}}, -127
 ; CHECK:         or i8 %{{[0-9]+}}, -127
-; CHECK:         br label %26
-; CHECK:       26:
+; CHECK:         br label %25
+; CHECK:       25:
 ; CHECK-NEXT:    %a = atomicrmw xchg ptr %p, i32 1 monotonic, align 1
-; CHECK-NEXT:    %27 = ptrtoint ptr %q to i64
-; CHECK:         %31 = add i64 %30, 7
+; CHECK-NEXT:    %26 = ptrtoint ptr %q to i64
+; CHECK:         %29 = add i64 %26, 7
 ; CHECK-NOT:     call
-; CHECK:         br label %52
-; CHECK:       52:
+; CHECK:         br label %50
+; CHECK:       50:
 ; CHECK-NEXT:    %b = cmpxchg ptr %q, i64 0, i64 1 monotonic monotonic, align 4
 ; CHECK-NEXT:    ret void

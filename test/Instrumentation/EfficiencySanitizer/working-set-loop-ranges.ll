@@ -41,11 +41,11 @@ exit:
 ; CHECK:       loop.ph.efsan.marked:
 ; CHECK-NEXT:    %[[LO:[0-9]+]] = ptrtoint ptr %a to i64
 ; CHECK-NEXT:    %[[LOLINE:[0-9]+]] = lshr i64 %[[LO]], 6
-; CHECK-NEXT:    %[[FIRST:[0-9]+]] = add i64 %[[LOLINE]], 17592186044416
+; CHECK-NEXT:    %[[FIRST:[0-9]+]] = add i64 %[[LOLINE]], 2147450880
 ; CHECK-NEXT:    %[[LASTBYTE:[0-9]+]] = sub i64 %[[SIZE]], 1
 ; CHECK-NEXT:    %[[HI:[0-9]+]] = add i64 %[[LO]], %[[LASTBYTE]]
 ; CHECK-NEXT:    %[[HILINE:[0-9]+]] = lshr i64 %[[HI]], 6
-; CHECK-NEXT:    %[[LAST:[0-9]+]] = add i64 %[[HILINE]], 17592186044416
+; CHECK-NEXT:    %[[LAST:[0-9]+]] = add i64 %[[HILINE]], 2147450880
 ; CHECK-NEXT:    %[[END:[0-9]+]] = add i64 %[[LAST]], 1
 ; CHECK-NEXT:    %[[FIRSTBLOCKEND:[0-9]+]] = add i64 %[[FIRST]], 32
 ; CHECK-NEXT:    %[[HASBLOCK:[0-9]+]] = icmp ule i64 %[[FIRSTBLOCKEND]], %[[END]]
@@ -101,7 +101,7 @@ exit:
 ; CHECK-NEXT:    or i8 %{{[0-9]+}}, -127
 ; CHECK-NEXT:    store i8
 ; CHECK-NEXT:    %[[PAGE:[0-9]+]] = lshr i64 %efsan.range.at, 12
-; CHECK-NEXT:    %[[CHANGED:[0-9]+]] = add i64 %[[PAGE]], 17862768984064
+; CHECK-NEXT:    %[[CHANGED:[0-9]+]] = add i64 %[[PAGE]], 2180513800
 ; CHECK-NEXT:    %[[CP:[0-9]+]] = inttoptr i64 %[[CHANGED]] to ptr
 ; CHECK-NEXT:    store atomic i8 1, ptr %[[CP]] release, align 1, !nosanitize
 ; CHECK:         store atomic i8 1, ptr %{{[0-9]+}} release, align 1, !nosanitize

@@ -1,4 +1,4 @@
-// A MAP_FIXED mapping over efsan's shadow [0x100000000000, 0x120000000000)
+// A MAP_FIXED mapping over efsan's shadow [0x7fff8000, 0x2007fff8000)
 // would replace the shadow and have 0x81 bytes written into the program's
 // memory. It is refused with EINVAL, as TSan and MSan do. Mappings next to
 // the shadow and hints inside it (the kernel places those elsewhere) work.
@@ -13,8 +13,8 @@
 #include <stdio.h>
 #include <sys/mman.h>
 
-#define SHADOW_LO 0x100000000000UL
-#define SHADOW_HI 0x120000000000UL
+#define SHADOW_LO 0x7fff8000UL
+#define SHADOW_HI 0x2007fff8000UL
 
 static void try_map(const char *what, unsigned long addr, unsigned long size,
                     int flags) {

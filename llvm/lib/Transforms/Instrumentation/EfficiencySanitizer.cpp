@@ -25,6 +25,7 @@
 
 #include "llvm/Transforms/Instrumentation/EfficiencySanitizer.h"
 #include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/PostOrderIterator.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/SmallPtrSet.h"
 #include "llvm/ADT/SmallVector.h"
@@ -101,7 +102,8 @@ static cl::opt<bool> ClInlineFastPath(
 
 static cl::opt<bool> ClSkipRepeatedAccesses(
     "efsan-skip-repeated-accesses",
-    cl::desc("working-set: instrument an address once per basic block"),
+    cl::desc("working-set: instrument an address once per basic block and "
+             "the blocks entered only from it"),
     cl::init(true), cl::Hidden);
 
 static cl::opt<bool> ClCoalesceAccesses(
@@ -143,16 +145,19 @@ static cl::opt<bool> ClCacheFragFieldCounters(
     cl::desc("cache-frag: count accesses per struct field"), cl::init(true),
     cl::Hidden);
 
-// Shadow mapping and working-set bits; see docs/InstrumentationABI.md.
+// Shadow mapping and working-set bits; see docs/InstrumentationABI.md. The
+// offset is below 2^31 so that it is the displacement of the shadow load
+// (testb $1, 0x7fff8000(%reg)) instead of a 64-bit constant held in a
+// register through every instrumented loop.
 static constexpr uint64_t kShadowScale = 6; // 64-byte cache lines
-static constexpr uint64_t kShadowOffset = 0x100000000000ULL;
+static constexpr uint64_t kShadowOffset = 0x7fff8000ULL;
 static constexpr uint8_t kWorkingSetSampledBit = 0x01; // since last sample
 static constexpr uint8_t kWorkingSetAccessBits = 0x81; // sampled | ever
 // The working set's changed-page map: one byte per 4 KiB page of shadow at
-// (shadow >> 12) + kDirtyMapDelta, i.e. from 0x104000000000 on (the shadow
-// of the shadow, which no application address maps to).
+// (shadow >> 12) + kDirtyMapDelta, i.e. from 0x82000000 on (the shadow of
+// the shadow, which no application address maps to).
 static constexpr uint64_t kShadowPageShift = 12;
-static constexpr uint64_t kDirtyMap = 0x104000000000ULL;
+static constexpr uint64_t kDirtyMap = 0x82000000ULL;
 static constexpr uint64_t kDirtyMapDelta =
     kDirtyMap - (kShadowOffset >> kShadowPageShift);
 
@@ -222,6 +227,13 @@ struct FieldRef {
   unsigned Span = 1;
 };
 
+/// The bytes [Begin, End) from a base (pointer, index, scale) that the
+/// working-set checks of a block mark, by base: a block entered only from it
+/// need not check them again.
+using CheckedSpans =
+    SmallDenseMap<std::tuple<Value *, Value *, uint64_t>,
+                  SmallVector<std::pair<int64_t, int64_t>, 2>, 8>;
+
 struct ExpandedRange; // a loop's range, expanded before it (markLoopRanges)
 
 class EfficiencySanitizer {
@@ -247,7 +259,11 @@ private:
   std::optional<MemoryAccess> describeAccess(Instruction &I);
   void instrumentMemIntrinsic(MemIntrinsic *MI);
   void instrumentMaskedAccess(IntrinsicInst *II);
-  void instrumentWorkingSetBlock(ArrayRef<MemoryAccess> Accesses);
+  void instrumentWorkingSetBlock(ArrayRef<MemoryAccess> Accesses,
+                                 CheckedSpans &Spans);
+  void instrumentWorkingSetFunction(
+      Function &F,
+      ArrayRef<std::pair<Instruction *, SmallVector<MemoryAccess, 8>>> Runs);
   void instrumentCacheFragRun(Instruction *End,
                               ArrayRef<MemoryAccess> Accesses);
   void instrumentCacheFragCallSite(CallBase *Call);
@@ -591,8 +607,7 @@ bool EfficiencySanitizer::instrumentFunction(Function &F) {
   bool Changed = LoopsMarked || !AccessRuns.empty() ||
                  !MaskedAccesses.empty() || !MemIntrinsics.empty();
   if (!CacheFrag) {
-    for (auto &[End, Accesses] : AccessRuns)
-      instrumentWorkingSetBlock(Accesses);
+    instrumentWorkingSetFunction(F, AccessRuns);
   } else if (!AccessRuns.empty()) {
     // The function's copy of the countdown lives in a stack slot until
     // promoteCountdown(); a function with no run leaves the thread's
@@ -1365,6 +1380,45 @@ decomposeAddress(const DataLayout &DL, Value *Addr) {
   return {Base, Offset.getSExtValue()};
 }
 
+// Working set: the blocks in reverse post-order, each starting from the spans
+// its unique predecessor (if any) had marked by its end, its own or inherited
+// from further up a chain of such edges. Such an edge is never a loop's back
+// edge (a header has its preheader and latch), so an access skipped for a
+// check upstream follows it within one pass through the code, as repeated
+// accesses within a block do (instrumentWorkingSetBlock). The order and the
+// edges are read before any block is split.
+void EfficiencySanitizer::instrumentWorkingSetFunction(
+    Function &F,
+    ArrayRef<std::pair<Instruction *, SmallVector<MemoryAccess, 8>>> Runs) {
+  DenseMap<BasicBlock *, unsigned> RunOfBlock;
+  for (unsigned R = 0; R < Runs.size(); ++R)
+    RunOfBlock[Runs[R].first->getParent()] = R;
+  SmallVector<std::pair<BasicBlock *, BasicBlock *>, 32> Order; // block, pred
+  for (BasicBlock *BB : ReversePostOrderTraversal<Function *>(&F))
+    Order.push_back({BB, BB->getUniquePredecessor()});
+  DenseMap<BasicBlock *, CheckedSpans> SpansAtEnd;
+  SmallVector<bool, 32> Done(Runs.size(), false);
+  for (auto &[BB, Pred] : Order) {
+    CheckedSpans Spans;
+    if (auto It = Pred && ClSkipRepeatedAccesses ? SpansAtEnd.find(Pred)
+                                                 : SpansAtEnd.end();
+        It != SpansAtEnd.end())
+      Spans = It->second;
+    if (auto It = RunOfBlock.find(BB); It != RunOfBlock.end()) {
+      instrumentWorkingSetBlock(Runs[It->second].second, Spans);
+      Done[It->second] = true;
+    }
+    if (!Spans.empty())
+      SpansAtEnd[BB] = std::move(Spans);
+  }
+  // Blocks that cannot be reached from the entry.
+  for (unsigned R = 0; R < Runs.size(); ++R)
+    if (!Done[R]) {
+      CheckedSpans Spans;
+      instrumentWorkingSetBlock(Runs[R].second, Spans);
+    }
+}
+
 // Working set: accesses of one block at constant offsets from one base
 // pointer whose bytes span at most a line share one check of the whole span,
 // placed at the first of them. The span's first and last bytes belong to
@@ -1378,7 +1432,7 @@ decomposeAddress(const DataLayout &DL, Value *Addr) {
 // or unmapped in between does not matter. An access inside a span already
 // checked in the block is not checked again (-efsan-skip-repeated-accesses).
 void EfficiencySanitizer::instrumentWorkingSetBlock(
-    ArrayRef<MemoryAccess> Accesses) {
+    ArrayRef<MemoryAccess> Accesses, CheckedSpans &Spans) {
   constexpr int64_t LineSize = int64_t(1) << kShadowScale;
   // Coalescing widens the checks that skipping repeated accesses looks up:
   // without the latter every access gets its own check.
@@ -1395,7 +1449,15 @@ void EfficiencySanitizer::instrumentWorkingSetBlock(
       std::tie(Base, Begin) = decomposeAddress(DL, Access.Addr);
     int64_t End = Begin + int64_t(Access.Size);
     bool Inline = ClInlineFastPath && Access.Size <= uint64_t(LineSize);
-    SmallVector<unsigned, 2> &Indices = ChecksOfBase[{Base.Ptr, Base.Index, Base.Scale}];
+    std::tuple<Value *, Value *, uint64_t> Key{Base.Ptr, Base.Index,
+                                               Base.Scale};
+    if (Merge)
+      if (auto It = Spans.find(Key); It != Spans.end() &&
+          any_of(It->second, [&](const std::pair<int64_t, int64_t> &Span) {
+            return Span.first <= Begin && End <= Span.second;
+          }))
+        continue;
+    SmallVector<unsigned, 2> &Indices = ChecksOfBase[Key];
     bool Covered = false;
     WorkingSetCheck *Joined = nullptr;
     for (unsigned Index : Indices) {
@@ -1423,6 +1485,9 @@ void EfficiencySanitizer::instrumentWorkingSetBlock(
                       {{Begin, Access.Alignment}}});
   }
 
+  for (WorkingSetCheck &Check : Checks)
+    Spans[{Check.Base.Ptr, Check.Base.Index, Check.Base.Scale}].push_back(
+        {Check.Begin, Check.End});
   for (WorkingSetCheck &Check : Checks) {
     uint64_t Span = Check.End - Check.Begin;
     IRBuilder<> IRB(Check.InsertBefore);
@@ -1675,14 +1740,15 @@ void EfficiencySanitizer::emitChangedPageMark(IRBuilder<> &IRB,
   markNoSanitize(Store);
 }
 
-// s1 = shadow(a); s2 = s1 + (((a & 63) + size - 1) >> 6);
+// s1 = shadow(a); s2 = shadow(a + size - 1);
 // if (!(*s1 & *s2 & 1)) {
 //   *s1 |= 0x81; *s2 |= 0x81; changed[s1 >> 12] = 1; changed[s2 >> 12] = 1;
 // }
 // Up to 64 bytes at any alignment touch the lines of their first and last
-// bytes only; s2 is s1 or the next shadow byte. Both lines marked costs two
-// byte loads, an and, a test and a not-taken branch, with no extra induction
-// variable for the second line. The cold block marks both lines inline: a
+// bytes only; s2 is s1 or the next shadow byte. Both lines marked costs eight
+// instructions: a shift of each address (the last byte's from an lea), two
+// byte loads with the offset as displacement, an and, a test and a not-taken
+// branch. (Deriving s2 from s1 and a & 63 took three more.) The cold block marks both lines inline: a
 // call there made the backend save and restore the vector registers live
 // across it on the hot path. It stores into both shadow bytes although one
 // of them may have bit 0 already; that is a store into the line of an
@@ -1693,14 +1759,13 @@ void EfficiencySanitizer::emitWorkingSetTwoLineFastPath(
     Instruction *InsertBefore, Value *Addr, uint64_t Size) {
   IRBuilder<> IRB(InsertBefore);
   Value *Int = IRB.CreatePtrToInt(Addr, IntptrTy);
-  Value *FirstShadow = IRB.CreateAdd(IRB.CreateLShr(Int, kShadowScale),
-                                     ConstantInt::get(IntptrTy, kShadowOffset));
-  Value *LastByteLine = IRB.CreateLShr(
-      IRB.CreateAdd(
-          IRB.CreateAnd(Int, ConstantInt::get(IntptrTy, (1u << kShadowScale) - 1)),
-          ConstantInt::get(IntptrTy, Size - 1)),
-      kShadowScale);
-  Value *LastShadow = IRB.CreateAdd(FirstShadow, LastByteLine);
+  Value *Offset = ConstantInt::get(IntptrTy, kShadowOffset);
+  Value *FirstShadow =
+      IRB.CreateAdd(IRB.CreateLShr(Int, kShadowScale), Offset);
+  Value *LastShadow = IRB.CreateAdd(
+      IRB.CreateLShr(IRB.CreateAdd(Int, ConstantInt::get(IntptrTy, Size - 1)),
+                     kShadowScale),
+      Offset);
   Value *First = IRB.CreateIntToPtr(FirstShadow, PtrTy);
   Value *Last = IRB.CreateIntToPtr(LastShadow, PtrTy);
   LoadInst *FirstByte = IRB.CreateAlignedLoad(Int8Ty, First, Align(1));
