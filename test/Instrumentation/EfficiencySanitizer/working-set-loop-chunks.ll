@@ -36,7 +36,9 @@ exit:
 ; CHECK-NEXT:    %[[SIZE:[0-9]+]] = shl i64 %n, 2
 ; CHECK-NEXT:    %[[FITS:[0-9]+]] = icmp ule i64 %[[SIZE]], 262144
 ; CHECK-NEXT:    %[[COUNT:[0-9]+]] = add i64 %n, -1
-; CHECK-NEXT:    br i1 %[[FITS]], label %loop.ph.efsan.marked, label %loop.ph
+; CHECK-NEXT:    %[[FEW:[0-9]+]] = icmp ult i64 %[[COUNT]], 262144
+; CHECK-NEXT:    %[[BOTH:[0-9]+]] = and i1 %[[FITS]], %[[FEW]]
+; CHECK-NEXT:    br i1 %[[BOTH]], label %loop.ph.efsan.marked, label %loop.ph
 ; CHECK:       loop.efsan.marked:
 ; CHECK:         store i32 7, ptr %p.efsan.marked, align 4, !nosanitize
 ; CHECK-NOT:   efsan.chunk
@@ -114,9 +116,11 @@ exit:
 ; CHECK:       loop.preheader:
 ; CHECK-NEXT:    %[[SIZE:[0-9]+]] = shl i64 %n, 3
 ; CHECK-NEXT:    icmp ule i64 %[[SIZE]], 262144
+; CHECK-NEXT:    %[[COUNT:[0-9]+]] = add i64 %n, -1
+; CHECK-NEXT:    icmp ult i64 %[[COUNT]], 262144
+; CHECK-NEXT:    and i1
 ; CHECK-NEXT:    %[[LAST:[0-9]+]] = add i64 %[[SIZE]], -8
 ; CHECK-NEXT:    %[[BASE:scevgep[0-9]*]] = getelementptr i8, ptr %a, i64 %[[LAST]]
-; CHECK-NEXT:    %[[COUNT:[0-9]+]] = add i64 %n, -1
 ; CHECK:       efsan.chunk.mark:
 ; CHECK-NEXT:    %efsan.chunk.first = load i64
 ; CHECK-NEXT:    add i64 %efsan.chunk.first, 32768

@@ -32,8 +32,10 @@ exit:
 ; CHECK:       loop.preheader:
 ; CHECK-NEXT:    %[[SIZE:[0-9]+]] = shl i64 %n, 2
 ; CHECK-NEXT:    %[[FITS:[0-9]+]] = icmp ule i64 %[[SIZE]], 262144
-; CHECK-NEXT:    %{{[0-9]+}} = add i64 %n, -1
-; CHECK-NEXT:    br i1 %[[FITS]], label %loop.ph.efsan.marked, label %loop.ph
+; CHECK-NEXT:    %[[COUNT:[0-9]+]] = add i64 %n, -1
+; CHECK-NEXT:    %[[FEW:[0-9]+]] = icmp ult i64 %[[COUNT]], 262144
+; CHECK-NEXT:    %[[BOTH:[0-9]+]] = and i1 %[[FITS]], %[[FEW]]
+; CHECK-NEXT:    br i1 %[[BOTH]], label %loop.ph.efsan.marked, label %loop.ph
 ; The range's shadow is tested 4 words (32 lines) at a time while all are
 ; marked, then a word at a time; a word with a line lacking bit 0 gets 0x81
 ; ored into each byte and its changed-page bytes set; the last 1 to 7 bytes

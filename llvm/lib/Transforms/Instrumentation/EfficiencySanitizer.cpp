@@ -871,6 +871,16 @@ bool EfficiencySanitizer::markLoopRanges(Function &F) {
       Expanded.back().push_back(
           {nullptr, Range.Stride, Range.Width, LoValue, SizeValue});
     }
+    // At most as many iterations as the limit has bytes, too: a range that
+    // does not move (a loop-invariant address) is touched in every
+    // iteration, so a long loop must mark it again chunk by chunk, as one
+    // whose range moves by a byte per iteration would (it fitted whatever
+    // the trip count, and was marked once before a loop that may run for
+    // many sample periods).
+    Value *Count = Expander.expandCodeFor(Plan.Count, Int64Ty, Before);
+    IRB.SetInsertPoint(Before);
+    Fits = IRB.CreateAnd(Fits,
+                         IRB.CreateICmpULT(Count, IRB.getInt64(ClLoopRangeLimit)));
     Conditions.push_back(Fits);
     if (auto *Always = dyn_cast<ConstantInt>(Fits); Always && Always->isOne()) {
       ChunkedCounts.push_back(nullptr);
@@ -879,7 +889,7 @@ bool EfficiencySanitizer::markLoopRanges(Function &F) {
     for (unsigned R = 0; R < Plan.Ranges.size(); ++R)
       Expanded.back()[R].Base =
           Expander.expandCodeFor(Plan.Ranges[R].Base, PtrTy, Before);
-    ChunkedCounts.push_back(Expander.expandCodeFor(Plan.Count, Int64Ty, Before));
+    ChunkedCounts.push_back(Count);
   }
   Expander.clear();
   SmallVector<std::pair<BasicBlock *, BasicBlock *>, 4> ChunkedLoops;
