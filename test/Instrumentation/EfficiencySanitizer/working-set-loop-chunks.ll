@@ -148,7 +148,9 @@ exit:
 ; 3-byte pixels (three loads, one group of width 3 and stride 3), a
 ; loop-invariant load (stride 0: the same 4 bytes in every chunk), a store of
 ; doubles (stride 8, so C = 262144 / 8 = 32768) and a histogram counter whose
-; address depends on the data, which keeps its per-access check.
+; address depends on the data but lies in the 2 KiB of %hist[0..255]: each
+; chunk also tests whether every line of that table is marked, and the
+; counter's check runs only when they are not.
 define void @pixels(ptr %img, ptr %out, ptr %scale, ptr %hist, i64 %n) {
 entry:
   %guard = icmp sgt i64 %n, 0
@@ -182,6 +184,9 @@ exit:
   ret void
 }
 ; CHECK-LABEL: define void @pixels(
+; CHECK:       {{^}}loop.ph:
+; CHECK:       {{^}}loop:
+; CHECK:         %efsan.tables.marked.before = phi i1 [ false, %loop.ph ], [ %[[CHUNKMARKED:efsan.tables.marked[0-9]*]], %{{[0-9]+}} ]
 ; CHECK:       efsan.chunk.mark:
 ; CHECK:         add i64 %efsan.chunk.first, 32768
 ; CHECK:         %[[AHEAD:[0-9]+]] = call i64 @llvm.umin.i64(i64 %{{[0-9]+}}, i64 32767)
@@ -209,18 +214,29 @@ exit:
 ; CHECK-NEXT:    lshr i64 %[[OLOINT]], 6
 ; CHECK-NEXT:    add i64
 ; CHECK-NEXT:    %[[OLAST:[0-9]+]] = sub i64 %[[OSIZE]], 1
+; The table's shadow, [%hist, %hist + 2048), tested a word at a time.
+; CHECK:       efsan.table.word{{[0-9]+}}:
+; CHECK:         %efsan.table.missing{{[0-9]+}} = phi i64
+; CHECK:       efsan.table.tested{{[0-9]+}}:
+; CHECK-NEXT:    %[[TABLEMARKED:efsan.table.marked[0-9]+]] = icmp eq i64
 ; CHECK-NOT:     call void @__efsan_loadN
 ; CHECK:       loop.efsan.body:
+; CHECK:         %[[CHUNKMARKED]] = phi i1 [ %efsan.tables.marked.before, %loop ], [ %[[TABLEMARKED]], %efsan.table.tested{{[0-9]+}} ]
 ; CHECK:         %r = load i8, ptr %px, align 1, !nosanitize
 ; CHECK:         %g = load i8, ptr %pg, align 1, !nosanitize
 ; CHECK:         %b = load i8, ptr %pb, align 1, !nosanitize
 ; CHECK:         %s = load i32, ptr %scale, align 4, !nosanitize
-; The counter's check: shadow byte tested, cold block marks it.
+; The counter's check, one for its load and store, skipped while the table is
+; marked: shadow byte tested, cold block marks it.
 ; CHECK:         %h = getelementptr inbounds i64, ptr %hist, i64 %rz
+; CHECK-NEXT:    %[[UNMARKED:[0-9]+]] = xor i1 %[[CHUNKMARKED]], true
+; CHECK-NEXT:    br i1 %[[UNMARKED]], label %[[CHECK:[0-9]+]], label %[[ACCESS:[0-9]+]], !prof
+; CHECK:       [[CHECK]]:
 ; CHECK-NEXT:    %[[HINT:[0-9]+]] = ptrtoint ptr %h to i64
 ; CHECK-NEXT:    lshr i64 %[[HINT]], 6
 ; CHECK:         or i8 %{{[0-9]+}}, -127
-; CHECK:         %c = load i64, ptr %h, align 8{{$}}
+; CHECK:       [[ACCESS]]:
+; CHECK-NEXT:    %c = load i64, ptr %h, align 8{{$}}
 ; CHECK-NEXT:    %c1 = add i64 %c, 1
 ; CHECK-NEXT:    store i64 %c1, ptr %h, align 8{{$}}
 ; CHECK:         store double %vd, ptr %po, align 8, !nosanitize

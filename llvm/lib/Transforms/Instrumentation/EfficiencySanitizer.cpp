@@ -129,6 +129,15 @@ static cl::opt<uint64_t> ClLoopRangeLimit(
              "are marked in the sample period in which they are touched"),
     cl::init(256 * 1024), cl::Hidden);
 
+static cl::opt<uint64_t> ClLoopTableLimit(
+    "efsan-loop-table-limit",
+    cl::desc("working-set: in a loop marked by ranges, an access at a "
+             "data-dependent address inside a loop-invariant region of at "
+             "most this many bytes (a table indexed by a byte) skips its "
+             "check while every line of the region is marked, tested once "
+             "per loop or chunk; 0 turns this off"),
+    cl::init(4096), cl::Hidden);
+
 static cl::opt<bool> ClCacheFragStack(
     "efsan-cache-frag-stack",
     cl::desc("cache-frag: also track stack slots that do not escape"),
@@ -157,6 +166,9 @@ static constexpr uint8_t kWorkingSetAccessBits = 0x81; // sampled | ever
 // (shadow >> 12) + kDirtyMapDelta, i.e. from 0x82000000 on (the shadow of
 // the shadow, which no application address maps to).
 static constexpr uint64_t kShadowPageShift = 12;
+// A loop marked whole tests its tables only when it runs at least this many
+// iterations (backedge-taken count), enough to repay the test.
+static constexpr uint64_t kTableMinCount = 64;
 static constexpr uint64_t kDirtyMap = 0x82000000ULL;
 static constexpr uint64_t kDirtyMapDelta =
     kDirtyMap - (kShadowOffset >> kShadowPageShift);
@@ -235,6 +247,7 @@ using CheckedSpans =
                   SmallVector<std::pair<int64_t, int64_t>, 2>, 8>;
 
 struct ExpandedRange; // a loop's range, expanded before it (markLoopRanges)
+struct LoopRangePlan;
 
 class EfficiencySanitizer {
 public:
@@ -253,8 +266,16 @@ private:
   bool instrumentFunction(Function &F);
   bool markLoopRanges(Function &F);
   void emitRangeMark(Instruction *InsertBefore, Value *Lo, Value *Size);
-  void emitChunkMarks(BasicBlock *Header, BasicBlock *Latch, Value *Count,
-                      ArrayRef<ExpandedRange> Ranges);
+  Value *emitRangeMarkedTest(Instruction *InsertBefore, Value *Lo,
+                             uint64_t Size);
+  Value *emitTablesMarkedTest(Instruction *InsertBefore,
+                              ArrayRef<std::pair<Value *, uint64_t>> Tables,
+                              Value *Worth = nullptr);
+  void findLoopTables(LoopRangePlan &Plan, ScalarEvolution &SE,
+                      SCEVExpander &Probe, Instruction *Before);
+  Value *emitChunkMarks(BasicBlock *Header, BasicBlock *Latch, Value *Count,
+                        ArrayRef<ExpandedRange> Ranges,
+                        ArrayRef<std::pair<Value *, uint64_t>> Tables);
 
   std::optional<MemoryAccess> describeAccess(Instruction &I);
   void instrumentMemIntrinsic(MemIntrinsic *MI);
@@ -354,6 +375,9 @@ private:
   SmallVector<std::unique_ptr<StructFieldTable>, 8> StructTables;
   StringMap<StructFieldTable *> StructTableByName;
   DenseMap<const Value *, bool> StackSlotEscapes;
+  // Working set: accesses whose check runs only when this i1 is false (their
+  // loop's tables were not all marked when it tested them).
+  DenseMap<Instruction *, Value *> CheckGuards;
   // Anonymous structs behind a typedef, from the debug info (built on first
   // use), and the typedef name found for each anonymous TBAA base type.
   std::optional<SmallVector<std::pair<StringRef, DICompositeType *>, 8>>
@@ -673,11 +697,19 @@ struct LoopRange {
   int64_t Stride;   // bytes per iteration, 0 for a loop-invariant address
   int64_t Width;    // bytes
 };
+/// Bytes [Lo, Lo + Size) that contain every address of an access, whatever
+/// the loop does (a table indexed by a byte).
+struct LoopTable {
+  const SCEV *Lo; // pointer, loop-invariant
+  uint64_t Size;
+};
 struct LoopRangePlan {
   Loop *L;
   const SCEV *Count; // backedge-taken count n, i64
   SmallVector<Instruction *, 8> Accesses; // checked by the ranges instead
   SmallVector<LoopRange, 4> Ranges;
+  SmallVector<Instruction *, 4> TableAccesses; // checked unless tables marked
+  SmallVector<LoopTable, 2> Tables;
 };
 /// A LoopRange expanded before the loop: Lo and Size cover all n + 1
 /// iterations.
@@ -830,8 +862,10 @@ bool EfficiencySanitizer::markLoopRanges(Function &F) {
           Plan.Ranges.push_back(Range);
       }
     }
-    if (!Plan.Accesses.empty())
+    if (!Plan.Accesses.empty()) {
+      findLoopTables(Plan, SE, Probe, Before);
       Plans.push_back(std::move(Plan));
+    }
   }
   if (Plans.empty()) {
     if (Changed)
@@ -848,6 +882,8 @@ bool EfficiencySanitizer::markLoopRanges(Function &F) {
   // Backedge-taken counts of the original loops that may run (null: the
   // ranges always fit).
   SmallVector<Value *, 4> ChunkedCounts;
+  SmallVector<SmallVector<std::pair<Value *, uint64_t>, 2>, 4> ExpandedTables;
+  SmallVector<Value *, 4> Counts;
   for (LoopRangePlan &Plan : Plans) {
     Instruction *Before = Plan.L->getLoopPreheader()->getTerminator();
     IRBuilder<> IRB(Before);
@@ -882,6 +918,11 @@ bool EfficiencySanitizer::markLoopRanges(Function &F) {
     Fits = IRB.CreateAnd(Fits,
                          IRB.CreateICmpULT(Count, IRB.getInt64(ClLoopRangeLimit)));
     Conditions.push_back(Fits);
+    Counts.push_back(Count);
+    ExpandedTables.emplace_back();
+    for (LoopTable &Table : Plan.Tables)
+      ExpandedTables.back().push_back(
+          {Expander.expandCodeFor(Table.Lo, PtrTy, Before), Table.Size});
     if (auto *Always = dyn_cast<ConstantInt>(Fits); Always && Always->isOne()) {
       ChunkedCounts.push_back(nullptr);
       continue;
@@ -893,6 +934,7 @@ bool EfficiencySanitizer::markLoopRanges(Function &F) {
   }
   Expander.clear();
   SmallVector<std::pair<BasicBlock *, BasicBlock *>, 4> ChunkedLoops;
+  SmallVector<SmallVector<Instruction *, 4>, 4> MarkedTableAccesses;
 
   for (unsigned P = 0; P < Plans.size(); ++P) {
     Loop *L = Plans[P].L;
@@ -948,18 +990,34 @@ bool EfficiencySanitizer::markLoopRanges(Function &F) {
     MarkedPreheaders.push_back(Marked->getLoopPreheader());
     for (Instruction *I : Plans[P].Accesses)
       markNoSanitize(cast<Instruction>(VMap[I]));
+    MarkedTableAccesses.emplace_back();
+    for (Instruction *I : Plans[P].TableAccesses)
+      MarkedTableAccesses.back().push_back(cast<Instruction>(VMap[I]));
   }
   // Last, as they add blocks that the loop and dominator trees do not know.
   for (unsigned P = 0; P < Plans.size(); ++P) {
+    Instruction *IntoMarked = MarkedPreheaders[P]->getTerminator();
     for (ExpandedRange &Range : Expanded[P])
       emitRangeMark(MarkedPreheaders[P]->getTerminator(), Range.Lo,
                     Range.Size);
+    if (!ExpandedTables[P].empty()) {
+      // Only a loop of enough iterations repays the test (a few words of
+      // shadow per table) with the checks it may skip.
+      IRBuilder<> IRB(IntoMarked);
+      Value *Long = IRB.CreateICmpUGE(Counts[P], IRB.getInt64(kTableMinCount));
+      Value *Marked = emitTablesMarkedTest(IntoMarked, ExpandedTables[P], Long);
+      for (Instruction *I : MarkedTableAccesses[P])
+        CheckGuards[I] = Marked;
+    }
     if (!ChunkedCounts[P])
       continue;
     for (Instruction *I : Plans[P].Accesses)
       markNoSanitize(I);
     auto [Header, Latch] = ChunkedLoops[P];
-    emitChunkMarks(Header, Latch, ChunkedCounts[P], Expanded[P]);
+    if (Value *Marked = emitChunkMarks(Header, Latch, ChunkedCounts[P],
+                                       Expanded[P], ExpandedTables[P]))
+      for (Instruction *I : Plans[P].TableAccesses)
+        CheckGuards[I] = Marked;
   }
   FAM->invalidate(F, PreservedAnalyses::none());
   return true;
@@ -975,9 +1033,10 @@ bool EfficiencySanitizer::markLoopRanges(Function &F) {
 // the cold block's address arithmetic into induction variables updated in
 // every iteration; and i, which only the cold block uses, lives in a stack
 // slot, so that the loop carries no copy of it from register to register.
-void EfficiencySanitizer::emitChunkMarks(BasicBlock *Header, BasicBlock *Latch,
-                                         Value *Count,
-                                         ArrayRef<ExpandedRange> Ranges) {
+Value *EfficiencySanitizer::emitChunkMarks(
+    BasicBlock *Header, BasicBlock *Latch, Value *Count,
+    ArrayRef<ExpandedRange> Ranges,
+    ArrayRef<std::pair<Value *, uint64_t>> Tables) {
   uint64_t MaxStride = 1;
   for (const ExpandedRange &Range : Ranges)
     MaxStride = std::max<uint64_t>(MaxStride, std::abs(Range.Stride));
@@ -1026,15 +1085,31 @@ void EfficiencySanitizer::emitChunkMarks(BasicBlock *Header, BasicBlock *Latch,
   }
   for (auto &[Lo, Size] : ChunkRanges)
     emitRangeMark(Done, Lo, Size);
+  // Whether the loop's tables are all marked, tested again at each chunk.
+  Value *TablesMarked =
+      Tables.empty() ? nullptr : emitTablesMarkedTest(Done, Tables);
 
   IRB.SetInsertPoint(Body, Body->begin());
   PHINode *LeftHere = IRB.CreatePHI(Int64Ty, 2, "efsan.chunk.left.here");
   LeftHere->addIncoming(Left, Header);
   LeftHere->addIncoming(IRB.getInt64(Chunk), Done->getParent());
+  PHINode *MarkedHere = nullptr, *MarkedBefore = nullptr;
+  if (TablesMarked) {
+    MarkedHere = IRB.CreatePHI(IRB.getInt1Ty(), 2, "efsan.tables.marked");
+    IRB.SetInsertPoint(Header, Header->getFirstNonPHIIt());
+    MarkedBefore =
+        IRB.CreatePHI(IRB.getInt1Ty(), 2, "efsan.tables.marked.before");
+    MarkedHere->addIncoming(MarkedBefore, Header);
+    MarkedHere->addIncoming(TablesMarked, Done->getParent());
+  }
   IRB.SetInsertPoint(Latch->getTerminator());
   Value *LeftNext =
       IRB.CreateSub(LeftHere, IRB.getInt64(1), "efsan.chunk.left.next");
   for (BasicBlock *Pred : predecessors(Header)) {
+    if (MarkedBefore)
+      MarkedBefore->addIncoming(Pred == Latch ? static_cast<Value *>(MarkedHere)
+                                              : IRB.getFalse(),
+                                Pred);
     if (Pred == Latch) {
       Left->addIncoming(LeftNext, Pred);
       continue;
@@ -1043,6 +1118,155 @@ void EfficiencySanitizer::emitChunkMarks(BasicBlock *Header, BasicBlock *Latch,
     IRB.SetInsertPoint(Pred->getTerminator());
     markNoSanitize(IRB.CreateStore(IRB.getInt64(0), FirstSlot));
   }
+  return MarkedHere;
+}
+
+// A loop's tables (working set): an access of a loop with a plan whose
+// address is not affine but lies, for every value the loop may give it, in a
+// small loop-invariant region (h->red[pixel[0]], crc_table[(c ^ *p) & 0xff]:
+// SCEV's range of the address minus its loop-invariant base) keeps its check,
+// guarded: before the loop, and in a chunked loop before each chunk, one test
+// reads the region's shadow, and while every line of every table has bit 0
+// the accesses skip their checks. Their lines are then marked already (the
+// total counts them: bit 0 comes with bit 7); a sample that clears bit 0 in
+// the middle of the loop or chunk leaves the lines the accesses touch after
+// it unmarked in the new period until the next test (the next chunk, or the
+// next entry of the loop): at most a chunk (or a loop of at most the limit's
+// iterations) late, the same resolution as the ranges marked ahead.
+void EfficiencySanitizer::findLoopTables(LoopRangePlan &Plan,
+                                         ScalarEvolution &SE,
+                                         SCEVExpander &Probe,
+                                         Instruction *Before) {
+  if (!ClLoopTableLimit)
+    return;
+  Loop *L = Plan.L;
+  SmallPtrSet<Instruction *, 8> Ranged(Plan.Accesses.begin(),
+                                       Plan.Accesses.end());
+  for (BasicBlock *BB : L->blocks())
+    for (Instruction &I : *BB) {
+      if (Ranged.count(&I) || I.hasMetadata(LLVMContext::MD_nosanitize))
+        continue;
+      std::optional<MemoryAccess> Access = describeAccess(I);
+      if (!Access || Access->Size > 64)
+        continue;
+      const SCEV *Addr = SE.getSCEV(Access->Addr);
+      if (SE.isLoopInvariant(Addr, L))
+        continue;
+      // Addr = Base (the loop-invariant terms, the pointer among them) +
+      // Offset (the others, whose range bounds the table).
+      auto *Sum = dyn_cast<SCEVAddExpr>(Addr);
+      if (!Sum)
+        continue;
+      SmallVector<const SCEV *, 4> Invariant, Variant;
+      for (const SCEV *Term : Sum->operands())
+        (SE.isLoopInvariant(Term, L) ? Invariant : Variant).push_back(Term);
+      if (Invariant.empty() || Variant.empty() ||
+          any_of(Variant, [](const SCEV *Term) {
+            return Term->getType()->isPointerTy();
+          }))
+        continue;
+      const SCEV *Base = SE.getAddExpr(Invariant);
+      const SCEV *Offset = SE.getAddExpr(Variant);
+      if (!Base->getType()->isPointerTy() ||
+          !Probe.isSafeToExpandAt(Base, Before))
+        continue;
+      ConstantRange Range = SE.getSignedRange(Offset);
+      if (Range.isFullSet() || Range.isEmptySet() ||
+          Range.getBitWidth() > 64)
+        continue;
+      APInt Min = Range.getSignedMin(), Max = Range.getSignedMax();
+      if (Min.getSignificantBits() > 40 || Max.getSignificantBits() > 40)
+        continue;
+      int64_t Lo = Min.getSExtValue(), Hi = Max.getSExtValue();
+      uint64_t Size = uint64_t(Hi - Lo) + Access->Size;
+      if (Hi < Lo || Size > ClLoopTableLimit)
+        continue;
+      const SCEV *TableLo = SE.getAddExpr(Base, SE.getConstant(Int64Ty, Lo));
+      Plan.TableAccesses.push_back(&I);
+      if (none_of(Plan.Tables, [&](const LoopTable &Table) {
+            return Table.Lo == TableLo && Table.Size == Size;
+          }))
+        Plan.Tables.push_back({TableLo, Size});
+    }
+}
+
+// Whether every line of each table has bit 0, tested before InsertBefore
+// (false without a test unless Worth is null or true): the shadow words of
+// each (at most ClLoopTableLimit / 512 + 2) are read, the bytes before and
+// past a table masked off.
+Value *EfficiencySanitizer::emitTablesMarkedTest(
+    Instruction *InsertBefore, ArrayRef<std::pair<Value *, uint64_t>> Tables,
+    Value *Worth) {
+  BasicBlock *Skip = nullptr;
+  if (Worth) {
+    Skip = InsertBefore->getParent();
+    Instruction *TestBefore = SplitBlockAndInsertIfThen(
+        Worth, InsertBefore->getIterator(), /*Unreachable=*/false);
+    InsertBefore = TestBefore;
+  }
+  Value *All = nullptr;
+  for (auto &[Lo, Size] : Tables) {
+    Value *Marked = emitRangeMarkedTest(InsertBefore, Lo, Size);
+    IRBuilder<> IRB(InsertBefore);
+    All = All ? IRB.CreateAnd(All, Marked) : Marked;
+  }
+  if (!Worth)
+    return All;
+  BasicBlock *Tested = InsertBefore->getParent();
+  BasicBlock *Join = cast<BranchInst>(InsertBefore)->getSuccessor(0);
+  PHINode *Result =
+      PHINode::Create(Type::getInt1Ty(Ctx), 2, "efsan.tables.marked", Join->begin());
+  Result->addIncoming(All, Tested);
+  Result->addIncoming(ConstantInt::getFalse(Ctx), Skip);
+  return Result;
+}
+
+//   missing = 0;
+//   for (at = first; at < end; at += 8)     // shadow bytes [first, end)
+//     missing |= ~*(u64 *)at & ONES & bytes_before(end - at);
+//   marked = missing == 0;
+Value *EfficiencySanitizer::emitRangeMarkedTest(Instruction *InsertBefore,
+                                                Value *Lo, uint64_t Size) {
+  constexpr uint64_t Ones = 0x0101010101010101ULL;
+  BasicBlock *Entry = InsertBefore->getParent();
+  Function *F = Entry->getParent();
+  BasicBlock *Done =
+      Entry->splitBasicBlock(InsertBefore, "efsan.table.tested");
+  BasicBlock *Word = BasicBlock::Create(Ctx, "efsan.table.word", F, Done);
+  Entry->getTerminator()->eraseFromParent();
+  IRBuilder<> IRB(Entry);
+  Value *LoInt = IRB.CreatePtrToInt(Lo, IntptrTy);
+  Value *Offset = ConstantInt::get(IntptrTy, kShadowOffset);
+  Value *First = IRB.CreateAdd(IRB.CreateLShr(LoInt, kShadowScale), Offset);
+  Value *End = IRB.CreateAdd(
+      IRB.CreateAdd(IRB.CreateLShr(IRB.CreateAdd(LoInt, IRB.getInt64(Size - 1)),
+                                   kShadowScale),
+                    Offset),
+      IRB.getInt64(1));
+  IRB.CreateBr(Word);
+
+  IRB.SetInsertPoint(Word);
+  PHINode *At = IRB.CreatePHI(IntptrTy, 2, "efsan.table.at");
+  PHINode *Missing = IRB.CreatePHI(Int64Ty, 2, "efsan.table.missing");
+  At->addIncoming(First, Entry);
+  Missing->addIncoming(IRB.getInt64(0), Entry);
+  LoadInst *Shadow = IRB.CreateAlignedLoad(
+      Int64Ty, IRB.CreateIntToPtr(At, PtrTy), Align(1));
+  markNoSanitize(Shadow);
+  Value *Left = IRB.CreateSub(End, At);
+  Value *Wanted = IRB.CreateSelect(
+      IRB.CreateICmpUGE(Left, IRB.getInt64(8)), IRB.getInt64(Ones),
+      IRB.CreateLShr(IRB.getInt64(Ones),
+                     IRB.CreateSub(IRB.getInt64(64), IRB.CreateShl(Left, 3))));
+  Value *MissingNext =
+      IRB.CreateOr(Missing, IRB.CreateAnd(IRB.CreateNot(Shadow), Wanted));
+  Value *AtNext = IRB.CreateAdd(At, IRB.getInt64(8));
+  At->addIncoming(AtNext, Word);
+  Missing->addIncoming(MissingNext, Word);
+  IRB.CreateCondBr(IRB.CreateICmpULT(AtNext, End), Word, Done);
+
+  IRB.SetInsertPoint(InsertBefore);
+  return IRB.CreateICmpEQ(MissingNext, IRB.getInt64(0), "efsan.table.marked");
 }
 
 // Marks [Lo, Lo + Size) (Size >= 1) before InsertBefore, inline. The
@@ -1349,6 +1573,7 @@ struct WorkingSetCheck {
   bool IsWrite;
   bool Callout; // wider than a line, or the inline fast path is off
   SmallVector<std::pair<int64_t, Align>, 4> Members; // offset, alignment
+  Value *Guard = nullptr; // i1: skip the check when true (a loop's tables)
 };
 } // namespace
 
@@ -1449,7 +1674,9 @@ void EfficiencySanitizer::instrumentWorkingSetBlock(
   bool Merge = ClSkipRepeatedAccesses;
   bool Coalesce = Merge && ClCoalesceAccesses;
   SmallVector<WorkingSetCheck, 8> Checks;
-  SmallDenseMap<std::tuple<Value *, Value *, uint64_t>,
+  // By base and guard: checks with a guard (a loop's tables) run or not
+  // together, so they cover and join only each other.
+  SmallDenseMap<std::tuple<Value *, Value *, uint64_t, Value *>,
                 SmallVector<unsigned, 2>, 8>
       ChecksOfBase;
   for (const MemoryAccess &Access : Accesses) {
@@ -1467,7 +1694,17 @@ void EfficiencySanitizer::instrumentWorkingSetBlock(
             return Span.first <= Begin && End <= Span.second;
           }))
         continue;
-    SmallVector<unsigned, 2> &Indices = ChecksOfBase[Key];
+    auto Guarded = CheckGuards.find(Access.I);
+    Value *Guard = Guarded == CheckGuards.end() ? nullptr : Guarded->second;
+    // An unguarded check of the span covers a guarded access too.
+    if (auto It = ChecksOfBase.find({Base.Ptr, Base.Index, Base.Scale, nullptr});
+        Merge && Guard && It != ChecksOfBase.end() &&
+        any_of(It->second, [&](unsigned Index) {
+          return Checks[Index].Begin <= Begin && End <= Checks[Index].End;
+        }))
+      continue;
+    SmallVector<unsigned, 2> &Indices =
+        ChecksOfBase[{Base.Ptr, Base.Index, Base.Scale, Guard}];
     bool Covered = false;
     WorkingSetCheck *Joined = nullptr;
     for (unsigned Index : Indices) {
@@ -1492,14 +1729,21 @@ void EfficiencySanitizer::instrumentWorkingSetBlock(
     Indices.push_back(Checks.size());
     Checks.push_back({Access.I, Base, Begin, End, Access.Addr, Begin,
                       Access.Alignment, Access.IsWrite, !Inline,
-                      {{Begin, Access.Alignment}}});
+                      {{Begin, Access.Alignment}}, Guard});
   }
 
   for (WorkingSetCheck &Check : Checks)
-    Spans[{Check.Base.Ptr, Check.Base.Index, Check.Base.Scale}].push_back(
-        {Check.Begin, Check.End});
+    if (!Check.Guard)
+      Spans[{Check.Base.Ptr, Check.Base.Index, Check.Base.Scale}].push_back(
+          {Check.Begin, Check.End});
   for (WorkingSetCheck &Check : Checks) {
     uint64_t Span = Check.End - Check.Begin;
+    if (Check.Guard) {
+      IRBuilder<> IRB(Check.InsertBefore);
+      Check.InsertBefore = SplitBlockAndInsertIfThen(
+          IRB.CreateNot(Check.Guard), Check.InsertBefore->getIterator(),
+          /*Unreachable=*/false, UnlikelyWeights);
+    }
     IRBuilder<> IRB(Check.InsertBefore);
     if (Check.Callout) {
       emitAccessCallout(IRB, Check.FirstAddr, Span, Check.FirstAlignment,
