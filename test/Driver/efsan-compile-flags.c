@@ -58,6 +58,20 @@
 // RUN: %clang -fsanitize=efficiency-working-set %if efsan-clang-driver %{-Werror%} -c %t.dir/f.s -o %t.dir/f.o
 // RUN: %clang -fsanitize=efficiency-working-set -Werror -c %t.dir/g.S -o %t.dir/g.o
 // RUN: cd %t.dir && %clang -fsanitize=efficiency-working-set %if efsan-clang-driver %{-Werror%} -c f.s %s
+// The pass's own options in such CFLAGS: efsan-clang hands them to cc1 only
+// (where the plugin is loaded), so the assembler of a .S file in the same
+// build does not reject them as unknown, and they reach the pass.
+// RUN: %clang -fsanitize=efficiency-working-set -mllvm -efsan-loop-range-limit=4096 -c %t.dir/g.S -o %t.dir/g2.o
+// RUN: cd %t.dir && %clang -fsanitize=efficiency-working-set -mllvm=-efsan-loop-table-limit=0 -c g.S %s
+// RUN: %clang -fsanitize=efficiency-working-set -mllvm -efsan-loop-range-limit=4096 -c %s -o %t.o -### 2>&1 \
+// RUN:   | FileCheck %s --check-prefix=PASSOPT
+// PASSOPT: "-cc1"
+// PASSOPT-SAME: "-mllvm" "-efsan-loop-range-limit=4096"
+// PASSOPT-NOT: "-cc1as"
+// A misspelt one is still an error.
+// RUN: not %clang -fsanitize=efficiency-working-set -mllvm -efsan-no-such-option=1 -c %s -o %t.o 2>&1 \
+// RUN:   | FileCheck %s --check-prefix=MISSPELT
+// MISSPELT: -efsan-no-such-option=1
 
 // The public interface header is found without extra flags.
 // RUN: %clang -fsanitize=efficiency-working-set -fsyntax-only -DWITH_INTERFACE %s

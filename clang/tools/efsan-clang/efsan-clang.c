@@ -915,8 +915,28 @@ int main(int argc, char **argv) {
     }
   }
 
-  for (int i = 1; i < argc; ++i)
-    push_passthrough(&out, argv[i]);
+  for (int i = 1; i < argc; ++i) {
+    // The pass's own options (-mllvm -efsan-...) exist only where the plugin
+    // is loaded, in cc1: through -Xclang, so that the assembler of a .s or
+    // .S file in the same build (CFLAGS reach those rules too) does not
+    // reject them as unknown; with nothing to compile they have no effect.
+    const char *pass_option = NULL;
+    if (tool && strcmp(argv[i], "-mllvm") == 0 && i + 1 < argc &&
+        starts_with(argv[i + 1], "-efsan-"))
+      pass_option = argv[++i];
+    else if (tool && starts_with(argv[i], "-mllvm=-efsan-"))
+      pass_option = argv[i] + strlen("-mllvm=");
+    if (!pass_option) {
+      push_passthrough(&out, argv[i]);
+      continue;
+    }
+    if (compile) {
+      push(&out, "-Xclang");
+      push(&out, "-mllvm");
+      push(&out, "-Xclang");
+      push(&out, pass_option);
+    }
+  }
 
   if (link) {
     // The efsan runtime carries UBSan's handlers (as tsan's and msan's do);
