@@ -268,6 +268,8 @@ private:
   void emitRangeMark(Instruction *InsertBefore, Value *Lo, Value *Size);
   Value *emitRangeMarkedTest(Instruction *InsertBefore, Value *Lo,
                              uint64_t Size);
+  std::pair<Value *, Value *> shadowBytesOf(IRBuilder<> &IRB, Value *Lo,
+                                            Value *Size);
   Value *emitTablesMarkedTest(Instruction *InsertBefore,
                               ArrayRef<std::pair<Value *, uint64_t>> Tables,
                               Value *Worth = nullptr);
@@ -1190,6 +1192,19 @@ void EfficiencySanitizer::findLoopTables(LoopRangePlan &Plan,
     }
 }
 
+// The shadow bytes [First, End) of the lines of [Lo, Lo + Size), Size >= 1.
+std::pair<Value *, Value *>
+EfficiencySanitizer::shadowBytesOf(IRBuilder<> &IRB, Value *Lo, Value *Size) {
+  Value *LoInt = IRB.CreatePtrToInt(Lo, IntptrTy);
+  Value *Offset = ConstantInt::get(IntptrTy, kShadowOffset);
+  Value *First = IRB.CreateAdd(IRB.CreateLShr(LoInt, kShadowScale), Offset);
+  Value *Last = IRB.CreateAdd(
+      IRB.CreateLShr(IRB.CreateAdd(LoInt, IRB.CreateSub(Size, IRB.getInt64(1))),
+                     kShadowScale),
+      Offset);
+  return {First, IRB.CreateAdd(Last, IRB.getInt64(1))};
+}
+
 // Whether every line of each table has bit 0, tested before InsertBefore
 // (false without a test unless Worth is null or true): the shadow words of
 // each (at most ClLoopTableLimit / 512 + 2) are read, the bytes before and
@@ -1235,14 +1250,7 @@ Value *EfficiencySanitizer::emitRangeMarkedTest(Instruction *InsertBefore,
   BasicBlock *Word = BasicBlock::Create(Ctx, "efsan.table.word", F, Done);
   Entry->getTerminator()->eraseFromParent();
   IRBuilder<> IRB(Entry);
-  Value *LoInt = IRB.CreatePtrToInt(Lo, IntptrTy);
-  Value *Offset = ConstantInt::get(IntptrTy, kShadowOffset);
-  Value *First = IRB.CreateAdd(IRB.CreateLShr(LoInt, kShadowScale), Offset);
-  Value *End = IRB.CreateAdd(
-      IRB.CreateAdd(IRB.CreateLShr(IRB.CreateAdd(LoInt, IRB.getInt64(Size - 1)),
-                                   kShadowScale),
-                    Offset),
-      IRB.getInt64(1));
+  auto [First, End] = shadowBytesOf(IRB, Lo, IRB.getInt64(Size));
   IRB.CreateBr(Word);
 
   IRB.SetInsertPoint(Word);
@@ -1355,14 +1363,7 @@ void EfficiencySanitizer::emitRangeMark(Instruction *InsertBefore, Value *Lo,
     return Loaded;
   };
 
-  Value *LoInt = IRB.CreatePtrToInt(Lo, IntptrTy);
-  Value *Offset = ConstantInt::get(IntptrTy, kShadowOffset);
-  Value *First = IRB.CreateAdd(IRB.CreateLShr(LoInt, kShadowScale), Offset);
-  Value *Last = IRB.CreateAdd(
-      IRB.CreateLShr(IRB.CreateAdd(LoInt, IRB.CreateSub(Size, IRB.getInt64(1))),
-                     kShadowScale),
-      Offset);
-  Value *End = IRB.CreateAdd(Last, IRB.getInt64(1));
+  auto [First, End] = shadowBytesOf(IRB, Lo, Size);
   IRB.CreateCondBr(
       IRB.CreateICmpULE(IRB.CreateAdd(First, IRB.getInt64(32)), End), Block,
       Words);
