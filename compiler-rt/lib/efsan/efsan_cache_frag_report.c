@@ -401,23 +401,35 @@ static void cf_attribute(const struct cf_finding *f, u32 view_count,
   }
 }
 
+static bool cf_byte_set(const u64 bytes[2], u32 i) {
+  return bytes[i / 64] & (1ull << (i % 64));
+}
+
+// The next run of set bits of a 128-bit set at or after *first: [*first,
+// *last]. False when there is none.
+static bool cf_next_byte_run(const u64 bytes[2], u32 *first, u32 *last) {
+  u32 i = *first;
+  while (i < 128 && !cf_byte_set(bytes, i))
+    i++;
+  if (i == 128)
+    return false;
+  u32 end = i;
+  while (end + 1 < 128 && cf_byte_set(bytes, end + 1))
+    end++;
+  *first = i;
+  *last = end;
+  return true;
+}
+
 // Byte ranges of a 128-bit set, relative to base: "+0..3 +8..15".
 static void cf_format_bytes(char *buffer, uptr length, const u64 bytes[2],
                             uptr base_offset) {
   uptr at = 0;
   buffer[0] = 0;
-  for (u32 i = 0; i < 128 && at < length;) {
-    if (!(bytes[i / 64] & (1ull << (i % 64)))) {
-      i++;
-      continue;
-    }
-    u32 end = i;
-    while (end + 1 < 128 && (bytes[(end + 1) / 64] & (1ull << ((end + 1) % 64))))
-      end++;
+  for (u32 i = 0, end; at < length && cf_next_byte_run(bytes, &i, &end);
+       i = end + 1)
     at += efsan_snprintf(buffer + at, length - at, "%s+%zu..%zu", at ? " " : "",
                          (uptr)(i + base_offset), (uptr)(end + base_offset));
-    i = end + 1;
-  }
 }
 
 static const char *cf_object_kind_name(int kind) {
@@ -643,7 +655,7 @@ static void cf_suggest(char *buffer, uptr length, const struct cf_finding *f,
   char type_name[96], first_member[64];
   uptr element_size, first_byte = 0;
   while (first_byte < 128 &&
-         !(object->bytes[first_byte / 64] & (1ull << (first_byte % 64))))
+         !cf_byte_set(object->bytes, first_byte))
     first_byte++;
   if (part_size && first_byte < 128 &&
       cf_object_type(object, &layout, &holder, &pointer) &&
@@ -740,7 +752,7 @@ static u32 cf_line_map(const struct cf_finding *f, u32 view_count,
     for (u32 v = 0; v < view_count && v < 64; v++)
       for (u32 k = 0; k < cf_views[v].shape_count; k++) {
         const struct cf_view_shape *shape = &cf_views[v].shapes[k];
-        if (!(shape->bytes[b / 64] & (1ull << (b % 64))))
+        if (!cf_byte_set(shape->bytes, b))
           continue;
         if (shape->reads)
           readers |= 1ull << v;
@@ -753,7 +765,7 @@ static u32 cf_line_map(const struct cf_finding *f, u32 view_count,
     const struct cf_view_shape *any = 0;
     for (u32 v = 0; v < view_count && !any; v++)
       for (u32 k = 0; k < cf_views[v].shape_count && !any; k++)
-        if (cf_views[v].shapes[k].bytes[b / 64] & (1ull << (b % 64)))
+        if (cf_byte_set(cf_views[v].shapes[k].bytes, b))
           any = &cf_views[v].shapes[k];
     if (any)
       cf_object_of_shape(any, f->address + b, &object);
@@ -1052,18 +1064,10 @@ static void cf_print_text_accesses(const struct cf_finding *f, u32 view_count,
 static void cf_print_json_byte_ranges(const u64 bytes[2], long delta) {
   efsan_printf("[");
   bool first = true;
-  for (u32 i = 0; i < 128;) {
-    if (!(bytes[i / 64] & (1ull << (i % 64)))) {
-      i++;
-      continue;
-    }
-    u32 end = i;
-    while (end + 1 < 128 && (bytes[(end + 1) / 64] & (1ull << ((end + 1) % 64))))
-      end++;
+  for (u32 i = 0, end; cf_next_byte_run(bytes, &i, &end); i = end + 1) {
     efsan_printf("%s[%zu, %zu]", first ? "" : ", ", (uptr)(i + delta),
                  (uptr)(end + delta));
     first = false;
-    i = end + 1;
   }
   efsan_printf("]");
 }
