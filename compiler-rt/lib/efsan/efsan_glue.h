@@ -33,6 +33,11 @@ void GlueAfterForkInChild();
 // a one-line error and exit(1).
 void InitializeFlags();
 void InitializeInterceptors();
+// The current thread's stack, learned once where no libc lock is held (the
+// thread's start, before the program runs on it): the unwinder never asks
+// libc for it (pthread_getattr_np holds the thread's lock while it calls
+// realloc, whose interceptor captures a stack).
+void SetThreadStackBounds(__sanitizer::uptr bottom, __sanitizer::uptr top);
 // Stack depot id of the stack starting at caller_pc, unwinding from
 // caller_frame (the frame of the function caller_pc is in or its callee's).
 u32 CaptureCallerStack(__sanitizer::uptr caller_pc,

@@ -257,6 +257,7 @@ static void *ThreadTrampoline(void *raw) {
   looking_up_thread_stack = true;
   GetThreadStackAndTls(/*main=*/false, &stack, &stack_size, &tls, &tls_size);
   looking_up_thread_stack = false;
+  SetThreadStackBounds(stack, stack + stack_size);
   // The key's destructor runs when the thread returns or calls pthread_exit.
   pthread_setspecific(thread_exit_key, kThreadRunning);
   efsan_core_thread_start(stack, stack + stack_size, (uptr)start.callback);

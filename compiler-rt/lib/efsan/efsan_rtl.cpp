@@ -630,17 +630,27 @@ extern "C" sptr efsan_read_file(const char *path, char *buffer, uptr size) {
 
 //===-- Stacks and symbols --------------------------------------------------===//
 
-// The fast unwinder needs the current thread's stack bounds; looking them up
-// costs a pthread_getattr_np, so each thread does it once.
+// The fast unwinder needs the current thread's stack bounds. A thread the
+// program created gets them from its start (ThreadTrampoline); the main
+// thread's come from /proc/self/maps, which takes no libc lock. A thread
+// that started any other way has none, and its stacks are empty: asking
+// pthread_getattr_np from here could deadlock (see SetThreadStackBounds).
 static __thread uptr thread_stack_top, thread_stack_bottom;
+
+void __efsan::SetThreadStackBounds(uptr bottom, uptr top) {
+  thread_stack_bottom = bottom;
+  thread_stack_top = top;
+}
 
 void __sanitizer::BufferedStackTrace::UnwindImpl(uptr pc, uptr bp,
                                                  void *context,
                                                  bool request_fast,
                                                  u32 max_depth) {
-  if (!thread_stack_top)
-    GetThreadStackTopAndBottom(efsan_thread_index == 0, &thread_stack_top,
+  if (!thread_stack_top && efsan_thread_index == 0)
+    GetThreadStackTopAndBottom(/*at_initialization=*/true, &thread_stack_top,
                                &thread_stack_bottom);
+  if (!thread_stack_top)
+    return;
   Unwind(max_depth, pc, bp, context, thread_stack_top, thread_stack_bottom,
          StackTrace::WillUseFastUnwind(request_fast));
 }
@@ -650,9 +660,8 @@ static const u32 kEfsanStackDepth = 64;
 namespace __efsan {
 // Stack of the caller's caller: frame 0 is the function that called the
 // function that calls this (an interceptor's caller, for example).
-// Set while this thread captures a stack: the unwinder's first bounds lookup
-// (pthread_getattr_np) calls realloc, whose interceptor would capture again
-// and deadlock on the lock pthread_getattr_np holds.
+// Set while this thread captures a stack: captures do not nest (an
+// allocation in a signal handler that interrupted one records no stack).
 static __thread bool capturing_stack;
 
 NOINLINE u32 CaptureCallerStack(uptr caller_pc, uptr caller_frame) {
