@@ -25,6 +25,9 @@ extern bool secure_execution;
 extern int program_exit_status;
 // Every path into libc's exit() calls this first (efsan_core_before_exit).
 void BeforeExit(int status);
+// Writes the exit report (once, whichever path gets here first: the atexit
+// handler, or _exit).
+void FinishAtExit();
 // In a forked child: report locks another thread may have held at fork are
 // released, and the thread that writes reports on signals
 // (report_on_signals, report_signal) is started again.

@@ -988,7 +988,7 @@ static bool SigpipePending() {
   return pending & (1ULL << (SIGPIPE - 1));
 }
 
-static void FinishAtExit() {
+void __efsan::FinishAtExit() {
   u64 only_sigpipe = 1ULL << (SIGPIPE - 1), old_mask = 0;
   syscall(SYS_rt_sigprocmask, SIG_BLOCK, &only_sigpipe, &old_mask,
           sizeof(old_mask));
