@@ -176,8 +176,9 @@ write_ninja() {
 # $EFSAN_BUILD_DIR/lib/clang/19. The main build puts our runtime in its
 # lib/linux; Debian's headers, runtimes and ignorelists are linked in beside
 # it so that everything stock clang can do, this one can too. The LLVMgold
-# plugin and ld.lld are linked next to the binary where clang looks for them,
-# so -flto and -fuse-ld=lld work as with /usr/lib/llvm-19/bin/clang.
+# plugin, ld.lld and libomp are linked next to the binary where clang looks
+# for them, so -flto, -fuse-ld=lld and -fopenmp work as with
+# /usr/lib/llvm-19/bin/clang.
 layout_resource_dir() {
   local deb=$LLVM_PREFIX/lib/clang/$CLANG_MAJOR
   local res=$EFSAN_BUILD_DIR/lib/clang/$CLANG_MAJOR
@@ -195,6 +196,11 @@ layout_resource_dir() {
   ln -sfn "$deb/bin" "$res/bin"
   ln -sfn "$LLVM_PREFIX/lib/LLVMgold.so" "$EFSAN_BUILD_DIR/lib/LLVMgold.so"
   ln -sfn "$LLVM_PREFIX/bin/ld.lld" "$EFSAN_BUILD_DIR/bin/ld.lld"
+  # -fopenmp links -lomp from clang's own lib directory (libomp-19-dev puts
+  # it there; the program runs with Debian's libomp.so.5).
+  for e in "$LLVM_PREFIX"/lib/libomp.so "$LLVM_PREFIX"/lib/libomp.so.5; do
+    [ -e "$e" ] && ln -sfn "$e" "$EFSAN_BUILD_DIR/lib/"
+  done
   [ -f "$res/lib/linux/libclang_rt.efsan-x86_64.a" ] ||
     log "note: $res/lib/linux/libclang_rt.efsan-x86_64.a is not built yet (ninja -C $EFSAN_BUILD_DIR clang_rt.efsan-x86_64)"
 }
