@@ -59,6 +59,18 @@ config.available_features.add("x86_64-linux")
 import shutil
 if shutil.which("taskset"):
     config.available_features.add("taskset")
+# OpenMP tests: clang's libomp (Debian's libomp-19-dev, which bootstrap.sh
+# installs) and GCC's libgomp with a GCC that compiles OpenMP.
+llvm_lib = os.path.join(os.path.dirname(config.llvm_tools_dir), "lib")
+if (os.path.exists(os.path.join(llvm_lib, "libomp.so")) and
+        os.path.exists(os.path.join(llvm_lib, "clang", "19", "include", "omp.h"))):
+    config.available_features.add("libomp")
+if shutil.which("gcc"):
+    import subprocess
+    probe = subprocess.run(["gcc", "-print-file-name=libgomp.so"],
+                           capture_output=True, text=True)
+    if probe.returncode == 0 and os.path.isabs(probe.stdout.strip()):
+        config.available_features.add("libgomp")
 # Tests that make a setuid program and run it as another user.
 if os.geteuid() == 0 and shutil.which("setpriv"):
     config.available_features.add("root-and-setpriv")

@@ -280,6 +280,15 @@ const char *efsan_global_name(uptr start);
 // symbolizer process), demangled; null if none.
 const char *efsan_function_name(uptr pc);
 
+// The call site (a return address) of the OpenMP parallel region the thread
+// with that index was started for, 0 if it is not an OpenMP runtime's thread
+// (efsan_openmp.cpp).
+uptr efsan_openmp_thread_region(u32 thread);
+// The name reports give the thread with that index instead of its start
+// routine's ("omp parallel at FILE:LINE" for an OpenMP runtime's thread), or
+// null. For reports only (it may start the symbolizer).
+const char *efsan_thread_name(u32 thread);
+
 //===-- Glue -> core --------------------------------------------------------===//
 // Idempotent: parses ESAN_OPTIONS, installs the interceptors, then calls
 // efsan_core_init(__efsan_which_tool). Normally run from .preinit_array.

@@ -936,6 +936,9 @@ static const char *cf_thread_function(u32 thread) {
     return "main";
   if (thread == EFSAN_INTERNAL_THREAD)
     return 0;
+  const char *name = efsan_thread_name(thread);
+  if (name)
+    return name;
   return efsan_function_name(efsan_cache_frag_thread_start_routine(thread));
 }
 

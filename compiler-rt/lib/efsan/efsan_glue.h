@@ -36,6 +36,14 @@ void GlueAfterForkInChild();
 // a one-line error and exit(1).
 void InitializeFlags();
 void InitializeInterceptors();
+// OpenMP (efsan_openmp.cpp): the GOMP_* entry points of libgomp.
+void InitializeOpenMPInterceptors();
+// The calling thread is entering an OpenMP parallel region: the region's call
+// site in the program and a frame to unwind the program's stack from (0 if
+// none). Threads it creates meanwhile are the region's.
+bool OpenMPRegionBeingEntered(__sanitizer::uptr *pc, __sanitizer::uptr *frame);
+// Thread index thread was created for the region at region_pc.
+void OpenMPThreadCreated(u32 thread, __sanitizer::uptr region_pc);
 // The current thread's stack, learned once where no libc lock is held (the
 // thread's start, before the program runs on it): the unwinder never asks
 // libc for it (pthread_getattr_np holds the thread's lock while it calls

@@ -4,7 +4,8 @@
 //   writes for the program (memcpy, read, fgets, strlen...) are counted as
 //   accesses of the program;
 // - pthread_create (stable thread indices, thread stacks as stack regions,
-//   thread start/exit hooks), fork (a child has its own sampler and report);
+//   thread start/exit hooks; an OpenMP runtime's threads are created at
+//   their parallel region, efsan_openmp.cpp), fork (a child has its own sampler and report);
 // - mmap (regions) and the malloc family (heap regions; allocation sizes and
 //   stacks for the cache-frag tool).
 // Signals are not intercepted: the runtime installs no handler and its
@@ -271,9 +272,16 @@ INTERCEPTOR(int, pthread_create, void *thread, void *attr,
       static_cast<ThreadStart *>(InternalAlloc(sizeof(ThreadStart)));
   start->callback = callback;
   start->param = param;
-  // Indices follow creation order, decided by the creating thread.
+  // Indices follow creation order, decided by the creating thread. A thread
+  // an OpenMP runtime starts for a parallel region was created at the
+  // region's call site in the program.
+  uptr region_pc, region_frame;
+  bool for_region = OpenMPRegionBeingEntered(&region_pc, &region_frame);
   start->index = efsan_core_next_thread_index(
-      CaptureReportStack(GET_CALLER_PC(), GET_CURRENT_FRAME()));
+      for_region ? CaptureReportStack(region_pc, region_frame)
+                 : CaptureReportStack(GET_CALLER_PC(), GET_CURRENT_FRAME()));
+  if (for_region)
+    OpenMPThreadCreated(start->index, region_pc);
   // Counted before it starts, so that the creator exiting right away is
   // never taken for the last thread.
   atomic_fetch_add(&program_threads, 1, memory_order_relaxed);
@@ -717,6 +725,7 @@ void InitializeInterceptors() {
   INTERCEPT_FUNCTION(shmat);
   INTERCEPT_FUNCTION(exit);
   INTERCEPT_FUNCTION(__libc_start_main);
+  InitializeOpenMPInterceptors();
   InitializeCommonInterceptors();
   INTERCEPT_FUNCTION(strstr);
   INTERCEPT_FUNCTION(strchr);

@@ -1,0 +1,61 @@
+// The OpenMP twin of int-counters.c: per-thread int counters in one heap
+// array, indexed by omp_get_thread_num() in a `#pragma omp parallel for`
+// (clang's libomp). The team's counters share a cache line: false sharing
+// of the heap object, found as with pthreads, and libomp's threads are named
+// after the parallel region that started them, created at its #pragma's line
+// (not inside libomp, which has no frame pointers). The program prints what
+// a plain build prints.
+// REQUIRES: libomp
+// RUN: %clang -O2 -g -fopenmp %s -o %t.plain
+// RUN: %run %t.plain > %t.plain.out
+// RUN: %clang -O2 -g -fopenmp -fsanitize=efficiency-cache-frag %s -o %t
+// DEFINE: %{check} = %python %S/Inputs/check_findings.py --only --expect false-sharing:heap=openmp-counters.c --threads 0,1,2,3
+// RUN: env ESAN_OPTIONS=report_format=json %run %t > %t.out 2> %t.default.json
+// RUN: diff %t.plain.out %t.out
+// RUN: %{check} %t.default.json
+// RUN: FileCheck --check-prefix=JSON %s < %t.default.json
+// RUN: env ESAN_OPTIONS=report_format=json:cache_frag_sample_period=1 %run %t 2> %t.exact.json
+// RUN: %{check} %t.exact.json
+// RUN: %if taskset %{ env ESAN_OPTIONS=report_format=json taskset -c 0 %run %t > %t.pinned.out 2> %t.pinned.json %}
+// RUN: %if taskset %{ diff %t.plain.out %t.pinned.out %}
+// RUN: %if taskset %{ %{check} %t.pinned.json %}
+// RUN: %run %t 2>&1 | FileCheck %s
+#include <omp.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#define NTHREADS 4
+#define WORDS 4096
+#define PASSES 60
+
+// Each thread's private words on lines of its own, 256 bytes from the next
+// thread's (so not even a 128-byte line is shared).
+_Alignas(128) static unsigned words[NTHREADS][WORDS + 64];
+
+int main(void) {
+  int *use_len = calloc(NTHREADS, sizeof(int));
+#pragma omp parallel for num_threads(NTHREADS) schedule(static, 1)
+  for (int t = 0; t < NTHREADS; t++) {
+    int me = omp_get_thread_num();
+    for (int pass = 0; pass < PASSES; pass++)
+      for (int i = 0; i < WORDS; i++) {
+        words[me][i] = words[me][i] * 31 + (unsigned)i; // private work
+        if ((words[me][i] & 7) == 0)
+          use_len[me]++;
+      }
+  }
+  printf("%d %d\n", use_len[0] + use_len[3], omp_get_max_threads() > 0);
+  free(use_len);
+  return 0;
+}
+
+// CHECK: #1 false sharing on cache line {{.*}} of the time of threads T0 T1 T2 T3)
+// CHECK: threads: T0 main, T1 omp parallel at openmp-counters.c:37, T2 omp parallel at openmp-counters.c:37, T3 omp parallel at openmp-counters.c:37
+// CHECK-NEXT: T1, T2, T3 created by T0 at:
+// CHECK-NEXT: #0 0x{{[0-9a-f]+}} in main {{.*}}openmp-counters.c:37
+// CHECK: object: heap object at 0x{{[0-9a-f]+}}, size 16; written bytes that invalidate: +0..15 ({{[0-9]+}} invalidations); allocated at:
+// CHECK-NEXT: #0 {{.*}} in main {{.*}}openmp-counters.c:36
+// CHECK: SUMMARY: EfficiencySanitizer: cache-frag: 1 false sharing, 0 true sharing
+
+// JSON: "thread_start_functions": [{"thread": 0, "function": "main"}, {"thread": 1, "function": "omp parallel at openmp-counters.c:37"}
+// JSON: "thread_creations": [{"thread": 1, "created_by": 0, "stack": [{{{.*}}"function": "main", "file": "{{.*}}openmp-counters.c", "line": 37
