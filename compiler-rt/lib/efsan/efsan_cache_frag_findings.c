@@ -950,6 +950,24 @@ enum cf_heat cf_field_heat(const struct cf_struct_usage *u, u32 field,
 }
 
 
+bool cf_cold_near_hot(const struct cf_struct_usage *u, u32 field, u64 max) {
+  if (cf_field_heat(u, field, max) != CF_HEAT_COLD || !u->field_sizes[field])
+    return false;
+  uptr first = u->field_offsets[field] / EFSAN_CACHE_LINE_SIZE;
+  uptr last = (u->field_offsets[field] + u->field_sizes[field] - 1) /
+              EFSAN_CACHE_LINE_SIZE;
+  for (u32 f = 0; f < u->num_fields; f++) {
+    if (!u->field_sizes[f] || cf_field_heat(u, f, max) != CF_HEAT_HOT)
+      continue;
+    uptr hot_first = u->field_offsets[f] / EFSAN_CACHE_LINE_SIZE;
+    uptr hot_last =
+        (u->field_offsets[f] + u->field_sizes[f] - 1) / EFSAN_CACHE_LINE_SIZE;
+    if (hot_first <= last && first <= hot_last)
+      return true;
+  }
+  return false;
+}
+
 void cf_struct_shape(const struct cf_struct_usage *u,
                             struct cf_struct_shape *shape) {
   efsan_internal_memset(shape, 0, sizeof(*shape));
@@ -971,6 +989,8 @@ void cf_struct_shape(const struct cf_struct_usage *u,
       shape->cold_bytes += u->field_sizes[f];
     }
   }
+  for (u32 f = 0; f < u->num_fields; f++)
+    shape->cold_near_hot += cf_cold_near_hot(u, f, shape->max);
   if (!shape->hot)
     shape->hot_begin = 0;
 }
@@ -994,7 +1014,7 @@ bool cf_struct_judged(const struct cf_struct_usage *u) {
 
 bool cf_hot_cold_mix(const struct cf_struct_usage *u,
                             const struct cf_struct_shape *shape) {
-  return cf_struct_judged(u) && shape->hot && shape->cold &&
+  return cf_struct_judged(u) && shape->hot && shape->cold_near_hot &&
          u->size > EFSAN_CACHE_LINE_SIZE &&
          cf_lines(u->size - shape->cold_bytes) < cf_lines(u->size);
 }
