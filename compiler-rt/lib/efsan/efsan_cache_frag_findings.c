@@ -234,11 +234,15 @@ static bool cf_in_module_data(uptr address) {
 }
 
 // The object that held the byte at address when the shape's access was
-// sampled: the heap block the record noted then, else a global or a thread
-// stack by address.
+// sampled: the heap block the record noted then, else the live heap block
+// that holds it now (the shape's own lookup can miss: a block another
+// thread was reallocating at that moment, or kinds of access beyond the
+// record's, which are summed without one), else a global or a thread stack
+// by address.
 static void cf_object_of_shape(const struct cf_view_shape *s, uptr address,
                                struct cf_object *o) {
   efsan_internal_memset(o, 0, sizeof(*o));
+  struct efsan_heap_block block;
   if (s->object) {
     struct cf_line_object *lo = &s->record->objects[s->object - 1];
     o->kind = CF_OBJECT_HEAP;
@@ -246,6 +250,14 @@ static void cf_object_of_shape(const struct cf_view_shape *s, uptr address,
     o->size = lo->size;
     o->stack_id = lo->stack_id;
     o->serial = lo->serial;
+    return;
+  }
+  if (efsan_heap_lookup(address, &block)) {
+    o->kind = CF_OBJECT_HEAP;
+    o->start = block.start;
+    o->size = block.size;
+    o->stack_id = block.stack_id;
+    o->serial = block.serial;
     return;
   }
   const char *name;
