@@ -24,6 +24,11 @@ import math
 import os
 import sys
 
+# The package beside this file in the source tree; in the build and where it
+# is installed, in ../share/efsan-view (scripts/CMakeLists.txt).
+sys.path.insert(1, os.path.join(os.path.dirname(os.path.realpath(__file__)),
+                                os.pardir, "share", "efsan-view"))
+
 SCHEMA_VERSION = 1
 TOOLS = ("working-set", "cache-frag")
 PROG = "efsan-view"

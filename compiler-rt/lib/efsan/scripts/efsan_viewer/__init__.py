@@ -1,0 +1,8 @@
+"""efsan_viewer: the parts of efsan-view, the viewer of EfficiencySanitizer's
+JSON reports. The command itself (its options, where it writes, its exit
+status) is compiler-rt/lib/efsan/scripts/efsan_view.py; this package does the
+work it asks for. Python 3 standard library only.
+
+The build copies the package to share/efsan-view/efsan_viewer/, where
+bin/efsan-view looks for it, and installs it there (scripts/CMakeLists.txt).
+"""
