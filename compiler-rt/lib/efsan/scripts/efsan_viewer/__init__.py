@@ -4,6 +4,7 @@ status) is compiler-rt/lib/efsan/scripts/efsan_view.py; this package does the
 work it asks for. Python 3 standard library only.
 
   reports.py            reading and checking the JSON reports
+  formatting.py         numbers, names and small HTML pieces the pages share
 
 The build copies the package to share/efsan-view/efsan_viewer/, where
 bin/efsan-view looks for it, and installs it there (scripts/CMakeLists.txt).
