@@ -7,6 +7,7 @@ work it asks for. Python 3 standard library only.
   formatting.py         numbers, names and small HTML pieces the pages share
   working_set_page.py   the section of a page that draws a working-set report
   cache_frag_page.py    the section of a page that draws a cache-frag report
+  page.py               the HTML document around the sections
 
 The build copies the package to share/efsan-view/efsan_viewer/, where
 bin/efsan-view looks for it, and installs it there (scripts/CMakeLists.txt).
