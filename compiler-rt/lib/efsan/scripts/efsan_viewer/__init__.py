@@ -9,6 +9,7 @@ work it asks for. Python 3 standard library only.
   cache_frag_page.py    the section of a page that draws a cache-frag report
   page.py               the HTML document around the sections
   diff.py               --diff: two reports of one tool, before and after
+  perfetto_trace.py     --perfetto: working-set reports as Chrome trace events
 
 The build copies the package to share/efsan-view/efsan_viewer/, where
 bin/efsan-view looks for it, and installs it there (scripts/CMakeLists.txt).
