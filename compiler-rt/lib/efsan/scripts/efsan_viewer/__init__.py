@@ -8,6 +8,7 @@ work it asks for. Python 3 standard library only.
   working_set_page.py   the section of a page that draws a working-set report
   cache_frag_page.py    the section of a page that draws a cache-frag report
   page.py               the HTML document around the sections
+  page.css, page.js     its style and script, put into the page by page.py
   diff.py               --diff: two reports of one tool, before and after
   perfetto_trace.py     --perfetto: working-set reports as Chrome trace events
 
