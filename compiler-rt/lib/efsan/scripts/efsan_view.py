@@ -16,6 +16,11 @@
 Reads the reports of ESAN_OPTIONS=report_format=json (docs/JSONSchema.md),
 schema version 1; a file may hold several reports one after the other (a
 program that forks writes one per process). Python 3 standard library only.
+
+This file owns the command line: the options, where the result is written,
+the one-line errors on stderr and the exit status. The work is done by the
+package efsan_viewer/ (its __init__.py lists its files): reading and checking
+the reports, the two pages, the diff, the trace, the page's style and script.
 """
 import argparse
 import json
@@ -31,10 +36,6 @@ from efsan_viewer.page import render_reports
 from efsan_viewer.diff import render_diff
 from efsan_viewer.perfetto_trace import perfetto_trace
 
-
-# ---------------------------------------------------------------------------
-# Command line
-# ---------------------------------------------------------------------------
 
 class Parser(argparse.ArgumentParser):
     def error(self, message):
