@@ -114,6 +114,8 @@ done
 new_files=(
   llvm/include/llvm/Transforms/Instrumentation/EfficiencySanitizer.h
   llvm/lib/Transforms/Instrumentation/EfficiencySanitizer.cpp
+  llvm/lib/Transforms/Instrumentation/EfficiencySanitizerInternal.h
+  llvm/lib/Transforms/Instrumentation/EfficiencySanitizerLoopRanges.cpp
   compiler-rt/include/sanitizer/efsan_interface.h
 )
 copied=0

@@ -1,0 +1,134 @@
+//===- EfficiencySanitizerInternal.h - efsan pass internals -----*- C++ -*-===//
+//
+// Part of the efsan project, under the Apache License v2.0 with LLVM
+// Exceptions. SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
+//
+// Private to the EfficiencySanitizer pass: what its files share. It owns the
+// shadow mapping constants, the description of one memory access, the module
+// context every part builds IR with, and the interfaces between the parts:
+//
+//  - EfficiencySanitizer.cpp: the pass entry, the module's runtime
+//    declarations and constructor, and the instrumentation of each access
+//    (working-set checks and their fast paths);
+//  - EfficiencySanitizerLoopRanges.cpp: working-set loop-level marking
+//    (LoopRangeMarker).
+//
+// It owns no IR emission itself; the contract of what is emitted is
+// docs/InstrumentationABI.md.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef LLVM_LIB_TRANSFORMS_INSTRUMENTATION_EFFICIENCYSANITIZERINTERNAL_H
+#define LLVM_LIB_TRANSFORMS_INSTRUMENTATION_EFFICIENCYSANITIZERINTERNAL_H
+
+#include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/STLFunctionalExtras.h"
+#include "llvm/IR/DataLayout.h"
+#include "llvm/IR/IRBuilder.h"
+#include "llvm/IR/Module.h"
+#include "llvm/IR/PassManager.h"
+#include <optional>
+
+namespace llvm {
+class ScalarEvolution;
+class SCEVExpander;
+
+namespace efsan {
+
+// Shadow mapping and working-set bits; see docs/InstrumentationABI.md. The
+// offset is below 2^31 so that it is the displacement of the shadow load
+// (testb $1, 0x7fff8000(%reg)) instead of a 64-bit constant held in a
+// register through every instrumented loop.
+static constexpr uint64_t kShadowScale = 6; // 64-byte cache lines
+static constexpr uint64_t kShadowOffset = 0x7fff8000ULL;
+static constexpr uint8_t kWorkingSetSampledBit = 0x01; // since last sample
+static constexpr uint8_t kWorkingSetAccessBits = 0x81; // sampled | ever
+// The working set's changed-page map: one byte per 4 KiB page of shadow at
+// (shadow >> 12) + kDirtyMapDelta, i.e. from 0x82000000 on (the shadow of
+// the shadow, which no application address maps to).
+static constexpr uint64_t kShadowPageShift = 12;
+static constexpr uint64_t kDirtyMap = 0x82000000ULL;
+static constexpr uint64_t kDirtyMapDelta =
+    kDirtyMap - (kShadowOffset >> kShadowPageShift);
+
+/// What the pass knows about one instrumented memory access.
+struct MemoryAccess {
+  Instruction *I;
+  Value *Addr;
+  Type *AccessTy; // the loaded/stored value's type
+  uint64_t Size;  // bytes
+  Align Alignment;
+  bool IsWrite;
+};
+
+/// The access I makes if the pass instruments it (EfficiencySanitizer.cpp
+/// decides which accesses it instruments).
+using AccessDescriber =
+    function_ref<std::optional<MemoryAccess>(Instruction &I)>;
+
+/// The module being instrumented and the types the pass builds IR with.
+struct ModuleContext {
+  explicit ModuleContext(Module &M);
+  Module &M;
+  LLVMContext &Ctx;
+  const DataLayout &DL;
+  IntegerType *Int8Ty, *Int32Ty, *Int64Ty, *IntptrTy;
+  PointerType *PtrTy;
+  MDNode *UnlikelyWeights;
+};
+
+/// Tags an instruction the pass emitted so that no later instrumentation
+/// (nor a second run of the pass) touches it.
+void markNoSanitize(Instruction *I);
+
+/// changed[shadow >> 12] = 1 for the shadow byte at ShadowInt (an intptr).
+void emitChangedPageMark(IRBuilder<> &IRB, Value *ShadowInt);
+
+struct ExpandedRange; // a loop's range, expanded before it (markLoopRanges)
+struct LoopRangePlan;
+
+/// Working set, loop level: marks the lines of the affine accesses of
+/// innermost loops once before a loop (or a chunk of iterations at a time)
+/// instead of checking them in every iteration, and guards the checks of
+/// accesses into small loop-invariant tables. It owns the loop analysis,
+/// the versioning of the loops and the range marks; the per-access checks
+/// that remain are the pass's.
+class LoopRangeMarker : ModuleContext {
+public:
+  /// FAM null: no loop-level marking.
+  LoopRangeMarker(Module &M, FunctionAnalysisManager *FAM);
+  /// Marks F's eligible loops by ranges; the accesses they cover get
+  /// !nosanitize in the copies that need no check. Whether F changed.
+  bool markLoopRanges(Function &F, AccessDescriber DescribeAccess);
+  /// The i1 that, when true, lets I skip its check (its loop's tables were
+  /// all marked when they were tested), or null.
+  Value *checkGuard(Instruction *I) const;
+
+private:
+  void emitRangeMark(Instruction *InsertBefore, Value *Lo, Value *Size);
+  Value *emitRangeMarkedTest(Instruction *InsertBefore, Value *Lo,
+                             uint64_t Size);
+  std::pair<Value *, Value *> shadowBytesOf(IRBuilder<> &IRB, Value *Lo,
+                                            Value *Size);
+  Value *emitTablesMarkedTest(Instruction *InsertBefore,
+                              ArrayRef<std::pair<Value *, uint64_t>> Tables,
+                              Value *Worth = nullptr);
+  void findLoopTables(LoopRangePlan &Plan, ScalarEvolution &SE,
+                      SCEVExpander &Probe, Instruction *Before,
+                      AccessDescriber DescribeAccess);
+  Value *emitChunkMarks(BasicBlock *Header, BasicBlock *Latch, Value *Count,
+                        ArrayRef<ExpandedRange> Ranges,
+                        ArrayRef<std::pair<Value *, uint64_t>> Tables);
+
+  FunctionAnalysisManager *FAM;
+  // Accesses whose check runs only when this i1 is false (their loop's
+  // tables were not all marked when it tested them).
+  DenseMap<Instruction *, Value *> CheckGuards;
+};
+
+} // namespace efsan
+} // namespace llvm
+
+#endif // LLVM_LIB_TRANSFORMS_INSTRUMENTATION_EFFICIENCYSANITIZERINTERNAL_H
