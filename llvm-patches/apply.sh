@@ -116,6 +116,7 @@ new_files=(
   llvm/lib/Transforms/Instrumentation/EfficiencySanitizer.cpp
   llvm/lib/Transforms/Instrumentation/EfficiencySanitizerInternal.h
   llvm/lib/Transforms/Instrumentation/EfficiencySanitizerLoopRanges.cpp
+  llvm/lib/Transforms/Instrumentation/EfficiencySanitizerMemberNames.cpp
   compiler-rt/include/sanitizer/efsan_interface.h
 )
 copied=0

@@ -13,7 +13,9 @@
 //    declarations and constructor, and the instrumentation of each access
 //    (working-set checks and their fast paths);
 //  - EfficiencySanitizerLoopRanges.cpp: working-set loop-level marking
-//    (LoopRangeMarker).
+//    (LoopRangeMarker);
+//  - EfficiencySanitizerMemberNames.cpp: cache-frag's source names of types
+//    and members, from the debug info (MemberNames).
 //
 // It owns no IR emission itself; the contract of what is emitted is
 // docs/InstrumentationABI.md.
@@ -25,6 +27,8 @@
 
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/STLFunctionalExtras.h"
+#include "llvm/ADT/SmallVector.h"
+#include "llvm/ADT/StringMap.h"
 #include "llvm/IR/DataLayout.h"
 #include "llvm/IR/IRBuilder.h"
 #include "llvm/IR/Module.h"
@@ -32,6 +36,9 @@
 #include <optional>
 
 namespace llvm {
+class DICompositeType;
+class DILocalVariable;
+class DIType;
 class ScalarEvolution;
 class SCEVExpander;
 
@@ -85,6 +92,66 @@ void markNoSanitize(Instruction *I);
 
 /// changed[shadow >> 12] = 1 for the shadow byte at ShadowInt (an intptr).
 void emitChangedPageMark(IRBuilder<> &IRB, Value *ShadowInt);
+
+/// A private, unnamed_addr constant C string.
+Constant *createCString(Module &M, StringRef Str, const Twine &Name);
+
+// Debug-info helpers (EfficiencySanitizerMemberNames.cpp) that finding a
+// struct field uses too.
+bool isCXXModule(const Module &M);
+std::string qualifiedDebugName(const DIType *Ty);
+SmallVector<DILocalVariable *, 4> variablesHolding(Value *Pointer);
+StringRef typedefOfAnonymousStruct(const DIType *Ty, DICompositeType *&Struct);
+
+/// A struct type whose fields the cache-frag tool counts, with the layout
+/// the runtime prints next to the counts.
+struct StructFieldTable {
+  std::string Name;
+  uint64_t Size = 0;
+  SmallVector<uint64_t, 8> FieldOffsets;
+  SmallVector<uint64_t, 8> FieldSizes;
+  SmallVector<std::string, 8> FieldTypeNames;
+  GlobalVariable *Counters = nullptr; // [num_fields x i64]
+  bool ExactLayout = false; // from an LLVM struct type, not only from TBAA
+  // From the debug info, when the module has it for this type: the name as
+  // the source spells it and each field's member name(s), empty for a field
+  // no source member is in (padding the compiler added).
+  bool HasDebugInfo = false;
+  std::string SourceName;
+  SmallVector<std::string, 8> FieldNames;
+};
+
+/// Cache-frag, source names from the debug info: a struct field table's
+/// source type name, member names and member types, and the member layouts
+/// of globals and heap allocations that let the runtime name the bytes of a
+/// finding. It owns the debug-info lookups behind them (built on first use)
+/// and the calls that tell the runtime a heap block's type.
+class MemberNames : ModuleContext {
+public:
+  explicit MemberNames(Module &M);
+  void declareRuntimeFunctions(AttributeList Attrs);
+  /// Names Table after the source when the debug info has its type.
+  void addDebugNames(StructFieldTable &Table);
+  /// The module's array of {global, source name, layout} and its length.
+  std::pair<Constant *, unsigned> createGlobalLayouts();
+  /// After each allocation whose type the debug info tells, a call that
+  /// tells the runtime the block's type.
+  void describeHeapAllocations(Function &F);
+
+private:
+  std::string memberLayout(const DIType *Ty);
+  std::string memberLayoutOf(const DIType *Ty, unsigned Depth);
+  Constant *layoutString(const std::string &Layout);
+
+  FunctionCallee CacheFragHeapType;
+  DenseMap<const DIType *, std::string> MemberLayouts;
+  StringMap<Constant *> LayoutStrings;
+  // Debug info struct types by the LLVM name clang gives them (built on first
+  // use); several types under one name are told apart by size.
+  std::optional<StringMap<SmallVector<DICompositeType *, 1>>> DebugStructs;
+  std::optional<StringMap<std::string>> DebugStructSourceNames;
+  bool ModuleIsCXX = false;
+};
 
 struct ExpandedRange; // a loop's range, expanded before it (markLoopRanges)
 struct LoopRangePlan;
