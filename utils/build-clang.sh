@@ -47,6 +47,7 @@ PASS_TUS=(
   llvm/lib/Transforms/Instrumentation/EfficiencySanitizer.cpp
   llvm/lib/Transforms/Instrumentation/EfficiencySanitizerLoopRanges.cpp
   llvm/lib/Transforms/Instrumentation/EfficiencySanitizerMemberNames.cpp
+  llvm/lib/Transforms/Instrumentation/EfficiencySanitizerStructFields.cpp
 )
 # The series also patches LLVM's PassBuilder (opt -passes=efsan) and CMake
 # files; they matter for a full llvm-project build only. Here the pass is

@@ -14,6 +14,8 @@
 //    (working-set checks and their fast paths);
 //  - EfficiencySanitizerLoopRanges.cpp: working-set loop-level marking
 //    (LoopRangeMarker);
+//  - EfficiencySanitizerStructFields.cpp: cache-frag's struct field tables
+//    and the field each access counts for (StructFieldTables);
 //  - EfficiencySanitizerMemberNames.cpp: cache-frag's source names of types
 //    and members, from the debug info (MemberNames).
 //
@@ -93,7 +95,9 @@ void markNoSanitize(Instruction *I);
 /// changed[shadow >> 12] = 1 for the shadow byte at ShadowInt (an intptr).
 void emitChangedPageMark(IRBuilder<> &IRB, Value *ShadowInt);
 
-/// A private, unnamed_addr constant C string.
+/// A private, unnamed_addr constant, and one that holds a C string.
+GlobalVariable *createPrivateConstant(Module &M, Constant *Init,
+                                      const Twine &Name);
 Constant *createCString(Module &M, StringRef Str, const Twine &Name);
 
 // Debug-info helpers (EfficiencySanitizerMemberNames.cpp) that finding a
@@ -119,6 +123,74 @@ struct StructFieldTable {
   bool HasDebugInfo = false;
   std::string SourceName;
   SmallVector<std::string, 8> FieldNames;
+};
+
+/// A named LLVM struct type and a byte offset into one of its objects.
+struct StructOffset {
+  StructType *Struct;
+  uint64_t Offset;
+};
+
+/// A struct field an access goes to.
+struct FieldRef {
+  StructFieldTable *Table;
+  unsigned Index;
+  // Consecutive fields from Index the access covers (a vectorised access to
+  // adjacent members counts once for each of them).
+  unsigned Span = 1;
+};
+
+/// The counter an access hands the runtime with its flags' span bits.
+struct FieldCounter {
+  Constant *Address; // null: the access goes to no counted field
+  uint32_t SpanFlags = 0;
+};
+
+class MemberNames;
+
+/// Cache-frag struct field tables: the struct field each access goes to, the
+/// table (layout and counters) of every struct met, and the module info
+/// that hands the tables to the runtime. It owns the tables and the lookups
+/// (LLVM types, TBAA, debug-info pointer variables) behind them.
+class StructFieldTables : ModuleContext {
+public:
+  explicit StructFieldTables(Module &M);
+  /// The counter of the field the access goes to, or null.
+  FieldCounter fieldCounter(const MemoryAccess &Access);
+  /// The module's cache-frag info: its tables (named by Names) and globals.
+  Constant *createCacheFragModuleInfo(MemberNames &Names);
+
+private:
+  std::optional<FieldRef> findStructField(const MemoryAccess &Access);
+  std::optional<FieldRef> findFieldFromGEP(Value *Addr, uint64_t AccessSize);
+  std::optional<FieldRef> findFieldFromTBAA(const MemoryAccess &Access);
+  std::optional<FieldRef> findFieldFromAddress(const MemoryAccess &Access);
+  std::optional<StructOffset> findStructAtAddress(Value *Addr);
+  std::optional<StructOffset> findOutermostStruct(Value *Addr,
+                                                  bool &ThroughFieldIndex);
+  StructType *structTypeOfPointerVariable(Value *Pointer);
+  std::optional<FieldRef> topLevelField(StructOffset Found,
+                                        uint64_t AccessSize);
+  static unsigned fieldSpan(const StructFieldTable &Table, unsigned Index,
+                            uint64_t Offset, uint64_t AccessSize);
+  StructType *findStructTypeForAnonymousTBAA(const MemoryAccess &Access,
+                                             MDNode *Base,
+                                             uint64_t TagOffset);
+  std::string typedefNameFromDebugInfo(MDNode *Base);
+  std::string typedefNameFromPointerVariable(const MemoryAccess &Access,
+                                             MDNode *Base, uint64_t TagOffset);
+  StructFieldTable &getOrCreateStructTable(StringRef Name);
+  void createFieldCounters(StructFieldTable &Table);
+  void fillTableFromStructType(StructFieldTable &Table, StructType *Struct);
+
+  // Cache-frag struct tables, in the order the pass met them.
+  SmallVector<std::unique_ptr<StructFieldTable>, 8> StructTables;
+  StringMap<StructFieldTable *> StructTableByName;
+  // Anonymous structs behind a typedef, from the debug info (built on first
+  // use), and the typedef name found for each anonymous TBAA base type.
+  std::optional<SmallVector<std::pair<StringRef, DICompositeType *>, 8>>
+      TypedefedAnonymousStructs;
+  DenseMap<const MDNode *, std::string> TypedefNameOfTBAABase;
 };
 
 /// Cache-frag, source names from the debug info: a struct field table's
