@@ -115,6 +115,7 @@ new_files=(
   llvm/include/llvm/Transforms/Instrumentation/EfficiencySanitizer.h
   llvm/lib/Transforms/Instrumentation/EfficiencySanitizer.cpp
   llvm/lib/Transforms/Instrumentation/EfficiencySanitizerInternal.h
+  llvm/lib/Transforms/Instrumentation/EfficiencySanitizerCountdown.cpp
   llvm/lib/Transforms/Instrumentation/EfficiencySanitizerLoopRanges.cpp
   llvm/lib/Transforms/Instrumentation/EfficiencySanitizerMemberNames.cpp
   llvm/lib/Transforms/Instrumentation/EfficiencySanitizerStructFields.cpp

@@ -21,7 +21,8 @@
 // This file owns the pass entry, the module's runtime declarations, tool id
 // and constructor, which accesses are instrumented, and the per-access
 // instrumentation of both tools. It does not own the working set's
-// loop-level marking (EfficiencySanitizerLoopRanges.cpp), the struct field
+// loop-level marking (EfficiencySanitizerLoopRanges.cpp), cache-frag's
+// sampling countdown (EfficiencySanitizerCountdown.cpp), the struct field
 // tables cache-frag counts accesses in (EfficiencySanitizerStructFields.cpp)
 // nor the source names of types and members
 // (EfficiencySanitizerMemberNames.cpp); what the files share is in
@@ -37,14 +38,12 @@
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/PostOrderIterator.h"
 #include "llvm/ADT/STLExtras.h"
-#include "llvm/ADT/SmallPtrSet.h"
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Analysis/CaptureTracking.h"
 #include "llvm/Analysis/ValueTracking.h"
 #include "llvm/IR/Constants.h"
 #include "llvm/IR/DataLayout.h"
-#include "llvm/IR/Dominators.h"
 #include "llvm/IR/Function.h"
 #include "llvm/IR/IRBuilder.h"
 #include "llvm/IR/Instructions.h"
@@ -53,9 +52,7 @@
 #include "llvm/IR/Module.h"
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Transforms/Utils/BasicBlockUtils.h"
-#include "llvm/Transforms/Utils/Local.h"
 #include "llvm/Transforms/Utils/ModuleUtils.h"
-#include "llvm/Transforms/Utils/PromoteMemToReg.h"
 
 using namespace llvm;
 using namespace llvm::efsan;
@@ -120,9 +117,6 @@ static constexpr char kModuleCtorName[] = "efsan.module_ctor";
 static constexpr char kModuleDtorName[] = "efsan.module_dtor";
 static constexpr char kInitName[] = "__efsan_init";
 static constexpr char kExitName[] = "__efsan_exit";
-static constexpr char kCountdownName[] = "__efsan_cache_frag_countdown";
-static constexpr char kCacheFragAccessName[] = "__efsan_cache_frag_access";
-static constexpr uint32_t kCacheFragWriteFlag = 1; // flags bit 0
 
 // Sizes with a dedicated callout: 1, 2, 4, 8, 16 bytes.
 static constexpr size_t kNumSizeClasses = 5;
@@ -165,26 +159,12 @@ private:
   void instrumentWorkingSetFunction(
       Function &F,
       ArrayRef<std::pair<Instruction *, SmallVector<MemoryAccess, 8>>> Runs);
-  void instrumentCacheFragRun(Instruction *End,
-                              ArrayRef<MemoryAccess> Accesses);
-  void instrumentCacheFragCallSite(CallBase *Call);
-  void promoteCountdown(Function &F);
 
   void emitWorkingSetFastPath(Instruction *InsertBefore, Value *Addr);
   void emitWorkingSetTwoLineFastPath(Instruction *InsertBefore, Value *Addr,
                                      uint64_t Size);
   void emitAccessCallout(IRBuilder<> &IRB, Value *Addr, uint64_t Size,
                          Align Alignment, bool IsWrite);
-  void emitCacheFragAccess(IRBuilder<> &IRB, Value *Addr, Value *Size,
-                           bool IsWrite, FieldCounter Field);
-  void emitCacheFragAccess(IRBuilder<> &IRB, const MemoryAccess &Access,
-                           FieldCounter Field);
-  Value *loadLocalCountdown(IRBuilder<> &IRB);
-  void storeLocalCountdown(IRBuilder<> &IRB, Value *Count);
-  LoadInst *loadThreadCountdown(IRBuilder<> &IRB);
-  void storeThreadCountdown(IRBuilder<> &IRB, Value *Count);
-  void reloadCountdown(IRBuilder<> &IRB);
-  void writeBackCountdown(IRBuilder<> &IRB);
 
   void createToolGlobal();
   void createModuleCtorAndDtor(Constant *ModuleInfo);
@@ -193,22 +173,12 @@ private:
   LoopRangeMarker LoopRanges; // working set
   MemberNames Names;          // cache-frag
   StructFieldTables StructFields; // cache-frag
+  CacheFragCountdown Countdown;   // cache-frag
 
   FunctionCallee AlignedLoad[kNumSizeClasses], AlignedStore[kNumSizeClasses];
   FunctionCallee UnalignedLoad[kNumSizeClasses],
       UnalignedStore[kNumSizeClasses];
   FunctionCallee LoadN, StoreN, Memcpy, Memmove, Memset;
-  FunctionCallee CacheFragAccess;
-  GlobalVariable *Countdown = nullptr; // the thread's countdown (TLS)
-
-  // Cache-frag, per function: the slot that holds the function's copy of the
-  // countdown until promoteCountdown() turns it into SSA values (null in a
-  // function with no run of accesses), and the thread-local loads and stores
-  // emitted for it.
-  AllocaInst *CountdownSlot = nullptr;
-  SmallPtrSet<LoadInst *, 16> ThreadCountdownLoads;
-  SmallVector<StoreInst *, 16> ThreadCountdownStores;
-
   DenseMap<const Value *, bool> StackSlotEscapes;
 };
 
@@ -218,7 +188,7 @@ EfficiencySanitizer::EfficiencySanitizer(Module &M,
                                          EfficiencySanitizerOptions::Type Tool,
                                          FunctionAnalysisManager *FAM)
     : ModuleContext(M), Tool(Tool), LoopRanges(M, FAM), Names(M),
-      StructFields(M) {}
+      StructFields(M), Countdown(M, StructFields) {}
 
 ModuleContext::ModuleContext(Module &M)
     : M(M), Ctx(M.getContext()), DL(M.getDataLayout()) {
@@ -255,8 +225,7 @@ void EfficiencySanitizer::declareRuntimeFunctions() {
   };
   if (Tool == EfficiencySanitizerOptions::ESAN_CacheFrag) {
     DeclareMemFunctions();
-    CacheFragAccess = M.getOrInsertFunction(kCacheFragAccessName, Attrs, VoidTy,
-                                            PtrTy, Int64Ty, Int32Ty, PtrTy);
+    Countdown.declareRuntimeFunctions(Attrs);
     Names.declareRuntimeFunctions(Attrs);
     return;
   }
@@ -461,44 +430,14 @@ bool EfficiencySanitizer::instrumentFunction(Function &F) {
   if (!CacheFrag) {
     instrumentWorkingSetFunction(F, AccessRuns);
   } else if (!AccessRuns.empty()) {
-    // The function's copy of the countdown lives in a stack slot until
-    // promoteCountdown(); a function with no run leaves the thread's
-    // countdown to its callees. The countdown is initial-exec: the runtime
-    // defines it in the executable, and syncing at every call site must not
-    // cost a __tls_get_addr call.
-    if (!Countdown)
-      Countdown = cast<GlobalVariable>(
-          M.getOrInsertGlobal(kCountdownName, Int64Ty, [&] {
-            return new GlobalVariable(
-                M, Int64Ty, /*isConstant=*/false, GlobalValue::ExternalLinkage,
-                /*Initializer=*/nullptr, kCountdownName,
-                /*InsertBefore=*/nullptr, GlobalValue::InitialExecTLSModel);
-          }));
-    IRBuilder<> IRB(&F.getEntryBlock(), F.getEntryBlock().begin());
-    CountdownSlot = IRB.CreateAlloca(Int64Ty, nullptr, "efsan.countdown");
-    IRB.SetInsertPointPastAllocas(&F);
-    reloadCountdown(IRB);
-    for (auto &[End, Accesses] : AccessRuns)
-      instrumentCacheFragRun(End, Accesses);
-    for (CallBase *Call : CallSites)
-      instrumentCacheFragCallSite(Call);
-    // A landing pad is entered only by unwinding out of a call site, which
-    // leaves the thread's countdown current.
-    for (LandingPadInst *LP : LandingPads) {
-      IRB.SetInsertPoint(LP->getNextNode());
-      reloadCountdown(IRB);
-    }
-    for (Instruction *Exit : Exits) {
-      IRB.SetInsertPoint(Exit);
-      writeBackCountdown(IRB);
-    }
+    Countdown.instrumentFunction(F, AccessRuns, CallSites, LandingPads,
+                                 Exits);
   }
   for (IntrinsicInst *II : MaskedAccesses)
     instrumentMaskedAccess(II);
   for (MemIntrinsic *MI : MemIntrinsics)
     instrumentMemIntrinsic(MI);
-  if (CountdownSlot)
-    promoteCountdown(F);
+  Countdown.promoteCountdown(F);
   if (CacheFrag)
     Names.describeHeapAllocations(F);
   return Changed;
@@ -605,8 +544,8 @@ void EfficiencySanitizer::instrumentMaskedAccess(IntrinsicInst *II) {
     Value *LaneSize = IRB.CreateSelect(LaneOn, IRB.getInt64(ElementSize),
                                        IRB.getInt64(0));
     if (Tool == EfficiencySanitizerOptions::ESAN_CacheFrag)
-      emitCacheFragAccess(IRB, LaneAddr, LaneSize, IsWrite,
-                          {ConstantPointerNull::get(PtrTy)});
+      Countdown.emitCacheFragAccess(IRB, LaneAddr, LaneSize, IsWrite,
+                                    {ConstantPointerNull::get(PtrTy)});
     else
       IRB.CreateCall(IsWrite ? StoreN : LoadN, {LaneAddr, LaneSize});
   }
@@ -838,173 +777,6 @@ void EfficiencySanitizer::instrumentWorkingSetBlock(
   }
 }
 
-// Cache-frag samples accesses per thread: the runtime keeps a thread-local
-// countdown and samples the access that brings it to zero or below, so every
-// access of a thread is equally likely to be sampled, whatever the timing.
-// A function keeps its own copy of the countdown (a stack slot here, SSA
-// values after promoteCountdown()), so counting down writes no memory:
-//
-//   c2 = c - n;                  // n: the run's accesses
-//   if (c2 <= 0) {               // cold
-//     switch (c - 1) {           // the access at which c runs out
-//     case i:                    // one per access of the run
-//       countdown = 1;           // so that the runtime samples it
-//       __efsan_cache_frag_access(addr_i, size_i, flags_i, counter_i);
-//       if (countdown > n-1-i) { countdown -= n-1-i; break; }
-//       goto access_i+1;         // a shorter period: one by one
-//     default:
-//       countdown = c;           // the thread's, as before the run
-//     access_0: __efsan_cache_frag_access(addr_0, ...); ...
-//     access_n-1: __efsan_cache_frag_access(addr_n-1, ...);
-//     }
-//     c3 = countdown;            // counted down, reset by the runtime
-//   }
-//   c = phi(c2, c3);
-//
-// (a run of one access calls it directly), so that a sample costs one call,
-// not one per access of its run, and at sample period 1 every access still
-// reaches the runtime.
-//
-// at the end of each run (before the call site or terminator that ends it),
-// with the accesses in program order. So the runtime sees a run's accesses
-// together at its end, after the run's other instructions; the addresses are
-// SSA values, still valid there, and no call in between has freed their
-// memory.
-void EfficiencySanitizer::instrumentCacheFragRun(
-    Instruction *End, ArrayRef<MemoryAccess> Accesses) {
-  SmallVector<FieldCounter, 8> Counters;
-  for (const MemoryAccess &Access : Accesses)
-    Counters.push_back(StructFields.fieldCounter(Access));
-  IRBuilder<> IRB(End);
-  Value *Count = loadLocalCountdown(IRB);
-  // c - n as `add nsw c, -n`: the backend turns a sub of a constant into an
-  // add without the nsw flag, and needs nsw to branch on the add's own flags
-  // instead of testing c2 again. It never wraps: the runtime keeps the
-  // countdown far from INT64_MIN.
-  uint64_t N = Accesses.size();
-  Value *Left = IRB.CreateNSWAdd(Count, IRB.getInt64(-int64_t(N)));
-  storeLocalCountdown(IRB, Left);
-  Instruction *SampleTerm = SplitBlockAndInsertIfThen(
-      IRB.CreateICmpSLE(Left, IRB.getInt64(0)), End->getIterator(),
-      /*Unreachable=*/false, UnlikelyWeights);
-  // c is recomputed from c2 so that only c2 stays live on the hot path: the
-  // backend then subtracts in place and branches on the flags.
-  IRBuilder<> Cold(SampleTerm);
-  Value *Before = Cold.CreateNSWAdd(Left, Cold.getInt64(N));
-  if (N == 1) {
-    storeThreadCountdown(Cold, Before);
-    emitCacheFragAccess(Cold, Accesses[0], Counters[0]);
-    reloadCountdown(Cold);
-    return;
-  }
-  // The countdown runs out at access c - 1 of the run: only that one goes to
-  // the runtime (with the countdown at 1, so that it is sampled), and the
-  // accesses after it are counted off the next period when it is longer
-  // than they are. Otherwise (sample period 1, say), and for any other c,
-  // the accesses go to the runtime one by one, down a chain of calls that
-  // the cases join.
-  BasicBlock *Then = SampleTerm->getParent();
-  BasicBlock *Tail = SampleTerm->getSuccessor(0);
-  Function *F = Then->getParent();
-  BasicBlock *Done = BasicBlock::Create(Ctx, "", F, Tail);
-  SmallVector<BasicBlock *, 8> Chain(N + 1);
-  Chain[N] = Done;
-  for (uint64_t I = N; I-- > 0;) {
-    Chain[I] = BasicBlock::Create(Ctx, "", F, Chain[I + 1]);
-    IRBuilder<> B(Chain[I]);
-    emitCacheFragAccess(B, Accesses[I], Counters[I]);
-    B.CreateBr(Chain[I + 1]);
-  }
-  BasicBlock *Whole = BasicBlock::Create(Ctx, "", F, Chain[0]);
-  IRBuilder<> W(Whole);
-  storeThreadCountdown(W, Before);
-  W.CreateBr(Chain[0]);
-  Value *Index = Cold.CreateNSWAdd(Before, Cold.getInt64(-1));
-  SwitchInst *Switch = Cold.CreateSwitch(Index, Whole, N);
-  SampleTerm->eraseFromParent();
-  for (uint64_t I = 0; I < N; ++I) {
-    BasicBlock *Case = BasicBlock::Create(Ctx, "", F, Whole);
-    Switch->addCase(Cold.getInt64(I), Case);
-    IRBuilder<> B(Case);
-    storeThreadCountdown(B, B.getInt64(1));
-    emitCacheFragAccess(B, Accesses[I], Counters[I]);
-    uint64_t After = N - 1 - I;
-    if (!After) {
-      B.CreateBr(Done);
-      continue;
-    }
-    Value *Period = loadThreadCountdown(B);
-    Value *Covers = B.CreateICmpSGT(Period, B.getInt64(After));
-    storeThreadCountdown(
-        B, B.CreateSelect(Covers, B.CreateNSWAdd(Period, B.getInt64(-int64_t(After))),
-                          Period));
-    B.CreateCondBr(Covers, Done, Chain[I + 1]);
-  }
-  IRBuilder<> D(Done);
-  reloadCountdown(D);
-  D.CreateBr(Tail);
-}
-
-// The callee counts down from the thread's countdown (and the runtime may
-// reset it), so the function's copy is written back before a call site and
-// reloaded after it: at the normal destination of an invoke (on an edge of
-// its own), while the caller reloads at its landing pads.
-void EfficiencySanitizer::instrumentCacheFragCallSite(CallBase *Call) {
-  IRBuilder<> IRB(Call);
-  writeBackCountdown(IRB);
-  if (auto *Invoke = dyn_cast<InvokeInst>(Call)) {
-    BasicBlock *Normal = Invoke->getNormalDest();
-    if (!Normal->getSinglePredecessor())
-      Normal = SplitEdge(Invoke->getParent(), Normal);
-    IRB.SetInsertPoint(Normal, Normal->getFirstInsertionPt());
-    reloadCountdown(IRB);
-    return;
-  }
-  // Nothing follows a call that does not return; the return must follow a
-  // musttail call immediately. A callbr (LLVM 19 allows only asm goto, which
-  // is not a call site) would leave its successors the count from before it:
-  // less accurate, never invalid.
-  auto *CI = dyn_cast<CallInst>(Call);
-  if (!CI || CI->isMustTailCall() || CI->doesNotReturn())
-    return;
-  IRB.SetInsertPoint(CI->getNextNode());
-  reloadCountdown(IRB);
-}
-
-// The slot becomes SSA values, with phis at joins and loop headers, so a loop
-// with no call keeps the count in a register. Then a write-back of the value
-// just reloaded, with no call in between (consecutive calls, a call just
-// before a return), is dropped, and so are the reloads nothing uses.
-void EfficiencySanitizer::promoteCountdown(Function &F) {
-  DominatorTree DT(F);
-  PromoteMemToReg({CountdownSlot}, DT);
-  for (StoreInst *Store : ThreadCountdownStores) {
-    auto *Load = dyn_cast<LoadInst>(Store->getValueOperand());
-    if (!Load || !ThreadCountdownLoads.contains(Load) ||
-        Load->getParent() != Store->getParent())
-      continue;
-    bool CallBetween = false;
-    for (Instruction *I = Load->getNextNode(); I != Store; I = I->getNextNode())
-      if (isa<CallBase>(I) && !isa<IntrinsicInst>(I))
-        CallBetween = true;
-    if (CallBetween)
-      continue;
-    Value *Addr = Store->getPointerOperand();
-    Store->eraseFromParent();
-    RecursivelyDeleteTriviallyDeadInstructions(Addr);
-  }
-  for (LoadInst *Load : ThreadCountdownLoads) {
-    if (!Load->use_empty())
-      continue;
-    Value *Addr = Load->getPointerOperand();
-    Load->eraseFromParent();
-    RecursivelyDeleteTriviallyDeadInstructions(Addr);
-  }
-  CountdownSlot = nullptr;
-  ThreadCountdownLoads.clear();
-  ThreadCountdownStores.clear();
-}
-
 void efsan::markNoSanitize(Instruction *I) {
   I->setMetadata(LLVMContext::MD_nosanitize, MDNode::get(I->getContext(), {}));
 }
@@ -1124,69 +896,6 @@ void EfficiencySanitizer::emitAccessCallout(IRBuilder<> &IRB, Value *Addr,
     }
   }
   IRB.CreateCall(IsWrite ? StoreN : LoadN, {Addr, IRB.getInt64(Size)});
-}
-
-// The runtime bumps the field's counter(s) when it samples the access.
-void EfficiencySanitizer::emitCacheFragAccess(IRBuilder<> &IRB, Value *Addr,
-                                              Value *Size, bool IsWrite,
-                                              FieldCounter Field) {
-  uint32_t Flags = (IsWrite ? kCacheFragWriteFlag : 0) | Field.SpanFlags;
-  CallInst *Call = IRB.CreateCall(
-      CacheFragAccess, {Addr, Size, IRB.getInt32(Flags), Field.Address});
-  markNoSanitize(Call);
-}
-
-// The call of a run's access, placed at the run's end, carries the access's
-// own debug location: its return address names the access's source line in
-// the report's access sites.
-void EfficiencySanitizer::emitCacheFragAccess(IRBuilder<> &IRB,
-                                              const MemoryAccess &Access,
-                                              FieldCounter Field) {
-  IRBuilder<>::InsertPointGuard Guard(IRB);
-  if (DebugLoc Loc = Access.I->getDebugLoc())
-    IRB.SetCurrentDebugLocation(Loc);
-  emitCacheFragAccess(IRB, Access.Addr, IRB.getInt64(Access.Size),
-                      Access.IsWrite, Field);
-}
-
-Value *EfficiencySanitizer::loadLocalCountdown(IRBuilder<> &IRB) {
-  LoadInst *Count = IRB.CreateLoad(Int64Ty, CountdownSlot);
-  markNoSanitize(Count);
-  return Count;
-}
-
-void EfficiencySanitizer::storeLocalCountdown(IRBuilder<> &IRB, Value *Count) {
-  markNoSanitize(IRB.CreateStore(Count, CountdownSlot));
-}
-
-// LLVM 19 wants a thread_local global's address taken with
-// llvm.threadlocal.address where it is used (a coroutine may resume on
-// another thread), so each access gets its own.
-LoadInst *EfficiencySanitizer::loadThreadCountdown(IRBuilder<> &IRB) {
-  CallInst *Addr = IRB.CreateThreadLocalAddress(Countdown);
-  markNoSanitize(Addr);
-  LoadInst *Count = IRB.CreateLoad(Int64Ty, Addr);
-  markNoSanitize(Count);
-  ThreadCountdownLoads.insert(Count);
-  return Count;
-}
-
-void EfficiencySanitizer::storeThreadCountdown(IRBuilder<> &IRB, Value *Count) {
-  CallInst *Addr = IRB.CreateThreadLocalAddress(Countdown);
-  markNoSanitize(Addr);
-  StoreInst *Store = IRB.CreateStore(Count, Addr);
-  markNoSanitize(Store);
-  ThreadCountdownStores.push_back(Store);
-}
-
-// Thread's countdown -> the function's copy.
-void EfficiencySanitizer::reloadCountdown(IRBuilder<> &IRB) {
-  storeLocalCountdown(IRB, loadThreadCountdown(IRB));
-}
-
-// The function's copy -> thread's countdown.
-void EfficiencySanitizer::writeBackCountdown(IRBuilder<> &IRB) {
-  storeThreadCountdown(IRB, loadLocalCountdown(IRB));
 }
 
 //===----------------------------------------------------------------------===//

@@ -14,6 +14,8 @@
 //    (working-set checks and their fast paths);
 //  - EfficiencySanitizerLoopRanges.cpp: working-set loop-level marking
 //    (LoopRangeMarker);
+//  - EfficiencySanitizerCountdown.cpp: cache-frag's sampling countdown
+//    (CacheFragCountdown);
 //  - EfficiencySanitizerStructFields.cpp: cache-frag's struct field tables
 //    and the field each access counts for (StructFieldTables);
 //  - EfficiencySanitizerMemberNames.cpp: cache-frag's source names of types
@@ -29,6 +31,7 @@
 
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/STLFunctionalExtras.h"
+#include "llvm/ADT/SmallPtrSet.h"
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/ADT/StringMap.h"
 #include "llvm/IR/DataLayout.h"
@@ -71,6 +74,10 @@ struct MemoryAccess {
   Align Alignment;
   bool IsWrite;
 };
+
+/// A run of accesses: the instruction the run ends before, and the accesses
+/// in program order.
+using AccessRun = std::pair<Instruction *, SmallVector<MemoryAccess, 8>>;
 
 /// The access I makes if the pass instruments it (EfficiencySanitizer.cpp
 /// decides which accesses it instruments).
@@ -191,6 +198,52 @@ private:
   std::optional<SmallVector<std::pair<StringRef, DICompositeType *>, 8>>
       TypedefedAnonymousStructs;
   DenseMap<const MDNode *, std::string> TypedefNameOfTBAABase;
+};
+
+/// Cache-frag sampling: the thread-local countdown, each function's copy of
+/// it (a register once promoted), the count-down of each run of accesses and
+/// the cold block that hands a sample to the runtime, and the syncs with the
+/// thread's countdown around calls, at landing pads and at exits.
+class CacheFragCountdown : ModuleContext {
+public:
+  CacheFragCountdown(Module &M, StructFieldTables &StructFields);
+  void declareRuntimeFunctions(AttributeList Attrs);
+  /// Counts down F's runs (each ends before a call site or terminator) and
+  /// syncs the copy at CallSites, LandingPads and Exits.
+  void instrumentFunction(Function &F, ArrayRef<AccessRun> AccessRuns,
+                          ArrayRef<CallBase *> CallSites,
+                          ArrayRef<LandingPadInst *> LandingPads,
+                          ArrayRef<Instruction *> Exits);
+  /// Last for each function: its copy of the countdown becomes SSA values.
+  void promoteCountdown(Function &F);
+  /// __efsan_cache_frag_access(Addr, Size, flags, Field's counter).
+  void emitCacheFragAccess(IRBuilder<> &IRB, Value *Addr, Value *Size,
+                           bool IsWrite, FieldCounter Field);
+
+private:
+  void instrumentCacheFragRun(Instruction *End,
+                              ArrayRef<MemoryAccess> Accesses);
+  void instrumentCacheFragCallSite(CallBase *Call);
+  void emitCacheFragAccess(IRBuilder<> &IRB, const MemoryAccess &Access,
+                           FieldCounter Field);
+  Value *loadLocalCountdown(IRBuilder<> &IRB);
+  void storeLocalCountdown(IRBuilder<> &IRB, Value *Count);
+  LoadInst *loadThreadCountdown(IRBuilder<> &IRB);
+  void storeThreadCountdown(IRBuilder<> &IRB, Value *Count);
+  void reloadCountdown(IRBuilder<> &IRB);
+  void writeBackCountdown(IRBuilder<> &IRB);
+
+  StructFieldTables &StructFields;
+  FunctionCallee CacheFragAccess;
+  GlobalVariable *Countdown = nullptr; // the thread's countdown (TLS)
+
+  // Per function: the slot that holds the function's copy of the countdown
+  // until promoteCountdown() turns it into SSA values (null in a function
+  // with no run of accesses), and the thread-local loads and stores emitted
+  // for it.
+  AllocaInst *CountdownSlot = nullptr;
+  SmallPtrSet<LoadInst *, 16> ThreadCountdownLoads;
+  SmallVector<StoreInst *, 16> ThreadCountdownStores;
 };
 
 /// Cache-frag, source names from the debug info: a struct field table's
