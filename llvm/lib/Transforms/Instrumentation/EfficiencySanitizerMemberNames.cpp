@@ -15,7 +15,8 @@
 // structs).
 //
 // It does not decide which struct field an access goes to nor lay out the
-// tables (EfficiencySanitizer.cpp), and emits no access instrumentation.
+// tables (EfficiencySanitizerStructFields.cpp), and emits no access
+// instrumentation (EfficiencySanitizer.cpp).
 //
 // The debug-info type of a global or of a heap allocation, as a string the
 // runtime walks to name the bytes of a finding (`wstats[1].ops`):
