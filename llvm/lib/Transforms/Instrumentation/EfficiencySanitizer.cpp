@@ -156,9 +156,7 @@ private:
   void instrumentMaskedAccess(IntrinsicInst *II);
   void instrumentWorkingSetBlock(ArrayRef<MemoryAccess> Accesses,
                                  CheckedSpans &Spans);
-  void instrumentWorkingSetFunction(
-      Function &F,
-      ArrayRef<std::pair<Instruction *, SmallVector<MemoryAccess, 8>>> Runs);
+  void instrumentWorkingSetFunction(Function &F, ArrayRef<AccessRun> Runs);
 
   void emitWorkingSetFastPath(Instruction *InsertBefore, Value *Addr);
   void emitWorkingSetTwoLineFastPath(Instruction *InsertBefore, Value *Addr,
@@ -170,8 +168,8 @@ private:
   void createModuleCtorAndDtor(Constant *ModuleInfo);
 
   const EfficiencySanitizerOptions::Type Tool;
-  LoopRangeMarker LoopRanges; // working set
-  MemberNames Names;          // cache-frag
+  LoopRangeMarker LoopRanges;     // working set
+  MemberNames Names;              // cache-frag
   StructFieldTables StructFields; // cache-frag
   CacheFragCountdown Countdown;   // cache-frag
 
@@ -374,8 +372,7 @@ bool EfficiencySanitizer::instrumentFunction(Function &F) {
   // accesses, which must not be visited. Loads, stores and atomics are
   // grouped in runs: for working-set a run is a whole basic block, for
   // cache-frag the part of a block between call sites.
-  SmallVector<std::pair<Instruction *, SmallVector<MemoryAccess, 8>>, 16>
-      AccessRuns; // (instruction the run ends before, accesses in order)
+  SmallVector<AccessRun, 16> AccessRuns;
   SmallVector<MemIntrinsic *, 4> MemIntrinsics;
   SmallVector<IntrinsicInst *, 4> MaskedAccesses;
   // Cache-frag only: where the countdown is synced with the thread's.
@@ -625,8 +622,7 @@ decomposeAddress(const DataLayout &DL, Value *Addr) {
 // accesses within a block do (instrumentWorkingSetBlock). The order and the
 // edges are read before any block is split.
 void EfficiencySanitizer::instrumentWorkingSetFunction(
-    Function &F,
-    ArrayRef<std::pair<Instruction *, SmallVector<MemoryAccess, 8>>> Runs) {
+    Function &F, ArrayRef<AccessRun> Runs) {
   DenseMap<BasicBlock *, unsigned> RunOfBlock;
   for (unsigned R = 0; R < Runs.size(); ++R)
     RunOfBlock[Runs[R].first->getParent()] = R;
