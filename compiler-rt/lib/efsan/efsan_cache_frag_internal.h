@@ -4,7 +4,8 @@
 // records (efsan_cache_frag.c), the contention model that turns records into
 // estimates (efsan_cache_frag_model.c), the live-allocation map
 // (efsan_heap.c, shared with the working-set tool), struct field counters
-// (efsan_cache_frag_structs.c) and the report (efsan_cache_frag_report.c).
+// (efsan_cache_frag_structs.c) and the report (the finding model in
+// efsan_cache_frag_findings.c, its printers in efsan_cache_frag_report.c).
 // docs/CacheFrag.md explains the algorithm and every number it produces.
 //
 //===----------------------------------------------------------------------===//

@@ -764,6 +764,8 @@ static uptr SymbolizeCode(uptr pc, struct efsan_frame *frames, uptr max_frames,
   return count;
 }
 
+static const char *FunctionSymbol(uptr pc, bool *runtime);
+
 extern "C" uptr efsan_symbolize_stack(u32 stack_id, struct efsan_frame *frames,
                                       uptr max_frames) {
   if (!stack_id)
@@ -771,11 +773,21 @@ extern "C" uptr efsan_symbolize_stack(u32 stack_id, struct efsan_frame *frames,
   StackTrace stack = StackDepotGet(stack_id);
   // The stack ends at main: the frames below it (libc's start-up) say
   // nothing about the program, and symbolizing them makes the symbolizer
-  // load libc's tables (about 70 ms at exit). main is found in the symbol
-  // table, without the symbolizer.
+  // load libc's tables (about 70 ms at exit). It also ends before the
+  // runtime's own frames: a thread's start routine is called by the
+  // runtime's trampoline (below it, libc's start_thread), and a runtime
+  // function deeper down is a stale return address the frame-pointer
+  // unwinder picked up after code built without frame pointers (a library
+  // that called malloc): what follows it is a guess. Both are found in the
+  // symbol table, without the symbolizer.
   for (uptr i = 0; i < stack.size; i++) {
-    const char *name = efsan_function_name(
-        StackTrace::GetPreviousInstructionPc(stack.trace[i]));
+    bool runtime;
+    const char *name = FunctionSymbol(
+        StackTrace::GetPreviousInstructionPc(stack.trace[i]), &runtime);
+    if (runtime) {
+      stack.size = i;
+      break;
+    }
     if (name && !internal_strcmp(name, "main")) {
       stack.size = i + 1;
       break;
@@ -953,11 +965,31 @@ extern "C" const char *efsan_global_name(uptr start) {
                                                                : nullptr;
 }
 
+// The function holding pc, from the symbol table of its module (null if
+// none), and whether it is one of the runtime's (file-local in its sources,
+// or named as its functions are).
+static const char *FunctionSymbol(uptr pc, bool *runtime) {
+  const char *name = nullptr;
+  *runtime = false;
+  if (!pc)
+    return nullptr;
+  ForEachElfSymbol(pc, STT_FUNC, [&](const char *raw, uptr lo, uptr length,
+                                     bool runtime_local) {
+    if (pc < lo || pc - lo >= length)
+      return false;
+    *runtime = runtime_local || RuntimeSymbol(raw) ||
+               !internal_strncmp(raw, "efsan_", 6);
+    name = Intern(raw[0] == '_' && raw[1] == 'Z'
+                      ? Symbolizer::GetOrInit()->Demangle(raw)
+                      : raw);
+    return true;
+  });
+  return name;
+}
+
 extern "C" const char *efsan_function_name(uptr pc) {
-  const char *name;
-  uptr start, size;
-  return pc && LookupElfSymbol(pc, STT_FUNC, &name, &start, &size) ? name
-                                                                   : nullptr;
+  bool runtime;
+  return FunctionSymbol(pc, &runtime);
 }
 
 extern "C" bool efsan_symbolize_global(uptr addr, const char **name,

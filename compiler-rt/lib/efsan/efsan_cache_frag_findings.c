@@ -1,0 +1,1114 @@
+//===-- efsan_cache_frag_findings.c - the cache-frag finding model --------===//
+//
+// Turns the tracked lines into findings (efsan_cache_frag_findings.h): one
+// per line, false or true sharing by its dominant kind, and predicted false
+// sharing for virtual lines (the 128-byte pair, the 64-byte line at another
+// start offset). Each finding carries the invalidations Predator's history
+// table observed, those the contention model estimates if the threads ran in
+// parallel (efsan_cache_frag_model.c), and their impact: estimated time lost
+// and its share of the involved threads' time, by which findings are ranked
+// and filtered. Around a finding it works out what every printer reads: the
+// objects its contended bytes belong to, the line map, the access sites, the
+// threads' creation groups, the fix and its wording; and the judgments of
+// the struct field usage report (heat, hot/cold mix).
+//
+// It prints nothing: the text and JSON printers (efsan_cache_frag_report.c)
+// walk what it computes, so a number cannot differ between the two. Sampling
+// and the records are efsan_cache_frag.c's; the invalidation estimate is
+// efsan_cache_frag_model.c's. docs/CacheFrag.md explains every number.
+//
+//===----------------------------------------------------------------------===//
+#include "efsan_cache_frag_findings.h"
+
+u64 cf_period;
+struct cf_view *cf_views;
+struct efsan_region *cf_regions;
+uptr cf_region_capacity, cf_region_count;
+
+//===-- Estimates -----------------------------------------------------------===//
+
+u64 cf_round(double x) { return x <= 0 ? 0 : (u64)(x + 0.5); }
+
+static void cf_set_impact(struct cf_finding *f, struct cf_view *views,
+                          u32 count) {
+  f->threads_ns = 0;
+  f->sampled_writes = 0;
+  for (u32 i = 0; i < count; i++) {
+    f->sampled_writes += views[i].writes;
+    // Only the threads that take part: a thread that read the line once
+    // after the others ended must not dilute the share.
+    if (views[i].involved && views[i].thread != EFSAN_INTERNAL_THREAD)
+      f->threads_ns += cf_thread_accesses(views[i].thread) * CF_ACCESS_NS;
+  }
+  f->lost_ns = f->invalidations * (u64)efsan_flags.cache_frag_transfer_ns;
+  u64 all = f->lost_ns + f->threads_ns;
+  f->share_ppm =
+      all ? (u32)(((unsigned __int128)f->lost_ns * 1000000) / all) : 0;
+}
+
+static bool cf_significant(const struct cf_finding *f) {
+  return f->invalidations >= (u64)efsan_flags.cache_frag_report_threshold &&
+         f->share_ppm >= (u32)efsan_cache_frag_min_share_ppm() &&
+         (cf_period == 1 || f->sampled_writes >= CF_MIN_SAMPLED_WRITES);
+}
+
+// The finding of a real line, whether or not it is significant.
+static void cf_line_finding(struct cf_line_record *r, struct cf_finding *f) {
+  efsan_internal_memset(f, 0, sizeof(*f));
+  u32 count = cf_views_of_line(r, cf_views);
+  struct cf_estimate e;
+  cf_model(cf_views, count, &e);
+  f->has_observed = true;
+  f->address = r->line;
+  f->length = EFSAN_CACHE_LINE_SIZE;
+  f->records[0] = r;
+  f->observed = cf_load(&r->observed);
+  f->observed_true = cf_load(&r->observed_true);
+  f->parallel = cf_round(e.parallel);
+  f->parallel_true = cf_round(e.parallel_true);
+  if (f->observed >= f->parallel) {
+    f->invalidations = f->observed;
+    f->true_invalidations = f->observed_true;
+  } else {
+    f->invalidations = f->parallel;
+    f->true_invalidations = f->parallel_true;
+  }
+  f->kind = 2 * f->true_invalidations > f->invalidations ? CF_TRUE_SHARING
+                                                         : CF_FALSE_SHARING;
+  cf_set_impact(f, cf_views, count);
+}
+
+u64 cf_false_part(u64 all, u64 true_part) {
+  return all > true_part ? all - true_part : 0;
+}
+
+// False sharing the model estimates for a virtual line beyond the false
+// sharing of the real lines it covers.
+static void cf_virtual_finding(struct cf_line_record *first,
+                               struct cf_line_record *second, uptr from,
+                               uptr length, u8 kind, u64 real_false,
+                               struct cf_finding *f) {
+  efsan_internal_memset(f, 0, sizeof(*f));
+  u32 count = cf_views_of_range(first, second, from, length, cf_views);
+  struct cf_estimate e;
+  cf_model(cf_views, count, &e);
+  u64 virtual_false = cf_false_part(cf_round(e.parallel), cf_round(e.parallel_true));
+  f->kind = kind;
+  f->address = from;
+  f->length = length;
+  f->records[0] = first;
+  f->records[1] = second;
+  f->parallel = virtual_false;
+  f->invalidations = virtual_false > real_false ? virtual_false - real_false : 0;
+  cf_set_impact(f, cf_views, count);
+}
+
+// Views of a finding's (virtual) line, with the model's per-shape results.
+u32 cf_finding_views(const struct cf_finding *f) {
+  u32 count =
+      f->kind == CF_FALSE_SHARING || f->kind == CF_TRUE_SHARING
+          ? cf_views_of_line(f->records[0], cf_views)
+          : cf_views_of_range(f->records[0], f->records[1], f->address,
+                              f->length, cf_views);
+  struct cf_estimate e;
+  cf_model(cf_views, count, &e);
+  return count;
+}
+
+// Every record's own finding, computed once (predictions look at each
+// line's several times).
+struct cf_finding *cf_record_findings;
+static struct cf_line_record *cf_record_base;
+
+static struct cf_finding *cf_finding_of(struct cf_line_record *r) {
+  return &cf_record_findings[r - cf_record_base];
+}
+
+uptr cf_collect_findings(struct cf_finding *findings,
+                                struct cf_line_record *records, u32 count) {
+  uptr n = 0;
+  cf_record_base = records;
+  for (u32 i = 0; i < count; i++) {
+    struct cf_line_record *r = &records[i];
+    if (!cf_load(&r->line))
+      continue;
+    cf_line_finding(r, cf_finding_of(r));
+    if (cf_significant(cf_finding_of(r)))
+      findings[n++] = *cf_finding_of(r);
+  }
+  // Predictions: virtual lines over two tracked lines, neither of which is
+  // reported already, for the false sharing beyond that of the real lines.
+  for (u32 i = 0; i < count; i++) {
+    struct cf_line_record *r = &records[i];
+    if (!cf_load(&r->line))
+      continue;
+    struct cf_line_record *next = cf_find_record(r->line + EFSAN_CACHE_LINE_SIZE);
+    if (!next || next - records >= (long)count || !cf_load(&next->line))
+      continue;
+    struct cf_finding *mine = cf_finding_of(r), *theirs = cf_finding_of(next);
+    if (cf_significant(mine) || cf_significant(theirs))
+      continue;
+    u64 real_false = cf_false_part(mine->invalidations, mine->true_invalidations) +
+                     cf_false_part(theirs->invalidations, theirs->true_invalidations);
+    if (!(r->line & EFSAN_CACHE_LINE_SIZE)) {
+      cf_virtual_finding(r, next, r->line, 2 * EFSAN_CACHE_LINE_SIZE,
+                         CF_PREDICTED_128, real_false, &findings[n]);
+      if (cf_significant(&findings[n])) {
+        n++;
+        continue;
+      }
+    }
+    struct cf_finding best;
+    best.invalidations = 0;
+    for (uptr k = 1; k < 8; k++) {
+      struct cf_finding shifted;
+      cf_virtual_finding(r, next, r->line + 8 * k, EFSAN_CACHE_LINE_SIZE,
+                         CF_PREDICTED_SHIFTED, real_false, &shifted);
+      if (shifted.invalidations > best.invalidations)
+        best = shifted;
+    }
+    if (best.invalidations && cf_significant(&best))
+      findings[n++] = best;
+  }
+  return n;
+}
+
+static bool cf_is_prediction(const struct cf_finding *f) {
+  return f->kind == CF_PREDICTED_128 || f->kind == CF_PREDICTED_SHIFTED;
+}
+
+// Sharing that happens before sharing that a layout change could cause,
+// then by time lost.
+static bool cf_ranks_before(const struct cf_finding *a,
+                            const struct cf_finding *b) {
+  if (cf_is_prediction(a) != cf_is_prediction(b))
+    return !cf_is_prediction(a);
+  if (a->lost_ns != b->lost_ns)
+    return a->lost_ns > b->lost_ns;
+  if (a->address != b->address)
+    return a->address < b->address;
+  return a->kind < b->kind;
+}
+
+// Shell sort: no libc in the runtime, and the list is short.
+void cf_sort_findings(struct cf_finding *findings, uptr n) {
+  static const uptr gaps[] = {701, 301, 132, 57, 23, 10, 4, 1};
+  for (uptr g = 0; g < sizeof(gaps) / sizeof(gaps[0]); g++) {
+    uptr gap = gaps[g];
+    for (uptr i = gap; i < n; i++) {
+      struct cf_finding item = findings[i];
+      uptr j = i;
+      for (; j >= gap && cf_ranks_before(&item, &findings[j - gap]); j -= gap)
+        findings[j] = findings[j - gap];
+      findings[j] = item;
+    }
+  }
+}
+
+//===-- Objects -------------------------------------------------------------===//
+
+static u32 cf_stack_owner(uptr address, bool *on_stack) {
+  *on_stack = false;
+  for (uptr i = 0; i < cf_region_count; i++)
+    if (cf_regions[i].lo <= address && address < cf_regions[i].hi) {
+      *on_stack = cf_regions[i].kind == EFSAN_REGION_STACK;
+      break;
+    }
+  u32 threads = efsan_thread_count();
+  for (u32 t = 1; t < threads; t++) {
+    uptr lo, hi;
+    if (efsan_cache_frag_thread_stack(t, &lo, &hi) && lo <= address &&
+        address < hi) {
+      *on_stack = true;
+      return t;
+    }
+  }
+  return 0; // the main thread's, when on a stack at all
+}
+
+static bool cf_in_module_data(uptr address) {
+  for (uptr i = 0; i < cf_region_count; i++)
+    if (cf_regions[i].lo <= address && address < cf_regions[i].hi)
+      return cf_regions[i].kind == EFSAN_REGION_GLOBALS;
+  return false;
+}
+
+// The object that held the byte at address when the shape's access was
+// sampled: the heap block the record noted then, else the live heap block
+// that holds it now (the shape's own lookup can miss: a block another
+// thread was reallocating at that moment, or kinds of access beyond the
+// record's, which are summed without one), else a global or a thread stack
+// by address.
+static void cf_object_of_shape(const struct cf_view_shape *s, uptr address,
+                               struct cf_object *o) {
+  efsan_internal_memset(o, 0, sizeof(*o));
+  struct efsan_heap_block block;
+  if (s->object) {
+    struct cf_line_object *lo = &s->record->objects[s->object - 1];
+    o->kind = CF_OBJECT_HEAP;
+    o->start = lo->start;
+    o->size = lo->size;
+    o->stack_id = lo->stack_id;
+    o->serial = lo->serial;
+    return;
+  }
+  if (efsan_heap_lookup(address, &block)) {
+    o->kind = CF_OBJECT_HEAP;
+    o->start = block.start;
+    o->size = block.size;
+    o->stack_id = block.stack_id;
+    o->serial = block.serial;
+    return;
+  }
+  const char *name;
+  uptr start, size;
+  // Only addresses in a module's data go to the symbolizer: it complains
+  // on stderr about addresses it cannot map to a file.
+  if (cf_in_module_data(address) &&
+      efsan_symbolize_global(address, &name, &start, &size) && name && size &&
+      start <= address && address - start < size &&
+      efsan_internal_strcmp(name, "??") != 0) {
+    o->kind = CF_OBJECT_GLOBAL;
+    o->name = name;
+    o->start = start;
+    o->size = size;
+    return;
+  }
+  bool on_stack;
+  u32 thread = cf_stack_owner(address, &on_stack);
+  o->kind = on_stack ? CF_OBJECT_STACK : CF_OBJECT_UNKNOWN;
+  o->thread = thread;
+  o->start = address;
+}
+
+static bool cf_same_object(const struct cf_object *a, const struct cf_object *b) {
+  if (a->kind != b->kind)
+    return false;
+  if (a->kind == CF_OBJECT_STACK)
+    return a->thread == b->thread;
+  if (a->kind == CF_OBJECT_HEAP)
+    return a->serial == b->serial;
+  return a->kind == CF_OBJECT_UNKNOWN || a->start == b->start;
+}
+
+static void cf_add_object(struct cf_objects *list, const struct cf_object *o,
+                          double invalidations, uptr first,
+                          const u64 bytes[2]) {
+  u32 i = 0;
+  while (i < list->count && !cf_same_object(&list->objects[i], o))
+    i++;
+  if (i == list->count) {
+    if (list->count == CF_MAX_OBJECTS)
+      return;
+    list->objects[list->count++] = *o;
+  }
+  struct cf_object *target = &list->objects[i];
+  target->invalidations += invalidations;
+  if ((target->kind == CF_OBJECT_STACK || target->kind == CF_OBJECT_UNKNOWN) &&
+      first < target->start)
+    target->start = first;
+  target->bytes[0] |= bytes[0];
+  target->bytes[1] |= bytes[1];
+}
+
+// Invalidations of the finding's estimate that a kind of write caused.
+static double cf_shape_contention(const struct cf_finding *f,
+                                  const struct cf_view_shape *shape) {
+  return f->has_observed && f->observed >= f->parallel ? shape->observed
+                                                       : shape->invalidations;
+}
+
+// The objects whose bytes' writes caused the finding's invalidations (of
+// its kind), most invalidations first, by the estimate the finding's count
+// comes from: the history table's per-write counts when it observed more
+// (it knows which write took the line), else the model's shares; when
+// neither names a byte, the objects of every written byte.
+void cf_attribute(const struct cf_finding *f, u32 view_count,
+                         struct cf_objects *list) {
+  list->count = 0;
+  bool want_true = f->kind == CF_TRUE_SHARING;
+  bool by_observed = f->has_observed && f->observed >= f->parallel;
+  for (int pass = 0; pass < 2 && !list->count; pass++) {
+    for (u32 v = 0; v < view_count; v++) {
+      for (u32 s = 0; s < cf_views[v].shape_count; s++) {
+        struct cf_view_shape *shape = &cf_views[v].shapes[s];
+        double all = cf_shape_contention(f, shape);
+        double true_part =
+            by_observed ? shape->observed_true : shape->true_invalidations;
+        double part = want_true ? true_part : all - true_part;
+        if (pass == 0 ? part <= 0.5 : !shape->writes)
+          continue;
+        uptr first = f->address + shape->offset;
+        struct cf_object o;
+        cf_object_of_shape(shape, first, &o);
+        cf_add_object(list, &o, pass == 0 ? part : 0, first, shape->bytes);
+      }
+    }
+  }
+  if (!list->count) {
+    efsan_internal_memset(&list->objects[0], 0, sizeof(list->objects[0]));
+    list->objects[0].start = f->address;
+    list->count = 1;
+  }
+  for (u32 i = 1; i < list->count; i++) {
+    struct cf_object item = list->objects[i];
+    u32 j = i;
+    for (; j > 0 && list->objects[j - 1].invalidations < item.invalidations; j--)
+      list->objects[j] = list->objects[j - 1];
+    list->objects[j] = item;
+  }
+}
+
+static bool cf_byte_set(const u64 bytes[2], u32 i) {
+  return bytes[i / 64] & (1ull << (i % 64));
+}
+
+// The next run of set bits of a 128-bit set at or after *first: [*first,
+// *last]. False when there is none.
+bool cf_next_byte_run(const u64 bytes[2], u32 *first, u32 *last) {
+  u32 i = *first;
+  while (i < 128 && !cf_byte_set(bytes, i))
+    i++;
+  if (i == 128)
+    return false;
+  u32 end = i;
+  while (end + 1 < 128 && cf_byte_set(bytes, end + 1))
+    end++;
+  *first = i;
+  *last = end;
+  return true;
+}
+
+// Byte ranges of a 128-bit set, relative to base: "+0..3 +8..15".
+void cf_format_bytes(char *buffer, uptr length, const u64 bytes[2],
+                            uptr base_offset) {
+  uptr at = 0;
+  buffer[0] = 0;
+  for (u32 i = 0, end; at < length && cf_next_byte_run(bytes, &i, &end);
+       i = end + 1)
+    at += efsan_snprintf(buffer + at, length - at, "%s+%zu..%zu", at ? " " : "",
+                         (uptr)(i + base_offset), (uptr)(end + base_offset));
+}
+
+const char *cf_object_kind_name(int kind) {
+  switch (kind) {
+  case CF_OBJECT_HEAP:
+    return "heap";
+  case CF_OBJECT_GLOBAL:
+    return "global";
+  case CF_OBJECT_STACK:
+    return "stack";
+  default:
+    return "unknown";
+  }
+}
+
+const char *cf_kind_name(u8 kind) {
+  switch (kind) {
+  case CF_FALSE_SHARING:
+    return "false-sharing";
+  case CF_TRUE_SHARING:
+    return "true-sharing";
+  default:
+    return "predicted-false-sharing";
+  }
+}
+
+// Offset of the object's first byte from the finding's first byte: object
+// offsets of bounded objects are line offsets minus this.
+long cf_object_delta(const struct cf_finding *f, const struct cf_object *o) {
+  return (long)f->address - (long)o->start;
+}
+
+bool cf_bounded(const struct cf_object *o) {
+  return o->kind == CF_OBJECT_HEAP || o->kind == CF_OBJECT_GLOBAL;
+}
+
+const struct cf_object *cf_object_holding(const struct cf_objects *list,
+                                                 uptr address) {
+  for (u32 i = 0; i < list->count; i++) {
+    const struct cf_object *o = &list->objects[i];
+    if (cf_bounded(o) && o->start <= address && address - o->start < o->size)
+      return o;
+  }
+  return 0;
+}
+
+//===-- Wording (the fix, durations, shares) ------------------------------===//
+
+// "12.3456%" of a parts-per-million value.
+void cf_format_percent(char *buffer, uptr length, u64 ppm) {
+  efsan_snprintf(buffer, length, "%llu.%04llu%%", ppm / 10000, ppm % 10000);
+}
+
+// "1.234 ms" / "56 us" / "789 ns".
+void cf_format_duration(char *buffer, uptr length, u64 ns) {
+  if (ns >= 1000000000ull)
+    efsan_snprintf(buffer, length, "%llu.%03llu s", ns / 1000000000ull,
+                   ns / 1000000ull % 1000);
+  else if (ns >= 1000000)
+    efsan_snprintf(buffer, length, "%llu.%03llu ms", ns / 1000000,
+                   ns / 1000 % 1000);
+  else if (ns >= 1000)
+    efsan_snprintf(buffer, length, "%llu.%03llu us", ns / 1000, ns % 1000);
+  else
+    efsan_snprintf(buffer, length, "%llu ns", ns);
+}
+
+// "global 'x'", "the heap object allocated at f.c:12", ...
+static void cf_describe_object(char *buffer, uptr length,
+                               const struct cf_object *object) {
+  switch (object->kind) {
+  case CF_OBJECT_GLOBAL:
+    efsan_snprintf(buffer, length, "global '%s'", object->name);
+    return;
+  case CF_OBJECT_HEAP: {
+    struct efsan_frame frame;
+    if (object->stack_id && efsan_symbolize_stack(object->stack_id, &frame, 1) &&
+        frame.file)
+      efsan_snprintf(buffer, length, "the heap object allocated at %s:%d",
+                     frame.file, frame.line);
+    else
+      efsan_snprintf(buffer, length, "the heap object of size %zu",
+                     object->size);
+    return;
+  }
+  case CF_OBJECT_STACK:
+    efsan_snprintf(buffer, length, "the stack object of thread T%u",
+                   object->thread);
+    return;
+  default:
+    efsan_snprintf(buffer, length, "the data");
+    return;
+  }
+}
+
+// The size of each thread's part when the bytes whose writes cause the
+// invalidations start at evenly spaced offsets, one per thread (per-thread
+// elements of an array): 0 otherwise.
+uptr cf_thread_part_size(const struct cf_finding *f, u32 view_count) {
+  uptr starts[CF_MAX_VIEWS];
+  u32 n = 0;
+  for (u32 v = 0; v < view_count; v++) {
+    if (cf_views[v].thread == EFSAN_INTERNAL_THREAD || !cf_views[v].writes)
+      continue;
+    uptr first = ~(uptr)0;
+    for (u32 k = 0; k < cf_views[v].shape_count; k++)
+      if (cf_shape_contention(f, &cf_views[v].shapes[k]) >= 0.5 &&
+          cf_views[v].shapes[k].offset < first)
+        first = cf_views[v].shapes[k].offset;
+    if (first != ~(uptr)0)
+      starts[n++] = first;
+  }
+  if (n < 2)
+    return 0;
+  for (u32 i = 1; i < n; i++) { // insertion sort: a handful of threads
+    uptr x = starts[i];
+    u32 j = i;
+    for (; j > 0 && starts[j - 1] > x; j--)
+      starts[j] = starts[j - 1];
+    starts[j] = x;
+  }
+  uptr stride = starts[1] - starts[0];
+  if (!stride || stride >= EFSAN_CACHE_LINE_SIZE)
+    return 0;
+  for (u32 i = 2; i < n; i++)
+    if (starts[i] - starts[i - 1] != stride)
+      return 0;
+  return stride;
+}
+
+// The debug-info type of a global or heap object, if the pass described it;
+// pointer: the object is a heap block used through the pointer holder.
+static bool cf_object_type(const struct cf_object *o, const char **layout,
+                           const char **holder, bool *pointer) {
+  if (!cf_bounded(o))
+    return false;
+  *pointer = o->kind == CF_OBJECT_HEAP;
+  if (o->kind == CF_OBJECT_GLOBAL)
+    return cf_global_type_of(o->start, holder, layout);
+  return o->kind == CF_OBJECT_HEAP &&
+         cf_heap_type_of(o->stack_id, layout, holder);
+}
+
+// The member of a global or heap object with a described type that holds
+// [offset, offset + length) of the object.
+static bool cf_object_member(const struct cf_object *o, uptr offset,
+                             uptr length, char *name, uptr size,
+                             uptr *member_start) {
+  const char *layout, *holder;
+  bool pointer;
+  if (!cf_object_type(o, &layout, &holder, &pointer))
+    return false;
+  uptr member_end;
+  return cf_member_name(layout, holder, pointer, o->size, offset, length, name,
+                        size, member_start, &member_end);
+}
+
+// What to change, and what it would gain: the finding's estimated time
+// lost and its share of the threads' time.
+// Whether nearly all the sampled writes to the line were made holding a
+// mutex or spin lock.
+static bool cf_line_under_lock(const struct cf_finding *f) {
+  u64 all = 0, locked = 0;
+  for (int r = 0; r < 2; r++) {
+    struct cf_line_record *record = f->records[r];
+    if (!record)
+      continue;
+    for (int slot = 0; slot < CF_THREAD_SLOTS; slot++) {
+      if (!cf_owner(record, slot))
+        continue;
+      const struct cf_thread_line *line = &record->threads[slot];
+      all += cf_load(&line->other_site_writes);
+      locked += cf_load(&line->other_site_locked_writes);
+      for (int i = 0; i < CF_SITES; i++) {
+        all += cf_load(&line->sites[i].writes);
+        locked += cf_load(&line->sites[i].locked_writes);
+      }
+    }
+  }
+  return all && locked * 10 >= all * 9;
+}
+
+void cf_suggest(char *buffer, uptr length, const struct cf_finding *f,
+                       const struct cf_object *object, uptr part_size) {
+  char what[512], lost[32], share[32], part[384] = "";
+  cf_describe_object(what, sizeof(what), object);
+  cf_format_duration(lost, sizeof(lost), f->lost_ns);
+  cf_format_percent(share, sizeof(share), f->share_ppm);
+  if (part_size)
+    efsan_snprintf(part, sizeof(part),
+                   " (each thread's part is %zu bytes, less than a line: make "
+                   "each element 64 bytes, e.g. _Alignas(64) on its type)",
+                   part_size);
+  // With the object's type: name the element type and the member to align.
+  const char *layout, *holder;
+  bool pointer;
+  char type_name[96], first_member[64];
+  uptr element_size, first_byte = 0;
+  while (first_byte < 128 &&
+         !cf_byte_set(object->bytes, first_byte))
+    first_byte++;
+  if (part_size && first_byte < 128 &&
+      cf_object_type(object, &layout, &holder, &pointer) &&
+      f->address + first_byte >= object->start &&
+      cf_member_element(layout, pointer,
+                        f->address + first_byte - object->start, type_name,
+                        sizeof(type_name), &element_size, first_member,
+                        sizeof(first_member)) &&
+      element_size < 64 && type_name[0]) {
+    char fit[48];
+    if (64 % element_size == 0)
+      efsan_snprintf(fit, sizeof(fit), "%zu per line", 64 / element_size);
+    else
+      efsan_snprintf(fit, sizeof(fit), "elements straddle lines");
+    efsan_snprintf(part, sizeof(part),
+                   " (%s is %zu bytes, %s: make each element 64 bytes, e.g. "
+                   "_Alignas(64) on its first member%s%s, or pad %s to 64 "
+                   "bytes)",
+                   type_name, element_size, fit, first_member[0] ? " " : "",
+                   first_member, type_name);
+  }
+  uptr at = 0;
+  switch (f->kind) {
+  case CF_FALSE_SHARING:
+    at = efsan_snprintf(buffer, length,
+                        "threads write different bytes of %s on one cache "
+                        "line: align it to 64 bytes and pad each thread's "
+                        "part to 64 bytes%s, or accumulate in thread-local "
+                        "variables",
+                        what, part);
+    break;
+  case CF_TRUE_SHARING:
+    // Data under a lock: its updates are serialized by the lock already, and
+    // private copies would need the lock's work redone.
+    if (cf_line_under_lock(f)) {
+      at = efsan_snprintf(buffer, length,
+                          "threads write the same bytes of %s while holding a "
+                          "lock (true sharing; padding cannot help): the line "
+                          "moves with the lock; keep the critical section "
+                          "short, or split the data and its lock (per thread "
+                          "or per key) so that threads update different lines",
+                          what);
+      break;
+    }
+    at = efsan_snprintf(buffer, length,
+                        "threads write the same bytes of %s (true sharing; "
+                        "padding cannot help): give each thread a private "
+                        "copy and combine them at the end, or update it less "
+                        "often",
+                        what);
+    break;
+  case CF_PREDICTED_128:
+    at = efsan_snprintf(buffer, length,
+                        "each thread's part of %s has its own 64-byte line, "
+                        "but both lines form one 128-byte pair (adjacent-line "
+                        "prefetch, 128-byte lines): align and pad each "
+                        "thread's part to 128 bytes",
+                        what);
+    break;
+  default:
+    at = efsan_snprintf(buffer, length,
+                        "different threads' parts of %s are less than 64 "
+                        "bytes apart across a line boundary, so another start "
+                        "offset makes them share a line: align it to 64 bytes "
+                        "and pad each thread's part to a multiple of 64 bytes",
+                        what);
+    break;
+  }
+  if (at < length)
+    efsan_snprintf(buffer + at, length - at,
+                   "; expected gain: up to %s (%s of the threads' time)", lost,
+                   share);
+}
+//===-- Line map ------------------------------------------------------------===//
+
+
+
+// The (virtual) line byte by byte, grouped into ranges (pahole-like).
+u32 cf_line_map(const struct cf_finding *f, u32 view_count,
+                       struct cf_map_range *ranges) {
+  u32 n = 0;
+  for (uptr b = 0; b < f->length; b++) {
+    u64 readers = 0, writers = 0;
+    for (u32 v = 0; v < view_count && v < 64; v++)
+      for (u32 k = 0; k < cf_views[v].shape_count; k++) {
+        const struct cf_view_shape *shape = &cf_views[v].shapes[k];
+        if (!cf_byte_set(shape->bytes, b))
+          continue;
+        if (shape->reads)
+          readers |= 1ull << v;
+        if (shape->writes)
+          writers |= 1ull << v;
+      }
+    // The object that held the byte when a thread accessed it.
+    struct cf_object object;
+    efsan_internal_memset(&object, 0, sizeof(object));
+    const struct cf_view_shape *any = 0;
+    for (u32 v = 0; v < view_count && !any; v++)
+      for (u32 k = 0; k < cf_views[v].shape_count && !any; k++)
+        if (cf_byte_set(cf_views[v].shapes[k].bytes, b))
+          any = &cf_views[v].shapes[k];
+    if (any)
+      cf_object_of_shape(any, f->address + b, &object);
+    if (!cf_bounded(&object))
+      object.start = 0;
+    // A new member starts a new range (pahole-like).
+    uptr member_start = (uptr)-1;
+    char unused[128];
+    if (object.start)
+      cf_object_member(&object, f->address + b - object.start, 1, unused,
+                       sizeof(unused), &member_start);
+    struct cf_map_range *last = n ? &ranges[n - 1] : 0;
+    if (last && last->readers == readers && last->writers == writers &&
+        last->object.kind == object.kind && last->object.start == object.start &&
+        last->object.serial == object.serial &&
+        last->member_start == member_start) {
+      last->length++;
+      continue;
+    }
+    ranges[n].offset = b;
+    ranges[n].length = 1;
+    ranges[n].readers = readers;
+    ranges[n].writers = writers;
+    ranges[n].object = object;
+    ranges[n].member_start = member_start;
+    n++;
+  }
+  for (u32 i = 0; i < n; i++) {
+    struct cf_map_range *r = &ranges[i];
+    uptr start;
+    r->member[0] = 0;
+    if (r->member_start != (uptr)-1 &&
+        !cf_object_member(&r->object, f->address + r->offset - r->object.start,
+                          r->length, r->member, sizeof(r->member), &start))
+      r->member[0] = 0;
+  }
+  return n;
+}
+// The function a thread runs: main for T0, the name the runtime gave it
+// (an OpenMP thread's parallel region), else its start routine (from the
+// symbol table), null if unknown.
+const char *cf_thread_function(u32 thread) {
+  if (thread == 0)
+    return "main";
+  if (thread == EFSAN_INTERNAL_THREAD)
+    return 0;
+  const char *name = efsan_thread_name(thread);
+  if (name)
+    return name;
+  return efsan_function_name(efsan_cache_frag_thread_start_routine(thread));
+}
+
+// Frames at the same source line.
+static bool cf_same_place(const struct efsan_frame *a,
+                          const struct efsan_frame *b) {
+  if (a->line != b->line || !a->file != !b->file ||
+      (a->file && efsan_internal_strcmp(a->file, b->file)))
+    return false;
+  return !efsan_internal_strcmp(a->function, b->function);
+}
+
+// Stacks that name the same source lines (an unrolled loop of
+// pthread_create calls has several return addresses, one line).
+static bool cf_same_source_stack(u32 a, u32 b) {
+  if (a == b)
+    return true;
+  if (!a || !b)
+    return false;
+  struct efsan_frame fa[CF_MAX_FRAMES], fb[CF_MAX_FRAMES];
+  uptr na = efsan_symbolize_stack(a, fa, CF_MAX_FRAMES);
+  uptr nb = efsan_symbolize_stack(b, fb, CF_MAX_FRAMES);
+  if (na != nb)
+    return false;
+  for (uptr i = 0; i < na; i++)
+    if (!cf_same_place(&fa[i], &fb[i]))
+      return false;
+  return true;
+}
+
+u32 cf_creation_groups(u32 view_count, struct cf_creation_group *groups) {
+  u32 n = 0;
+  for (u32 v = 0; v < view_count; v++) {
+    u32 thread = cf_views[v].thread;
+    if (!cf_views[v].involved || thread == EFSAN_INTERNAL_THREAD || thread == 0)
+      continue;
+    u32 stack_id;
+    u32 creator = efsan_cache_frag_thread_creator(thread, &stack_id);
+    struct cf_creation_group *group = 0;
+    for (u32 g = 0; g < n && !group; g++)
+      if (groups[g].creator == creator &&
+          cf_same_source_stack(groups[g].stack_id, stack_id))
+        group = &groups[g];
+    if (!group) {
+      group = &groups[n++];
+      group->creator = creator;
+      group->stack_id = stack_id;
+      group->count = 0;
+    }
+    group->threads[group->count++] = thread;
+  }
+  return n;
+}
+//===-- Access sites ------------------------------------------------------===//
+
+struct cf_finding_site cf_sites[CF_MAX_FINDING_SITES];
+// Samples of the involved threads at places the records had no room for.
+u64 cf_other_site_samples;
+
+// The innermost source frame of a site (the access itself, when inlined).
+static bool cf_library_frame(const struct efsan_frame *frame) {
+  const char *f = frame->function;
+  if (!efsan_internal_strncmp(f, "std::", 5) ||
+      !efsan_internal_strncmp(f, "__gnu_cxx::", 11))
+    return true;
+  return frame->file && !efsan_internal_strncmp(frame->file, "/usr/", 5);
+}
+
+// The source frame of a site: the access itself, or where the program
+// called the C++ library code (inlined) that made it.
+static struct efsan_frame cf_site_frame(uptr pc) {
+  struct efsan_frame frames[8];
+  uptr n = efsan_symbolize_pc(pc, frames, 8);
+  if (!n) {
+    struct efsan_frame unknown = {pc, "<unknown>", 0, 0};
+    return unknown;
+  }
+  for (uptr i = 0; i < n; i++)
+    if (!cf_library_frame(&frames[i]))
+      return frames[i];
+  return frames[0];
+}
+
+// Thread by thread, busiest place first.
+static bool cf_site_before(const struct cf_finding_site *a,
+                           const struct cf_finding_site *b) {
+  if (a->thread != b->thread)
+    return a->thread < b->thread;
+  u64 ca = a->reads + a->writes, cb = b->reads + b->writes;
+  return ca != cb ? ca > cb : a->pc < b->pc;
+}
+
+
+// The sites of the finding's involved threads that touched its bytes,
+// busiest first.
+uptr cf_collect_sites(const struct cf_finding *f, u32 view_count) {
+  uptr n = 0;
+  cf_other_site_samples = 0;
+  for (u32 v = 0; v < view_count; v++) {
+    u32 thread = cf_views[v].thread;
+    if (thread == EFSAN_INTERNAL_THREAD || !cf_views[v].involved)
+      continue;
+    for (int r = 0; r < 2; r++) {
+      struct cf_line_record *record = f->records[r];
+      if (!record)
+        continue;
+      for (int slot = 0; slot < CF_THREAD_SLOTS; slot++) {
+        if (cf_owner(record, slot) != thread + 1)
+          continue;
+        struct cf_thread_line *line = &record->threads[slot];
+        cf_other_site_samples +=
+            cf_load(&line->other_site_reads) + cf_load(&line->other_site_writes);
+        for (int i = 0; i < CF_SITES; i++) {
+          const struct cf_site *site = &line->sites[i];
+          uptr pc = __atomic_load_n(&site->pc, __ATOMIC_ACQUIRE);
+          if (!pc)
+            break;
+          u64 bytes[2] = {0, 0};
+          u64 mask = cf_load(&site->bytes);
+          for (int b = 0; b < 64; b++) {
+            long at = (long)(record->line + b - f->address);
+            if ((mask >> b & 1) && at >= 0 && (uptr)at < f->length)
+              bytes[at / 64] |= 1ull << (at % 64);
+          }
+          if (!bytes[0] && !bytes[1])
+            continue;
+          struct cf_finding_site *entry = 0;
+          for (uptr k = 0; k < n && !entry; k++)
+            if (cf_sites[k].thread == thread && cf_sites[k].pc == pc)
+              entry = &cf_sites[k];
+          if (!entry) {
+            if (n == CF_MAX_FINDING_SITES)
+              continue;
+            entry = &cf_sites[n++];
+            efsan_internal_memset(entry, 0, sizeof(*entry));
+            entry->thread = thread;
+            entry->pc = pc;
+          }
+          entry->reads += cf_load(&site->reads);
+          entry->writes += cf_load(&site->writes);
+          entry->locked += cf_load(&site->locked);
+          entry->bytes[0] |= bytes[0];
+          entry->bytes[1] |= bytes[1];
+        }
+      }
+    }
+  }
+  // A load and a store of one line of source (`x++`) are two calls, two
+  // addresses: one place.
+  uptr places = 0;
+  for (uptr i = 0; i < n; i++) {
+    struct cf_finding_site *site = &cf_sites[i];
+    site->frame = cf_site_frame(site->pc);
+    struct cf_finding_site *same = 0;
+    for (uptr k = 0; k < places && !same; k++)
+      if (cf_sites[k].thread == site->thread &&
+          cf_same_place(&cf_sites[k].frame, &site->frame))
+        same = &cf_sites[k];
+    if (!same) {
+      cf_sites[places++] = *site;
+      continue;
+    }
+    same->reads += site->reads;
+    same->writes += site->writes;
+    same->locked += site->locked;
+    same->bytes[0] |= site->bytes[0];
+    same->bytes[1] |= site->bytes[1];
+    if (site->pc < same->pc)
+      same->pc = site->pc;
+  }
+  n = places;
+  for (uptr i = 1; i < n; i++)
+    for (uptr j = i; j > 0 && cf_site_before(&cf_sites[j], &cf_sites[j - 1]);
+         j--) {
+      struct cf_finding_site t = cf_sites[j];
+      cf_sites[j] = cf_sites[j - 1];
+      cf_sites[j - 1] = t;
+    }
+  return n;
+}
+
+// Nearly all of a place's accesses were made holding a lock.
+bool cf_site_under_lock(const struct cf_finding_site *site) {
+  return site->locked * 10 >= (site->reads + site->writes) * 9;
+}
+//===-- Struct field usage --------------------------------------------------===//
+
+// A field is hot with at least a tenth of the busiest field's count and cold
+// with less than a hundredth (never-accessed fields are cold).
+static bool cf_field_hot(u64 count, u64 max) { return count && count * 10 >= max; }
+static bool cf_field_cold(u64 count, u64 max) { return count * 100 < max; }
+
+// Only the debug info tells padding apart: a field that holds no source
+// member is padding the compiler added. A never-accessed member, even a byte
+// array that looks like padding, is cold: guessing "padding" from the type
+// called hot buffers unused when their accesses were not counted, and gives
+// no better advice for a real `char pad[N]` member than "cold" does.
+static bool cf_field_padding(const struct cf_struct_usage *u, u32 field) {
+  return !u->counts[field] && u->field_names && !u->field_names[field];
+}
+
+// Without debug info a never-accessed byte array ("[N x i8]") may be padding
+// the compiler added as well as a member: it is only shown as unused, and
+// not counted as cold, so that no note tells to move padding out.
+static bool cf_field_unknown_bytes(const struct cf_struct_usage *u,
+                                   u32 field) {
+  if (u->counts[field] || u->field_names)
+    return false;
+  const char *type = u->field_type_names[field];
+  uptr n = efsan_internal_strlen(type);
+  return n > 7 && type[0] == '[' &&
+         efsan_internal_strcmp(type + n - 6, " x i8]") == 0;
+}
+
+const char *const cf_heat_names[] = {"hot", "warm", "cold", "padding",
+                                            "unused"};
+
+enum cf_heat cf_field_heat(const struct cf_struct_usage *u, u32 field,
+                                  u64 max) {
+  if (cf_field_hot(u->counts[field], max))
+    return CF_HEAT_HOT;
+  if (cf_field_padding(u, field))
+    return CF_HEAT_PADDING;
+  if (cf_field_unknown_bytes(u, field))
+    return CF_HEAT_UNUSED;
+  return cf_field_cold(u->counts[field], max) ? CF_HEAT_COLD : CF_HEAT_WARM;
+}
+
+
+bool cf_cold_near_hot(const struct cf_struct_usage *u, u32 field, u64 max) {
+  if (cf_field_heat(u, field, max) != CF_HEAT_COLD || !u->field_sizes[field])
+    return false;
+  uptr first = u->field_offsets[field] / EFSAN_CACHE_LINE_SIZE;
+  uptr last = (u->field_offsets[field] + u->field_sizes[field] - 1) /
+              EFSAN_CACHE_LINE_SIZE;
+  for (u32 f = 0; f < u->num_fields; f++) {
+    if (!u->field_sizes[f] || cf_field_heat(u, f, max) != CF_HEAT_HOT)
+      continue;
+    uptr hot_first = u->field_offsets[f] / EFSAN_CACHE_LINE_SIZE;
+    uptr hot_last =
+        (u->field_offsets[f] + u->field_sizes[f] - 1) / EFSAN_CACHE_LINE_SIZE;
+    if (hot_first <= last && first <= hot_last)
+      return true;
+  }
+  return false;
+}
+
+void cf_struct_shape(const struct cf_struct_usage *u,
+                            struct cf_struct_shape *shape) {
+  efsan_internal_memset(shape, 0, sizeof(*shape));
+  for (u32 f = 0; f < u->num_fields; f++)
+    if (u->counts[f] > shape->max)
+      shape->max = u->counts[f];
+  shape->hot_begin = ~(uptr)0;
+  for (u32 f = 0; f < u->num_fields; f++) {
+    enum cf_heat heat = cf_field_heat(u, f, shape->max);
+    if (heat == CF_HEAT_HOT) {
+      shape->hot++;
+      shape->hot_bytes += u->field_sizes[f];
+      if (u->field_offsets[f] < shape->hot_begin)
+        shape->hot_begin = u->field_offsets[f];
+      if (u->field_offsets[f] + u->field_sizes[f] > shape->hot_end)
+        shape->hot_end = u->field_offsets[f] + u->field_sizes[f];
+    } else if (heat == CF_HEAT_COLD) {
+      shape->cold++;
+      shape->cold_bytes += u->field_sizes[f];
+    }
+  }
+  for (u32 f = 0; f < u->num_fields; f++)
+    shape->cold_near_hot += cf_cold_near_hot(u, f, shape->max);
+  if (!shape->hot)
+    shape->hot_begin = 0;
+}
+
+uptr cf_lines(uptr bytes) {
+  return (bytes + EFSAN_CACHE_LINE_SIZE - 1) / EFSAN_CACHE_LINE_SIZE;
+}
+
+// The advice to move the cold fields out is only given when doing so makes
+// the object span fewer cache lines: never for a struct that fits one line
+// (its hot fields share that line already), nor when the cold fields are too
+// small to free a line (an 8-byte cold field in a 280-byte struct).
+// Layout advice needs counts that mean something: with a few sampled
+// accesses a field's heat is chance (pbzip2's queue: 3 samples, "11 cold
+// fields").
+#define CF_MIN_STRUCT_SAMPLES 32
+
+bool cf_struct_judged(const struct cf_struct_usage *u) {
+  return cf_period == 1 || u->total >= CF_MIN_STRUCT_SAMPLES;
+}
+
+bool cf_hot_cold_mix(const struct cf_struct_usage *u,
+                            const struct cf_struct_shape *shape) {
+  return cf_struct_judged(u) && shape->hot && shape->cold_near_hot &&
+         u->size > EFSAN_CACHE_LINE_SIZE &&
+         cf_lines(u->size - shape->cold_bytes) < cf_lines(u->size);
+}
+
+uptr cf_hot_span(const struct cf_struct_shape *shape) {
+  return shape->hot_end - shape->hot_begin;
+}
+
+// Busiest first; the order of equal totals is by name so that reports are
+// reproducible.
+static bool cf_starts_with(const char *s, const char *prefix) {
+  return !efsan_internal_strncmp(s, prefix, efsan_internal_strlen(prefix));
+}
+
+// The C++ library's types and lambdas: a user cannot change their layout,
+// and a small C++ program's report would be mostly them.
+static bool cf_library_struct(const char *name) {
+  if (cf_starts_with(name, "struct.") || cf_starts_with(name, "class.") ||
+      cf_starts_with(name, "union."))
+    name = name[0] == 'u' ? name + 6 : name[0] == 's' ? name + 7 : name + 6;
+  if (cf_starts_with(name, "std::") || cf_starts_with(name, "__gnu_cxx::") ||
+      cf_starts_with(name, "__cxxabiv1::") || cf_starts_with(name, "_ZTS") ||
+      !efsan_internal_strcmp(name, "anon") || cf_starts_with(name, "anon.") ||
+      cf_starts_with(name, "(lambda"))
+    return true;
+  for (const char *p = name; *p; p++)
+    if (cf_starts_with(p, "(lambda at ") || cf_starts_with(p, "::(anonymous class)"))
+      return true;
+  return false;
+}
+
+static bool cf_struct_listed(const struct cf_struct_usage *u) {
+  return efsan_flags.cache_frag_struct_library || !cf_library_struct(u->name);
+}
+
+// Listed types first (the program's own, unless the library's are asked
+// for), busiest first.
+void cf_sort_structs(struct cf_struct_usage *u, uptr n) {
+  for (uptr i = 1; i < n; i++) {
+    struct cf_struct_usage item = u[i];
+    bool listed = cf_struct_listed(&item);
+    uptr j = i;
+    for (; j > 0; j--) {
+      const struct cf_struct_usage *before = &u[j - 1];
+      bool before_listed = cf_struct_listed(before);
+      if (before_listed != listed) {
+        if (before_listed)
+          break;
+        u[j] = u[j - 1];
+        continue;
+      }
+      if (before->total > item.total ||
+          (before->total == item.total &&
+           efsan_internal_strcmp(before->name, item.name) <= 0))
+        break;
+      u[j] = u[j - 1];
+    }
+    u[j] = item;
+  }
+}
+
+uptr cf_structs_shown(const struct cf_struct_usage *u, uptr n) {
+  uptr shown = 0;
+  while (shown < n && u[shown].total && cf_struct_listed(&u[shown]))
+    shown++;
+  uptr limit = (uptr)efsan_flags.cache_frag_max_structs;
+  return limit && shown > limit ? limit : shown;
+}
+
+// The library types with accesses that are not listed, and their accesses.
+uptr cf_structs_folded(const struct cf_struct_usage *u, uptr n,
+                              u64 *accesses) {
+  uptr folded = 0;
+  *accesses = 0;
+  for (uptr i = 0; i < n; i++)
+    if (u[i].total && !cf_struct_listed(&u[i])) {
+      folded++;
+      *accesses += u[i].total * cf_period;
+    }
+  return folded;
+}

@@ -1,0 +1,170 @@
+//===-- efsan_cache_frag_findings.h - the cache-frag finding model -*- C -*-===//
+//
+// The model of a cache-frag report, shared by the finding model that builds
+// it (efsan_cache_frag_findings.c) and the printers that walk it
+// (efsan_cache_frag_report.c, text and JSON): a finding (kind, invalidations,
+// impact), the objects its bytes belong to, its line map, access sites and
+// the threads' creation groups, and the struct field usage judgments. It owns
+// no sampling or estimation (efsan_cache_frag_internal.h) and no output.
+//
+//===----------------------------------------------------------------------===//
+#ifndef EFSAN_CACHE_FRAG_FINDINGS_H
+#define EFSAN_CACHE_FRAG_FINDINGS_H
+
+#include "efsan_cache_frag_internal.h"
+
+enum cf_finding_kind {
+  CF_FALSE_SHARING,
+  CF_TRUE_SHARING,
+  CF_PREDICTED_128,     // virtual 128-byte line
+  CF_PREDICTED_SHIFTED, // virtual 64-byte line at another start offset
+};
+
+struct cf_finding {
+  u8 kind;
+  bool has_observed;  // real lines only
+  uptr address;       // first byte of the (virtual) line
+  uptr length;        // 64 or 128
+  struct cf_line_record *records[2]; // real lines the (virtual) line covers
+  u64 observed, observed_true;
+  u64 parallel, parallel_true;
+  u64 invalidations;      // the larger estimate, which decides the kind
+  u64 true_invalidations; // of those
+  u64 lost_ns;
+  u64 threads_ns; // involved threads' accesses at CF_ACCESS_NS each
+  u32 share_ppm;  // lost / (lost + threads)
+  u64 sampled_writes;
+};
+
+// Samples of writes a finding needs: an estimate from k samples is off by
+// about 1/sqrt(k) (35% at 8), and with fewer a rare writer's lucky samples,
+// scaled up by the period, could pass the thresholds.
+#define CF_MIN_SAMPLED_WRITES 8
+
+// The model's cost of one memory access that hits the cache (and of the
+// work around it): the involved threads' time is their accesses times this.
+#define CF_ACCESS_NS 1
+
+struct cf_object {
+  int kind;
+  const char *name; // globals only
+  uptr start, size; // heap and globals; stack and unknown: first byte
+  u32 stack_id;     // heap only
+  u32 serial;       // heap only: which allocation (addresses are reused)
+  u32 thread;       // stack only
+  double invalidations; // caused by writes to its bytes
+  u64 bytes[2];         // its contended bytes (bit i: finding address + i)
+};
+
+enum cf_object_kind {
+  CF_OBJECT_UNKNOWN = 0,
+  CF_OBJECT_HEAP,
+  CF_OBJECT_GLOBAL,
+  CF_OBJECT_STACK,
+};
+
+#define CF_MAX_OBJECTS 16
+struct cf_objects {
+  u32 count;
+  struct cf_object objects[CF_MAX_OBJECTS];
+};
+
+#define CF_MAX_VIEWS (2 * CF_THREAD_SLOTS + 2)
+#define CF_MAX_FRAMES 16
+
+// One range of the finding's line whose bytes have the same readers,
+// writers and object.
+struct cf_map_range {
+  uptr offset, length;
+  u64 readers, writers; // bit v: view v
+  struct cf_object object; // kind CF_OBJECT_UNKNOWN with start 0: none
+  uptr member_start;       // object offset of its member; -1 if unknown
+  char member[128];        // source expression, empty if unknown
+};
+
+// The involved threads other than the main thread, grouped by who created
+// them where (a loop of pthread_create calls is one group), in thread order.
+struct cf_creation_group {
+  u32 creator; // EFSAN_INTERNAL_THREAD: unknown
+  u32 stack_id;
+  u32 count;
+  u32 threads[CF_MAX_VIEWS];
+};
+
+// One place in the code that accessed the finding's bytes, for one thread.
+struct cf_finding_site {
+  u32 thread;
+  uptr pc;
+  struct efsan_frame frame; // the innermost source frame at pc
+  u64 reads, writes; // sampled
+  u64 locked;        // of them, made while holding a mutex or spin lock
+  u64 bytes[2];      // bit i: finding address + i
+};
+#define CF_MAX_FINDING_SITES (CF_MAX_VIEWS * 2 * CF_SITES)
+
+enum cf_heat {
+  CF_HEAT_HOT,
+  CF_HEAT_WARM,
+  CF_HEAT_COLD,
+  CF_HEAT_PADDING,
+  CF_HEAT_UNUSED
+};
+
+struct cf_struct_shape {
+  u64 max;
+  u32 hot, cold;
+  u32 cold_near_hot; // cold fields on a cache line with a hot one
+  uptr hot_bytes, cold_bytes;
+  uptr hot_begin, hot_end; // byte range the hot fields span
+};
+
+// The report's state: the mean sample period, the views of the finding at
+// hand (CF_MAX_VIEWS, mapped for the report), the memory regions snapshot,
+// and every record's own finding (mapped for the report).
+extern u64 cf_period;
+extern struct cf_view *cf_views;
+extern struct efsan_region *cf_regions;
+extern uptr cf_region_capacity, cf_region_count;
+extern struct cf_finding *cf_record_findings;
+// The sites cf_collect_sites found, and the samples at places the records
+// had no room for.
+extern struct cf_finding_site cf_sites[CF_MAX_FINDING_SITES];
+extern u64 cf_other_site_samples;
+extern const char *const cf_heat_names[];
+
+u64 cf_round(double x);
+u64 cf_false_part(u64 all, u64 true_part);
+u32 cf_finding_views(const struct cf_finding *f);
+uptr cf_collect_findings(struct cf_finding *findings, struct cf_line_record *records, u32 count);
+void cf_sort_findings(struct cf_finding *findings, uptr n);
+void cf_attribute(const struct cf_finding *f, u32 view_count, struct cf_objects *list);
+bool cf_next_byte_run(const u64 bytes[2], u32 *first, u32 *last);
+void cf_format_bytes(char *buffer, uptr length, const u64 bytes[2], uptr base_offset);
+const char *cf_object_kind_name(int kind);
+const char *cf_kind_name(u8 kind);
+long cf_object_delta(const struct cf_finding *f, const struct cf_object *o);
+bool cf_bounded(const struct cf_object *o);
+const struct cf_object *cf_object_holding(const struct cf_objects *list, uptr address);
+void cf_format_percent(char *buffer, uptr length, u64 ppm);
+void cf_format_duration(char *buffer, uptr length, u64 ns);
+uptr cf_thread_part_size(const struct cf_finding *f, u32 view_count);
+void cf_suggest(char *buffer, uptr length, const struct cf_finding *f, const struct cf_object *object, uptr part_size);
+u32 cf_line_map(const struct cf_finding *f, u32 view_count, struct cf_map_range *ranges);
+const char *cf_thread_function(u32 thread);
+u32 cf_creation_groups(u32 view_count, struct cf_creation_group *groups);
+uptr cf_collect_sites(const struct cf_finding *f, u32 view_count);
+bool cf_site_under_lock(const struct cf_finding_site *site);
+enum cf_heat cf_field_heat(const struct cf_struct_usage *u, u32 field, u64 max);
+void cf_struct_shape(const struct cf_struct_usage *u, struct cf_struct_shape *shape);
+uptr cf_lines(uptr bytes);
+bool cf_struct_judged(const struct cf_struct_usage *u);
+bool cf_hot_cold_mix(const struct cf_struct_usage *u, const struct cf_struct_shape *shape);
+// A cold field on a cache line (of an object that starts on a line) with a
+// hot field: the fields the hot/cold note names.
+bool cf_cold_near_hot(const struct cf_struct_usage *u, u32 field, u64 max);
+uptr cf_hot_span(const struct cf_struct_shape *shape);
+void cf_sort_structs(struct cf_struct_usage *u, uptr n);
+uptr cf_structs_shown(const struct cf_struct_usage *u, uptr n);
+uptr cf_structs_folded(const struct cf_struct_usage *u, uptr n, u64 *accesses);
+
+#endif // EFSAN_CACHE_FRAG_FINDINGS_H
