@@ -216,10 +216,14 @@ def build_programs(args, config, binaries):
 
 
 def program_input(args, name):
-    """A generated text (fixed seed): words of a 4096-word vocabulary drawn
-    from a skewed distribution, in lines; compressible like prose or logs."""
-    mib = TEXT_MIB[name]
-    path = os.path.join(args.work_dir, "inputs", "text-%dmib.txt" % mib)
+    return generated_text(os.path.join(args.work_dir, "inputs"), TEXT_MIB[name])
+
+
+def generated_text(directory, mib):
+    """A generated text of mib MiB in directory (fixed seed): words of a
+    4096-word vocabulary drawn from a skewed distribution, in lines;
+    compressible like prose or logs."""
+    path = os.path.join(directory, "text-%dmib.txt" % mib)
     if os.path.exists(path):
         return path
     os.makedirs(os.path.dirname(path), exist_ok=True)
@@ -573,21 +577,27 @@ def write_doc(args, configs, skipped, failed, table, targets, load_before, start
     if targets:
         body += ["Against the targets:", ""] + ["- " + t for t in targets] + [""]
     body.append(END_MARK)
-    generated = "\n".join(body)
+    replace_generated_section("\n".join(body), BEGIN_MARK, END_MARK)
+    print("bench: wrote %s" % os.path.relpath(DOC, os.getcwd()))
+
+
+def replace_generated_section(generated, begin_mark, end_mark, heading=""):
+    """Puts generated (which starts with begin_mark and ends with end_mark) in
+    place of the section between the marks in docs/performance.md, or at its
+    end after heading."""
     try:
         with open(DOC) as f:
             text = f.read()
     except FileNotFoundError:
-        text = "# efsan performance\n\n" + BEGIN_MARK + "\n" + END_MARK + "\n"
-    if BEGIN_MARK in text and END_MARK in text:
-        head = text.split(BEGIN_MARK, 1)[0]
-        tail = text.split(END_MARK, 1)[1]
+        text = "# efsan performance\n"
+    if begin_mark in text and end_mark in text:
+        head = text.split(begin_mark, 1)[0]
+        tail = text.split(end_mark, 1)[1]
         text = head + generated + tail
     else:
-        text = text.rstrip("\n") + "\n\n" + generated + "\n"
+        text = text.rstrip("\n") + "\n\n" + heading + generated + "\n"
     with open(DOC, "w") as f:
         f.write(text)
-    print("bench: wrote %s" % os.path.relpath(DOC, os.getcwd()))
 
 
 def main():
