@@ -218,14 +218,31 @@ ompt_start_tool(unsigned omp_version, const char *runtime_version) {
 // Each runs the whole region (team start, the outlined function on the
 // calling thread, the end barrier) before it returns.
 
-// REAL is null when no OpenMP runtime was loaded at start-up; a library
-// loaded later may bring one.
+// REAL is null when no OpenMP runtime was loaded at start-up: a library
+// loaded later may bring one, and its GOMP_* calls bind to these wrappers,
+// which the executable exports. A library loaded with RTLD_LOCAL is not in
+// RTLD_NEXT's scope: the runtimes are then asked for by name.
+extern "C" void *dlsym(void *handle, const char *symbol);
+extern "C" void *dlopen(const char *file, int mode);
+static void *const RTLD_NEXT = (void *)-1l;
+static const int RTLD_LAZY = 1, RTLD_NOLOAD = 4;
+
+static void *FindGompEntry(const char *name) {
+  if (void *entry = dlsym(RTLD_NEXT, name))
+    return entry;
+  static const char *const runtimes[] = {"libgomp.so.1", "libomp.so.5",
+                                         "libomp.so"};
+  for (const char *runtime : runtimes) {
+    void *handle = dlopen(runtime, RTLD_LAZY | RTLD_NOLOAD);
+    if (void *entry = handle ? dlsym(handle, name) : nullptr)
+      return entry;
+  }
+  return nullptr;
+}
+
 #define EFSAN_GOMP_REAL(name)                                                  \
   (REAL(name) ? REAL(name)                                                     \
-              : (REAL(name) = (decltype(REAL(name)))dlsym(RTLD_NEXT, #name)))
-
-extern "C" void *dlsym(void *handle, const char *symbol);
-static void *const RTLD_NEXT = (void *)-1l;
+              : (REAL(name) = (decltype(REAL(name)))FindGompEntry(#name)))
 
 #define EFSAN_GOMP_REGION(name, call)                                          \
   if (!EFSAN_GOMP_REAL(name)) {                                                \
