@@ -42,7 +42,7 @@ FLAGS = {
 THREADS = "2"
 # Debian packages the builds need besides the toolchain.
 BUILD_PACKAGES = ["dpkg-dev", "tcl8.6", "zlib1g-dev", "liblz4-dev", "libzstd-dev", "libsimde-dev",
-                  "perl"]
+                  "perl", "time"]
 
 # Each program: the source package, how to build it and run its own tests in
 # its build directory (shell, with $CC, $CXX, $CFLAGS, $LDFLAGS and $JOBS
@@ -78,6 +78,9 @@ PROGRAMS = {
         "test": "./threadtest3",
         "about_tests": "threadtest3 itself: its 15 tests",
         "test_output": "stdout",
+        # Time-boxed: how many iterations a thread did varies run to run.
+        "normalize": r"says: \d+ iterations",
+        "normalize_workload": True,
         "workload": ["./threadtest3"],
         "about_workload": "all 15 of its tests, each for a tenth of its time limit (23 s), "
                           "up to 20 threads",
@@ -230,9 +233,13 @@ def compiler_env(args, config):
 
 
 def stamp_of(args, config, name):
-    """What a build depends on: its command and, for efsan, the pass and
-    runtime."""
+    """What a build depends on: its command, the files of ours it compiles
+    and, for efsan, the pass and runtime."""
     h = hashlib.sha256((PROGRAMS[name]["build"] + config).encode())
+    for f in sorted(glob.glob(os.path.join(REPO, "utils", "bench", "realprogs", "*"))):
+        if "{repo}/utils/bench/realprogs/" + os.path.basename(f) in PROGRAMS[name]["build"]:
+            with open(f, "rb") as fh:
+                h.update(fh.read())
     if config != "plain":
         for f in [os.path.join(args.build_dir, "lib", "EfficiencySanitizer.so"),
                   os.path.join(args.build_dir, "lib", "clang", "19", "lib", "linux",
@@ -375,22 +382,26 @@ def mutated(rng, seq, rate, indels=True):
     return "".join(out)
 
 
-def run_workload(args, config, name, out, inputs):
-    """(CPU seconds, peak RSS in KiB, digest of the output)."""
+def run_workload(args, config, name, out, inputs, run):
+    """(CPU seconds, peak RSS in KiB, digest of the output), or None. Through
+    /usr/bin/time: a child forked by this Python process would count the
+    parent's pages in its peak RSS until its exec."""
     spec = PROGRAMS[name]
     argv = [a.replace("{inputs}", inputs) for a in spec["workload"]]
-    stdout_path = os.path.join(args.work_dir, "logs", "workload.%s.%s.stdout" % (config, name))
-    with open(stdout_path, "wb") as f:
-        proc = subprocess.Popen(argv, cwd=out, stdout=f, stderr=subprocess.DEVNULL,
-                                env=run_env(args, config, name, "workload"))
-        _, status, usage = os.wait4(proc.pid, 0)
-    if os.waitstatus_to_exitcode(status):
-        log("%s/%s: the workload exited with status %d (%s)"
-            % (config, name, os.waitstatus_to_exitcode(status), " ".join(argv)))
+    stem = os.path.join(args.work_dir, "logs", "workload.%s.%s.%d" % (config, name, run))
+    with open(stem + ".stdout", "wb") as f:
+        status = subprocess.run(["/usr/bin/time", "-f", "%U %S %M", "-o", stem + ".time"] + argv,
+                                cwd=out, stdout=f, stderr=subprocess.DEVNULL,
+                                env=run_env(args, config, name, "workload")).returncode
+    if status:
+        log("%s/%s: the workload exited with status %d (%s; output in %s.stdout)"
+            % (config, name, status, " ".join(argv), stem))
         return None
-    with open(stdout_path, "rb") as f:
+    with open(stem + ".time") as f:
+        user, system, rss = f.read().split()[-3:]
+    with open(stem + ".stdout", "rb") as f:
         data = normalized(spec, f.read(), "normalize_workload")
-    return usage.ru_utime + usage.ru_stime, usage.ru_maxrss, hashlib.sha256(data).hexdigest()[:16]
+    return float(user) + float(system), int(rss), hashlib.sha256(data).hexdigest()[:16]
 
 
 def cf_findings(args, name):
@@ -428,7 +439,7 @@ def main():
                     continue
                 log("run %d %s/%s" % (run + 1, config, name))
                 results.setdefault((config, name), []).append(
-                    run_workload(args, config, name, built[config, name], inputs))
+                    run_workload(args, config, name, built[config, name], inputs, run + 1))
     rows = table_rows(args, built, tests, results)
     table = format_table(rows)
     print(table)
