@@ -186,6 +186,7 @@ struct sample_scan {
   int top_due;  // levels 1..top_due are due now (0: none)
   int count_shift; // level 0 counts the lines selected at this shift
   int clear_shift; // bit 0 is cleared in the lines selected at this shift
+  bool estimating; // a shift above, or of a due level, is not 0
   bool touched; // sample_words saw a bit 0
   bool stuck;   // and left it set in a line not selected at clear_shift
 };
@@ -284,7 +285,7 @@ static u8 sample_page(u64 *words, uptr count, u8 pending, void *arg) {
   struct sample_scan *scan = arg;
   scan->touched = false;
   scan->stuck = false;
-  if (scan->count_shift || scan->clear_shift)
+  if (scan->estimating)
     sample_words_estimating(scan, words, count);
   else if (scan->top_due == 0)
     sample_words_level0(scan, words, count);
@@ -340,9 +341,15 @@ static void take_sample(const bool *stop, bool phase_boundary) {
       scan.top_due = level;
     }
   }
-  for (int level = 1; level < NUM_LEVELS; level++)
+  scan.estimating = scan.count_shift || scan.clear_shift;
+  for (int level = 1; level < NUM_LEVELS; level++) {
     if (level_shift[level] < in_force)
       level_shift[level] = (u8)in_force;
+    // A level due now whose period was estimated counts its selected lines
+    // only, even if this sample is exact at level 0.
+    if (level <= scan.top_due && level_shift[level])
+      scan.estimating = true;
+  }
   uptr n = efsan_regions_snapshot(&scan_regions, &scan_capacity);
   if (!efsan_shadow_for_each_changed(scan_regions, n, scan.due_mask | wanted,
                                      sample_page, &scan, stop)) {
@@ -645,12 +652,20 @@ static u32 kept_std_error(const struct level_series *series, u64 i) {
 }
 
 // Over the kept estimated snapshots of every level: the smallest fraction
-// sampled (its shift) and the largest standard error relative to the
-// estimate, in hundredths of a percent. False if none is estimated.
-static bool estimates_summary(int *max_shift, u64 *max_error_bp) {
+// sampled (its shift); of those that counted at least 3/4 of the budget's
+// lines (the steady state), the largest standard error relative to the
+// estimate, in hundredths of a percent; of the others (a period with fewer
+// lines than the one before it, counted on the share chosen for that one),
+// how many and their largest standard error.
+struct estimates_summary {
+  int max_shift;
+  u64 max_error_bp;
+  u64 small, small_max_error;
+};
+
+static bool summarize_estimates(struct estimates_summary *sum) {
   bool any = false;
-  *max_shift = 0;
-  *max_error_bp = 0;
+  efsan_internal_memset(sum, 0, sizeof(*sum));
   for (int level = 0; level < NUM_LEVELS; level++) {
     const struct level_series *series = &levels[level];
     for (u64 i = 0; i < kept_snapshots(series); i++) {
@@ -658,14 +673,19 @@ static bool estimates_summary(int *max_shift, u64 *max_error_bp) {
       if (!shift)
         continue;
       any = true;
-      if (shift > *max_shift)
-        *max_shift = shift;
-      u32 lines = kept_snapshot(series, i);
-      if (lines) {
-        u64 bp = ((u64)kept_std_error(series, i) * 10000 + lines / 2) / lines;
-        if (bp > *max_error_bp)
-          *max_error_bp = bp;
+      if (shift > sum->max_shift)
+        sum->max_shift = shift;
+      u32 lines = kept_snapshot(series, i), error = kept_std_error(series, i);
+      u64 selected = (u64)lines >> shift;
+      if (selected < (u64)efsan_flags.snapshot_budget * 3 / 4) {
+        sum->small++;
+        if (error > sum->small_max_error)
+          sum->small_max_error = error;
+        continue;
       }
+      u64 bp = ((u64)error * 10000 + lines / 2) / lines;
+      if (bp > sum->max_error_bp)
+        sum->max_error_bp = bp;
     }
   }
   return any;
@@ -742,16 +762,23 @@ static void print_text(u64 total, const u64 *by_kind, u32 num_samples) {
                         "core (sampler_max_cpu)\n",
                         sampler_cpu_ns / 1000000, sampler_cpu_ns / 1000 % 1000,
                         late, late == 1 ? "" : "s", efsan_flags.sampler_max_cpu);
-    int max_shift;
-    u64 error_bp;
-    if (estimates_summary(&max_shift, &error_bp))
+    struct estimates_summary sum;
+    if (summarize_estimates(&sum)) {
+      char small[160] = "";
+      if (sum.small)
+        efsan_snprintf(small, sizeof(small),
+                       " (but %llu that counted fewer lines, as the share "
+                       "adapted to a smaller working set: at most %llu "
+                       "lines)",
+                       sum.small, sum.small_max_error);
       efsan_report_line("  snapshots marked ~ are estimates (more than %d lines "
                         "per period, snapshot_budget): counted on a fixed "
                         "1/%d of the lines at the least, standard error at "
-                        "most %llu.%02llu%%; exact_snapshots=1 counts every "
+                        "most %llu.%02llu%%%s; exact_snapshots=1 counts every "
                         "line (totals and phases are always exact)\n",
-                        efsan_flags.snapshot_budget, 1 << max_shift,
-                        error_bp / 100, error_bp % 100);
+                        efsan_flags.snapshot_budget, 1 << sum.max_shift,
+                        sum.max_error_bp / 100, sum.max_error_bp % 100, small);
+    }
     for (int level = 0; level < NUM_LEVELS; level++) {
       const struct level_series *series = &levels[level];
       if (!series->taken)

@@ -7,6 +7,7 @@
 // RUN: rm -rf %t.d && mkdir %t.d
 // RUN: env ESAN_OPTIONS=sample_clock=cpu:snapshot_budget=1024:report_format=json:log_path=%t.d/est %run %t 40000 8 1 > %t.d/vars
 // RUN: %python %S/Inputs/check_report.py %t.d/est --count 1 --vars %t.d/vars \
+// RUN:   "all(n <= total_lines + 5 * e for l in levels for n, e in zip(l['lines'], l['std_error']))" \
 // RUN:   "heap == WINDOW0_LINES and BUFFER_LINES == 8 * WINDOW0_LINES" \
 // RUN:   "len(window(0, 0)) >= 10 and any(f <= 1 / 16 for f in window(0, 0, 'sampled_fraction'))" \
 // RUN:   "all(abs(n - WINDOW0_LINES) <= 5 * e + 32 for n, e in zip(window(0, 0), window(0, 0, 'std_error')))" \

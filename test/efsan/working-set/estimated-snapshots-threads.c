@@ -6,6 +6,7 @@
 // RUN: rm -rf %t.d && mkdir %t.d
 // RUN: env ESAN_OPTIONS=sample_clock=cpu:report_format=json:log_path=%t.d/est %run %t 100000 1 4 > %t.d/vars
 // RUN: %python %S/Inputs/check_report.py %t.d/est --count 1 --vars %t.d/vars \
+// RUN:   "all(n <= total_lines + 5 * e for l in levels for n, e in zip(l['lines'], l['std_error']))" \
 // RUN:   "heap == WINDOW0_LINES" \
 // RUN:   "len(window(0, 0)) >= 10 and any(f < 1 for f in window(0, 0, 'sampled_fraction'))" \
 // RUN:   "all(abs(n - WINDOW0_LINES) <= WINDOW0_LINES / 50 for n in window(0, 0))" \

@@ -10,6 +10,7 @@
 // RUN: env ESAN_OPTIONS=sample_clock=cpu:report_format=json:log_path=%t.d/est %run %t 100000 1 1 > %t.d/vars
 // RUN: env ESAN_OPTIONS=sample_clock=cpu:report_format=json:log_path=%t.d/exact:exact_snapshots=1 %run %t 100000 1 1 > %t.d/exact-vars
 // RUN: %python %S/Inputs/check_report.py %t.d/est --count 1 --vars %t.d/vars \
+// RUN:   "all(n <= total_lines + 5 * e for l in levels for n, e in zip(l['lines'], l['std_error']))" \
 // RUN:   "heap == WINDOW0_LINES == BUFFER_LINES and snapshot_budget == 16384 and not exact_snapshots" \
 // RUN:   "any(f < 1 for f in window(0, 0, 'sampled_fraction'))" \
 // RUN:   "all(abs(n - WINDOW0_LINES) <= WINDOW0_LINES / 50 for n in window(0, 0))" \

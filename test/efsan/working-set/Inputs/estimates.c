@@ -5,8 +5,10 @@
 //
 // Touches LINES lines of a heap buffer, one every STRIDE lines (1: dense,
 // 8: one line per shadow word), over and over, split among THREADS threads,
-// until 12 samples have passed. Then, with SMALL, marks a phase "small" and
-// touches SMALL lines for 12 samples, then a phase "big" again with LINES.
+// until 13 samples have passed (an odd number: the phases' switches do not
+// fall on the samples where every level is due). Then, with SMALL, marks a
+// phase "small" and touches SMALL lines for 13 samples, then a phase "big
+// again" with LINES.
 // Prints, for each stretch, the first and last sample whose period lies
 // entirely within it (WINDOW<n>_LO, WINDOW<n>_HI: sample numbers from 1)
 // and the lines it touched (WINDOW<n>_LINES), for check_report.py --vars.
@@ -18,7 +20,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-enum { kLine = 64, kMaxThreads = 8, kSamplesPerStretch = 12 };
+enum { kLine = 64, kMaxThreads = 8, kSamplesPerStretch = 13 };
 
 static char *buffer;
 static long stride, threads;
