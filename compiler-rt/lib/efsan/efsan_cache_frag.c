@@ -622,12 +622,13 @@ static void cf_solo_sample(struct cf_solo *solo, uptr offset, uptr length,
   cf_store(&solo->last_clock, clock);
 }
 
-// Starts the summary of a line that thread_plus1 has written `writes` times
-// alone, with this (written) sample; false if the line's state changed
-// meanwhile or the summaries are full.
+// Starts the summary of a line that thread_plus1 has written often alone,
+// with this (written) sample; false if the line's state changed meanwhile or
+// the summaries are full. The samples before it are not in it (they have no
+// clock), as a record made at this point would not have them either: its
+// activity interval must hold the samples it counts.
 static bool cf_start_solo(u32 *state, u32 value, u32 thread_plus1,
-                          u32 writes, uptr offset, uptr length, u64 clock,
-                          uptr pc) {
+                          uptr offset, uptr length, u64 clock, uptr pc) {
   u32 index = cf_add(&cf_solo_count, 1);
   if (index >= cf_solo_capacity) {
     cf_store(&cf_solo_count, cf_solo_capacity);
@@ -635,7 +636,6 @@ static bool cf_start_solo(u32 *state, u32 value, u32 thread_plus1,
   }
   struct cf_solo *solo = &cf_solo_table[index];
   solo->thread_plus1 = thread_plus1;
-  solo->writes = writes;
   solo->offset = (u8)offset;
   solo->length = (u8)length;
   solo->pc = pc;
@@ -736,8 +736,8 @@ static void cf_sample_line(uptr line, uptr offset, uptr length, bool is_write,
         // summary while the line's neighbours are this thread's alone, else
         // (or when the summaries are full) in a record.
         if (!cf_neighbour_has_other_thread(line, thread_plus1) &&
-            cf_start_solo(state, value, thread_plus1, writes, offset, length,
-                          clock, pc))
+            cf_start_solo(state, value, thread_plus1, offset, length, clock,
+                          pc))
           return;
         value = __atomic_load_n(state, __ATOMIC_ACQUIRE);
         if (cf_is_solo(value) || holder != (value & CF_THREAD_MASK))
