@@ -264,8 +264,9 @@ StructFieldTables::findFieldFromAddress(const MemoryAccess &Access) {
 // (`struct S *p`): optimised code often has lost every struct GEP by then,
 // and only the variable still says what the pointer points to. Every
 // variable describing the pointer that points to a struct must agree; one
-// that points to a scalar or an array (`unsigned *ht = c->hash`, the same
-// address as c when hash is the first member) does not contradict it.
+// that points to a scalar, an array or a union (`unsigned *ht = c->hash`,
+// the same address as c when hash is the first member; LZ4's stream union
+// around its context struct) does not contradict it.
 StructType *StructFieldTables::structTypeOfPointerVariable(Value *Pointer) {
   SmallVector<DILocalVariable *, 4> Variables = variablesHolding(Pointer);
   StructType *Found = nullptr;
@@ -285,7 +286,8 @@ StructType *StructFieldTables::structTypeOfPointerVariable(Value *Pointer) {
     }
     auto *Composite = dyn_cast_or_null<DICompositeType>(Pointee);
     if (!Composite || Composite->getTag() == dwarf::DW_TAG_array_type ||
-        Composite->getTag() == dwarf::DW_TAG_enumeration_type) {
+        Composite->getTag() == dwarf::DW_TAG_enumeration_type ||
+        Composite->getTag() == dwarf::DW_TAG_union_type) {
       if (!Pointee || isa<DIBasicType>(Pointee) || Composite)
         continue;
       return nullptr;
