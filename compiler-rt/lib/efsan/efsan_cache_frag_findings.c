@@ -29,27 +29,98 @@ uptr cf_region_capacity, cf_region_count;
 
 u64 cf_round(double x) { return x <= 0 ? 0 : (u64)(x + 0.5); }
 
+u64 cf_run_ns;
+uptr cf_hidden_findings;
+
+static bool cf_is_prediction(const struct cf_finding *f) {
+  return f->kind == CF_PREDICTED_128 || f->kind == CF_PREDICTED_SHIFTED;
+}
+
+// The time the finding's invalidations cost each involved thread, from the
+// model's invalidations (scale: the finding's share of them) and the
+// threads' CPU time. A writer's invalidation makes it wait for the line: one
+// transfer, of which only the share of its time spent in accesses stalls
+// it (a compute-bound thread hides the miss). A thread cannot lose more than
+// CF_CONTENDED_SHARE of the time it used the line while another thread did:
+// transfers of one line do not overlap. docs/CacheFrag.md, "Impact".
 static void cf_set_impact(struct cf_finding *f, struct cf_view *views,
-                          u32 count) {
+                          u32 count, double scale) {
+  u64 period = cf_period;
+  double transfer = (double)cf_transfer_ns();
+  double threads[CF_MAX_VIEWS], active[CF_MAX_VIEWS], caused[CF_MAX_VIEWS];
   f->threads_ns = 0;
   f->sampled_writes = 0;
-  for (u32 i = 0; i < count; i++) {
-    f->sampled_writes += views[i].writes;
+  for (u32 i = 0; i < count && i < CF_MAX_VIEWS; i++) {
+    struct cf_view *v = &views[i];
+    f->sampled_writes += v->writes;
+    threads[i] = active[i] = caused[i] = 0;
     // Only the threads that take part: a thread that read the line once
     // after the others ended must not dilute the share.
-    if (views[i].involved && views[i].thread != EFSAN_INTERNAL_THREAD)
-      f->threads_ns += cf_thread_accesses(views[i].thread) * CF_ACCESS_NS;
+    if (!v->involved || v->thread == EFSAN_INTERNAL_THREAD)
+      continue;
+    u64 cpu = cf_thread_cpu_ns(v->thread);
+    u64 accesses = cf_thread_accesses(v->thread);
+    if (!cpu || !accesses)
+      continue;
+    threads[i] = (double)cpu;
+    f->threads_ns += cpu;
+    double ns_per_access = (double)cpu / (double)accesses;
+    double span = 0;
+    for (u32 k = 0; k < v->interval_count; k++)
+      span += (double)(v->intervals[k].last - v->intervals[k].first + period);
+    active[i] = span * ns_per_access < threads[i] ? span * ns_per_access
+                                                  : threads[i];
+    for (u32 s = 0; s < v->shape_count; s++)
+      caused[i] += v->shapes[s].invalidations * scale;
   }
-  f->lost_ns = f->invalidations * (u64)efsan_flags.cache_frag_transfer_ns;
-  u64 all = f->lost_ns + f->threads_ns;
+  double lost = 0, slowest = 0, slowest_after = 0;
+  for (u32 i = 0; i < count && i < CF_MAX_VIEWS; i++) {
+    if (!threads[i])
+      continue;
+    double others = 0;
+    for (u32 j = 0; j < count && j < CF_MAX_VIEWS; j++)
+      if (j != i && active[j] > others)
+        others = active[j];
+    double overlap = active[i] < others ? active[i] : others;
+    double stalls = (double)cf_thread_accesses(views[i].thread) *
+                    CF_ACCESS_NS / threads[i];
+    if (stalls > 1)
+      stalls = 1;
+    double mine = caused[i] * transfer * stalls;
+    if (mine > CF_CONTENDED_SHARE * overlap)
+      mine = CF_CONTENDED_SHARE * overlap;
+    if (efsan_verbosity() >= 2)
+      efsan_report_line("cache-frag impact: line 0x%zx T%u cpu %llu ns, "
+                        "accesses %llu, active %llu ns, overlap %llu ns, "
+                        "caused %llu invalidations, sampled line accesses "
+                        "%llu, lost %llu ns\n",
+                        f->address, views[i].thread, (u64)threads[i],
+                        cf_thread_accesses(views[i].thread), (u64)active[i],
+                        (u64)overlap, (u64)caused[i],
+                        (views[i].reads + views[i].writes) * period,
+                        (u64)mine);
+    lost += mine;
+    if (threads[i] > slowest)
+      slowest = threads[i];
+    if (threads[i] - mine > slowest_after)
+      slowest_after = threads[i] - mine;
+  }
+  f->lost_ns = cf_round(lost);
+  f->wall_ns = cf_round(slowest - slowest_after);
+  u64 run = cf_run_ns > f->threads_ns ? cf_run_ns : f->threads_ns;
   f->share_ppm =
-      all ? (u32)(((unsigned __int128)f->lost_ns * 1000000) / all) : 0;
+      run ? (u32)(((unsigned __int128)f->lost_ns * 1000000) / run) : 0;
+  f->conditional = f->kind == CF_PREDICTED_128 && !cf_lines_paired();
+}
+
+static bool cf_counts_enough(const struct cf_finding *f) {
+  return f->invalidations >= (u64)efsan_flags.cache_frag_report_threshold &&
+         (cf_period == 1 || f->sampled_writes >= CF_MIN_SAMPLED_WRITES);
 }
 
 static bool cf_significant(const struct cf_finding *f) {
-  return f->invalidations >= (u64)efsan_flags.cache_frag_report_threshold &&
-         f->share_ppm >= (u32)efsan_cache_frag_min_share_ppm() &&
-         (cf_period == 1 || f->sampled_writes >= CF_MIN_SAMPLED_WRITES);
+  return cf_counts_enough(f) &&
+         f->share_ppm >= (u32)efsan_cache_frag_min_share_ppm();
 }
 
 // The finding of a real line, whether or not it is significant.
@@ -75,7 +146,7 @@ static void cf_line_finding(struct cf_line_record *r, struct cf_finding *f) {
   }
   f->kind = 2 * f->true_invalidations > f->invalidations ? CF_TRUE_SHARING
                                                          : CF_FALSE_SHARING;
-  cf_set_impact(f, cf_views, count);
+  cf_set_impact(f, cf_views, count, 1);
 }
 
 u64 cf_false_part(u64 all, u64 true_part) {
@@ -100,7 +171,10 @@ static void cf_virtual_finding(struct cf_line_record *first,
   f->records[1] = second;
   f->parallel = virtual_false;
   f->invalidations = virtual_false > real_false ? virtual_false - real_false : 0;
-  cf_set_impact(f, cf_views, count);
+  // The threads' part of the virtual line's invalidations beyond the real
+  // lines'.
+  cf_set_impact(f, cf_views, count,
+                e.parallel > 0 ? (double)f->invalidations / e.parallel : 0);
 }
 
 // Views of a finding's (virtual) line, with the model's per-shape results.
@@ -127,6 +201,7 @@ static struct cf_finding *cf_finding_of(struct cf_line_record *r) {
 uptr cf_collect_findings(struct cf_finding *findings,
                                 struct cf_line_record *records, u32 count) {
   uptr n = 0;
+  cf_hidden_findings = 0;
   cf_record_base = records;
   for (u32 i = 0; i < count; i++) {
     struct cf_line_record *r = &records[i];
@@ -135,6 +210,8 @@ uptr cf_collect_findings(struct cf_finding *findings,
     cf_line_finding(r, cf_finding_of(r));
     if (cf_significant(cf_finding_of(r)))
       findings[n++] = *cf_finding_of(r);
+    else if (cf_counts_enough(cf_finding_of(r)))
+      cf_hidden_findings++;
   }
   // Predictions: virtual lines over two tracked lines, neither of which is
   // reported already, for the false sharing beyond that of the real lines.
@@ -173,16 +250,14 @@ uptr cf_collect_findings(struct cf_finding *findings,
   return n;
 }
 
-static bool cf_is_prediction(const struct cf_finding *f) {
-  return f->kind == CF_PREDICTED_128 || f->kind == CF_PREDICTED_SHIFTED;
-}
-
 // Sharing that happens before sharing that a layout change could cause,
 // then by time lost.
 static bool cf_ranks_before(const struct cf_finding *a,
                             const struct cf_finding *b) {
   if (cf_is_prediction(a) != cf_is_prediction(b))
     return !cf_is_prediction(a);
+  if (a->conditional != b->conditional)
+    return !a->conditional;
   if (a->lost_ns != b->lost_ns)
     return a->lost_ns > b->lost_ns;
   if (a->address != b->address)
@@ -443,6 +518,26 @@ void cf_format_duration(char *buffer, uptr length, u64 ns) {
     efsan_snprintf(buffer, length, "%llu ns", ns);
 }
 
+// What fixing the finding gains: "the fix saves 1.234 s of CPU time (45.6%
+// of the run; about 0.617 s of wall time)"; a 128-byte prediction on a CPU
+// that does not pair lines gains nothing here.
+void cf_format_impact(char *buffer, uptr length, const struct cf_finding *f) {
+  char cpu[32], share[32], wall[32];
+  cf_format_duration(cpu, sizeof(cpu), f->lost_ns);
+  cf_format_percent(share, sizeof(share), f->share_ppm);
+  cf_format_duration(wall, sizeof(wall), f->wall_ns);
+  if (f->conditional)
+    efsan_snprintf(buffer, length,
+                   "portability note, no gain on this CPU (%s); where lines "
+                   "pair, the fix would save %s of CPU time (%s of the run)",
+                   cf_pairing_source(), cpu, share);
+  else
+    efsan_snprintf(buffer, length,
+                   "the fix saves %s of CPU time (%s of the run; about %s of "
+                   "wall time)",
+                   cpu, share, wall);
+}
+
 // "global 'x'", "the heap object allocated at f.c:12", ...
 static void cf_describe_object(char *buffer, uptr length,
                                const struct cf_object *object) {
@@ -558,12 +653,38 @@ static bool cf_line_under_lock(const struct cf_finding *f) {
   return all && locked * 10 >= all * 9;
 }
 
+// The threads that write the finding's bytes: how many, and whether some
+// byte has more than one writer (only then do threads write the same
+// bytes).
+static u32 cf_writers(u32 view_count, bool *shared_bytes) {
+  u64 written[2] = {0, 0};
+  u32 writers = 0;
+  *shared_bytes = false;
+  for (u32 v = 0; v < view_count; v++) {
+    u64 mine[2] = {0, 0};
+    for (u32 k = 0; k < cf_views[v].shape_count; k++)
+      if (cf_views[v].shapes[k].writes) {
+        mine[0] |= cf_views[v].shapes[k].bytes[0];
+        mine[1] |= cf_views[v].shapes[k].bytes[1];
+      }
+    if (!mine[0] && !mine[1])
+      continue;
+    // "Other threads" are several threads: their bytes count as shared.
+    if ((mine[0] & written[0]) || (mine[1] & written[1]) ||
+        cf_views[v].thread == EFSAN_INTERNAL_THREAD)
+      *shared_bytes = true;
+    written[0] |= mine[0];
+    written[1] |= mine[1];
+    writers++;
+  }
+  return writers;
+}
+
 void cf_suggest(char *buffer, uptr length, const struct cf_finding *f,
-                       const struct cf_object *object, uptr part_size) {
-  char what[512], lost[32], share[32], part[384] = "";
+                const struct cf_object *object, uptr part_size,
+                u32 view_count) {
+  char what[512], part[384] = "";
   cf_describe_object(what, sizeof(what), object);
-  cf_format_duration(lost, sizeof(lost), f->lost_ns);
-  cf_format_percent(share, sizeof(share), f->share_ppm);
   if (part_size)
     efsan_snprintf(part, sizeof(part),
                    " (each thread's part is %zu bytes, less than a line: make "
@@ -620,6 +741,28 @@ void cf_suggest(char *buffer, uptr length, const struct cf_finding *f,
                           what);
       break;
     }
+    bool shared_bytes;
+    u32 writers = cf_writers(view_count, &shared_bytes);
+    // Each byte has one writer and other threads read it (a queue's head
+    // and tail, flags): what hurts is the writers sharing the line.
+    if (!shared_bytes && writers >= 2) {
+      at = efsan_snprintf(buffer, length,
+                          "each byte of %s has one writer, and other threads "
+                          "read it (true sharing of each word, false sharing "
+                          "between the writers): put each writer's words on a "
+                          "line of its own (_Alignas(64) on each)",
+                          what);
+      break;
+    }
+    if (!shared_bytes) {
+      at = efsan_snprintf(buffer, length,
+                          "one thread writes bytes of %s that other threads "
+                          "read (communication: the readers need the new "
+                          "values): write them less often, or let readers "
+                          "check them less often",
+                          what);
+      break;
+    }
     at = efsan_snprintf(buffer, length,
                         "threads write the same bytes of %s (true sharing; "
                         "padding cannot help): give each thread a private "
@@ -639,15 +782,21 @@ void cf_suggest(char *buffer, uptr length, const struct cf_finding *f,
     at = efsan_snprintf(buffer, length,
                         "different threads' parts of %s are less than 64 "
                         "bytes apart across a line boundary, so another start "
-                        "offset makes them share a line: align it to 64 bytes "
-                        "and pad each thread's part to a multiple of 64 bytes",
-                        what);
+                        "offset makes them share a line (this assumes the data "
+                        "%zu bytes further into its line than in this run, "
+                        "e.g. after a change of what precedes it): align it to "
+                        "64 bytes and pad each thread's part to a multiple of "
+                        "64 bytes",
+                        what,
+                        (uptr)(EFSAN_CACHE_LINE_SIZE -
+                               (f->address & (EFSAN_CACHE_LINE_SIZE - 1))));
     break;
   }
-  if (at < length)
-    efsan_snprintf(buffer + at, length - at,
-                   "; expected gain: up to %s (%s of the threads' time)", lost,
-                   share);
+  if (at < length) {
+    char impact[256];
+    cf_format_impact(impact, sizeof(impact), f);
+    efsan_snprintf(buffer + at, length - at, "; %s", impact);
+  }
 }
 //===-- Line map ------------------------------------------------------------===//
 

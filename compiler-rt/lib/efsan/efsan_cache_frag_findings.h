@@ -30,9 +30,17 @@ struct cf_finding {
   u64 parallel, parallel_true;
   u64 invalidations;      // the larger estimate, which decides the kind
   u64 true_invalidations; // of those
+  // The impact (docs/CacheFrag.md, "Impact"): the CPU time the fix saves,
+  // its share of the run's CPU time, the wall time it saves (the slowest
+  // involved thread decides), the involved threads' CPU time.
   u64 lost_ns;
-  u64 threads_ns; // involved threads' accesses at CF_ACCESS_NS each
-  u32 share_ppm;  // lost / (lost + threads)
+  u32 share_ppm;
+  u64 wall_ns;
+  u64 threads_ns;
+  // A 128-byte-line prediction on a CPU that does not pair lines: no gain
+  // on this machine; lost_ns and share_ppm are what it would cost on one
+  // that does (a portability note).
+  bool conditional;
   u64 sampled_writes;
 };
 
@@ -41,9 +49,17 @@ struct cf_finding {
 // scaled up by the period, could pass the thresholds.
 #define CF_MIN_SAMPLED_WRITES 8
 
-// The model's cost of one memory access that hits the cache (and of the
-// work around it): the involved threads' time is their accesses times this.
-#define CF_ACCESS_NS 1
+// The time a thread whose work is all memory accesses spends on one: a
+// thread's accesses times this, over its CPU time, is the share of its time
+// a miss can stall (the rest is computation that hides a miss: 25 xorshift
+// steps per update hide nearly all of it).
+#define CF_ACCESS_NS 3
+// The share of two threads' overlap that one of them can lose to a line
+// both keep taking: each gets the line, makes the accesses it can until the
+// other's request arrives, and waits for it again. Measured gains of such
+// pairs on a 2-core AMD EPYC range from 0.28 to 0.91 (docs/performance.md,
+// calibration table); 0.6 is the value that errs least over them.
+#define CF_CONTENDED_SHARE 0.6
 
 struct cf_object {
   int kind;
@@ -130,6 +146,10 @@ extern struct cf_finding *cf_record_findings;
 extern struct cf_finding_site cf_sites[CF_MAX_FINDING_SITES];
 extern u64 cf_other_site_samples;
 extern const char *const cf_heat_names[];
+// The run's CPU time (all threads, less the start-up measurement), and the
+// findings that passed every threshold but cache_frag_min_share.
+extern u64 cf_run_ns;
+extern uptr cf_hidden_findings;
 
 u64 cf_round(double x);
 u64 cf_false_part(u64 all, u64 true_part);
@@ -146,8 +166,9 @@ bool cf_bounded(const struct cf_object *o);
 const struct cf_object *cf_object_holding(const struct cf_objects *list, uptr address);
 void cf_format_percent(char *buffer, uptr length, u64 ppm);
 void cf_format_duration(char *buffer, uptr length, u64 ns);
+void cf_format_impact(char *buffer, uptr length, const struct cf_finding *f);
 uptr cf_thread_part_size(const struct cf_finding *f, u32 view_count);
-void cf_suggest(char *buffer, uptr length, const struct cf_finding *f, const struct cf_object *object, uptr part_size);
+void cf_suggest(char *buffer, uptr length, const struct cf_finding *f, const struct cf_object *object, uptr part_size, u32 view_count);
 u32 cf_line_map(const struct cf_finding *f, u32 view_count, struct cf_map_range *ranges);
 const char *cf_thread_function(u32 thread);
 u32 cf_creation_groups(u32 view_count, struct cf_creation_group *groups);

@@ -43,7 +43,7 @@ int main(void) {
   return 0;
 }
 
-// CHECK: #1 false sharing on cache line {{.*}} of the time of threads T1 T2 T3 T4)
+// CHECK: #1 false sharing on cache line {{.*}} of the run; about {{.*}} of wall time); threads T1 T2 T3 T4
 // CHECK: object: heap object at 0x{{[0-9a-f]+}}, size 16; written bytes that invalidate: +0..15 ({{[0-9]+}} invalidations); allocated at:
 // CHECK-NEXT: #0 {{.*}} in main {{.*}}int-counters.c:39
 // CHECK: SUMMARY: EfficiencySanitizer: cache-frag: 1 false sharing, 0 true sharing

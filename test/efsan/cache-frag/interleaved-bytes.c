@@ -32,7 +32,7 @@ int main(void) {
   return 0;
 }
 
-// CHECK: #1 false sharing on cache line [[LINE:0x[0-9a-f]+]]: {{.*}} of the time of threads T1 T2 T3 T4)
+// CHECK: #1 false sharing on cache line [[LINE:0x[0-9a-f]+]]: {{.*}} of the run; about {{.*}} of wall time); threads T1 T2 T3 T4
 // CHECK: object: global 'bytes' at [[LINE]], size 64
 // CHECK-NOT: true sharing on
 // CHECK: SUMMARY: EfficiencySanitizer: cache-frag: 1 false sharing, 0 true sharing

@@ -37,7 +37,7 @@ int main(void) {
   return 0;
 }
 
-// CHECK: #1 false sharing on cache line [[LINE:0x[0-9a-f]+]]: {{.*}} lost ({{.*}} of the time of threads T1 T2)
+// CHECK: #1 false sharing on cache line [[LINE:0x[0-9a-f]+]]: the fix saves {{.*}} of CPU time ({{.*}} of the run; about {{.*}} of wall time); threads T1 T2
 // CHECK: object: global 'locks' at [[LINE]], size 64; written bytes that invalidate: +0..7
 // CHECK: accesses: bytes object-bytes thread reads writes
 // CHECK-DAG: +0..3 +0..3 T1

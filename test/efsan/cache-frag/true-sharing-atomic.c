@@ -30,7 +30,7 @@ int main(void) {
 }
 
 // CHECK-NOT: false sharing on
-// CHECK: #1 true sharing on cache line [[LINE:0x[0-9a-f]+]]: {{.*}} of the time of threads T1 T2 T3)
+// CHECK: #1 true sharing on cache line [[LINE:0x[0-9a-f]+]]: {{.*}} of the run; about {{.*}} of wall time); threads T1 T2 T3
 // CHECK: object: global 'hits' at [[LINE]], size 8; written bytes that invalidate: +0..7
 // CHECK: suggestion: threads write the same bytes of global 'hits' (true sharing; padding cannot help)
 // CHECK-NOT: #2
