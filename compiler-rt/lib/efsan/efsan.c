@@ -90,6 +90,24 @@ EFSAN_INTERFACE void __efsan_exit(void *module_info) {
     efsan_cache_frag_module_exit(module_info);
 }
 
+void efsan_format_frame(char *buffer, uptr size, const struct efsan_frame *frame) {
+  char place[kEfsanMaxPlace];
+  place[0] = 0;
+  // Line 0: the compiler merged accesses of several lines into one.
+  if (frame->file && frame->line)
+    efsan_snprintf(place, sizeof(place), " %s:%d", frame->file, frame->line);
+  else if (frame->file)
+    efsan_snprintf(place, sizeof(place), " %s", frame->file);
+  uptr function = efsan_internal_strlen(frame->function);
+  uptr tail = efsan_internal_strlen(place);
+  // A C++ name can take kilobytes (templates): it is cut, not the place.
+  if (function + tail >= size && size > tail + 4)
+    efsan_snprintf(buffer, size, "%.*s...%s", (int)(size - tail - 4),
+                   frame->function, place);
+  else
+    efsan_snprintf(buffer, size, "%s%s", frame->function, place);
+}
+
 static void print_report(bool at_exit) {
   efsan_report_begin(at_exit);
   if (efsan_active_tool == EFSAN_TOOL_WORKING_SET)

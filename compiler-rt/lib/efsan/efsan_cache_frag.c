@@ -20,8 +20,10 @@
 // Per line, a 32-bit state in a lazily mapped two-level table (4 MiB of
 // application memory per chunk): the one thread that sampled it so far and
 // its sampled writes, until a second thread writes it, or reads it after
-// cache_frag_tracking_threshold writes (or one thread writes it often, in a
-// process with threads: prediction). Then the line gets a record: per
+// cache_frag_tracking_threshold writes. A line one thread writes often (in a
+// process with threads) gets a 64-byte summary of that thread's samples,
+// until another thread uses it or a neighbouring line (latent sharing):
+// private data stays cheap. Then the line gets a record: per
 // thread sampled reads and writes, byte masks, the kinds of access with the
 // heap object live at the time, the intervals of clock (bursts) in which it
 // used the line, and Predator's two-entry
@@ -83,8 +85,11 @@ static u32 *cf_handle_index; // thread index + 1
 // (CF_SEVERAL_READERS: more than one thread, all reading), bit 16 a write was
 // sampled, bits 17-30 the single thread's sampled writes (saturating). Bit 31
 // set: the low bits index the line's record (CF_NO_RECORD: the table was
-// full).
+// full), or with bit 30 also set, its solo summary (a line one thread writes
+// often, alone so far).
 #define CF_RECORD_BIT 0x80000000u
+#define CF_SOLO_BIT 0x40000000u
+#define CF_INDEX_KIND (CF_RECORD_BIT | CF_SOLO_BIT)
 #define CF_NO_RECORD 0xffffffffu
 #define CF_THREAD_MASK 0xffffu
 #define CF_SEVERAL_READERS 0xffffu
@@ -100,6 +105,32 @@ static u32 **cf_chunks; // CF_NUM_CHUNKS pointers, each to CF_LINES_PER_CHUNK st
 static struct cf_line_record *cf_record_table;
 static u32 cf_record_capacity;
 static u32 cf_record_count;
+
+static bool cf_is_record(u32 value) {
+  return (value & CF_INDEX_KIND) == CF_RECORD_BIT;
+}
+static bool cf_is_solo(u32 value) {
+  return (value & CF_INDEX_KIND) == CF_INDEX_KIND && value != CF_NO_RECORD;
+}
+
+// A line that one thread writes often and no other thread has touched yet
+// (private data, most of the time) is not worth a record (22 KB of address
+// space, a few KB resident): its thread's samples are summed here, in 64
+// bytes, until a second thread touches the line or a neighbouring line
+// (latent sharing). Its record then starts with the summary as that
+// thread's part, so a thread that ran before the others arrived (one core,
+// a loaded machine) still counts. Only the owning thread writes a summary.
+struct cf_solo {
+  u32 thread_plus1;
+  u32 reads, writes; // sampled
+  u8 offset, length; // the first access's bytes in the line
+  u64 read_bytes, written_bytes;
+  u64 first_clock, last_clock;
+  uptr pc; // the first access's code address
+} __attribute__((aligned(64)));
+static struct cf_solo *cf_solo_table;
+static u32 cf_solo_capacity;
+static u32 cf_solo_count;
 static u64 cf_untracked;
 
 static u32 *cf_line_state(uptr line, bool create) {
@@ -129,7 +160,7 @@ struct cf_line_record *cf_find_record(uptr line) {
   if (!state)
     return 0;
   u32 value = __atomic_load_n(state, __ATOMIC_ACQUIRE);
-  if (!(value & CF_RECORD_BIT) || value == CF_NO_RECORD)
+  if (!cf_is_record(value))
     return 0;
   return &cf_record_table[value & ~CF_RECORD_BIT];
 }
@@ -161,16 +192,25 @@ u64 cf_thread_cpu_ns(u32 thread) {
   return efsan_thread_cpu_ns_of(cf_load(&info->tid));
 }
 
+static struct cf_solo *cf_solo_of(u32 value) {
+  return &cf_solo_table[value & ~CF_INDEX_KIND];
+}
+
 // Gives the line a record (seeding its history table with the thread that
 // held the line so far, so that the first access of another thread is an
 // invalidation as it would have been). Returns the line's record, or null
-// when the table is full.
+// when the table is full. *solo is the summary the record replaces (null
+// if none), for the caller to seed the record with: the one caller whose
+// exchange succeeded gets it.
 static struct cf_line_record *cf_attach_record(u32 *state, uptr line,
-                                               u32 value) {
+                                               u32 value,
+                                               struct cf_solo **solo) {
+  *solo = 0;
   for (;;) {
-    if (value & CF_RECORD_BIT)
-      return value == CF_NO_RECORD ? 0
-                                   : &cf_record_table[value & ~CF_RECORD_BIT];
+    if (value == CF_NO_RECORD)
+      return 0;
+    if (cf_is_record(value))
+      return &cf_record_table[value & ~CF_RECORD_BIT];
     u32 index = cf_add(&cf_record_count, 1);
     if (index >= cf_record_capacity) {
       cf_store(&cf_record_count, cf_record_capacity);
@@ -179,12 +219,15 @@ static struct cf_line_record *cf_attach_record(u32 *state, uptr line,
       continue;
     }
     struct cf_line_record *record = &cf_record_table[index];
-    u32 holder = value & CF_THREAD_MASK;
+    struct cf_solo *replaced = cf_is_solo(value) ? cf_solo_of(value) : 0;
+    u32 holder = replaced ? replaced->thread_plus1 : value & CF_THREAD_MASK;
     if (holder && holder != CF_SEVERAL_READERS)
       record->history = holder;
     record->line = line;
-    if (cf_cas(state, &value, index | CF_RECORD_BIT))
+    if (cf_cas(state, &value, index | CF_RECORD_BIT)) {
+      *solo = replaced;
       return record;
+    }
     // Another thread changed the state first; this record was never
     // reachable and stays unused (the report skips records whose line is 0).
     cf_store(&record->line, 0);
@@ -531,6 +574,132 @@ static void cf_record_sample(struct cf_line_record *record, uptr offset,
     __atomic_fetch_or(&slot->held_bytes, mask, __ATOMIC_RELAXED);
 }
 
+//===-- Solo lines ------------------------------------------------------------===//
+
+// The summary's thread becomes the record's first thread, as if the record
+// had been there from its first sample: counts, bytes, one activity
+// interval from its first to its last sample, its first site and access
+// shape (all its samples count for them).
+static void cf_seed_record(struct cf_line_record *record,
+                           const struct cf_solo *solo) {
+  struct cf_thread_line *slot = cf_slot_of(record, solo->thread_plus1, true);
+  if (!slot)
+    return;
+  u64 bytes = solo->read_bytes | solo->written_bytes;
+  cf_store(&slot->reads, solo->reads);
+  cf_store(&slot->writes, solo->writes);
+  cf_store(&slot->read_bytes, solo->read_bytes);
+  cf_store(&slot->written_bytes, solo->written_bytes);
+  cf_store(&slot->first_clock, solo->first_clock);
+  cf_store(&slot->last_clock, solo->last_clock);
+  cf_store(&slot->intervals[0].first, solo->first_clock);
+  cf_store(&slot->intervals[0].last, solo->last_clock);
+  cf_store(&slot->intervals[0].samples, (u64)solo->reads + solo->writes);
+  __atomic_store_n(&slot->interval_count, 1, __ATOMIC_RELEASE);
+  struct cf_site *site = &slot->sites[0];
+  cf_store(&site->reads, solo->reads);
+  cf_store(&site->writes, solo->writes);
+  cf_store(&site->bytes, bytes);
+  __atomic_store_n(&site->pc, solo->pc, __ATOMIC_RELEASE);
+  struct cf_shape *shape = &slot->shapes[0];
+  shape->offset = solo->offset;
+  shape->object = cf_object_of(record, record->line + solo->offset);
+  shape->reads = solo->reads;
+  shape->writes = solo->writes;
+  __atomic_store_n(&shape->length, solo->length, __ATOMIC_RELEASE);
+  __atomic_fetch_or(&slot->held_bytes, bytes, __ATOMIC_RELAXED);
+}
+
+// The line's record, made now if it has none (from its summary, if any);
+// null when the record table is full.
+static struct cf_line_record *cf_track(u32 *state, uptr line, u32 value) {
+  struct cf_solo *solo;
+  struct cf_line_record *record = cf_attach_record(state, line, value, &solo);
+  if (record && solo)
+    cf_seed_record(record, solo);
+  return record;
+}
+
+static void cf_solo_sample(struct cf_solo *solo, uptr offset, uptr length,
+                           bool is_write, u64 clock) {
+  u64 mask = cf_byte_mask(offset, length);
+  if (is_write) {
+    cf_store(&solo->writes, solo->writes + 1);
+    if ((solo->written_bytes & mask) != mask)
+      cf_store(&solo->written_bytes, solo->written_bytes | mask);
+  } else {
+    cf_store(&solo->reads, solo->reads + 1);
+    if ((solo->read_bytes & mask) != mask)
+      cf_store(&solo->read_bytes, solo->read_bytes | mask);
+  }
+  cf_store(&solo->last_clock, clock);
+}
+
+// Starts the summary of a line that thread_plus1 has written `writes` times
+// alone, with this (written) sample; false if the line's state changed
+// meanwhile or the summaries are full.
+static bool cf_start_solo(u32 *state, u32 value, u32 thread_plus1,
+                          u32 writes, uptr offset, uptr length, u64 clock,
+                          uptr pc) {
+  u32 index = cf_add(&cf_solo_count, 1);
+  if (index >= cf_solo_capacity) {
+    cf_store(&cf_solo_count, cf_solo_capacity);
+    return false;
+  }
+  struct cf_solo *solo = &cf_solo_table[index];
+  solo->thread_plus1 = thread_plus1;
+  solo->writes = writes;
+  solo->offset = (u8)offset;
+  solo->length = (u8)length;
+  solo->pc = pc;
+  solo->first_clock = clock;
+  cf_solo_sample(solo, offset, length, true, clock);
+  // Published by the exchange; an entry lost to a race stays unused.
+  return cf_cas(state, &value, index | CF_INDEX_KIND);
+}
+
+// Whether a thread other than thread_plus1 has sampled the line. Another
+// thread's summary there becomes a record (its thread may be long done):
+// latent sharing with this thread's line is compared with all of it.
+static bool cf_line_has_other_thread(uptr line, u32 thread_plus1) {
+  u32 *state = cf_line_state(line, false);
+  if (!state)
+    return false;
+  u32 value = __atomic_load_n(state, __ATOMIC_ACQUIRE);
+  if (value == CF_NO_RECORD)
+    return true;
+  if (cf_is_solo(value)) {
+    if (cf_solo_of(value)->thread_plus1 == thread_plus1)
+      return false;
+    cf_track(state, line, value);
+    return true;
+  }
+  if (!cf_is_record(value)) {
+    u32 holder = value & CF_THREAD_MASK;
+    return holder && holder != thread_plus1;
+  }
+  struct cf_line_record *record = &cf_record_table[value & ~CF_RECORD_BIT];
+  for (int i = 0; i < CF_THREAD_SLOTS; i++) {
+    u32 owner = cf_owner(record, i);
+    if (!owner)
+      break;
+    if (owner != thread_plus1)
+      return true;
+  }
+  return cf_load(&record->others.reads) + cf_load(&record->others.writes) > 0;
+}
+
+// Latent false sharing (128-byte lines, other object start offsets) needs
+// another thread on a neighbouring line.
+static bool cf_neighbour_has_other_thread(uptr line, u32 thread_plus1) {
+  return (line >= EFSAN_CACHE_LINE_SIZE &&
+          cf_line_has_other_thread(line - EFSAN_CACHE_LINE_SIZE,
+                                   thread_plus1)) ||
+         cf_line_has_other_thread(line + EFSAN_CACHE_LINE_SIZE, thread_plus1);
+}
+
+//===-- The line state machine ------------------------------------------------===//
+
 // One sampled access to [line + offset, line + offset + length).
 static void cf_sample_line(uptr line, uptr offset, uptr length, bool is_write,
                            u32 thread_plus1, u64 clock, uptr pc) {
@@ -540,10 +709,24 @@ static void cf_sample_line(uptr line, uptr offset, uptr length, bool is_write,
   u32 value = __atomic_load_n(state, __ATOMIC_ACQUIRE);
   struct cf_line_record *record = 0;
   while (!record) {
-    if (value & CF_RECORD_BIT) {
-      if (value == CF_NO_RECORD)
-        return;
+    if (value == CF_NO_RECORD)
+      return;
+    if (cf_is_record(value)) {
       record = &cf_record_table[value & ~CF_RECORD_BIT];
+      break;
+    }
+    if (cf_is_solo(value)) {
+      struct cf_solo *solo = cf_solo_of(value);
+      // The summary's thread goes on alone until another thread uses this
+      // line or the next one.
+      if (solo->thread_plus1 == thread_plus1 &&
+          !cf_neighbour_has_other_thread(line, thread_plus1)) {
+        cf_solo_sample(solo, offset, length, is_write, clock);
+        return;
+      }
+      record = cf_track(state, line, value);
+      if (!record)
+        return;
       break;
     }
     u32 holder = value & CF_THREAD_MASK;
@@ -560,10 +743,19 @@ static void cf_sample_line(uptr line, uptr offset, uptr length, bool is_write,
         // yet; the count stays where it is.
         if (efsan_thread_count() < 2)
           return;
-        // One thread writes the line often: track it, with its history,
-        // so that a thread that comes later (in this run's schedule, or on
-        // a neighbouring line: prediction) is compared with all of it.
-        record = cf_attach_record(state, line, value);
+        // One thread writes the line often: keep its samples, so that a
+        // thread that comes later (in this run's schedule, or on a
+        // neighbouring line: prediction) is compared with all of them. In a
+        // summary while the line's neighbours are this thread's alone, else
+        // (or when the summaries are full) in a record.
+        if (!cf_neighbour_has_other_thread(line, thread_plus1) &&
+            cf_start_solo(state, value, thread_plus1, writes, offset, length,
+                          clock, pc))
+          return;
+        value = __atomic_load_n(state, __ATOMIC_ACQUIRE);
+        if (cf_is_solo(value) || holder != (value & CF_THREAD_MASK))
+          continue; // changed meanwhile: look again
+        record = cf_track(state, line, value);
         if (!record)
           return;
         break;
@@ -582,7 +774,7 @@ static void cf_sample_line(uptr line, uptr offset, uptr length, bool is_write,
       // not a candidate yet.
       return;
     } else {
-      record = cf_attach_record(state, line, value);
+      record = cf_track(state, line, value);
       if (!record)
         return;
       break;
@@ -969,6 +1161,11 @@ void efsan_cache_frag_init(void) {
   cf_record_capacity = (u32)efsan_flags.cache_frag_max_tracked_lines;
   cf_record_table = (struct cf_line_record *)efsan_mmap_noreserve(
       (uptr)cf_record_capacity * sizeof(struct cf_line_record));
+  // Lines written often by one thread alone are common (private data):
+  // room for 16 per record, 64 bytes each.
+  cf_solo_capacity = cf_record_capacity * 16u;
+  cf_solo_table = (struct cf_solo *)efsan_mmap_noreserve(
+      (uptr)cf_solo_capacity * sizeof(struct cf_solo));
   cf_thread_infos = (struct cf_thread_info *)efsan_mmap_noreserve(
       CF_MAX_THREAD_INFOS * sizeof(struct cf_thread_info));
   cf_handle_index = (u32 *)efsan_mmap_noreserve(CF_HANDLE_SLOTS * sizeof(u32));
@@ -1007,8 +1204,11 @@ void efsan_cache_frag_fork_child(void) {
   // The child keeps the parent's records (its report covers the parent's
   // run up to the fork as well) but has lost the other threads' locks.
   efsan_heap_fork_child();
+  // Only the locks that are held are reset: writing every record would copy
+  // all of them into the child (copy-on-write), for each fork.
   u32 n;
   struct cf_line_record *records = cf_records(&n);
   for (u32 i = 0; i < n; i++)
-    efsan_internal_memset(&records[i].objects_lock, 0, sizeof(efsan_mutex));
+    if (records[i].objects_lock.opaque)
+      records[i].objects_lock.opaque = 0;
 }

@@ -90,12 +90,31 @@ void cf_structs_module_exit(void *module_info) {
   efsan_mutex_unlock(&cf_modules_lock);
 }
 
+// The type's name without its kind: a module with debug info names it as
+// the source does ("struct server" in C, "ns::Token" in C++), one without
+// (or one that only declares the type, as for an extern global) as LLVM
+// does ("struct.server", "class.ns::Token").
+static const char *cf_struct_base_name(const char *name, bool source_name) {
+  static const char *const kSourceKinds[] = {"struct ", "union ", "class "};
+  static const char *const kLLVMKinds[] = {"struct.", "union.", "class."};
+  const char *const *kinds = source_name ? kSourceKinds : kLLVMKinds;
+  for (int i = 0; i < 3; i++) {
+    uptr length = efsan_internal_strlen(kinds[i]);
+    if (!efsan_internal_strncmp(name, kinds[i], length))
+      return name + length;
+  }
+  return name;
+}
+
 static bool cf_same_layout(const struct cf_struct_usage *usage,
                            const struct efsan_struct_info *s) {
-  // A module without debug info cannot tell padding apart: kept apart.
+  // The fields of both come from the same LLVM struct type; debug info
+  // only adds their names (a field no member is in is padding). So one
+  // type named both ways is one entry when the layouts agree.
   if (usage->size != s->size || usage->num_fields != s->num_fields ||
-      !usage->field_names != !s->field_names ||
-      efsan_internal_strcmp(usage->name, s->name) != 0)
+      efsan_internal_strcmp(
+          cf_struct_base_name(usage->name, usage->field_names != 0),
+          cf_struct_base_name(s->name, s->field_names != 0)) != 0)
     return false;
   for (u32 f = 0; f < s->num_fields; f++)
     if (usage->field_offsets[f] != s->field_offsets[f] ||
@@ -135,6 +154,11 @@ uptr cf_structs_collect(struct cf_struct_usage **out, uptr *capacity_out) {
         usage->counts = (u64 *)efsan_mmap(
             (s->num_fields ? s->num_fields : 1) * sizeof(u64));
         usage->total = 0;
+      } else if (!usage->field_names && s->field_names) {
+        // The source's names win over LLVM's.
+        usage->name = s->name;
+        usage->field_type_names = s->field_type_names;
+        usage->field_names = s->field_names;
       }
       for (u32 f = 0; f < s->num_fields; f++) {
         u64 c = saved ? *saved++ : cf_load(&s->field_counters[f]);

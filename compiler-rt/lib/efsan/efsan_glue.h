@@ -25,6 +25,9 @@ extern bool secure_execution;
 extern int program_exit_status;
 // Every path into libc's exit() calls this first (efsan_core_before_exit).
 void BeforeExit(int status);
+// Writes the exit report (once, whichever path gets here first: the atexit
+// handler, or _exit).
+void FinishAtExit();
 // In a forked child: report locks another thread may have held at fork are
 // released, and the thread that writes reports on signals
 // (report_on_signals, report_signal) is started again.
@@ -33,6 +36,11 @@ void GlueAfterForkInChild();
 // a one-line error and exit(1).
 void InitializeFlags();
 void InitializeInterceptors();
+// The current thread's stack, learned once where no libc lock is held (the
+// thread's start, before the program runs on it): the unwinder never asks
+// libc for it (pthread_getattr_np holds the thread's lock while it calls
+// realloc, whose interceptor captures a stack).
+void SetThreadStackBounds(__sanitizer::uptr bottom, __sanitizer::uptr top);
 // Stack depot id of the stack starting at caller_pc, unwinding from
 // caller_frame (the frame of the function caller_pc is in or its callee's).
 u32 CaptureCallerStack(__sanitizer::uptr caller_pc,

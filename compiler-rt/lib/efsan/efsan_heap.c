@@ -127,23 +127,41 @@ static void heap_large_del(struct efsan_heap_node *node) {
   efsan_mutex_unlock(&heap_large_lock);
 }
 
+// Freed blocks kept at one start address. A freed block keeps the bytes no
+// newer block at its start covers, so each kept one is larger than every
+// newer block there (one that is not owns nothing and is dropped); past this
+// many, the oldest is dropped too, and its tail counts as heap memory of no
+// known block. With that, a chain holds a bounded number of records per
+// start, and malloc and free cost O(1) however the program reuses an
+// address (a 24-byte block, then a 20-byte one, then 24 again...).
+#define HEAP_FREED_PER_START 4u
+
+static void heap_node_release(struct efsan_heap_stripe *stripe,
+                              struct efsan_heap_node *node) {
+  node->next = stripe->free_nodes;
+  stripe->free_nodes = node;
+}
+
 void efsan_heap_insert(uptr start, uptr size, u32 stack_id) {
   u32 bucket = heap_bucket_of(start);
   struct efsan_heap_stripe *stripe = &heap_stripes[heap_stripe_of(start)];
   efsan_mutex_lock(&stripe->lock);
   struct efsan_heap_node *node = 0;
   if (efsan_heap_keep_freed) {
-    // A new block that covers a freed one at its start takes its place
-    // (the lines there belong to the newest block from now on); a smaller
-    // one leaves the rest of the freed block its own.
-    for (struct efsan_heap_node **link = &heap_buckets[bucket]; *link;
-         link = &(*link)->next) {
-      if ((*link)->start == start && (*link)->freed && (*link)->size <= size) {
-        node = *link;
-        *link = node->next;
-        __atomic_fetch_sub(&heap_freed_count, 1, __ATOMIC_RELAXED);
-        break;
+    // The new block covers the freed ones at its start that are no larger:
+    // they own nothing from now on (the first one's node is reused).
+    for (struct efsan_heap_node **link = &heap_buckets[bucket]; *link;) {
+      struct efsan_heap_node *old = *link;
+      if (old->start != start || !old->freed || old->size > size) {
+        link = &old->next;
+        continue;
       }
+      *link = old->next;
+      __atomic_fetch_sub(&heap_freed_count, 1, __ATOMIC_RELAXED);
+      if (node)
+        heap_node_release(stripe, old);
+      else
+        node = old;
     }
   }
   if (!node)
@@ -159,6 +177,25 @@ void efsan_heap_insert(uptr start, uptr size, u32 stack_id) {
   efsan_mutex_unlock(&stripe->lock);
   if (size > HEAP_SMALL_MAX)
     heap_large_add(node);
+}
+
+// After node (just freed) became a freed record: the chain is newest first,
+// so the freed records at its start past the first HEAP_FREED_PER_START are
+// the oldest ones; they are dropped.
+static void heap_trim_freed(struct efsan_heap_stripe *stripe,
+                            struct efsan_heap_node *node) {
+  u32 kept = 0;
+  for (struct efsan_heap_node **link = &node->next; *link;) {
+    struct efsan_heap_node *old = *link;
+    if (old->start != node->start || !old->freed ||
+        ++kept < HEAP_FREED_PER_START) {
+      link = &old->next;
+      continue;
+    }
+    *link = old->next;
+    __atomic_fetch_sub(&heap_freed_count, 1, __ATOMIC_RELAXED);
+    heap_node_release(stripe, old);
+  }
 }
 
 bool efsan_heap_remove(uptr start, struct efsan_heap_block *attributed) {
@@ -186,12 +223,12 @@ bool efsan_heap_remove(uptr start, struct efsan_heap_block *attributed) {
         __atomic_fetch_add(&heap_freed_count, 1, __ATOMIC_RELAXED) <
             HEAP_MAX_FREED) {
       node->freed = 1;
+      heap_trim_freed(stripe, node);
     } else {
       if (efsan_heap_keep_freed)
         __atomic_fetch_sub(&heap_freed_count, 1, __ATOMIC_RELAXED);
       *link = node->next;
-      node->next = stripe->free_nodes;
-      stripe->free_nodes = node;
+      heap_node_release(stripe, node);
     }
   }
   efsan_mutex_unlock(&stripe->lock);

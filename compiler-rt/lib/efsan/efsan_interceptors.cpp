@@ -257,6 +257,7 @@ static void *ThreadTrampoline(void *raw) {
   looking_up_thread_stack = true;
   GetThreadStackAndTls(/*main=*/false, &stack, &stack_size, &tls, &tls_size);
   looking_up_thread_stack = false;
+  SetThreadStackBounds(stack, stack + stack_size);
   // The key's destructor runs when the thread returns or calls pthread_exit.
   pthread_setspecific(thread_exit_key, kThreadRunning);
   efsan_core_thread_start(stack, stack + stack_size, (uptr)start.callback);
@@ -378,6 +379,23 @@ INTERCEPTOR(void, exit, int status) {
   __builtin_unreachable();
 }
 
+// The process that reports: this one since start-up or since the fork that
+// made it. Another pid means a vfork (or clone) child that shares our
+// memory: writing a report there would be the parent's.
+static uptr reporting_pid;
+// A fork child (no exec since): its _exit ends a helper process, and it
+// reports only when asked (report_forked_child__exit).
+static bool in_forked_child;
+
+static void ReportAtUnderscoreExit(int status) {
+  if (!glue_inited || internal_getpid() != reporting_pid)
+    return;
+  if (in_forked_child && !efsan_flags.report_forked_child__exit)
+    return;
+  BeforeExit(status);
+  FinishAtExit();
+}
+
 typedef int (*MainFunction)(int, char **, char **);
 static MainFunction program_main;
 
@@ -413,6 +431,8 @@ INTERCEPTOR(int, fork, void) {
   InternalAllocatorUnlock();
   StackDepotUnlockAfterFork(child);
   if (child) {
+    reporting_pid = internal_getpid();
+    in_forked_child = true;
     atomic_store(&program_threads, 1, memory_order_relaxed);
     efsan_core_fork_child();
     GlueAfterForkInChild();
@@ -420,6 +440,42 @@ INTERCEPTOR(int, fork, void) {
   else
     efsan_core_fork_parent();
   return pid;
+}
+
+//===-- Mappings ----------------------------------------------------------------===//
+// mmap is a common interceptor (COMMON_INTERCEPTOR_MMAP_IMPL below); mremap
+// and shmat are not. Each refuses to map over the shadow, as TSan and MSan
+// do for mmap.
+
+static const int MREMAP_FIXED = 2;
+
+// new_address is read only with MREMAP_FIXED, when the caller passed it.
+INTERCEPTOR(void *, mremap, void *old, uptr old_size, uptr new_size, int flags,
+            void *new_address) {
+  if (UNLIKELY((flags & MREMAP_FIXED) &&
+               efsan_core_range_is_shadow((uptr)new_address, new_size))) {
+    errno = errno_EINVAL;
+    return (void *)-1;
+  }
+  return REAL(mremap)(old, old_size, new_size, flags, new_address);
+}
+
+// shmat refuses an address where something is mapped, unless SHM_REMAP
+// asks it to replace the mapping: then the shadow is protected as above.
+static const int SHM_REMAP = 040000;
+static const int IPC_STAT = 2;
+DECLARE_REAL(int, shmctl, int id, int command, void *buffer)
+
+INTERCEPTOR(void *, shmat, int id, void *addr, int flags) {
+  if (UNLIKELY(addr && (flags & SHM_REMAP))) {
+    __sanitizer_shmid_ds segment;
+    if (REAL(shmctl)(id, IPC_STAT, &segment) == 0 &&
+        efsan_core_range_is_shadow((uptr)addr, segment.shm_segsz)) {
+      errno = errno_EINVAL;
+      return (void *)-1;
+    }
+  }
+  return REAL(shmat)(id, addr, flags);
 }
 
 //===-- The common interceptors ----------------------------------------------===//
@@ -473,9 +529,9 @@ INTERCEPTOR(int, fork, void) {
   do {                                                                         \
   } while (false)
 #define COMMON_INTERCEPTOR_BLOCK_REAL(name) REAL(name)
-// _exit skips atexit handlers and so the report, like exit paths that never
-// return to libc (abort, fatal signals).
-#define COMMON_INTERCEPTOR_ON_EXIT(ctx) 0
+// _exit skips atexit handlers, so the report is written here (the
+// interceptor's parameter is named status).
+#define COMMON_INTERCEPTOR_ON_EXIT(ctx) (ReportAtUnderscoreExit(status), 0)
 #define COMMON_INTERCEPTOR_LIBRARY_LOADED(filename, handle)                    \
   efsan_core_library_loaded()
 #define COMMON_INTERCEPTOR_NOTHING_IS_INITIALIZED (!glue_inited)
@@ -633,6 +689,7 @@ extern "C" void *efsan_real_memset(void *dest, int c, uptr n) {
 
 namespace __efsan {
 void InitializeInterceptors() {
+  reporting_pid = internal_getpid();
   // The allocator first: everything after may allocate.
   INTERCEPT_FUNCTION(malloc);
   INTERCEPT_FUNCTION(calloc);
@@ -656,6 +713,8 @@ void InitializeInterceptors() {
   INTERCEPT_FUNCTION_VER(pthread_cond_wait, "GLIBC_2.3.2");
   INTERCEPT_FUNCTION_VER(pthread_cond_timedwait, "GLIBC_2.3.2");
   INTERCEPT_FUNCTION(fork);
+  INTERCEPT_FUNCTION(mremap);
+  INTERCEPT_FUNCTION(shmat);
   INTERCEPT_FUNCTION(exit);
   INTERCEPT_FUNCTION(__libc_start_main);
   InitializeCommonInterceptors();

@@ -111,6 +111,13 @@ void efsan_heap_fork_child(void);
 // Set once at start-up by the working-set tool's object attribution.
 extern bool efsan_heap_keep_freed;
 
+//===-- Reports (efsan.c) ---------------------------------------------------===//
+// "function file:line" ("function file" when the line is unknown, "function"
+// without a file) in buffer; a function name too long for it is cut with
+// "...", so the place always shows.
+#define kEfsanMaxPlace 1024
+void efsan_format_frame(char *buffer, uptr size, const struct efsan_frame *frame);
+
 //===-- JSON reports (efsan_json.c) ----------------------------------------===//
 // The version of the JSON report schema (docs/JSONSchema.md): bumped when a
 // key is renamed or removed or its meaning changes, not when one is added.

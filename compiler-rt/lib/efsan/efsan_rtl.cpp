@@ -660,17 +660,27 @@ extern "C" sptr efsan_read_file(const char *path, char *buffer, uptr size) {
 
 //===-- Stacks and symbols --------------------------------------------------===//
 
-// The fast unwinder needs the current thread's stack bounds; looking them up
-// costs a pthread_getattr_np, so each thread does it once.
+// The fast unwinder needs the current thread's stack bounds. A thread the
+// program created gets them from its start (ThreadTrampoline); the main
+// thread's come from /proc/self/maps, which takes no libc lock. A thread
+// that started any other way has none, and its stacks are empty: asking
+// pthread_getattr_np from here could deadlock (see SetThreadStackBounds).
 static __thread uptr thread_stack_top, thread_stack_bottom;
+
+void __efsan::SetThreadStackBounds(uptr bottom, uptr top) {
+  thread_stack_bottom = bottom;
+  thread_stack_top = top;
+}
 
 void __sanitizer::BufferedStackTrace::UnwindImpl(uptr pc, uptr bp,
                                                  void *context,
                                                  bool request_fast,
                                                  u32 max_depth) {
-  if (!thread_stack_top)
-    GetThreadStackTopAndBottom(efsan_thread_index == 0, &thread_stack_top,
+  if (!thread_stack_top && efsan_thread_index == 0)
+    GetThreadStackTopAndBottom(/*at_initialization=*/true, &thread_stack_top,
                                &thread_stack_bottom);
+  if (!thread_stack_top)
+    return;
   Unwind(max_depth, pc, bp, context, thread_stack_top, thread_stack_bottom,
          StackTrace::WillUseFastUnwind(request_fast));
 }
@@ -680,9 +690,8 @@ static const u32 kEfsanStackDepth = 64;
 namespace __efsan {
 // Stack of the caller's caller: frame 0 is the function that called the
 // function that calls this (an interceptor's caller, for example).
-// Set while this thread captures a stack: the unwinder's first bounds lookup
-// (pthread_getattr_np) calls realloc, whose interceptor would capture again
-// and deadlock on the lock pthread_getattr_np holds.
+// Set while this thread captures a stack: captures do not nest (an
+// allocation in a signal handler that interrupted one records no stack).
 static __thread bool capturing_stack;
 
 NOINLINE u32 CaptureCallerStack(uptr caller_pc, uptr caller_frame) {
@@ -785,6 +794,8 @@ static uptr SymbolizeCode(uptr pc, struct efsan_frame *frames, uptr max_frames,
   return count;
 }
 
+static const char *FunctionSymbol(uptr pc, bool *runtime);
+
 extern "C" uptr efsan_symbolize_stack(u32 stack_id, struct efsan_frame *frames,
                                       uptr max_frames) {
   if (!stack_id)
@@ -792,11 +803,21 @@ extern "C" uptr efsan_symbolize_stack(u32 stack_id, struct efsan_frame *frames,
   StackTrace stack = StackDepotGet(stack_id);
   // The stack ends at main: the frames below it (libc's start-up) say
   // nothing about the program, and symbolizing them makes the symbolizer
-  // load libc's tables (about 70 ms at exit). main is found in the symbol
-  // table, without the symbolizer.
+  // load libc's tables (about 70 ms at exit). It also ends before the
+  // runtime's own frames: a thread's start routine is called by the
+  // runtime's trampoline (below it, libc's start_thread), and a runtime
+  // function deeper down is a stale return address the frame-pointer
+  // unwinder picked up after code built without frame pointers (a library
+  // that called malloc): what follows it is a guess. Both are found in the
+  // symbol table, without the symbolizer.
   for (uptr i = 0; i < stack.size; i++) {
-    const char *name = efsan_function_name(
-        StackTrace::GetPreviousInstructionPc(stack.trace[i]));
+    bool runtime;
+    const char *name = FunctionSymbol(
+        StackTrace::GetPreviousInstructionPc(stack.trace[i]), &runtime);
+    if (runtime) {
+      stack.size = i;
+      break;
+    }
     if (name && !internal_strcmp(name, "main")) {
       stack.size = i + 1;
       break;
@@ -974,11 +995,31 @@ extern "C" const char *efsan_global_name(uptr start) {
                                                                : nullptr;
 }
 
+// The function holding pc, from the symbol table of its module (null if
+// none), and whether it is one of the runtime's (file-local in its sources,
+// or named as its functions are).
+static const char *FunctionSymbol(uptr pc, bool *runtime) {
+  const char *name = nullptr;
+  *runtime = false;
+  if (!pc)
+    return nullptr;
+  ForEachElfSymbol(pc, STT_FUNC, [&](const char *raw, uptr lo, uptr length,
+                                     bool runtime_local) {
+    if (pc < lo || pc - lo >= length)
+      return false;
+    *runtime = runtime_local || RuntimeSymbol(raw) ||
+               !internal_strncmp(raw, "efsan_", 6);
+    name = Intern(raw[0] == '_' && raw[1] == 'Z'
+                      ? Symbolizer::GetOrInit()->Demangle(raw)
+                      : raw);
+    return true;
+  });
+  return name;
+}
+
 extern "C" const char *efsan_function_name(uptr pc) {
-  const char *name;
-  uptr start, size;
-  return pc && LookupElfSymbol(pc, STT_FUNC, &name, &start, &size) ? name
-                                                                   : nullptr;
+  bool runtime;
+  return FunctionSymbol(pc, &runtime);
 }
 
 extern "C" bool efsan_symbolize_global(uptr addr, const char **name,
@@ -1009,7 +1050,7 @@ static bool SigpipePending() {
   return pending & (1ULL << (SIGPIPE - 1));
 }
 
-static void FinishAtExit() {
+void __efsan::FinishAtExit() {
   u64 only_sigpipe = 1ULL << (SIGPIPE - 1), old_mask = 0;
   syscall(SYS_rt_sigprocmask, SIG_BLOCK, &only_sigpipe, &old_mask,
           sizeof(old_mask));

@@ -306,7 +306,7 @@ static const struct interval *table_find(struct interval_table *t, uptr addr) {
 // packed together) are the mapping's index with both bits: naming them after
 // one of the variables would be arbitrary.
 #define SHARED_LINES (1ULL << 51)
-// Mapping ids: the mapping's index + 1; 0 is memory unmapped since.
+// Mapping ids: the mapping's index + 1; 0 is memory unmapped before the report.
 #define UNMAPPED 0
 
 struct count_entry {
@@ -617,11 +617,7 @@ static const char *object_name(struct efsan_ws_objects *t, u64 id,
     struct efsan_frame frame;
     if (!*stack_id || !efsan_symbolize_stack(*stack_id, &frame, 1))
       return "heap blocks without an allocation stack";
-    if (frame.file)
-      efsan_snprintf(buffer, sizeof(buffer), "%s %s:%d", frame.function,
-                     frame.file, frame.line);
-    else
-      efsan_snprintf(buffer, sizeof(buffer), "%s", frame.function);
+    efsan_format_frame(buffer, sizeof(buffer), &frame);
     return intern_name(buffer);
   }
   case EFSAN_WS_OBJECT_GLOBAL: {
@@ -650,7 +646,7 @@ static const char *object_name(struct efsan_ws_objects *t, u64 id,
   }
   default: {
     if (value == UNMAPPED)
-      return "memory unmapped since";
+      return "memory unmapped before the report";
     const char *path = t->mappings[value - 1].path;
     return path[0] ? intern_name(path) : "anonymous memory";
   }

@@ -1,6 +1,6 @@
 """Checks a working-set JSON report against expressions.
 
-usage: check_report.py LOG_PREFIX [--count N] EXPR...
+usage: check_report.py LOG_PREFIX [--count N] [--vars FILE] EXPR...
 
 Reads every LOG_PREFIX.<pid> file (the reports of log_path=LOG_PREFIX), parses
 each as one JSON report, and evaluates each EXPR in every report, with the
@@ -10,7 +10,8 @@ name) and `reports` (all parsed reports) as variables, and two helpers for the
 `objects` list: site(function) is the lines of the heap object whose
 allocation stack starts in that function (None if absent) and named(kind,
 name) is the object of that kind and name (None if absent). Exits 1 with the
-failing expression and the report if any is false. Always required of every
+failing expression and the report if any is false. --vars FILE adds the
+NAME=INTEGER lines of FILE as variables (answers the program computed). Always required of every
 report: schema_version 1, a string executable, and the pid of its file name.
 """
 import glob
@@ -24,6 +25,14 @@ def main():
     expected_count = None
     if args and args[0] == "--count":
         expected_count = int(args[1])
+        args = args[2:]
+    known = {}
+    if args and args[0] == "--vars":
+        with open(args[1]) as f:
+            for line in f:
+                name, _, value = line.strip().partition("=")
+                if name:
+                    known[name] = int(value)
         args = args[2:]
     paths = sorted(p for p in glob.glob(prefix + ".*") if p[len(prefix) + 1:].isdigit())
     if expected_count is not None and len(paths) != expected_count:
@@ -40,7 +49,8 @@ def main():
         if report.get("schema_version") != 1 or not isinstance(report.get("executable"), str) \
                 or report.get("pid") != int(path.rsplit(".", 1)[1]):
             sys.exit("%s: schema_version, pid or executable missing or wrong\n%s" % (path, text))
-        env = dict(report)
+        env = dict(known)
+        env.update(report)
         env.update(report["regions"])
         env["level0"] = report["levels"][0]["lines"]
         env["filename_pid"] = int(path.rsplit(".", 1)[1])
