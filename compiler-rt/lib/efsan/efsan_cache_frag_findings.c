@@ -36,18 +36,27 @@ static bool cf_is_prediction(const struct cf_finding *f) {
   return f->kind == CF_PREDICTED_128 || f->kind == CF_PREDICTED_SHIFTED;
 }
 
-// The time the finding's invalidations cost each involved thread, from the
-// model's invalidations (scale: the finding's share of them) and the
-// threads' CPU time. A writer's invalidation makes it wait for the line: one
-// transfer, of which only the share of its time spent in accesses stalls
-// it (a compute-bound thread hides the miss). A thread cannot lose more than
-// CF_CONTENDED_SHARE of the time it used the line while another thread did:
-// transfers of one line do not overlap. docs/CacheFrag.md, "Impact".
+static u32 cf_writers(u32 view_count, bool *shared_bytes);
+
+// The time the fix saves each involved thread, from the model's
+// invalidations that the fix removes (scale: the finding's share of them)
+// and the threads' CPU time. A writer's invalidation makes it wait for the
+// line: one transfer, less what the core hides behind independent work. A
+// thread cannot lose more than CF_CONTENDED_SHARE of the time it used the
+// line while another thread did: the line is at one core at a time.
+// Padding removes the false-sharing invalidations only: where each byte has
+// one writer and other threads read it (a queue's indices), the readers
+// still need each new value. Private copies (several writers of the same
+// bytes) remove them all. docs/CacheFrag.md, "Impact and thresholds".
 static void cf_set_impact(struct cf_finding *f, struct cf_view *views,
                           u32 count, double scale) {
   u64 period = cf_period;
   double transfer = (double)cf_transfer_ns();
+  double stall = transfer > CF_HIDDEN_NS ? transfer - CF_HIDDEN_NS : 0;
   double threads[CF_MAX_VIEWS], active[CF_MAX_VIEWS], caused[CF_MAX_VIEWS];
+  bool shared_bytes;
+  cf_writers(count, &shared_bytes);
+  bool all_removed = f->kind == CF_TRUE_SHARING && shared_bytes;
   f->threads_ns = 0;
   f->sampled_writes = 0;
   for (u32 i = 0; i < count && i < CF_MAX_VIEWS; i++) {
@@ -71,7 +80,10 @@ static void cf_set_impact(struct cf_finding *f, struct cf_view *views,
     active[i] = span * ns_per_access < threads[i] ? span * ns_per_access
                                                   : threads[i];
     for (u32 s = 0; s < v->shape_count; s++)
-      caused[i] += v->shapes[s].invalidations * scale;
+      caused[i] += (all_removed ? v->shapes[s].invalidations
+                                : v->shapes[s].invalidations -
+                                      v->shapes[s].true_invalidations) *
+                   scale;
   }
   double lost = 0, slowest = 0, slowest_after = 0;
   for (u32 i = 0; i < count && i < CF_MAX_VIEWS; i++) {
@@ -82,11 +94,7 @@ static void cf_set_impact(struct cf_finding *f, struct cf_view *views,
       if (j != i && active[j] > others)
         others = active[j];
     double overlap = active[i] < others ? active[i] : others;
-    double stalls = (double)cf_thread_accesses(views[i].thread) *
-                    CF_ACCESS_NS / threads[i];
-    if (stalls > 1)
-      stalls = 1;
-    double mine = caused[i] * transfer * stalls;
+    double mine = caused[i] * stall;
     if (mine > CF_CONTENDED_SHARE * overlap)
       mine = CF_CONTENDED_SHARE * overlap;
     if (efsan_verbosity() >= 2)

@@ -49,17 +49,16 @@ struct cf_finding {
 // scaled up by the period, could pass the thresholds.
 #define CF_MIN_SAMPLED_WRITES 8
 
-// The time a thread whose work is all memory accesses spends on one: a
-// thread's accesses times this, over its CPU time, is the share of its time
-// a miss can stall (the rest is computation that hides a miss: 25 xorshift
-// steps per update hide nearly all of it).
-#define CF_ACCESS_NS 3
+// The part of a transfer an out-of-order core hides behind independent
+// work (a reorder buffer of about 200 instructions): an invalidation stalls
+// its thread for the transfer less this.
+#define CF_HIDDEN_NS 50
 // The share of two threads' overlap that one of them can lose to a line
 // both keep taking: each gets the line, makes the accesses it can until the
-// other's request arrives, and waits for it again. Measured gains of such
-// pairs on a 2-core AMD EPYC range from 0.28 to 0.91 (docs/performance.md,
-// calibration table); 0.6 is the value that errs least over them.
-#define CF_CONTENDED_SHARE 0.6
+// other's request arrives, and waits for it again. Measured losses of such
+// pairs on a 2-core AMD EPYC VM are 0.5 to 0.9 of the sharing run's time
+// (docs/performance.md, calibration table); 0.65 errs least over them.
+#define CF_CONTENDED_SHARE 0.65
 
 struct cf_object {
   int kind;

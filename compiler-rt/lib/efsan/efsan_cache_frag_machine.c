@@ -138,17 +138,22 @@ static u32 cf_ping_pong(const u64 *mask) {
   efsan_internal_memset(cf_partner_mask, 0, sizeof(cf_partner_mask));
   mine[first / 64] = 1ull << (first % 64);
   cf_partner_mask[second / 64] = 1ull << (second % 64);
-  if (!efsan_set_affinity(mine, CF_AFFINITY_WORDS))
-    return 0;
   cf_ping_line[0] = 0;
   u64 start = efsan_monotonic_ns(), best = ~0ull, next = 1;
   u32 batches = 0;
-  if (efsan_start_sideline_thread(cf_ping_partner, 0)) {
-    while (!__atomic_load_n(&cf_partner_ready, __ATOMIC_ACQUIRE) &&
-           efsan_monotonic_ns() - start < CF_PING_BUDGET_NS) {
-    }
-    while (__atomic_load_n(&cf_partner_ready, __ATOMIC_ACQUIRE) &&
-           efsan_monotonic_ns() - start < CF_PING_BUDGET_NS) {
+  // The partner starts with this thread's mask and moves to its CPU; this
+  // thread pins itself only once the partner runs there (pinned first, it
+  // could hold the one CPU the partner starts on).
+  bool running = efsan_start_sideline_thread(cf_ping_partner, 0);
+  while (running && !__atomic_load_n(&cf_partner_ready, __ATOMIC_ACQUIRE) &&
+         !__atomic_load_n(&cf_partner_done, __ATOMIC_ACQUIRE) &&
+         efsan_monotonic_ns() - start < CF_PING_BUDGET_NS)
+    efsan_sleep_ms(0);
+  running = running && __atomic_load_n(&cf_partner_ready, __ATOMIC_ACQUIRE) &&
+            efsan_set_affinity(mine, CF_AFFINITY_WORDS);
+  start = efsan_monotonic_ns();
+  if (running) {
+    while (efsan_monotonic_ns() - start < CF_PING_BUDGET_NS) {
       u64 batch_start = efsan_monotonic_ns();
       bool stalled = false;
       for (u32 r = 0; r < CF_PING_ROUNDS && !stalled; r++) {
@@ -184,6 +189,16 @@ static u32 cf_ping_pong(const u64 *mask) {
   while (batches && !__atomic_load_n(&cf_partner_done, __ATOMIC_ACQUIRE) &&
          efsan_monotonic_ns() - waited < 1000000) {
   }
+  efsan_vreport(2, "cache-frag: ping-pong between CPUs %d and %d: partner "
+                   "%s; %u good batches of %d round trips, the fastest %llu "
+                   "ns\n",
+                first, second,
+                __atomic_load_n(&cf_partner_ready, __ATOMIC_ACQUIRE)
+                    ? "ran"
+                    : __atomic_load_n(&cf_partner_done, __ATOMIC_ACQUIRE)
+                          ? "could not be pinned"
+                          : "never ran",
+                batches, CF_PING_ROUNDS, best);
   if (batches < CF_PING_MIN_BATCHES)
     return 0;
   return (u32)((best + CF_PING_ROUNDS) / (2 * CF_PING_ROUNDS));

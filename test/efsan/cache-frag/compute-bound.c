@@ -1,5 +1,5 @@
 // Compute-bound writers: two threads bump their own counters on one line
-// once per 2000 steps of private arithmetic. The line is false sharing, but
+// once per 20000 steps of private arithmetic. The line is false sharing, but
 // the threads spend nearly all their time computing: fixing it saves close
 // to nothing, and the impact says so (share near 0, by construction: the
 // threads' accesses are a tiny part of their CPU time), idle, loaded or
@@ -19,8 +19,8 @@ _Alignas(64) static volatile uint64_t totals[2];
 static void *worker(void *arg) {
   long me = (long)arg;
   uint64_t x = (uint64_t)me + 1;
-  for (int round = 0; round < 3000; round++) {
-    for (int k = 0; k < 2000; k++) {
+  for (int round = 0; round < 1000; round++) {
+    for (int k = 0; k < 20000; k++) {
       x ^= x << 13;
       x ^= x >> 7;
       x ^= x << 17;

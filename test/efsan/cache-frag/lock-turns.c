@@ -13,7 +13,7 @@
 // RUN: %python %S/Inputs/check_findings.py --none %t.default.json
 // RUN: %if taskset %{ env ESAN_OPTIONS=report_format=json taskset -c 0 %run %t 2> %t.pinned.json %}
 // RUN: %if taskset %{ %python %S/Inputs/check_findings.py --none %t.pinned.json %}
-// RUN: env ESAN_OPTIONS=report_format=json %run %t.free 2> %t.free.json
+// RUN: env ESAN_OPTIONS=cache_frag_min_share=0:report_format=json %run %t.free 2> %t.free.json
 // RUN: %python %S/Inputs/check_findings.py --only --expect true-sharing:global=state %t.free.json
 #include "Inputs/workers.h"
 

@@ -2,9 +2,9 @@
 // thread's struct has its own cache line, so no sharing is observed, but both
 // lines form one 128-byte pair: predicted false sharing with 128-byte lines.
 // RUN: %clang -O2 -g -fsanitize=efficiency-cache-frag -pthread %s -o %t
-// RUN: env ESAN_OPTIONS=cache_frag_line_pairs=yes:cache_frag_min_share=0:cache_frag_sample_period=1:cache_frag_prediction_threshold=1 %run %t 2>&1 | FileCheck %s
-// RUN: env ESAN_OPTIONS=cache_frag_line_pairs=no:cache_frag_min_share=0:cache_frag_sample_period=1:cache_frag_prediction_threshold=1 %run %t 2>&1 | FileCheck %s --check-prefix=NOPAIR
-// RUN: env ESAN_OPTIONS=cache_frag_line_pairs=no:cache_frag_min_share=0:cache_frag_sample_period=1:cache_frag_prediction_threshold=1:report_format=json %run %t 2>&1 | FileCheck %s --check-prefix=NOPAIR-JSON
+// RUN: env ESAN_OPTIONS=cache_frag_min_share=0:cache_frag_line_pairs=yes:cache_frag_min_share=0:cache_frag_sample_period=1:cache_frag_prediction_threshold=1 %run %t 2>&1 | FileCheck %s
+// RUN: env ESAN_OPTIONS=cache_frag_min_share=0:cache_frag_line_pairs=no:cache_frag_min_share=0:cache_frag_sample_period=1:cache_frag_prediction_threshold=1 %run %t 2>&1 | FileCheck %s --check-prefix=NOPAIR
+// RUN: env ESAN_OPTIONS=cache_frag_min_share=0:cache_frag_line_pairs=no:cache_frag_min_share=0:cache_frag_sample_period=1:cache_frag_prediction_threshold=1:report_format=json %run %t 2>&1 | FileCheck %s --check-prefix=NOPAIR-JSON
 //
 // Each line is tracked from its owner's second write (prediction threshold 1,
 // exact mode); the model runs on the virtual 128-byte line made of both: each
