@@ -317,11 +317,15 @@ static bool cf_in_module_data(uptr address) {
 }
 
 // The object that held the byte at address when the shape's access was
-// sampled: the heap block the record noted then, else a global or a thread
-// stack by address.
+// sampled: the heap block the record noted then, else the live heap block
+// that holds it now (the shape's own lookup can miss: a block another
+// thread was reallocating at that moment, or kinds of access beyond the
+// record's, which are summed without one), else a global or a thread stack
+// by address.
 static void cf_object_of_shape(const struct cf_view_shape *s, uptr address,
                                struct cf_object *o) {
   efsan_internal_memset(o, 0, sizeof(*o));
+  struct efsan_heap_block block;
   if (s->object) {
     struct cf_line_object *lo = &s->record->objects[s->object - 1];
     o->kind = CF_OBJECT_HEAP;
@@ -329,6 +333,14 @@ static void cf_object_of_shape(const struct cf_view_shape *s, uptr address,
     o->size = lo->size;
     o->stack_id = lo->stack_id;
     o->serial = lo->serial;
+    return;
+  }
+  if (efsan_heap_lookup(address, &block)) {
+    o->kind = CF_OBJECT_HEAP;
+    o->start = block.start;
+    o->size = block.size;
+    o->stack_id = block.stack_id;
+    o->serial = block.serial;
     return;
   }
   const char *name;
@@ -1107,6 +1119,24 @@ enum cf_heat cf_field_heat(const struct cf_struct_usage *u, u32 field,
 }
 
 
+bool cf_cold_near_hot(const struct cf_struct_usage *u, u32 field, u64 max) {
+  if (cf_field_heat(u, field, max) != CF_HEAT_COLD || !u->field_sizes[field])
+    return false;
+  uptr first = u->field_offsets[field] / EFSAN_CACHE_LINE_SIZE;
+  uptr last = (u->field_offsets[field] + u->field_sizes[field] - 1) /
+              EFSAN_CACHE_LINE_SIZE;
+  for (u32 f = 0; f < u->num_fields; f++) {
+    if (!u->field_sizes[f] || cf_field_heat(u, f, max) != CF_HEAT_HOT)
+      continue;
+    uptr hot_first = u->field_offsets[f] / EFSAN_CACHE_LINE_SIZE;
+    uptr hot_last =
+        (u->field_offsets[f] + u->field_sizes[f] - 1) / EFSAN_CACHE_LINE_SIZE;
+    if (hot_first <= last && first <= hot_last)
+      return true;
+  }
+  return false;
+}
+
 void cf_struct_shape(const struct cf_struct_usage *u,
                             struct cf_struct_shape *shape) {
   efsan_internal_memset(shape, 0, sizeof(*shape));
@@ -1128,6 +1158,8 @@ void cf_struct_shape(const struct cf_struct_usage *u,
       shape->cold_bytes += u->field_sizes[f];
     }
   }
+  for (u32 f = 0; f < u->num_fields; f++)
+    shape->cold_near_hot += cf_cold_near_hot(u, f, shape->max);
   if (!shape->hot)
     shape->hot_begin = 0;
 }
@@ -1151,7 +1183,7 @@ bool cf_struct_judged(const struct cf_struct_usage *u) {
 
 bool cf_hot_cold_mix(const struct cf_struct_usage *u,
                             const struct cf_struct_shape *shape) {
-  return cf_struct_judged(u) && shape->hot && shape->cold &&
+  return cf_struct_judged(u) && shape->hot && shape->cold_near_hot &&
          u->size > EFSAN_CACHE_LINE_SIZE &&
          cf_lines(u->size - shape->cold_bytes) < cf_lines(u->size);
 }

@@ -128,6 +128,7 @@ enum cf_heat {
 struct cf_struct_shape {
   u64 max;
   u32 hot, cold;
+  u32 cold_near_hot; // cold fields on a cache line with a hot one
   uptr hot_bytes, cold_bytes;
   uptr hot_begin, hot_end; // byte range the hot fields span
 };
@@ -178,6 +179,9 @@ void cf_struct_shape(const struct cf_struct_usage *u, struct cf_struct_shape *sh
 uptr cf_lines(uptr bytes);
 bool cf_struct_judged(const struct cf_struct_usage *u);
 bool cf_hot_cold_mix(const struct cf_struct_usage *u, const struct cf_struct_shape *shape);
+// A cold field on a cache line (of an object that starts on a line) with a
+// hot field: the fields the hot/cold note names.
+bool cf_cold_near_hot(const struct cf_struct_usage *u, u32 field, u64 max);
 uptr cf_hot_span(const struct cf_struct_shape *shape);
 void cf_sort_structs(struct cf_struct_usage *u, uptr n);
 uptr cf_structs_shown(const struct cf_struct_usage *u, uptr n);

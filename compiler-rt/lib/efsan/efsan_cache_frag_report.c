@@ -368,6 +368,35 @@ static void cf_print_text_finding(uptr rank, const struct cf_finding *f) {
 }
 
 
+// Names the cold fields that share a line with hot ones (only those: a
+// cold field kilobytes away from the hot ones costs them nothing).
+static void cf_print_text_hot_cold_note(const struct cf_struct_usage *u,
+                                        const struct cf_struct_shape *shape) {
+  char names[512];
+  uptr at = 0, listed = 0;
+  names[0] = 0;
+  for (u32 f = 0; f < u->num_fields && at < sizeof(names); f++) {
+    if (!cf_cold_near_hot(u, f, shape->max))
+      continue;
+    const char *member = u->field_names ? u->field_names[f] : 0;
+    if (listed++ == 8) {
+      efsan_snprintf(names + at, sizeof(names) - at, ", ...");
+      break;
+    }
+    if (member)
+      efsan_snprintf(names + at, sizeof(names) - at, "%s%s",
+                     at ? ", " : "", member);
+    else
+      efsan_snprintf(names + at, sizeof(names) - at, "%sfield %u",
+                     at ? ", " : "", f);
+    at += efsan_internal_strlen(names + at);
+  }
+  efsan_report_line("    note: hot/cold mix: %u cold field(s) share cache lines "
+                    "with hot ones (%s); move them to a separate struct so "
+                    "the hot fields fill fewer lines\n",
+                    shape->cold_near_hot, names);
+}
+
 static void cf_print_text_structs(struct cf_struct_usage *u, uptr n,
                                   uptr with_counts) {
   if (!with_counts) {
@@ -396,10 +425,7 @@ static void cf_print_text_structs(struct cf_struct_usage *u, uptr n,
                         u[i].field_type_names[f], count * cf_period, tag);
     }
     if (cf_hot_cold_mix(&u[i], &shape))
-      efsan_report_line("    note: hot/cold mix: %u cold field(s) share cache lines "
-                   "with %u hot one(s); move the cold fields to a separate "
-                   "struct so hot ones fill fewer lines\n",
-                   shape.cold, shape.hot);
+      cf_print_text_hot_cold_note(&u[i], &shape);
     // Grouping only helps if the hot fields would then fit in fewer lines
     // (not for one hot array larger than a line).
     if (!cf_struct_judged(&u[i]))
@@ -665,9 +691,11 @@ static void cf_print_json_structs(struct cf_struct_usage *u, uptr n) {
       efsan_printf(", \"offset\": %u, \"size\": %u, \"type\": ",
                    u[i].field_offsets[f], u[i].field_sizes[f]);
       efsan_json_string(u[i].field_type_names[f]);
-      efsan_printf(", \"count\": %llu, \"heat\": \"%s\"}",
+      efsan_printf(", \"count\": %llu, \"heat\": \"%s\", "
+                   "\"shares_line_with_hot\": %s}",
                    count * cf_period,
-                   cf_heat_names[cf_field_heat(&u[i], f, shape.max)]);
+                   cf_heat_names[cf_field_heat(&u[i], f, shape.max)],
+                   cf_cold_near_hot(&u[i], f, shape.max) ? "true" : "false");
     }
     efsan_printf("]}");
   }

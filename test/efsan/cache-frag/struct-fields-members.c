@@ -73,6 +73,6 @@ int main(void) {
 // CHECK-NEXT: field 0 nInUse offset 0 size 4 type int count 0 (cold)
 // CHECK-NEXT: field 1 inUse offset 4 size 256 type unsigned char[256] count 400 (hot)
 // 260 bytes are 5 lines, 256 are 4.
-// CHECK-NEXT: note: hot/cold mix: 1 cold field(s) share cache lines with 1 hot one(s)
+// CHECK-NEXT: note: hot/cold mix: 1 cold field(s) share cache lines with hot ones (nInUse); move them to a separate struct
 // CHECK-NOT: padding
 // CHECK: SUMMARY:

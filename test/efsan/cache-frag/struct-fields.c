@@ -70,7 +70,7 @@ int main(void) {
 // CHECK-NEXT: field 1 value offset 8 size 8 type long count 1000 (hot)
 // CHECK-NEXT: field 2 history offset 16 size 48 type long[6] count 0 (cold)
 // CHECK-NEXT: field 3 hits offset 64 size 8 type long count 2000 (hot)
-// CHECK-NEXT: note: hot/cold mix: 1 cold field(s) share cache lines with 3 hot one(s)
+// CHECK-NEXT: note: hot/cold mix: 1 cold field(s) share cache lines with hot ones (history); move them to a separate struct
 // CHECK-NEXT: note: hot fields span 72 bytes (at least 2 cache lines per object); group them together
 // CHECK-NEXT: struct padded_counter: size 64, 2 fields, 600 accesses
 // CHECK-NEXT: field 0 value offset 0 size 8 type long count 600 (hot)
@@ -87,20 +87,20 @@ int main(void) {
 // JSON: "structs": [
 // JSON-NEXT: {"name": "struct node", "size": 72, "accesses": 4000, "hot_cold_mix": true, "hot_span": 72,
 // JSON-NEXT: "fields": [
-// JSON-NEXT: {"index": 0, "name": "key", "offset": 0, "size": 8, "type": "long", "count": 1000, "heat": "hot"},
-// JSON-NEXT: {"index": 1, "name": "value", "offset": 8, "size": 8, "type": "long", "count": 1000, "heat": "hot"},
-// JSON-NEXT: {"index": 2, "name": "history", "offset": 16, "size": 48, "type": "long[6]", "count": 0, "heat": "cold"},
-// JSON-NEXT: {"index": 3, "name": "hits", "offset": 64, "size": 8, "type": "long", "count": 2000, "heat": "hot"}]},
+// JSON-NEXT: {"index": 0, "name": "key", "offset": 0, "size": 8, "type": "long", "count": 1000, "heat": "hot", "shares_line_with_hot": false},
+// JSON-NEXT: {"index": 1, "name": "value", "offset": 8, "size": 8, "type": "long", "count": 1000, "heat": "hot", "shares_line_with_hot": false},
+// JSON-NEXT: {"index": 2, "name": "history", "offset": 16, "size": 48, "type": "long[6]", "count": 0, "heat": "cold", "shares_line_with_hot": true},
+// JSON-NEXT: {"index": 3, "name": "hits", "offset": 64, "size": 8, "type": "long", "count": 2000, "heat": "hot", "shares_line_with_hot": false}]},
 // JSON-NEXT: {"name": "struct padded_counter", "size": 64, "accesses": 600, "hot_cold_mix": false, "hot_span": 8,
 // JSON-NEXT: "fields": [
-// JSON-NEXT: {"index": 0, "name": "value", "offset": 0, "size": 8, "type": "long", "count": 600, "heat": "hot"},
-// JSON-NEXT: {"index": 1, "name": "pad", "offset": 8, "size": 56, "type": "char[56]", "count": 0, "heat": "cold"}]},
+// JSON-NEXT: {"index": 0, "name": "value", "offset": 0, "size": 8, "type": "long", "count": 600, "heat": "hot", "shares_line_with_hot": false},
+// JSON-NEXT: {"index": 1, "name": "pad", "offset": 8, "size": 56, "type": "char[56]", "count": 0, "heat": "cold", "shares_line_with_hot": true}]},
 // JSON-NEXT: {"name": "struct aligned_pair", "size": 128, "accesses": 400, "hot_cold_mix": false, "hot_span": 68,
 // JSON-NEXT: "fields": [
-// JSON-NEXT: {"index": 0, "name": "tag", "offset": 0, "size": 1, "type": "char", "count": 200, "heat": "hot"},
-// JSON-NEXT: {"index": 1, "name": null, "offset": 1, "size": 63, "type": "[63 x i8]", "count": 0, "heat": "padding"},
-// JSON-NEXT: {"index": 2, "name": "value", "offset": 64, "size": 4, "type": "int", "count": 200, "heat": "hot"},
-// JSON-NEXT: {"index": 3, "name": null, "offset": 68, "size": 60, "type": "[60 x i8]", "count": 0, "heat": "padding"}]}
+// JSON-NEXT: {"index": 0, "name": "tag", "offset": 0, "size": 1, "type": "char", "count": 200, "heat": "hot", "shares_line_with_hot": false},
+// JSON-NEXT: {"index": 1, "name": null, "offset": 1, "size": 63, "type": "[63 x i8]", "count": 0, "heat": "padding", "shares_line_with_hot": false},
+// JSON-NEXT: {"index": 2, "name": "value", "offset": 64, "size": 4, "type": "int", "count": 200, "heat": "hot", "shares_line_with_hot": false},
+// JSON-NEXT: {"index": 3, "name": null, "offset": 68, "size": 60, "type": "[60 x i8]", "count": 0, "heat": "padding", "shares_line_with_hot": false}]}
 // JSON-NEXT: ]
 
 // Without debug info the names are the LLVM ones, nothing is called padding,

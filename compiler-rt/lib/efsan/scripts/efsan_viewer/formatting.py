@@ -1,0 +1,188 @@
+"""efsan-view: numbers, names and small pieces of HTML that the two pages,
+the diff and the trace share.
+
+Owns: numbers for people (lines, bytes, seconds, shares, changes); HTML
+escaping, attributes and SVG coordinates; thread colours and names; legends;
+source frames and allocation stacks, and the name of a data structure (a heap
+block by where it was allocated); the table of report keys the viewer does
+not draw.
+Does not own: any section of a page (working_set_page.py,
+cache_frag_page.py, diff.py) or the document around them (page.py).
+"""
+
+import html
+import json
+import os
+
+
+def fmt_int(n):
+    return "{:,}".format(int(n))
+
+
+def fmt_lines(n):
+    return "%s line%s" % (fmt_int(n), "" if n == 1 else "s")
+
+
+def fmt_bytes(n):
+    n = float(n)
+    for unit in ("B", "KiB", "MiB", "GiB", "TiB"):
+        if abs(n) < 1024 or unit == "TiB":
+            if unit == "B":
+                return "%d B" % n
+            text = ("%.1f" % n) if abs(n) < 100 else ("%.0f" % n)
+            if text.endswith(".0"):
+                text = text[:-2]
+            return "%s %s" % (text, unit)
+        n /= 1024.0
+
+
+def fmt_seconds(s):
+    s = float(s)
+    if s == 0:
+        return "0 s"
+    if abs(s) >= 1:
+        return "%.3g s" % s if abs(s) < 1000 else "%.0f s" % s
+    if abs(s) >= 1e-3:
+        return "%.3g ms" % (s * 1e3)
+    if abs(s) >= 1e-6:
+        return "%.3g µs" % (s * 1e6)
+    return "%.3g ns" % (s * 1e9)
+
+
+def fmt_ms(ms):
+    return fmt_seconds(ms / 1000.0)
+
+
+def fmt_share(x):
+    return "%.1f%%" % (100.0 * x)
+
+
+def fmt_delta(before, after, fmt=fmt_int):
+    d = after - before
+    sign = "+" if d > 0 else ("−" if d < 0 else "±")
+    text = sign + fmt(abs(d))
+    if before:
+        text += " (%s%.1f%%)" % ("+" if d >= 0 else "−", abs(100.0 * d / before))
+    return text
+
+
+def esc(s):
+    return html.escape(str(s), quote=True)
+
+
+def attr(**kw):
+    """Attributes from keywords; a trailing _ is dropped, _ becomes -."""
+    out = []
+    for k, v in kw.items():
+        if v is None:
+            continue
+        k = k.rstrip("_").replace("_", "-")
+        out.append(' %s="%s"' % (k, esc(v)))
+    return "".join(out)
+
+
+def num(x):
+    """A coordinate for SVG: short and exact enough."""
+    return ("%.2f" % x).rstrip("0").rstrip(".")
+
+
+# Thread colours: Okabe-Ito (tell-apart for colour-blind readers) then more.
+THREAD_COLOURS = ["#0072B2", "#E69F00", "#009E73", "#CC79A7", "#D55E00",
+                  "#56B4E9", "#8C6D1F", "#7F3C8D", "#11A579", "#E73F74",
+                  "#3969AC", "#F2B701"]
+OTHERS_COLOUR = "#555555"
+
+
+def thread_colour(t):
+    return OTHERS_COLOUR if t < 0 else THREAD_COLOURS[t % len(THREAD_COLOURS)]
+
+
+def thread_name(t):
+    return "others" if t < 0 else "T%d" % t
+
+
+def legend_html(items):
+    """items: (css class or colour, text, kind) with kind 'line', 'dash', 'box'."""
+    parts = []
+    for swatch, text, kind in items:
+        if kind == "box":
+            parts.append('<span class="key"><span class="swatch box" style="background:%s"></span>%s</span>'
+                         % (esc(swatch), esc(text)))
+        else:
+            parts.append('<span class="key"><span class="swatch %s" style="border-color:%s"></span>%s</span>'
+                         % (kind, esc(swatch), esc(text)))
+    return '<div class="legend">%s</div>' % "".join(parts)
+
+
+def frame_text(frame):
+    fn = frame.get("function") or "<unknown>"
+    where = frame.get("file")
+    if where:
+        where = os.path.basename(where)
+        if frame.get("line"):
+            where += ":%d" % frame["line"]
+        return "%s (%s)" % (fn, where)
+    return fn
+
+
+ALLOCATORS = {"malloc", "calloc", "realloc", "reallocarray", "free", "aligned_alloc", "memalign",
+              "posix_memalign", "valloc", "pvalloc", "strdup", "strndup", "operator new",
+              "operator new[]"}
+
+
+def is_allocator_frame(frame):
+    fn = str(frame.get("function") or "")
+    bare = fn.split("(")[0].strip()
+    return (bare in ALLOCATORS or bare.startswith("__interceptor_") or bare.startswith("___interceptor_")
+            or bare.startswith("operator new") or bare.startswith("__efsan"))
+
+
+def user_frames(stack):
+    """The allocation stack from the first frame that is not the allocator."""
+    for i, frame in enumerate(stack):
+        if not is_allocator_frame(frame):
+            return stack[i:]
+    return stack
+
+
+def object_label(obj):
+    kind = obj.get("kind", "?")
+    name = obj.get("name")
+    stack = user_frames(obj.get("alloc_stack") or [])
+    # A heap block is named by where it was allocated (the working-set
+    # report's heap "name" is that frame with the full path).
+    if kind == "heap" and stack:
+        label = "allocated in " + frame_text(stack[0])
+    elif name:
+        label = str(name)
+    elif kind == "stack" and "thread" in obj:
+        label = "stack of %s" % thread_name(obj["thread"])
+    elif kind == "heap" and isinstance(obj.get("size"), int):
+        label = "block of %s" % fmt_bytes(obj["size"])
+    else:
+        label = "(unnamed)"
+    return kind, label
+
+
+def stack_html(stack, limit=6):
+    if not stack:
+        return ""
+    items = "".join("<li>%s</li>" % esc(frame_text(f)) for f in stack[:limit])
+    more = '<li class="muted">… %d more</li>' % (len(stack) - limit) if len(stack) > limit else ""
+    return '<ol class="stack">%s%s</ol>' % (items, more)
+
+
+def extra_keys_html(doc, known):
+    """Keys this viewer does not draw, shown as they are so nothing is hidden."""
+    extra = [k for k in doc if k not in known]
+    if not extra:
+        return ""
+    rows = []
+    for k in extra:
+        v = doc[k]
+        text = json.dumps(v) if not isinstance(v, str) else v
+        if len(text) > 400:
+            text = text[:400] + " …"
+        rows.append("<tr><th>%s</th><td><code>%s</code></td></tr>" % (esc(k), esc(text)))
+    return ('<details class="extra-keys"><summary>More keys in this report (%d)</summary>'
+            '<table>%s</table></details>' % (len(extra), "".join(rows)))

@@ -1,0 +1,608 @@
+"""efsan-view: the section of a page that draws a working-set report.
+
+Owns: the cards at the top, the split by kind of memory, the machine's caches
+and which of them a working set fits, the timeline of every level (the
+chart, its axes and ticks, linear and log scale, phase markers, cache lines,
+the fit strip), the phases and the data structures. Also the reading of a
+level's kept snapshots and of the phases' times, and the timeline with a
+second run drawn over it, which the diff and the trace use so that all three
+agree on the times.
+Does not own: the document around the section (page.py), the before-and-after
+tables (diff.py), the trace (perfetto_trace.py), the checking of the report's
+keys (reports.py).
+"""
+
+import math
+
+from .reports import NUM
+from .formatting import (fmt_int, fmt_lines, fmt_bytes, fmt_ms, esc, attr, num, legend_html,
+                         object_label, stack_html, extra_keys_html)
+
+
+def nice_step(raw, bases=(1, 2, 5)):
+    if raw <= 0:
+        return 1
+    mag = 10 ** math.floor(math.log10(raw))
+    for b in bases + (10,):
+        if raw <= b * mag * 1.0000001:
+            return b * mag
+    return 10 * mag
+
+
+def linear_ticks(hi, count=5):
+    step = nice_step(hi / count)
+    ticks = []
+    v = 0
+    while v <= hi * 1.0000001:
+        ticks.append(v)
+        v += step
+    return ticks
+
+
+def byte_ticks(hi_bytes, count=5):
+    """Ticks at a power-of-two step (512 KiB, 1 MiB, ...) up to hi_bytes."""
+    step = 2 ** max(math.ceil(math.log2(max(hi_bytes / float(count), 1))), 0)
+    ticks = []
+    v = 0
+    while v <= hi_bytes * 1.0000001:
+        ticks.append(v)
+        v += step
+    return ticks
+
+
+def time_ticks(lo_ms, hi_ms, count=6):
+    step = nice_step((hi_ms - lo_ms) / float(count)) if hi_ms > lo_ms else 1
+    v = math.ceil(lo_ms / step) * step
+    ticks = []
+    while v <= hi_ms + step * 1e-6:
+        ticks.append(v)
+        v += step
+    return ticks
+
+
+def fmt_tick_time(ms, span_ms):
+    if span_ms >= 2000:
+        text = "%.3f" % (ms / 1000.0)
+        text = text.rstrip("0").rstrip(".")
+        return text + " s"
+    return "%g ms" % round(ms, 3)
+
+
+def data_caches(report):
+    """The data and unified caches, smallest level first, deduplicated."""
+    seen = set()
+    out = []
+    for c in report.get("caches") or []:
+        ctype = str(c.get("type", "")).lower()
+        if ctype.startswith("instr"):
+            continue
+        key = (c["level"], c["size_bytes"])
+        if key in seen:
+            continue
+        seen.add(key)
+        out.append(c)
+    out.sort(key=lambda c: (c["level"], c["size_bytes"]))
+    return out
+
+
+def cache_label(c):
+    ctype = str(c.get("type", "")).lower()
+    suffix = "d" if ctype.startswith("data") and c["level"] == 1 else ""
+    return "L%d%s" % (c["level"], suffix)
+
+
+def cache_sharing(c):
+    n = c.get("shared_by_cpus")
+    if isinstance(n, int) and not isinstance(n, bool):
+        return "private to one CPU" if n == 1 else "shared by %d CPUs" % n
+    return ""
+
+
+def fit_verdict(report, lines):
+    caches = data_caches(report)
+    if not caches or lines <= 0:
+        return None
+    nbytes = lines * report["cache_line_size"]
+    for c in caches:
+        if nbytes <= c["size_bytes"]:
+            return ("fits", "fits %s (%s)" % (cache_label(c), fmt_bytes(c["size_bytes"])))
+    last = caches[-1]
+    return ("exceeds", "exceeds %s (%s)" % (cache_label(last), fmt_bytes(last["size_bytes"])))
+
+
+def fit_cell(report, lines):
+    v = fit_verdict(report, lines)
+    if v is None:
+        # No caches: the column is left out (fit_header).
+        return '<td class="muted">—</td>' if data_caches(report) else ""
+    return '<td class="fit-%s">%s</td>' % (v[0], esc(v[1]))
+
+
+def fit_header(report, title="cache fit"):
+    return "<th>%s</th>" % esc(title) if data_caches(report) else ""
+
+
+def phase_times(report):
+    """[(phase, start_ms, end_ms or None)] for phases that carry times."""
+    out = []
+    for p in report.get("phases") or []:
+        start = p.get("start_ms")
+        if isinstance(start, NUM) and not isinstance(start, bool):
+            end = p.get("end_ms")
+            out.append((p, float(start),
+                        float(end) if isinstance(end, NUM) and not isinstance(end, bool) else None))
+    return out
+
+
+def level_series(level):
+    """(first_index, period_ms, values): the kept snapshots; snapshot j
+    covers [j*period, (j+1)*period] ms from the sampler's start."""
+    values = level["lines"]
+    first = max(level["taken"] - len(values), 0)
+    return first, level["period_ms"], values
+
+
+class Chart:
+    """One timeline: time on x, lines on the left axis, bytes on the right."""
+    W, H = 900, 316
+    L, R, T, B = 92, 92, 18, 62
+
+    def __init__(self, x_lo, x_hi, y_hi, log, line_bytes, y_lo=1.0):
+        self.x_lo, self.x_hi = x_lo, x_hi if x_hi > x_lo else x_lo + 1
+        self.log = log
+        self.line_bytes = line_bytes
+        self.pw = self.W - self.L - self.R
+        self.ph = self.H - self.T - self.B
+        if log:
+            self.y_lo = max(y_lo, 1.0)
+            self.y_hi = max(y_hi, self.y_lo * 10)
+            self.y_lo = 10 ** math.floor(math.log10(self.y_lo))
+            self.y_hi = 10 ** math.ceil(math.log10(self.y_hi))
+        else:
+            self.y_lo = 0.0
+            self.y_hi = max(linear_ticks(max(y_hi, 1))[-1], 1)
+            if self.y_hi < y_hi:
+                self.y_hi = y_hi
+
+    def x(self, ms):
+        return self.L + (ms - self.x_lo) / (self.x_hi - self.x_lo) * self.pw
+
+    def y(self, lines):
+        if self.log:
+            v = max(lines, self.y_lo)
+            f = (math.log10(v) - math.log10(self.y_lo)) / (math.log10(self.y_hi) - math.log10(self.y_lo))
+        else:
+            f = (lines - self.y_lo) / (self.y_hi - self.y_lo)
+        return self.T + self.ph * (1 - f)
+
+    def in_range(self, lines):
+        return lines <= self.y_hi * 1.0000001 and (not self.log or lines >= self.y_lo)
+
+    def axes(self, x_label, left_label="lines (64-byte cache lines)", right_label="bytes"):
+        out = []
+        x0, x1, y0, y1 = self.L, self.L + self.pw, self.T, self.T + self.ph
+        out.append('<rect class="plot-bg" x="%s" y="%s" width="%s" height="%s"/>'
+                   % (x0, y0, self.pw, self.ph))
+        # Left axis: lines.
+        if self.log:
+            left = [10 ** k for k in range(int(round(math.log10(self.y_lo))),
+                                           int(round(math.log10(self.y_hi))) + 1)]
+        else:
+            left = [t for t in linear_ticks(self.y_hi) if t <= self.y_hi]
+        for t in left:
+            y = self.y(t)
+            out.append('<line class="grid" x1="%s" x2="%s" y1="%s" y2="%s"/>' % (x0, x1, num(y), num(y)))
+            out.append('<text class="tick" x="%s" y="%s" text-anchor="end">%s</text>'
+                       % (x0 - 6, num(y + 4), esc(fmt_int(t))))
+        # Right axis: bytes at round binary values.
+        hi_bytes = self.y_hi * self.line_bytes
+        if self.log:
+            right = []
+            v = self.line_bytes
+            while v <= hi_bytes:
+                if v >= self.y_lo * self.line_bytes:
+                    right.append(v)
+                v *= 16
+        else:
+            right = byte_ticks(hi_bytes)
+        for b in right:
+            y = self.y(b / float(self.line_bytes))
+            out.append('<line class="tickmark" x1="%s" x2="%s" y1="%s" y2="%s"/>' % (x1, x1 + 5, num(y), num(y)))
+            out.append('<text class="tick" x="%s" y="%s">%s</text>' % (x1 + 8, num(y + 4), esc(fmt_bytes(b))))
+        # Time axis.
+        span = self.x_hi - self.x_lo
+        for t in time_ticks(self.x_lo, self.x_hi):
+            x = self.x(t)
+            out.append('<line class="tickmark" x1="%s" x2="%s" y1="%s" y2="%s"/>' % (num(x), num(x), y1, y1 + 5))
+            out.append('<text class="tick" x="%s" y="%s" text-anchor="middle">%s</text>'
+                       % (num(x), y1 + 18, esc(fmt_tick_time(t, span))))
+        out.append('<line class="axis" x1="%s" x2="%s" y1="%s" y2="%s"/>' % (x0, x1, y1, y1))
+        out.append('<line class="axis" x1="%s" x2="%s" y1="%s" y2="%s"/>' % (x0, x0, y0, y1))
+        out.append('<line class="axis" x1="%s" x2="%s" y1="%s" y2="%s"/>' % (x1, x1, y0, y1))
+        out.append('<text class="axis-label" x="%s" y="%s" text-anchor="middle">%s</text>'
+                   % (num(x0 + self.pw / 2), self.H - 6, esc(x_label)))
+        out.append('<text class="axis-label" transform="translate(16 %s) rotate(-90)" text-anchor="middle">%s</text>'
+                   % (num(y0 + self.ph / 2), esc(left_label)))
+        out.append('<text class="axis-label" transform="translate(%s %s) rotate(90)" text-anchor="middle">%s</text>'
+                   % (self.W - 12, num(y0 + self.ph / 2), esc(right_label)))
+        return out
+
+    def step_path(self, first, period, values):
+        pts = []
+        for i, v in enumerate(values):
+            t0 = (first + i) * period
+            t1 = t0 + period
+            pts.append((self.x(t0), self.y(v)))
+            pts.append((self.x(t1), self.y(v)))
+        line = "M" + " L".join("%s %s" % (num(a), num(b)) for a, b in pts)
+        base = self.T + self.ph
+        area = line + " L%s %s L%s %s Z" % (num(pts[-1][0]), base, num(pts[0][0]), base)
+        return line, area
+
+
+def time_axis_label(report):
+    # sample_clock: the sampler's clock, wall time or the process's CPU time.
+    if str(report.get("sample_clock", "")).lower() == "cpu":
+        return "process CPU time (all threads) since the sampler started"
+    return "time since the sampler started"
+
+
+FIT_COLOURS = {1: "#1a9850", 2: "#91cf60", 3: "#fee08b", 4: "#fdae61", 0: "#d73027"}
+
+
+def fit_level_of(report, lines):
+    """The level of the smallest data cache that holds `lines`; 0 if none."""
+    for c in data_caches(report):
+        if lines * report["cache_line_size"] <= c["size_bytes"]:
+            return c["level"]
+    return 0
+
+
+def snapshot_fits(report, level):
+    """Per kept snapshot, the cache level it fits (0: none): the report's
+    `fits_level` list when it has one, else computed from `caches`."""
+    given = level.get("fits_level")
+    if isinstance(given, list) and len(given) == len(level["lines"]) and \
+            all(isinstance(v, int) for v in given):
+        return given
+    return [fit_level_of(report, v) for v in level["lines"]]
+
+
+def fit_legend(report):
+    items = [(FIT_COLOURS.get(c["level"], "#888"), "fits %s" % cache_label(c), "box") for c in data_caches(report)]
+    items.append((FIT_COLOURS[0], "fits no cache", "box"))
+    return legend_html(items)
+
+
+def time_range(reports):
+    """[first, last] ms covered by the kept snapshots of all levels, so that
+    the charts of every level share one time axis."""
+    spans = [(level_series(l)[0] * l["period_ms"], l["taken"] * l["period_ms"])
+             for r in reports for l in r["levels"] if l["lines"]]
+    if not spans:
+        return 0, 1
+    return min(a for a, _ in spans), max(b for _, b in spans)
+
+
+def timeline_svg(report, level, log, compare=None):
+    """SVG of one level; `compare` adds a second report's level (diff)."""
+    first, period, values = level_series(level)
+    series = [("before" if compare else "run", first, period, values)]
+    if compare:
+        series = [("before", first, period, values)]
+        c_first, c_period, c_values = level_series(compare[1])
+        series.append(("after", c_first, c_period, c_values))
+    x_lo, x_hi = time_range([report] + ([compare[0]] if compare else []))
+    y_hi = max(max(s[3]) for s in series if s[3])
+    positive = [v for s in series for v in s[3] if v > 0]
+    caches = data_caches(report) if not compare else []
+    y_all = y_hi
+    y_low = min(positive) if positive else 1
+    if log and caches:
+        # The log chart shows every cache level with the data.
+        cache_lines = [c["size_bytes"] / float(report["cache_line_size"]) for c in caches]
+        y_all = max([y_hi] + cache_lines)
+        y_low = min([y_low] + cache_lines)
+    chart = Chart(x_lo, x_hi, y_all * (1.0 if log else 1.08), log, report["cache_line_size"], y_low)
+    out = ['<svg class="timeline %s" %s viewBox="0 0 %d %d" role="img">'
+           % ("scale-log" if log else "scale-linear",
+              attr(data_level=level["level"], data_scale="log" if log else "linear"),
+              chart.W, chart.H)]
+    out.append("<title>working set per %s snapshot, level %d%s</title>"
+               % (esc(fmt_ms(period)), level["level"], ", log scale" if log else ""))
+    out += chart.axes(time_axis_label(report))
+    # Phases: shaded spans and a marker at each start.
+    for i, (p, start, end) in enumerate(phase_times(report) if not compare else []):
+        if end is not None and end > start:
+            xa, xb = max(chart.x(start), chart.L), min(chart.x(end), chart.L + chart.pw)
+            if xb > xa:
+                out.append('<rect class="phase-span phase-%d" x="%s" y="%s" width="%s" height="%s"/>'
+                           % (i % 2, num(xa), chart.T, num(xb - xa), chart.ph))
+        if chart.x_lo <= start <= chart.x_hi:
+            x = chart.x(start)
+            out.append('<g class="phase-marker"%s><line x1="%s" x2="%s" y1="%s" y2="%s"/>'
+                       '<text x="%s" y="%s">%s</text><title>phase %s starts at %s: %s lines (%s)</title></g>'
+                       % (attr(data_name=p.get("name", "")), num(x), num(x), chart.T, chart.T + chart.ph,
+                          num(x + 3), chart.T + 12, esc(p.get("name", "")),
+                          esc(p.get("name", "")), esc(fmt_ms(start)), esc(fmt_int(p["lines"])),
+                          esc(fmt_bytes(p["lines"] * report["cache_line_size"]))))
+    colours = {"run": "#1f5fa8", "before": "#1f5fa8", "after": "#d55e00"}
+    for name, s_first, s_period, s_values in series:
+        if not s_values:
+            continue
+        line, area = chart.step_path(s_first, s_period, s_values)
+        out.append('<g class="series series-%s">' % name)
+        if not compare:
+            out.append('<path class="area" d="%s" fill="%s"/>' % (area, colours[name]))
+        out.append('<path class="step" d="%s" stroke="%s"/>' % (line, colours[name]))
+        for i, v in enumerate(s_values):
+            t0 = (s_first + i) * s_period
+            out.append('<circle class="snap" cx="%s" cy="%s" r="2.4" fill="%s"%s><title>%s%s – %s: %s lines (%s)</title></circle>'
+                       % (num(chart.x(t0 + s_period / 2.0)), num(chart.y(v)), colours[name],
+                          attr(data_lines=v, data_start_ms=t0),
+                          (name + " run, ") if compare else "",
+                          esc(fmt_ms(t0)), esc(fmt_ms(t0 + s_period)), esc(fmt_int(v)),
+                          esc(fmt_bytes(v * report["cache_line_size"]))))
+        out.append("</g>")
+    # Under the time axis, which cache each snapshot fits.
+    if caches:
+        y_strip = chart.T + chart.ph + 23
+        out.append('<text class="tick small" x="%s" y="%s" text-anchor="end">fits</text>'
+                   % (chart.L - 6, y_strip + 7))
+        for i, (v, fit) in enumerate(zip(values, snapshot_fits(report, level))):
+            t0 = (first + i) * period
+            xa, xb = chart.x(t0), chart.x(t0 + period)
+            name = ("L%d" % fit) if fit else "no cache"
+            out.append('<rect class="fit" x="%s" y="%s" width="%s" height="8" fill="%s"%s><title>%s – %s: fits %s</title></rect>'
+                       % (num(xa), y_strip, num(max(xb - xa, 0.5)), FIT_COLOURS.get(fit, "#888"),
+                          attr(data_fit=fit), esc(fmt_ms(t0)), esc(fmt_ms(t0 + period)), esc(name)))
+    # Caches as horizontal lines; those above the chart are named at the top.
+    above = []
+    for c in caches:
+        lines = c["size_bytes"] / float(report["cache_line_size"])
+        label = "%s %s" % (cache_label(c), fmt_bytes(c["size_bytes"]))
+        if chart.in_range(lines):
+            y = chart.y(lines)
+            out.append('<g class="cache-line"%s><line x1="%s" x2="%s" y1="%s" y2="%s"/>'
+                       '<text x="%s" y="%s" text-anchor="end">%s</text><title>%s cache: %s = %s lines%s</title></g>'
+                       % (attr(data_level=c["level"], data_bytes=c["size_bytes"]), chart.L, chart.L + chart.pw,
+                          num(y), num(y), chart.L + chart.pw - 4, num(y - 4), esc(label), esc(cache_label(c)),
+                          esc(fmt_bytes(c["size_bytes"])), esc(fmt_int(lines)),
+                          (", " + cache_sharing(c)) if cache_sharing(c) else ""))
+        else:
+            above.append(label)
+    if above:
+        out.append('<text class="caches-above" x="%s" y="%s" text-anchor="end">above the chart: %s ↑</text>'
+                   % (chart.L + chart.pw, chart.T - 5, esc(", ".join(above))))
+    out.append("</svg>")
+    return "".join(out)
+
+
+KIND_COLOURS = {"heap": "#0072B2", "global": "#009E73", "stack": "#E69F00",
+                "mapping": "#CC79A7", "other": "#999999", "unknown": "#999999"}
+
+
+def objects_bars_svg(objects, line_bytes, total_lines, css_class="objects-chart"):
+    """Horizontal bars, one per data structure, longest first."""
+    objs = sorted(objects, key=lambda o: -o["lines"])
+    longest = max([o["lines"] for o in objs] + [1])
+    row, label_w, bar_w = 24, 330, 420
+    h = row * len(objs) + 8
+    out = ['<svg class="%s" viewBox="0 0 %d %d" role="img">' % (css_class, label_w + bar_w + 170, h)]
+    for i, o in enumerate(objs):
+        kind, label = object_label(o)
+        y = 4 + i * row
+        w = max(bar_w * o["lines"] / float(longest), 1)
+        share = (100.0 * o["lines"] / total_lines) if total_lines else 0
+        text = label if len(label) <= 44 else label[:43] + "…"
+        out.append('<g class="object-bar"%s><text class="bar-label" x="%d" y="%d" text-anchor="end">%s</text>'
+                   '<rect x="%d" y="%d" width="%s" height="%d" fill="%s"/>'
+                   '<text class="bar-value" x="%s" y="%d">%s lines · %s · %.1f%%</text>'
+                   '<title>%s %s: %s lines (%s)</title></g>'
+                   % (attr(data_kind=kind, data_name=label, data_lines=o["lines"]),
+                      label_w - 8, y + 15, esc("%s %s" % (kind, text)),
+                      label_w, y + 3, num(w), row - 8, KIND_COLOURS.get(kind, "#999"),
+                      num(label_w + w + 6), y + 15, esc(fmt_int(o["lines"])),
+                      esc(fmt_bytes(o["lines"] * line_bytes)), share,
+                      esc(kind), esc(label), esc(fmt_int(o["lines"])), esc(fmt_bytes(o["lines"] * line_bytes))))
+    out.append("</svg>")
+    return "".join(out)
+
+
+def objects_table(objects, report, total_lines):
+    rows = []
+    for o in sorted(objects, key=lambda o: -o["lines"]):
+        kind, label = object_label(o)
+        share = (100.0 * o["lines"] / total_lines) if total_lines else 0
+        rows.append("<tr><td>%s</td><td>%s%s</td><td class=num>%s</td><td class=num>%s</td>"
+                    "<td class=num>%.1f%%</td>%s</tr>"
+                    % (esc(kind), esc(label), stack_html(o.get("alloc_stack") or []),
+                       esc(fmt_int(o["lines"])), esc(fmt_bytes(o["lines"] * report["cache_line_size"])),
+                       share, fit_cell(report, o["lines"])))
+    return ('<table class="objects"><tr><th>kind</th><th>data structure</th><th>lines</th><th>bytes</th>'
+            '<th>of the total</th>%s</tr>%s</table>' % (fit_header(report), "".join(rows)))
+
+
+def level_name(level, report):
+    return "level %d (%s snapshots)" % (level["level"], fmt_ms(level["period_ms"]))
+
+
+WS_KNOWN = {"tool", "schema_version", "pid", "executable", "cache_line_size", "total_lines",
+            "total_bytes", "regions", "sample_period_ms", "samples", "snapshot_step",
+            "snapshot_history", "levels", "caches", "objects", "objects_rest", "phases",
+            "fits_level", "peak_snapshot_lines", "sample_clock", "sampler_cpu_ms"}
+
+
+def regions_svg(report):
+    regions = report["regions"]
+    total = sum(v for v in regions.values() if isinstance(v, int)) or 1
+    x = 0.0
+    width = 700
+    out = ['<svg class="regions-chart" viewBox="0 0 %d 34" role="img"><title>the total by kind of memory</title>' % width]
+    for name, v in regions.items():
+        if not isinstance(v, int) or v <= 0:
+            continue
+        w = width * v / float(total)
+        out.append('<rect class="region"%s x="%s" y="2" width="%s" height="30" fill="%s"><title>%s: %s lines (%s)</title></rect>'
+                   % (attr(data_region=name, data_lines=v), num(x), num(max(w, 1)),
+                      KIND_COLOURS.get({"globals": "global"}.get(name, name), "#999"), esc(name),
+                      esc(fmt_int(v)), esc(fmt_bytes(v * report["cache_line_size"]))))
+        x += w
+    out.append("</svg>")
+    return "".join(out)
+
+
+def render_working_set(report, idx):
+    lb = report["cache_line_size"]
+    total = report["total_lines"]
+    out = []
+    out.append('<section class="report working-set" id="report-%d"%s>' % (idx, attr(data_pid=report["pid"])))
+    out.append("<h2>Working set · %s <span class=muted>(pid %d)</span></h2>"
+               % (esc(report["executable"]), report["pid"]))
+    levels = report["levels"]
+    peak = max([l["peak_lines"] for l in levels] + [0])
+    cards = [("total working set", "%s lines" % fmt_int(total), fmt_bytes(total * lb),
+              "every distinct 64-byte line the program touched during the run", "total-lines", total),
+             ("largest snapshot", "%s lines" % fmt_int(peak), fmt_bytes(peak * lb),
+              "the most lines touched within one snapshot period", "peak-lines", peak),
+             ("samples", fmt_int(report.get("samples", 0)), "every %s" % fmt_ms(report["sample_period_ms"]),
+              "the sampler's snapshots at the finest level", "samples", report.get("samples", 0))]
+    sampler_ms = report.get("sampler_cpu_ms")
+    if isinstance(sampler_ms, (int, float)):
+        cards.append(("sampler CPU time", fmt_ms(sampler_ms), "the sampler thread's own",
+                      "CPU time the working-set sampler itself used (not the program's)",
+                      "sampler-cpu-ms", sampler_ms))
+    out.append('<div class="cards">')
+    for title, big, small, hint, key, value in cards:
+        out.append('<div class="card"%s><div class="card-title">%s</div><div class="big">%s</div>'
+                   '<div>%s</div><div class="hint">%s</div></div>'
+                   % (attr(data_key=key, data_value=value), esc(title), esc(big), esc(small), esc(hint)))
+    out.append("</div>")
+    verdict = fit_verdict(report, total)
+    if verdict:
+        out.append('<p class="verdict fit-%s">The total working set (%s) %s.</p>'
+                   % (verdict[0], esc(fmt_bytes(total * lb)), esc(verdict[1])))
+
+    # Regions.
+    out.append("<h3>By kind of memory</h3>")
+    out.append(regions_svg(report))
+    out.append(legend_html([(KIND_COLOURS.get({"globals": "global"}.get(k, k), "#999"),
+                             "%s: %s (%s)" % (k, fmt_lines(v), fmt_bytes(v * lb)), "box")
+                            for k, v in report["regions"].items() if isinstance(v, int)]))
+
+    # Caches.
+    caches = report.get("caches")
+    out.append("<h3>This machine's caches</h3>")
+    if caches:
+        rows = "".join('<tr%s><td>L%d</td><td>%s</td><td class=num>%s</td><td class=num>%s</td><td>%s</td></tr>'
+                       % (attr(data_level=c["level"]), c["level"], esc(c.get("type", "")),
+                          esc(fmt_bytes(c["size_bytes"])), esc(fmt_int(c["size_bytes"] // lb)),
+                          esc(cache_sharing(c)))
+                       for c in caches)
+        out.append('<table class="caches"><tr><th>level</th><th>type</th><th>size</th><th>lines</th>'
+                   '<th>shared</th></tr>%s</table>' % rows)
+    else:
+        out.append('<p class="muted">The report has no cache sizes (key <code>caches</code>); '
+                   'the timelines show no cache lines.</p>')
+
+    # Timelines.
+    with_data = [l for l in levels if l["lines"]]
+    without = [l for l in levels if not l["lines"]]
+    out.append("<h3>Working set over time</h3>")
+    out.append('<p class="explain">Each level keeps snapshots of a different length: a point is the number '
+               'of distinct cache lines touched during one snapshot period (left axis, in lines; right axis, '
+               'the same in bytes). Levels with longer periods show longer runs at a coarser grain. '
+               'Hover a point for its numbers.</p>')
+    legend = [("#1f5fa8", "lines touched per snapshot", "line")]
+    if data_caches(report):
+        legend.append(("#b03030", "cache size (data/unified)", "dash"))
+    if phase_times(report):
+        legend.append(("#6a3d9a", "phase start", "dash"))
+    out.append(legend_html(legend))
+    if data_caches(report):
+        out.append(fit_legend(report))
+    for level in with_data:
+        dropped, _, values = level_series(level)
+        out.append('<figure class="level"%s><figcaption><b>%s</b> — %s snapshots taken, %s shown%s; '
+                   'peak %s lines (%s)%s</figcaption>'
+                   % (attr(data_level=level["level"]), esc(level_name(level, report)),
+                      fmt_int(level["taken"]), fmt_int(len(values)),
+                      (" (the %s oldest were dropped)" % fmt_int(dropped)) if dropped else "",
+                      esc(fmt_int(level["peak_lines"])), esc(fmt_bytes(level["peak_lines"] * lb)),
+                      ("; " + fit_verdict(report, level["peak_lines"])[1]) if fit_verdict(report, level["peak_lines"]) else ""))
+        out.append(timeline_svg(report, level, False))
+        out.append(timeline_svg(report, level, True))
+        out.append("</figure>")
+    if not with_data:
+        out.append('<p class="muted">No snapshots: the run ended before the first sample '
+                   '(sample period %s) or sampling was off.</p>' % esc(fmt_ms(report["sample_period_ms"])))
+    if without and with_data:
+        out.append('<p class="muted">No snapshot yet at %s: the run was shorter than their periods.</p>'
+                   % esc(", ".join(level_name(l, report) for l in without)))
+    rows = "".join('<tr%s><td>%d</td><td class=num>%s</td><td class=num>%s</td><td class=num>%s</td>'
+                   '<td class=num>%s</td><td class=num>%s</td>%s</tr>'
+                   % (attr(data_level=l["level"]), l["level"], esc(fmt_ms(l["period_ms"])), esc(fmt_int(l["taken"])),
+                      esc(fmt_int(len(l["lines"]))), esc(fmt_int(l["peak_lines"])),
+                      esc(fmt_bytes(l["peak_lines"] * lb)), fit_cell(report, l["peak_lines"]))
+                   for l in levels)
+    out.append('<table class="levels"><tr><th>level</th><th>snapshot period</th><th>taken</th><th>kept</th>'
+               '<th>peak lines</th><th>peak bytes</th>%s</tr>%s</table>' % (fit_header(report, "peak fits"), rows))
+    level_known = {"level", "period_ms", "taken", "peak_lines", "lines", "peak_fits_level", "fits_level"}
+    for l in levels:
+        extra = extra_keys_html(l, level_known)
+        if extra:
+            out.append(extra.replace("More keys in this report", "More keys of level %d" % l["level"]))
+
+    # Phases.
+    phases = report.get("phases")
+    if phases:
+        out.append("<h3>Phases</h3>")
+        out.append(objects_bars_svg([{"kind": "phase", "name": p.get("name") or "(unnamed)", "lines": p["lines"]}
+                                     for p in phases], lb, total, "phases-chart"))
+        rows = []
+        for p in phases:
+            tops = sorted(p.get("objects") or [], key=lambda o: -o["lines"])[:5]
+            top = "; ".join("%s %s: %s lines" % (object_label(o) + (fmt_int(o["lines"]),)) for o in tops)
+            times = ""
+            if isinstance(p.get("start_ms"), NUM):
+                times = fmt_ms(p["start_ms"])
+                if isinstance(p.get("end_ms"), NUM):
+                    times += " – " + fmt_ms(p["end_ms"])
+            name = p.get("name", "")
+            if p.get("open") is True:
+                name += " (still running at the report)"
+            rows.append('<tr class="phase"%s><td>%s</td><td>%s</td><td class=num>%s</td><td class=num>%s</td>%s<td>%s</td></tr>'
+                        % (attr(data_name=p.get("name", ""), data_lines=p["lines"]), esc(name),
+                           esc(times), esc(fmt_int(p["lines"])), esc(fmt_bytes(p["lines"] * lb)),
+                           fit_cell(report, p["lines"]), esc(top)))
+        out.append('<table class="phases"><tr><th>phase</th><th>time</th><th>lines</th><th>bytes</th>'
+                   '%s<th>top data structures</th></tr>%s</table>' % (fit_header(report), "".join(rows)))
+        for p in phases:
+            if p.get("objects"):
+                out.append('<details class="phase-objects"><summary>Phase %s by data structure</summary>%s</details>'
+                           % (esc(p.get("name", "")),
+                              objects_bars_svg(p["objects"], lb, p["lines"] or 1, "phase-objects-chart")))
+
+    # Data structures.
+    objects = report.get("objects")
+    if objects:
+        out.append("<h3>By data structure</h3>")
+        out.append('<p class="explain">Lines of the total working set in each heap allocation site, global, '
+                   'thread stack and mapped file, largest first.</p>')
+        out.append(objects_bars_svg(objects, lb, total))
+        out.append(legend_html([(c, k, "box") for k, c in KIND_COLOURS.items()
+                                if any(o.get("kind") == k for o in objects)]))
+        out.append(objects_table(objects, report, total))
+        rest = report.get("objects_rest")
+        if isinstance(rest, dict) and rest.get("objects"):
+            out.append('<p class="objects-rest">and %s more data structure%s: %s (%s)</p>'
+                       % (esc(fmt_int(rest["objects"])), "" if rest["objects"] == 1 else "s",
+                          esc(fmt_lines(rest.get("lines", 0))), esc(fmt_bytes(rest.get("lines", 0) * lb))))
+
+    out.append('<p class="settings muted">sample period %s · snapshot step %s · history %s snapshots per level · '
+               'cache line %d bytes</p>' % (esc(fmt_ms(report["sample_period_ms"])),
+                                           esc(report.get("snapshot_step", "?")),
+                                           esc(report.get("snapshot_history", "?")), lb))
+    out.append(extra_keys_html(report, WS_KNOWN))
+    out.append("</section>")
+    return "\n".join(out)
