@@ -265,9 +265,25 @@ def render(rows):
         "- seconds claimed within %.2f-%.1fx of the seconds saved: %d of %d pairs that gain >= 3%%"
         % (SECONDS_RATIO[0], SECONDS_RATIO[1], len(ratio_ok), len(in_ratio)),
         "- fixes that gain < 3%% not reported: %d of %d" % (len(small_ok), len(small)),
-        "- transfer cost used by the efsan runs: %s" % "; ".join(sorted({t for r in rows for t in r["transfer"]})),
+        "- transfer cost used by the efsan runs: %s" % transfer_summary(rows),
     ]
     return table, verdict
+
+
+def transfer_summary(rows):
+    measured, other = [], {}
+    for r in rows:
+        for t in r["transfer"]:
+            ns, source = t.split(" ns ", 1)
+            if source == "measured":
+                measured.append(int(ns))
+            else:
+                other[t] = other.get(t, 0) + 1
+    parts = []
+    if measured:
+        parts.append("%d-%d ns measured (%d runs)" % (min(measured), max(measured), len(measured)))
+    parts += ["%s (%d runs)" % (t, n) for t, n in sorted(other.items())]
+    return "; ".join(parts)
 
 
 def write_doc(args, rows, table, verdict, load_before, started):

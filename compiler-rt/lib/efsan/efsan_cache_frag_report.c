@@ -753,16 +753,21 @@ void efsan_cache_frag_report(void) {
   cf_format_percent(min_share, sizeof(min_share),
                     (u64)efsan_cache_frag_min_share_ppm());
   cf_format_duration(run, sizeof(run), cf_run_ns);
-  // What fixing every finding shown would gain (they are different lines,
-  // so their gains add up, to at most the run).
+  // What fixing every finding shown would gain: they are different lines,
+  // so their gains add up, but no thread loses more than
+  // CF_CONTENDED_SHARE of its time to lines it keeps taking, whichever they
+  // are.
   u64 gain_ns = 0, gain_wall_ns = 0;
   for (uptr i = 0; i < shown; i++)
     if (!findings[i].conditional) {
       gain_ns += findings[i].lost_ns;
       gain_wall_ns += findings[i].wall_ns;
     }
-  if (gain_ns > cf_run_ns)
-    gain_ns = cf_run_ns;
+  u64 most = (u64)(CF_CONTENDED_SHARE * (double)cf_run_ns);
+  if (gain_ns > most) {
+    gain_wall_ns = (u64)((double)gain_wall_ns * most / gain_ns);
+    gain_ns = most;
+  }
   u64 gain_ppm = cf_run_ns ? gain_ns * 1000000 / cf_run_ns : 0;
   cf_format_duration(program_cpu, sizeof(program_cpu), gain_ns);
   cf_format_percent(program_share, sizeof(program_share), gain_ppm);

@@ -96,7 +96,7 @@ def main():
             fail("missing key %r" % key)
     if report["tool"] != "cache-frag":
         fail("tool is %r" % report["tool"])
-    if report["schema_version"] != 1:
+    if report["schema_version"] != 2:
         fail("schema_version is %r" % report["schema_version"])
     text_findings, text_structs = parse_text(sys.argv[2])
     if len(report["findings"]) != len(text_findings):
