@@ -52,7 +52,7 @@ static void cf_set_impact(struct cf_finding *f, struct cf_view *views,
                           u32 count, double scale) {
   u64 period = cf_period;
   double transfer = (double)cf_transfer_ns();
-  double stall = transfer > CF_HIDDEN_NS ? transfer - CF_HIDDEN_NS : 0;
+  double stall = transfer * (1 - CF_HIDDEN_SHARE);
   double threads[CF_MAX_VIEWS], active[CF_MAX_VIEWS], caused[CF_MAX_VIEWS];
   bool shared_bytes;
   cf_writers(count, &shared_bytes);

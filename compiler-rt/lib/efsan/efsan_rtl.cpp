@@ -627,22 +627,14 @@ extern "C" u32 efsan_gettid(void) { return (u32)GetTid(); }
 
 // sched_getaffinity / sched_setaffinity of the calling thread, without libc
 // (x86-64 Linux, like the rest of the runtime).
-static sptr RawSyscall3(u64 nr, uptr a, uptr b, uptr c) {
-  sptr result;
-  __asm__ volatile("syscall"
-                   : "=a"(result)
-                   : "a"(nr), "D"(a), "S"(b), "d"(c)
-                   : "rcx", "r11", "memory");
-  return result;
-}
 extern "C" bool efsan_get_affinity(u64 *mask, uptr words) {
   internal_memset(mask, 0, words * sizeof(u64));
-  return RawSyscall3(204 /* sched_getaffinity */, 0, words * sizeof(u64),
-                     (uptr)mask) > 0;
+  return RawSyscall3(204 /* sched_getaffinity */, 0,
+                     (long)(words * sizeof(u64)), (long)mask) > 0;
 }
 extern "C" bool efsan_set_affinity(const u64 *mask, uptr words) {
-  return RawSyscall3(203 /* sched_setaffinity */, 0, words * sizeof(u64),
-                     (uptr)mask) == 0;
+  return RawSyscall3(203 /* sched_setaffinity */, 0,
+                     (long)(words * sizeof(u64)), (long)mask) == 0;
 }
 
 extern "C" sptr efsan_read_file(const char *path, char *buffer, uptr size) {

@@ -3,12 +3,7 @@
 #include "calib.h"
 
 #define ITERATIONS 400000000L
-#ifdef FIX
-struct counter { _Alignas(64) volatile uint64_t value; };
-#else
-struct counter { volatile uint64_t value; };
-#endif
-_Alignas(64) static struct counter counters[THREADS];
+_Alignas(64) static struct calib_word counters[THREADS];
 
 static void *calib_thread(void *arg) {
   long me = (long)arg;

@@ -5,12 +5,7 @@
 
 #define ROUNDS 150000L
 #define STEPS 2000
-#ifdef FIX
-struct total { _Alignas(64) volatile uint64_t value; };
-#else
-struct total { volatile uint64_t value; };
-#endif
-_Alignas(64) static struct total totals[THREADS];
+_Alignas(64) static struct calib_word totals[THREADS];
 
 static void *calib_thread(void *arg) {
   long me = (long)arg;
