@@ -25,12 +25,15 @@
 // cores of a recent server CPU (a 2-core AMD EPYC VM measures 150-170 ns,
 // Intel desktops 40-80 ns).
 #define CF_DEFAULT_TRANSFER_NS 150
-// Round trips per timed batch, and the measurement's budget: the fastest
-// batch is the machine's transfer; batches where the partner was
-// descheduled are slower and lose.
+// Round trips per timed batch, and the measurement's budget (each of the
+// wait for the partner and the ping-pong): the fastest batch is the
+// machine's transfer; batches where the partner was descheduled are slower
+// and lose. It stops at CF_PING_ENOUGH_BATCHES good ones (about 0.2 ms of
+// two CPUs), so that a program's start costs next to nothing.
 #define CF_PING_ROUNDS 32
-#define CF_PING_BUDGET_NS 4000000ull
+#define CF_PING_BUDGET_NS 2000000ull
 #define CF_PING_MIN_BATCHES 3
+#define CF_PING_ENOUGH_BATCHES 16
 // A round trip slower than this means the partner was not running.
 #define CF_PING_STALL_NS 20000ull
 #define CF_AFFINITY_WORDS 16
@@ -153,7 +156,8 @@ static u32 cf_ping_pong(const u64 *mask) {
             efsan_set_affinity(mine, CF_AFFINITY_WORDS);
   start = efsan_monotonic_ns();
   if (running) {
-    while (efsan_monotonic_ns() - start < CF_PING_BUDGET_NS) {
+    while (efsan_monotonic_ns() - start < CF_PING_BUDGET_NS &&
+           batches < CF_PING_ENOUGH_BATCHES) {
       u64 batch_start = efsan_monotonic_ns();
       bool stalled = false;
       for (u32 r = 0; r < CF_PING_ROUNDS && !stalled; r++) {
