@@ -653,6 +653,36 @@ static const char *object_name(struct efsan_ws_objects *t, u64 id,
   }
 }
 
+// Frames of a heap site that the text report prints below its name.
+#define PRINTED_CALLERS 2
+#define MAX_STACK_FRAMES 8
+
+static bool same_frame(const struct efsan_frame *a, const struct efsan_frame *b) {
+  return a->line == b->line && !efsan_internal_strcmp(a->function, b->function) &&
+         !a->file == !b->file &&
+         (!a->file || !efsan_internal_strcmp(a->file, b->file));
+}
+
+// Whether two listed objects would print the same lines: two allocation
+// stacks that differ only in frames the report does not show (cut at the
+// runtime's frames or below the printed callers) are one site to a user.
+static bool prints_alike(const struct efsan_ws_object *a,
+                         const struct efsan_ws_object *b) {
+  if (a->kind != b->kind || efsan_internal_strcmp(a->name, b->name))
+    return false;
+  if (a->kind != EFSAN_WS_OBJECT_HEAP || a->stack_id == b->stack_id)
+    return true;
+  struct efsan_frame fa[1 + PRINTED_CALLERS], fb[1 + PRINTED_CALLERS];
+  uptr na = efsan_symbolize_stack(a->stack_id, fa, 1 + PRINTED_CALLERS);
+  uptr nb = efsan_symbolize_stack(b->stack_id, fb, 1 + PRINTED_CALLERS);
+  if (na != nb)
+    return false;
+  for (uptr f = 1; f < na; f++)
+    if (!same_frame(&fa[f], &fb[f]))
+      return false;
+  return true;
+}
+
 void efsan_ws_objects_top(struct efsan_ws_objects *t, u32 max,
                           struct efsan_ws_top *top) {
   efsan_internal_memset(top, 0, sizeof(*top));
@@ -681,15 +711,29 @@ void efsan_ws_objects_top(struct efsan_ws_objects *t, u32 max,
     o->name = object_name(t, best->id, &o->stack_id);
     listed += best->lines;
     best->lines = 0; // taken
+    for (u32 i = 0; i + 1 < top->count; i++) {
+      if (!prints_alike(&top->objects[i], o))
+        continue;
+      top->objects[i].lines += o->lines;
+      top->count--;
+      objects--;
+      break;
+    }
   }
+  // A merged entry may have grown past the ones before it.
+  for (u32 i = 1; i < top->count; i++)
+    for (u32 j = i; j > 0 && top->objects[j].lines > top->objects[j - 1].lines;
+         j--) {
+      struct efsan_ws_object swap = top->objects[j];
+      top->objects[j] = top->objects[j - 1];
+      top->objects[j - 1] = swap;
+    }
   top->rest_objects = objects - top->count;
   top->rest_lines = total - listed;
   top->total_objects = objects;
 }
 
 //===-- Printing ---------------------------------------------------------------===//
-
-#define MAX_STACK_FRAMES 8
 
 void efsan_ws_objects_print_text(const struct efsan_ws_top *top,
                                  const char *indent) {
@@ -705,7 +749,7 @@ void efsan_ws_objects_print_text(const struct efsan_ws_top *top,
     struct efsan_frame frames[MAX_STACK_FRAMES];
     uptr n = efsan_symbolize_stack(o->stack_id, frames, MAX_STACK_FRAMES);
     // The first frame is in the name already; the callers follow.
-    for (uptr f = 1; f < n && f < 3; f++)
+    for (uptr f = 1; f < n && f <= PRINTED_CALLERS; f++)
       efsan_report_line("%s          called from %s %s:%d\n", indent,
                         frames[f].function, frames[f].file ? frames[f].file : "?",
                         frames[f].line);
