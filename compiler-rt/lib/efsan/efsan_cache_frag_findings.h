@@ -1,7 +1,8 @@
 //===-- efsan_cache_frag_findings.h - the cache-frag finding model -*- C -*-===//
 //
 // The model of a cache-frag report, shared by the finding model that builds
-// it (efsan_cache_frag_findings.c) and the printers that walk it
+// it (efsan_cache_frag_findings.c; the struct field judgments,
+// efsan_cache_frag_struct_usage.c) and the printers that walk it
 // (efsan_cache_frag_report.c, text and JSON): a finding (kind, invalidations,
 // impact), the objects its bytes belong to, its line map, access sites and
 // the threads' creation groups, and the struct field usage judgments. It owns
