@@ -114,6 +114,11 @@ done
 new_files=(
   llvm/include/llvm/Transforms/Instrumentation/EfficiencySanitizer.h
   llvm/lib/Transforms/Instrumentation/EfficiencySanitizer.cpp
+  llvm/lib/Transforms/Instrumentation/EfficiencySanitizerInternal.h
+  llvm/lib/Transforms/Instrumentation/EfficiencySanitizerCountdown.cpp
+  llvm/lib/Transforms/Instrumentation/EfficiencySanitizerLoopRanges.cpp
+  llvm/lib/Transforms/Instrumentation/EfficiencySanitizerMemberNames.cpp
+  llvm/lib/Transforms/Instrumentation/EfficiencySanitizerStructFields.cpp
   compiler-rt/include/sanitizer/efsan_interface.h
 )
 copied=0

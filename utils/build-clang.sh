@@ -42,6 +42,14 @@ EXTRA_TUS=(
   clang/tools/driver/cc1as_main.cpp
   clang/tools/driver/cc1gen_reproducer_main.cpp
 )
+# The pass's own translation units (llvm-patches/apply.sh copies them in).
+PASS_TUS=(
+  llvm/lib/Transforms/Instrumentation/EfficiencySanitizer.cpp
+  llvm/lib/Transforms/Instrumentation/EfficiencySanitizerCountdown.cpp
+  llvm/lib/Transforms/Instrumentation/EfficiencySanitizerLoopRanges.cpp
+  llvm/lib/Transforms/Instrumentation/EfficiencySanitizerMemberNames.cpp
+  llvm/lib/Transforms/Instrumentation/EfficiencySanitizerStructFields.cpp
+)
 # The series also patches LLVM's PassBuilder (opt -passes=efsan) and CMake
 # files; they matter for a full llvm-project build only. Here the pass is
 # compiled into clang directly and opt loads the plugin.
@@ -134,7 +142,7 @@ write_ninja() {
 
   local tus=() f
   while read -r f; do is_clang_tu "$f" && tus+=("$f"); done < <(patched_files)
-  tus+=("${EXTRA_TUS[@]}" llvm/lib/Transforms/Instrumentation/EfficiencySanitizer.cpp)
+  tus+=("${EXTRA_TUS[@]}" "${PASS_TUS[@]}")
 
   local libs="" l
   for l in "${CLANG_LIBS[@]}"; do libs+=" $LLVM_PREFIX/lib/lib$l.a"; done

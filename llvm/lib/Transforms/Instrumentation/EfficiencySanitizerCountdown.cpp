@@ -1,0 +1,317 @@
+//===- EfficiencySanitizerCountdown.cpp - cache-frag sampling -------------===//
+//
+// Part of the efsan project, under the Apache License v2.0 with LLVM
+// Exceptions. SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
+//
+// This file is a part of EfficiencySanitizer (efsan). It owns cache-frag's
+// sampling countdown (CacheFragCountdown): the thread-local countdown and
+// each function's copy of it, the count-down of a run of accesses and the
+// cold block that hands a sample's accesses to the runtime, the syncs with
+// the thread's countdown around call sites, at landing pads and at exits,
+// and the promotion of the copy to SSA values.
+//
+// It does not decide which accesses are instrumented nor where runs end
+// (EfficiencySanitizer.cpp collects them), and the struct field counter an
+// access carries comes from StructFieldTables
+// (EfficiencySanitizerStructFields.cpp). The emitted code is the contract in
+// docs/InstrumentationABI.md.
+//
+//===----------------------------------------------------------------------===//
+
+#include "EfficiencySanitizerInternal.h"
+#include "llvm/ADT/SmallVector.h"
+#include "llvm/IR/Dominators.h"
+#include "llvm/IR/Instructions.h"
+#include "llvm/IR/IntrinsicInst.h"
+#include "llvm/Transforms/Utils/BasicBlockUtils.h"
+#include "llvm/Transforms/Utils/Local.h"
+#include "llvm/Transforms/Utils/PromoteMemToReg.h"
+
+using namespace llvm;
+using namespace llvm::efsan;
+
+static constexpr char kCountdownName[] = "__efsan_cache_frag_countdown";
+static constexpr char kCacheFragAccessName[] = "__efsan_cache_frag_access";
+static constexpr uint32_t kCacheFragWriteFlag = 1; // flags bit 0
+
+CacheFragCountdown::CacheFragCountdown(Module &M,
+                                       StructFieldTables &StructFields)
+    : ModuleContext(M), StructFields(StructFields) {}
+
+void CacheFragCountdown::declareRuntimeFunctions(AttributeList Attrs) {
+  CacheFragAccess =
+      M.getOrInsertFunction(kCacheFragAccessName, Attrs, Type::getVoidTy(Ctx),
+                            PtrTy, Int64Ty, Int32Ty, PtrTy);
+}
+
+// Cache-frag samples accesses per thread: the runtime keeps a thread-local
+// countdown and samples the access that brings it to zero or below, so every
+// access of a thread is equally likely to be sampled, whatever the timing.
+// A function keeps its own copy of the countdown (a stack slot here, SSA
+// values after promoteCountdown()), so counting down writes no memory:
+//
+//   c2 = c - n;                  // n: the run's accesses
+//   if (c2 <= 0) {               // cold
+//     switch (c - 1) {           // the access at which c runs out
+//     case i:                    // one per access of the run
+//       countdown = 1;           // so that the runtime samples it
+//       __efsan_cache_frag_access(addr_i, size_i, flags_i, counter_i);
+//       if (countdown > n-1-i) { countdown -= n-1-i; break; }
+//       goto access_i+1;         // a shorter period: one by one
+//     default:
+//       countdown = c;           // the thread's, as before the run
+//     access_0: __efsan_cache_frag_access(addr_0, ...); ...
+//     access_n-1: __efsan_cache_frag_access(addr_n-1, ...);
+//     }
+//     c3 = countdown;            // counted down, reset by the runtime
+//   }
+//   c = phi(c2, c3);
+//
+// (a run of one access calls it directly), so that a sample costs one call,
+// not one per access of its run, and at sample period 1 every access still
+// reaches the runtime.
+//
+// at the end of each run (before the call site or terminator that ends it),
+// with the accesses in program order. So the runtime sees a run's accesses
+// together at its end, after the run's other instructions; the addresses are
+// SSA values, still valid there, and no call in between has freed their
+// memory.
+void CacheFragCountdown::instrumentCacheFragRun(
+    Instruction *End, ArrayRef<MemoryAccess> Accesses) {
+  SmallVector<FieldCounter, 8> Counters;
+  for (const MemoryAccess &Access : Accesses)
+    Counters.push_back(StructFields.fieldCounter(Access));
+  IRBuilder<> IRB(End);
+  Value *Count = loadLocalCountdown(IRB);
+  // c - n as `add nsw c, -n`: the backend turns a sub of a constant into an
+  // add without the nsw flag, and needs nsw to branch on the add's own flags
+  // instead of testing c2 again. It never wraps: the runtime keeps the
+  // countdown far from INT64_MIN.
+  uint64_t N = Accesses.size();
+  Value *Left = IRB.CreateNSWAdd(Count, IRB.getInt64(-int64_t(N)));
+  storeLocalCountdown(IRB, Left);
+  Instruction *SampleTerm = SplitBlockAndInsertIfThen(
+      IRB.CreateICmpSLE(Left, IRB.getInt64(0)), End->getIterator(),
+      /*Unreachable=*/false, UnlikelyWeights);
+  // c is recomputed from c2 so that only c2 stays live on the hot path: the
+  // backend then subtracts in place and branches on the flags.
+  IRBuilder<> Cold(SampleTerm);
+  Value *Before = Cold.CreateNSWAdd(Left, Cold.getInt64(N));
+  if (N == 1) {
+    storeThreadCountdown(Cold, Before);
+    emitCacheFragAccess(Cold, Accesses[0], Counters[0]);
+    reloadCountdown(Cold);
+    return;
+  }
+  // The countdown runs out at access c - 1 of the run: only that one goes to
+  // the runtime (with the countdown at 1, so that it is sampled), and the
+  // accesses after it are counted off the next period when it is longer
+  // than they are. Otherwise (sample period 1, say), and for any other c,
+  // the accesses go to the runtime one by one, down a chain of calls that
+  // the cases join.
+  BasicBlock *Then = SampleTerm->getParent();
+  BasicBlock *Tail = SampleTerm->getSuccessor(0);
+  Function *F = Then->getParent();
+  BasicBlock *Done = BasicBlock::Create(Ctx, "", F, Tail);
+  SmallVector<BasicBlock *, 8> Chain(N + 1);
+  Chain[N] = Done;
+  for (uint64_t I = N; I-- > 0;) {
+    Chain[I] = BasicBlock::Create(Ctx, "", F, Chain[I + 1]);
+    IRBuilder<> B(Chain[I]);
+    emitCacheFragAccess(B, Accesses[I], Counters[I]);
+    B.CreateBr(Chain[I + 1]);
+  }
+  BasicBlock *Whole = BasicBlock::Create(Ctx, "", F, Chain[0]);
+  IRBuilder<> W(Whole);
+  storeThreadCountdown(W, Before);
+  W.CreateBr(Chain[0]);
+  Value *Index = Cold.CreateNSWAdd(Before, Cold.getInt64(-1));
+  SwitchInst *Switch = Cold.CreateSwitch(Index, Whole, N);
+  SampleTerm->eraseFromParent();
+  for (uint64_t I = 0; I < N; ++I) {
+    BasicBlock *Case = BasicBlock::Create(Ctx, "", F, Whole);
+    Switch->addCase(Cold.getInt64(I), Case);
+    IRBuilder<> B(Case);
+    storeThreadCountdown(B, B.getInt64(1));
+    emitCacheFragAccess(B, Accesses[I], Counters[I]);
+    uint64_t After = N - 1 - I;
+    if (!After) {
+      B.CreateBr(Done);
+      continue;
+    }
+    Value *Period = loadThreadCountdown(B);
+    Value *Covers = B.CreateICmpSGT(Period, B.getInt64(After));
+    storeThreadCountdown(
+        B, B.CreateSelect(Covers, B.CreateNSWAdd(Period, B.getInt64(-int64_t(After))),
+                          Period));
+    B.CreateCondBr(Covers, Done, Chain[I + 1]);
+  }
+  IRBuilder<> D(Done);
+  reloadCountdown(D);
+  D.CreateBr(Tail);
+}
+
+// The callee counts down from the thread's countdown (and the runtime may
+// reset it), so the function's copy is written back before a call site and
+// reloaded after it: at the normal destination of an invoke (on an edge of
+// its own), while the caller reloads at its landing pads.
+void CacheFragCountdown::instrumentCacheFragCallSite(CallBase *Call) {
+  IRBuilder<> IRB(Call);
+  writeBackCountdown(IRB);
+  if (auto *Invoke = dyn_cast<InvokeInst>(Call)) {
+    BasicBlock *Normal = Invoke->getNormalDest();
+    if (!Normal->getSinglePredecessor())
+      Normal = SplitEdge(Invoke->getParent(), Normal);
+    IRB.SetInsertPoint(Normal, Normal->getFirstInsertionPt());
+    reloadCountdown(IRB);
+    return;
+  }
+  // Nothing follows a call that does not return; the return must follow a
+  // musttail call immediately. A callbr (LLVM 19 allows only asm goto, which
+  // is not a call site) would leave its successors the count from before it:
+  // less accurate, never invalid.
+  auto *CI = dyn_cast<CallInst>(Call);
+  if (!CI || CI->isMustTailCall() || CI->doesNotReturn())
+    return;
+  IRB.SetInsertPoint(CI->getNextNode());
+  reloadCountdown(IRB);
+}
+
+// Cache-frag, per function: the copy of the countdown, the runs, and the
+// syncs with the thread's countdown at call sites, landing pads and exits.
+void CacheFragCountdown::instrumentFunction(
+    Function &F, ArrayRef<AccessRun> AccessRuns, ArrayRef<CallBase *> CallSites,
+    ArrayRef<LandingPadInst *> LandingPads, ArrayRef<Instruction *> Exits) {
+  // The function's copy of the countdown lives in a stack slot until
+  // promoteCountdown(); a function with no run leaves the thread's
+  // countdown to its callees. The countdown is initial-exec: the runtime
+  // defines it in the executable, and syncing at every call site must not
+  // cost a __tls_get_addr call.
+  if (!Countdown)
+    Countdown = cast<GlobalVariable>(
+        M.getOrInsertGlobal(kCountdownName, Int64Ty, [&] {
+          return new GlobalVariable(
+              M, Int64Ty, /*isConstant=*/false, GlobalValue::ExternalLinkage,
+              /*Initializer=*/nullptr, kCountdownName,
+              /*InsertBefore=*/nullptr, GlobalValue::InitialExecTLSModel);
+        }));
+  IRBuilder<> IRB(&F.getEntryBlock(), F.getEntryBlock().begin());
+  CountdownSlot = IRB.CreateAlloca(Int64Ty, nullptr, "efsan.countdown");
+  IRB.SetInsertPointPastAllocas(&F);
+  reloadCountdown(IRB);
+  for (auto &[End, Accesses] : AccessRuns)
+    instrumentCacheFragRun(End, Accesses);
+  for (CallBase *Call : CallSites)
+    instrumentCacheFragCallSite(Call);
+  // A landing pad is entered only by unwinding out of a call site, which
+  // leaves the thread's countdown current.
+  for (LandingPadInst *LP : LandingPads) {
+    IRB.SetInsertPoint(LP->getNextNode());
+    reloadCountdown(IRB);
+  }
+  for (Instruction *Exit : Exits) {
+    IRB.SetInsertPoint(Exit);
+    writeBackCountdown(IRB);
+  }
+}
+
+// The slot becomes SSA values, with phis at joins and loop headers, so a loop
+// with no call keeps the count in a register. Then a write-back of the value
+// just reloaded, with no call in between (consecutive calls, a call just
+// before a return), is dropped, and so are the reloads nothing uses.
+void CacheFragCountdown::promoteCountdown(Function &F) {
+  if (!CountdownSlot)
+    return;
+  DominatorTree DT(F);
+  PromoteMemToReg({CountdownSlot}, DT);
+  for (StoreInst *Store : ThreadCountdownStores) {
+    auto *Load = dyn_cast<LoadInst>(Store->getValueOperand());
+    if (!Load || !ThreadCountdownLoads.contains(Load) ||
+        Load->getParent() != Store->getParent())
+      continue;
+    bool CallBetween = false;
+    for (Instruction *I = Load->getNextNode(); I != Store; I = I->getNextNode())
+      if (isa<CallBase>(I) && !isa<IntrinsicInst>(I))
+        CallBetween = true;
+    if (CallBetween)
+      continue;
+    Value *Addr = Store->getPointerOperand();
+    Store->eraseFromParent();
+    RecursivelyDeleteTriviallyDeadInstructions(Addr);
+  }
+  for (LoadInst *Load : ThreadCountdownLoads) {
+    if (!Load->use_empty())
+      continue;
+    Value *Addr = Load->getPointerOperand();
+    Load->eraseFromParent();
+    RecursivelyDeleteTriviallyDeadInstructions(Addr);
+  }
+  CountdownSlot = nullptr;
+  ThreadCountdownLoads.clear();
+  ThreadCountdownStores.clear();
+}
+
+// The runtime bumps the field's counter(s) when it samples the access.
+void CacheFragCountdown::emitCacheFragAccess(IRBuilder<> &IRB, Value *Addr,
+                                             Value *Size, bool IsWrite,
+                                             FieldCounter Field) {
+  uint32_t Flags = (IsWrite ? kCacheFragWriteFlag : 0) | Field.SpanFlags;
+  CallInst *Call = IRB.CreateCall(
+      CacheFragAccess, {Addr, Size, IRB.getInt32(Flags), Field.Address});
+  markNoSanitize(Call);
+}
+
+// The call of a run's access, placed at the run's end, carries the access's
+// own debug location: its return address names the access's source line in
+// the report's access sites.
+void CacheFragCountdown::emitCacheFragAccess(IRBuilder<> &IRB,
+                                             const MemoryAccess &Access,
+                                             FieldCounter Field) {
+  IRBuilder<>::InsertPointGuard Guard(IRB);
+  if (DebugLoc Loc = Access.I->getDebugLoc())
+    IRB.SetCurrentDebugLocation(Loc);
+  emitCacheFragAccess(IRB, Access.Addr, IRB.getInt64(Access.Size),
+                      Access.IsWrite, Field);
+}
+
+Value *CacheFragCountdown::loadLocalCountdown(IRBuilder<> &IRB) {
+  LoadInst *Count = IRB.CreateLoad(Int64Ty, CountdownSlot);
+  markNoSanitize(Count);
+  return Count;
+}
+
+void CacheFragCountdown::storeLocalCountdown(IRBuilder<> &IRB, Value *Count) {
+  markNoSanitize(IRB.CreateStore(Count, CountdownSlot));
+}
+
+// LLVM 19 wants a thread_local global's address taken with
+// llvm.threadlocal.address where it is used (a coroutine may resume on
+// another thread), so each access gets its own.
+LoadInst *CacheFragCountdown::loadThreadCountdown(IRBuilder<> &IRB) {
+  CallInst *Addr = IRB.CreateThreadLocalAddress(Countdown);
+  markNoSanitize(Addr);
+  LoadInst *Count = IRB.CreateLoad(Int64Ty, Addr);
+  markNoSanitize(Count);
+  ThreadCountdownLoads.insert(Count);
+  return Count;
+}
+
+void CacheFragCountdown::storeThreadCountdown(IRBuilder<> &IRB, Value *Count) {
+  CallInst *Addr = IRB.CreateThreadLocalAddress(Countdown);
+  markNoSanitize(Addr);
+  StoreInst *Store = IRB.CreateStore(Count, Addr);
+  markNoSanitize(Store);
+  ThreadCountdownStores.push_back(Store);
+}
+
+// Thread's countdown -> the function's copy.
+void CacheFragCountdown::reloadCountdown(IRBuilder<> &IRB) {
+  storeLocalCountdown(IRB, loadThreadCountdown(IRB));
+}
+
+// The function's copy -> thread's countdown.
+void CacheFragCountdown::writeBackCountdown(IRBuilder<> &IRB) {
+  storeThreadCountdown(IRB, loadLocalCountdown(IRB));
+}

@@ -1,0 +1,326 @@
+//===- EfficiencySanitizerInternal.h - efsan pass internals -----*- C++ -*-===//
+//
+// Part of the efsan project, under the Apache License v2.0 with LLVM
+// Exceptions. SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
+//
+// Private to the EfficiencySanitizer pass: what its files share. It owns the
+// shadow mapping constants, the description of one memory access, the module
+// context every part builds IR with, and the interfaces between the parts:
+//
+//  - EfficiencySanitizer.cpp: the pass entry, the module's runtime
+//    declarations and constructor, and the instrumentation of each access
+//    (working-set checks and their fast paths);
+//  - EfficiencySanitizerLoopRanges.cpp: working-set loop-level marking
+//    (LoopRangeMarker);
+//  - EfficiencySanitizerCountdown.cpp: cache-frag's sampling countdown
+//    (CacheFragCountdown);
+//  - EfficiencySanitizerStructFields.cpp: cache-frag's struct field tables
+//    and the field each access counts for (StructFieldTables);
+//  - EfficiencySanitizerMemberNames.cpp: cache-frag's source names of types
+//    and members, from the debug info (MemberNames).
+//
+// It owns no IR emission itself; the contract of what is emitted is
+// docs/InstrumentationABI.md.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef LLVM_LIB_TRANSFORMS_INSTRUMENTATION_EFFICIENCYSANITIZERINTERNAL_H
+#define LLVM_LIB_TRANSFORMS_INSTRUMENTATION_EFFICIENCYSANITIZERINTERNAL_H
+
+#include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/STLFunctionalExtras.h"
+#include "llvm/ADT/SmallPtrSet.h"
+#include "llvm/ADT/SmallVector.h"
+#include "llvm/ADT/StringMap.h"
+#include "llvm/IR/DataLayout.h"
+#include "llvm/IR/IRBuilder.h"
+#include "llvm/IR/Module.h"
+#include "llvm/IR/PassManager.h"
+#include <optional>
+
+namespace llvm {
+class DICompositeType;
+class DILocalVariable;
+class DIType;
+class ScalarEvolution;
+class SCEVExpander;
+
+namespace efsan {
+
+// Shadow mapping and working-set bits; see docs/InstrumentationABI.md. The
+// offset is below 2^31 so that it is the displacement of the shadow load
+// (testb $1, 0x7fff8000(%reg)) instead of a 64-bit constant held in a
+// register through every instrumented loop.
+static constexpr uint64_t kShadowScale = 6; // 64-byte cache lines
+static constexpr uint64_t kShadowOffset = 0x7fff8000ULL;
+static constexpr uint8_t kWorkingSetSampledBit = 0x01; // since last sample
+static constexpr uint8_t kWorkingSetAccessBits = 0x81; // sampled | ever
+// The working set's changed-page map: one byte per 4 KiB page of shadow at
+// (shadow >> 12) + kDirtyMapDelta, i.e. from 0x82000000 on (the shadow of
+// the shadow, which no application address maps to).
+static constexpr uint64_t kShadowPageShift = 12;
+static constexpr uint64_t kDirtyMap = 0x82000000ULL;
+static constexpr uint64_t kDirtyMapDelta =
+    kDirtyMap - (kShadowOffset >> kShadowPageShift);
+
+/// What the pass knows about one instrumented memory access.
+struct MemoryAccess {
+  Instruction *I;
+  Value *Addr;
+  Type *AccessTy; // the loaded/stored value's type
+  uint64_t Size;  // bytes
+  Align Alignment;
+  bool IsWrite;
+};
+
+/// A run of accesses: the instruction the run ends before, and the accesses
+/// in program order.
+using AccessRun = std::pair<Instruction *, SmallVector<MemoryAccess, 8>>;
+
+/// The access I makes if the pass instruments it (EfficiencySanitizer.cpp
+/// decides which accesses it instruments).
+using AccessDescriber =
+    function_ref<std::optional<MemoryAccess>(Instruction &I)>;
+
+/// The module being instrumented and the types the pass builds IR with.
+struct ModuleContext {
+  explicit ModuleContext(Module &M);
+  Module &M;
+  LLVMContext &Ctx;
+  const DataLayout &DL;
+  IntegerType *Int8Ty, *Int32Ty, *Int64Ty, *IntptrTy;
+  PointerType *PtrTy;
+  MDNode *UnlikelyWeights;
+};
+
+/// Tags an instruction the pass emitted so that no later instrumentation
+/// (nor a second run of the pass) touches it.
+void markNoSanitize(Instruction *I);
+
+/// changed[shadow >> 12] = 1 for the shadow byte at ShadowInt (an intptr).
+void emitChangedPageMark(IRBuilder<> &IRB, Value *ShadowInt);
+
+/// A private, unnamed_addr constant, and one that holds a C string.
+GlobalVariable *createPrivateConstant(Module &M, Constant *Init,
+                                      const Twine &Name);
+Constant *createCString(Module &M, StringRef Str, const Twine &Name);
+
+// Debug-info helpers (EfficiencySanitizerMemberNames.cpp) that finding a
+// struct field uses too.
+bool isCXXModule(const Module &M);
+std::string qualifiedDebugName(const DIType *Ty);
+SmallVector<DILocalVariable *, 4> variablesHolding(Value *Pointer);
+StringRef typedefOfAnonymousStruct(const DIType *Ty, DICompositeType *&Struct);
+
+/// A struct type whose fields the cache-frag tool counts, with the layout
+/// the runtime prints next to the counts.
+struct StructFieldTable {
+  std::string Name;
+  uint64_t Size = 0;
+  SmallVector<uint64_t, 8> FieldOffsets;
+  SmallVector<uint64_t, 8> FieldSizes;
+  SmallVector<std::string, 8> FieldTypeNames;
+  GlobalVariable *Counters = nullptr; // [num_fields x i64]
+  bool ExactLayout = false; // from an LLVM struct type, not only from TBAA
+  // From the debug info, when the module has it for this type: the name as
+  // the source spells it and each field's member name(s), empty for a field
+  // no source member is in (padding the compiler added).
+  bool HasDebugInfo = false;
+  std::string SourceName;
+  SmallVector<std::string, 8> FieldNames;
+};
+
+/// A named LLVM struct type and a byte offset into one of its objects.
+struct StructOffset {
+  StructType *Struct;
+  uint64_t Offset;
+};
+
+/// A struct field an access goes to.
+struct FieldRef {
+  StructFieldTable *Table;
+  unsigned Index;
+  // Consecutive fields from Index the access covers (a vectorised access to
+  // adjacent members counts once for each of them).
+  unsigned Span = 1;
+};
+
+/// The counter an access hands the runtime with its flags' span bits.
+struct FieldCounter {
+  Constant *Address; // null: the access goes to no counted field
+  uint32_t SpanFlags = 0;
+};
+
+class MemberNames;
+
+/// Cache-frag struct field tables: the struct field each access goes to, the
+/// table (layout and counters) of every struct met, and the module info
+/// that hands the tables to the runtime. It owns the tables and the lookups
+/// (LLVM types, TBAA, debug-info pointer variables) behind them.
+class StructFieldTables : ModuleContext {
+public:
+  explicit StructFieldTables(Module &M);
+  /// The counter of the field the access goes to, or null.
+  FieldCounter fieldCounter(const MemoryAccess &Access);
+  /// The module's cache-frag info: its tables (named by Names) and globals.
+  Constant *createCacheFragModuleInfo(MemberNames &Names);
+
+private:
+  std::optional<FieldRef> findStructField(const MemoryAccess &Access);
+  std::optional<FieldRef> findFieldFromGEP(Value *Addr, uint64_t AccessSize);
+  std::optional<FieldRef> findFieldFromTBAA(const MemoryAccess &Access);
+  std::optional<FieldRef> findFieldFromAddress(const MemoryAccess &Access);
+  std::optional<StructOffset> findStructAtAddress(Value *Addr);
+  std::optional<StructOffset> findOutermostStruct(Value *Addr,
+                                                  bool &ThroughFieldIndex);
+  StructType *structTypeOfPointerVariable(Value *Pointer);
+  std::optional<FieldRef> topLevelField(StructOffset Found,
+                                        uint64_t AccessSize);
+  static unsigned fieldSpan(const StructFieldTable &Table, unsigned Index,
+                            uint64_t Offset, uint64_t AccessSize);
+  StructType *findStructTypeForAnonymousTBAA(const MemoryAccess &Access,
+                                             MDNode *Base,
+                                             uint64_t TagOffset);
+  std::string typedefNameFromDebugInfo(MDNode *Base);
+  std::string typedefNameFromPointerVariable(const MemoryAccess &Access,
+                                             MDNode *Base, uint64_t TagOffset);
+  StructFieldTable &getOrCreateStructTable(StringRef Name);
+  void createFieldCounters(StructFieldTable &Table);
+  void fillTableFromStructType(StructFieldTable &Table, StructType *Struct);
+
+  // Cache-frag struct tables, in the order the pass met them.
+  SmallVector<std::unique_ptr<StructFieldTable>, 8> StructTables;
+  StringMap<StructFieldTable *> StructTableByName;
+  // Anonymous structs behind a typedef, from the debug info (built on first
+  // use), and the typedef name found for each anonymous TBAA base type.
+  std::optional<SmallVector<std::pair<StringRef, DICompositeType *>, 8>>
+      TypedefedAnonymousStructs;
+  DenseMap<const MDNode *, std::string> TypedefNameOfTBAABase;
+};
+
+/// Cache-frag sampling: the thread-local countdown, each function's copy of
+/// it (a register once promoted), the count-down of each run of accesses and
+/// the cold block that hands a sample to the runtime, and the syncs with the
+/// thread's countdown around calls, at landing pads and at exits.
+class CacheFragCountdown : ModuleContext {
+public:
+  CacheFragCountdown(Module &M, StructFieldTables &StructFields);
+  void declareRuntimeFunctions(AttributeList Attrs);
+  /// Counts down F's runs (each ends before a call site or terminator) and
+  /// syncs the copy at CallSites, LandingPads and Exits.
+  void instrumentFunction(Function &F, ArrayRef<AccessRun> AccessRuns,
+                          ArrayRef<CallBase *> CallSites,
+                          ArrayRef<LandingPadInst *> LandingPads,
+                          ArrayRef<Instruction *> Exits);
+  /// Last for each function: its copy of the countdown becomes SSA values.
+  void promoteCountdown(Function &F);
+  /// __efsan_cache_frag_access(Addr, Size, flags, Field's counter).
+  void emitCacheFragAccess(IRBuilder<> &IRB, Value *Addr, Value *Size,
+                           bool IsWrite, FieldCounter Field);
+
+private:
+  void instrumentCacheFragRun(Instruction *End,
+                              ArrayRef<MemoryAccess> Accesses);
+  void instrumentCacheFragCallSite(CallBase *Call);
+  void emitCacheFragAccess(IRBuilder<> &IRB, const MemoryAccess &Access,
+                           FieldCounter Field);
+  Value *loadLocalCountdown(IRBuilder<> &IRB);
+  void storeLocalCountdown(IRBuilder<> &IRB, Value *Count);
+  LoadInst *loadThreadCountdown(IRBuilder<> &IRB);
+  void storeThreadCountdown(IRBuilder<> &IRB, Value *Count);
+  void reloadCountdown(IRBuilder<> &IRB);
+  void writeBackCountdown(IRBuilder<> &IRB);
+
+  StructFieldTables &StructFields;
+  FunctionCallee CacheFragAccess;
+  GlobalVariable *Countdown = nullptr; // the thread's countdown (TLS)
+
+  // Per function: the slot that holds the function's copy of the countdown
+  // until promoteCountdown() turns it into SSA values (null in a function
+  // with no run of accesses), and the thread-local loads and stores emitted
+  // for it.
+  AllocaInst *CountdownSlot = nullptr;
+  SmallPtrSet<LoadInst *, 16> ThreadCountdownLoads;
+  SmallVector<StoreInst *, 16> ThreadCountdownStores;
+};
+
+/// Cache-frag, source names from the debug info: a struct field table's
+/// source type name, member names and member types, and the member layouts
+/// of globals and heap allocations that let the runtime name the bytes of a
+/// finding. It owns the debug-info lookups behind them (built on first use)
+/// and the calls that tell the runtime a heap block's type.
+class MemberNames : ModuleContext {
+public:
+  explicit MemberNames(Module &M);
+  void declareRuntimeFunctions(AttributeList Attrs);
+  /// Names Table after the source when the debug info has its type.
+  void addDebugNames(StructFieldTable &Table);
+  /// The module's array of {global, source name, layout} and its length.
+  std::pair<Constant *, unsigned> createGlobalLayouts();
+  /// After each allocation whose type the debug info tells, a call that
+  /// tells the runtime the block's type.
+  void describeHeapAllocations(Function &F);
+
+private:
+  std::string memberLayout(const DIType *Ty);
+  std::string memberLayoutOf(const DIType *Ty, unsigned Depth);
+  Constant *layoutString(const std::string &Layout);
+
+  FunctionCallee CacheFragHeapType;
+  DenseMap<const DIType *, std::string> MemberLayouts;
+  StringMap<Constant *> LayoutStrings;
+  // Debug info struct types by the LLVM name clang gives them (built on first
+  // use); several types under one name are told apart by size.
+  std::optional<StringMap<SmallVector<DICompositeType *, 1>>> DebugStructs;
+  std::optional<StringMap<std::string>> DebugStructSourceNames;
+  bool ModuleIsCXX = false;
+};
+
+struct ExpandedRange; // a loop's range, expanded before it (markLoopRanges)
+struct LoopRangePlan;
+
+/// Working set, loop level: marks the lines of the affine accesses of
+/// innermost loops once before a loop (or a chunk of iterations at a time)
+/// instead of checking them in every iteration, and guards the checks of
+/// accesses into small loop-invariant tables. It owns the loop analysis,
+/// the versioning of the loops and the range marks; the per-access checks
+/// that remain are the pass's.
+class LoopRangeMarker : ModuleContext {
+public:
+  /// FAM null: no loop-level marking.
+  LoopRangeMarker(Module &M, FunctionAnalysisManager *FAM);
+  /// Marks F's eligible loops by ranges; the accesses they cover get
+  /// !nosanitize in the copies that need no check. Whether F changed.
+  bool markLoopRanges(Function &F, AccessDescriber DescribeAccess);
+  /// The i1 that, when true, lets I skip its check (its loop's tables were
+  /// all marked when they were tested), or null.
+  Value *checkGuard(Instruction *I) const;
+
+private:
+  void emitRangeMark(Instruction *InsertBefore, Value *Lo, Value *Size);
+  Value *emitRangeMarkedTest(Instruction *InsertBefore, Value *Lo,
+                             uint64_t Size);
+  std::pair<Value *, Value *> shadowBytesOf(IRBuilder<> &IRB, Value *Lo,
+                                            Value *Size);
+  Value *emitTablesMarkedTest(Instruction *InsertBefore,
+                              ArrayRef<std::pair<Value *, uint64_t>> Tables,
+                              Value *Worth = nullptr);
+  void findLoopTables(LoopRangePlan &Plan, ScalarEvolution &SE,
+                      SCEVExpander &Probe, Instruction *Before,
+                      AccessDescriber DescribeAccess);
+  Value *emitChunkMarks(BasicBlock *Header, BasicBlock *Latch, Value *Count,
+                        ArrayRef<ExpandedRange> Ranges,
+                        ArrayRef<std::pair<Value *, uint64_t>> Tables);
+
+  FunctionAnalysisManager *FAM;
+  // Accesses whose check runs only when this i1 is false (their loop's
+  // tables were not all marked when it tested them).
+  DenseMap<Instruction *, Value *> CheckGuards;
+};
+
+} // namespace efsan
+} // namespace llvm
+
+#endif // LLVM_LIB_TRANSFORMS_INSTRUMENTATION_EFFICIENCYSANITIZERINTERNAL_H

@@ -1,0 +1,840 @@
+//===- EfficiencySanitizerLoopRanges.cpp - working-set loop marks ---------===//
+//
+// Part of the efsan project, under the Apache License v2.0 with LLVM
+// Exceptions. SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
+//
+// This file is a part of EfficiencySanitizer (efsan). It owns the working
+// set's loop-level marking (LoopRangeMarker): which innermost loops qualify,
+// the range plans of their affine accesses and of the small tables they
+// index, the versioning of a loop into a copy marked once before it and the
+// original marked a chunk of iterations at a time, and the inline code that
+// marks a range's lines and tests whether a table's lines are marked.
+//
+// It does not decide which accesses are instrumented (the pass's
+// describeAccess, EfficiencySanitizer.cpp) nor emit the per-access checks
+// that remain; it tags the accesses it covers !nosanitize and hands the
+// guard of a table access back through checkGuard(). docs/WorkingSet.md
+// explains the resolution this keeps; docs/InstrumentationABI.md the shadow.
+//
+//===----------------------------------------------------------------------===//
+
+#include "EfficiencySanitizerInternal.h"
+#include "llvm/ADT/SmallPtrSet.h"
+#include "llvm/ADT/SmallVector.h"
+#include "llvm/Analysis/LoopInfo.h"
+#include "llvm/Analysis/ScalarEvolution.h"
+#include "llvm/Analysis/ScalarEvolutionExpressions.h"
+#include "llvm/Analysis/ValueTracking.h"
+#include "llvm/IR/Dominators.h"
+#include "llvm/IR/Instructions.h"
+#include "llvm/IR/IntrinsicInst.h"
+#include "llvm/Support/CommandLine.h"
+#include "llvm/Transforms/Utils/BasicBlockUtils.h"
+#include "llvm/Transforms/Utils/Cloning.h"
+#include "llvm/Transforms/Utils/ScalarEvolutionExpander.h"
+
+using namespace llvm;
+using namespace llvm::efsan;
+
+static cl::opt<bool> ClLoopRangeMarks(
+    "efsan-loop-range-marks",
+    cl::desc("working-set: mark the lines of affine accesses of an innermost "
+             "loop (stride at most 64 bytes, run every iteration, computable "
+             "trip count) once before the loop, in a copy of the loop without "
+             "their checks, when each range is at most "
+             "-efsan-loop-range-limit bytes"),
+    cl::init(true), cl::Hidden);
+
+static cl::opt<uint64_t> ClLoopRangeLimit(
+    "efsan-loop-range-limit",
+    cl::desc("working-set: the largest range (bytes) one loop-level mark may "
+             "cover; larger ranges keep the per-access checks, so that lines "
+             "are marked in the sample period in which they are touched"),
+    cl::init(256 * 1024), cl::Hidden);
+
+static cl::opt<uint64_t> ClLoopTableLimit(
+    "efsan-loop-table-limit",
+    cl::desc("working-set: in a loop marked by ranges, an access at a "
+             "data-dependent address inside a loop-invariant region of at "
+             "most this many bytes (a table indexed by a byte) skips its "
+             "check while every line of the region is marked, tested once "
+             "per loop or chunk; 0 turns this off"),
+    cl::init(4096), cl::Hidden);
+
+// A loop marked whole tests its tables only when it runs at least this many
+// iterations (backedge-taken count), enough to repay the test.
+static constexpr uint64_t kTableMinCount = 64;
+
+LoopRangeMarker::LoopRangeMarker(Module &M, FunctionAnalysisManager *FAM)
+    : ModuleContext(M), FAM(FAM) {}
+
+Value *LoopRangeMarker::checkGuard(Instruction *I) const {
+  auto Guarded = CheckGuards.find(I);
+  return Guarded == CheckGuards.end() ? nullptr : Guarded->second;
+}
+
+// From llvm/Transforms/Utils/LoopUtils.h, whose llvm::MemoryAccess (MemorySSA)
+// would clash with this file's.
+namespace llvm {
+class MemorySSAUpdater;
+BasicBlock *InsertPreheaderForLoop(Loop *L, DominatorTree *DT, LoopInfo *LI,
+                                   MemorySSAUpdater *MSSAU,
+                                   bool PreserveLCSSA);
+} // namespace llvm
+
+namespace llvm {
+namespace efsan {
+/// Bytes that one or more accesses of a loop with the same stride touch in
+/// iteration i: [Base + Stride * i, Base + Stride * i + Width), every line of
+/// them (Base is the lowest of their addresses in iteration 0).
+struct LoopRange {
+  const SCEV *Base; // pointer
+  int64_t Stride;   // bytes per iteration, 0 for a loop-invariant address
+  int64_t Width;    // bytes
+};
+/// Bytes [Lo, Lo + Size) that contain every address of an access, whatever
+/// the loop does (a table indexed by a byte).
+struct LoopTable {
+  const SCEV *Lo; // pointer, loop-invariant
+  uint64_t Size;
+};
+struct LoopRangePlan {
+  Loop *L;
+  const SCEV *Count; // backedge-taken count n, i64
+  SmallVector<Instruction *, 8> Accesses; // checked by the ranges instead
+  SmallVector<LoopRange, 4> Ranges;
+  SmallVector<Instruction *, 4> TableAccesses; // checked unless tables marked
+  SmallVector<LoopTable, 2> Tables;
+};
+/// A LoopRange expanded before the loop: Lo and Size cover all n + 1
+/// iterations.
+struct ExpandedRange {
+  Value *Base;
+  int64_t Stride;
+  int64_t Width;
+  Value *Lo;
+  Value *Size;
+};
+} // namespace efsan
+} // namespace llvm
+
+// Loop-level marking (working set). An innermost loop whose only exit is at
+// its latch, with a computable backedge-taken count n and no instruction that
+// may not pass control on (a call that may not return or may throw), runs
+// every block that dominates the latch exactly n + 1 times once entered. An
+// access there whose address is affine in the loop, {start, +, step} with
+// |step| <= 64, touches every line between its first and last address: no
+// two consecutive addresses are more than a line apart. So the lines of
+//   [start, start + step * n + size)        (step >= 0)
+//   [start + step * n, start + size)        (step < 0)
+// are exactly the lines it touches, and one mark of that range before the
+// loop replaces its check in every iteration. Accesses with the same step
+// whose starts are at most a line apart (a[i] and a[i + 1]) merge into one
+// range: in any run of iterations the gap between them is shorter than a
+// line, so it holds no untouched line.
+//
+// A range marked before the loop counts its lines in the sample period in
+// which the loop starts. So that snapshots keep their resolution, the loop is
+// versioned: before it, a check that every range is at most
+// -efsan-loop-range-limit bytes picks a copy of the loop that marks the
+// ranges in its preheader and has no checks for those accesses. Otherwise the
+// original loop runs, marked in chunks of C iterations (C a power of two,
+// C * max |step| <= the limit): it counts its iterations i, and when
+// i % C == 0 a cold block marks the lines that iterations [i, i + k) touch,
+// k = min(C, n + 1 - i). Those iterations all run, so the lines are exactly
+// the ones touched, each marked at most a chunk (the limit's bytes) ahead of
+// its accesses, which have no checks in that copy either.
+bool LoopRangeMarker::markLoopRanges(Function &F,
+                                     AccessDescriber DescribeAccess) {
+  if (!FAM || !ClLoopRangeMarks)
+    return false;
+  LoopInfo &LI = FAM->getResult<LoopAnalysis>(F);
+  if (LI.empty())
+    return false;
+  ScalarEvolution &SE = FAM->getResult<ScalarEvolutionAnalysis>(F);
+  DominatorTree &DT = FAM->getResult<DominatorTreeAnalysis>(F);
+  constexpr int64_t LineSize = int64_t(1) << kShadowScale;
+
+  // A loop entered from a block that also branches elsewhere (the usual
+  // guard of a rotated loop at the end of the pipeline) gets a preheader.
+  bool Changed = false;
+  for (Loop *L : LI.getLoopsInPreorder())
+    if (L->isInnermost() && !L->getLoopPreheader() &&
+        InsertPreheaderForLoop(L, &DT, &LI, nullptr, false))
+      Changed = true;
+
+  SmallVector<LoopRangePlan, 4> Plans;
+  for (Loop *L : LI.getLoopsInPreorder()) {
+    if (!L->isInnermost())
+      continue;
+    BasicBlock *Preheader = L->getLoopPreheader();
+    BasicBlock *Latch = L->getLoopLatch();
+    BasicBlock *Exit = L->getExitBlock();
+    if (!Preheader || !Latch || !Exit || L->getExitingBlock() != Latch ||
+        !isa<BranchInst>(Preheader->getTerminator()) ||
+        Latch->getTerminator()->getNumSuccessors() != 2)
+      continue;
+    // Values of the loop used after it other than by the exit's phis get a
+    // new phi in the exit, which needs the exit to be entered from the loop
+    // only.
+    if (!Exit->getSinglePredecessor() &&
+        any_of(L->blocks(), [&](BasicBlock *BB) {
+          return any_of(*BB, [&](Instruction &I) {
+            return any_of(I.users(), [&](User *U) {
+              auto *UI = cast<Instruction>(U);
+              return !L->contains(UI->getParent()) &&
+                     !(isa<PHINode>(UI) && UI->getParent() == Exit);
+            });
+          });
+        }))
+      continue;
+    const SCEV *Count = SE.getBackedgeTakenCount(L);
+    if (isa<SCEVCouldNotCompute>(Count) || !Count->getType()->isIntegerTy() ||
+        Count->getType()->getIntegerBitWidth() > 64)
+      continue;
+    Count = SE.getNoopOrZeroExtend(Count, Int64Ty);
+    bool Eligible = true;
+    for (BasicBlock *BB : L->blocks()) {
+      for (Instruction &I : *BB)
+        if (!isGuaranteedToTransferExecutionToSuccessor(&I) ||
+            isa<InvokeInst>(I) || isa<CallBrInst>(I)) {
+          Eligible = false;
+          break;
+        }
+      if (!Eligible)
+        break;
+    }
+    if (!Eligible)
+      continue;
+    SCEVExpander Probe(SE, DL, "efsan.probe");
+    Instruction *Before = Preheader->getTerminator();
+    if (!Probe.isSafeToExpandAt(Count, Before))
+      continue;
+    LoopRangePlan Plan{L, Count, {}, {}};
+    for (BasicBlock *BB : L->blocks()) {
+      if (!DT.dominates(BB, Latch))
+        continue;
+      for (Instruction &I : *BB) {
+        if (I.hasMetadata(LLVMContext::MD_nosanitize))
+          continue;
+        std::optional<MemoryAccess> Access = DescribeAccess(I);
+        if (!Access || Access->Size > uint64_t(LineSize))
+          continue;
+        const SCEV *Addr = SE.getSCEV(Access->Addr);
+        LoopRange Range{Addr, 0, int64_t(Access->Size)};
+        if (!SE.isLoopInvariant(Addr, L)) {
+          auto *AR = dyn_cast<SCEVAddRecExpr>(Addr);
+          if (!AR || AR->getLoop() != L || !AR->isAffine())
+            continue;
+          auto *Step = dyn_cast<SCEVConstant>(AR->getStepRecurrence(SE));
+          if (!Step || Step->getAPInt().getSignificantBits() > 8)
+            continue;
+          Range.Stride = Step->getAPInt().getSExtValue();
+          if (Range.Stride > LineSize || Range.Stride < -LineSize)
+            continue;
+          Range.Base = AR->getStart();
+        }
+        if (!Probe.isSafeToExpandAt(Range.Base, Before))
+          continue;
+        Plan.Accesses.push_back(&I);
+        bool Merged = false;
+        for (LoopRange &Other : Plan.Ranges) {
+          if (Other.Stride != Range.Stride)
+            continue;
+          auto *BaseDiff =
+              dyn_cast<SCEVConstant>(SE.getMinusSCEV(Range.Base, Other.Base));
+          if (!BaseDiff || BaseDiff->getAPInt().getSignificantBits() > 16)
+            continue;
+          int64_t Lo = BaseDiff->getAPInt().getSExtValue(); // from Other.Base
+          if (Lo > LineSize || Lo < -LineSize)
+            continue;
+          int64_t Hi = std::max(Other.Width, Lo + Range.Width);
+          if (Lo < 0)
+            Other.Base = Range.Base;
+          Other.Width = Hi - std::min<int64_t>(Lo, 0);
+          Merged = true;
+          break;
+        }
+        if (!Merged)
+          Plan.Ranges.push_back(Range);
+      }
+    }
+    if (!Plan.Accesses.empty()) {
+      findLoopTables(Plan, SE, Probe, Before, DescribeAccess);
+      Plans.push_back(std::move(Plan));
+    }
+  }
+  if (Plans.empty()) {
+    if (Changed)
+      FAM->invalidate(F, PreservedAnalyses::none());
+    return Changed;
+  }
+
+  // Expand every plan's ranges before any loop is copied (SCEV's view of the
+  // function stays what it was).
+  SCEVExpander Expander(SE, DL, "efsan.range");
+  SmallVector<SmallVector<ExpandedRange, 4>, 4> Expanded;
+  SmallVector<BasicBlock *, 4> MarkedPreheaders;
+  SmallVector<Value *, 4> Conditions;
+  // Backedge-taken counts of the original loops that may run (null: the
+  // ranges always fit).
+  SmallVector<Value *, 4> ChunkedCounts;
+  SmallVector<SmallVector<std::pair<Value *, uint64_t>, 2>, 4> ExpandedTables;
+  SmallVector<Value *, 4> Counts;
+  for (LoopRangePlan &Plan : Plans) {
+    Instruction *Before = Plan.L->getLoopPreheader()->getTerminator();
+    IRBuilder<> IRB(Before);
+    Value *Fits = nullptr;
+    Expanded.emplace_back();
+    for (LoopRange &Range : Plan.Ranges) {
+      const SCEV *Span = SE.getMulExpr(
+          SE.getConstant(Int64Ty, std::abs(Range.Stride)), Plan.Count);
+      const SCEV *Lo =
+          Range.Stride >= 0
+              ? Range.Base
+              : SE.getAddExpr(Range.Base, SE.getNegativeSCEV(Span));
+      const SCEV *Size =
+          SE.getAddExpr(Span, SE.getConstant(Int64Ty, Range.Width));
+      Value *LoValue = Expander.expandCodeFor(Lo, PtrTy, Before);
+      Value *SizeValue = Expander.expandCodeFor(Size, Int64Ty, Before);
+      IRB.SetInsertPoint(Before);
+      Value *RangeFits =
+          IRB.CreateICmpULE(SizeValue, IRB.getInt64(ClLoopRangeLimit));
+      Fits = Fits ? IRB.CreateAnd(Fits, RangeFits) : RangeFits;
+      Expanded.back().push_back(
+          {nullptr, Range.Stride, Range.Width, LoValue, SizeValue});
+    }
+    // At most as many iterations as the limit has bytes, too: a range that
+    // does not move (a loop-invariant address) is touched in every
+    // iteration, so a long loop must mark it again chunk by chunk, as one
+    // whose range moves by a byte per iteration would (it fitted whatever
+    // the trip count, and was marked once before a loop that may run for
+    // many sample periods).
+    Value *Count = Expander.expandCodeFor(Plan.Count, Int64Ty, Before);
+    IRB.SetInsertPoint(Before);
+    Fits = IRB.CreateAnd(Fits,
+                         IRB.CreateICmpULT(Count, IRB.getInt64(ClLoopRangeLimit)));
+    Conditions.push_back(Fits);
+    Counts.push_back(Count);
+    ExpandedTables.emplace_back();
+    for (LoopTable &Table : Plan.Tables)
+      ExpandedTables.back().push_back(
+          {Expander.expandCodeFor(Table.Lo, PtrTy, Before), Table.Size});
+    if (auto *Always = dyn_cast<ConstantInt>(Fits); Always && Always->isOne()) {
+      ChunkedCounts.push_back(nullptr);
+      continue;
+    }
+    for (unsigned R = 0; R < Plan.Ranges.size(); ++R)
+      Expanded.back()[R].Base =
+          Expander.expandCodeFor(Plan.Ranges[R].Base, PtrTy, Before);
+    ChunkedCounts.push_back(Count);
+  }
+  Expander.clear();
+  SmallVector<std::pair<BasicBlock *, BasicBlock *>, 4> ChunkedLoops;
+  SmallVector<SmallVector<Instruction *, 4>, 4> MarkedTableAccesses;
+
+  for (unsigned P = 0; P < Plans.size(); ++P) {
+    Loop *L = Plans[P].L;
+    BasicBlock *Check = L->getLoopPreheader();
+    BasicBlock *Latch = L->getLoopLatch();
+    ChunkedLoops.push_back({L->getHeader(), Latch});
+    BasicBlock *Exit = L->getExitBlock();
+    BasicBlock *Preheader =
+        SplitBlock(Check, Check->getTerminator(), &DT, &LI, nullptr,
+                   L->getHeader()->getName() + ".ph");
+    ValueToValueMapTy VMap;
+    SmallVector<BasicBlock *, 8> Blocks;
+    Loop *Marked = cloneLoopWithPreheader(Preheader, Check, L, VMap,
+                                          ".efsan.marked", &LI, &DT, Blocks);
+    remapInstructionsInBlocks(Blocks, VMap);
+    Instruction *OldTerm = Check->getTerminator();
+    BranchInst::Create(Marked->getLoopPreheader(), Preheader, Conditions[P],
+                       OldTerm->getIterator());
+    OldTerm->eraseFromParent();
+    DT.changeImmediateDominator(Exit, Check);
+    // The exit is now reached from both copies: its phis get the copy's
+    // values, and values of the loop used further on go through new phis.
+    auto *MarkedLatch = cast<BasicBlock>(VMap[Latch]);
+    for (PHINode &PN : Exit->phis()) {
+      Value *V = PN.getIncomingValueForBlock(Latch);
+      auto It = VMap.find(V);
+      PN.addIncoming(It != VMap.end() ? static_cast<Value *>(It->second) : V,
+                     MarkedLatch);
+    }
+    for (BasicBlock *BB : L->blocks())
+      for (Instruction &I : *BB) {
+        SmallVector<Use *, 4> Outside;
+        for (Use &U : I.uses()) {
+          auto *User = cast<Instruction>(U.getUser());
+          if (L->contains(User->getParent()) ||
+              (isa<PHINode>(User) && User->getParent() == Exit))
+            continue;
+          if (auto *Cloned = dyn_cast<Instruction>(U.getUser());
+              Cloned && Marked->contains(Cloned->getParent()))
+            continue;
+          Outside.push_back(&U);
+        }
+        if (Outside.empty())
+          continue;
+        PHINode *PN = PHINode::Create(I.getType(), 2, I.getName() + ".efsan",
+                                      Exit->begin());
+        PN->addIncoming(&I, Latch);
+        PN->addIncoming(VMap[&I], MarkedLatch);
+        for (Use *U : Outside)
+          U->set(PN);
+      }
+    // The copy marks the ranges once and does without the checks.
+    MarkedPreheaders.push_back(Marked->getLoopPreheader());
+    for (Instruction *I : Plans[P].Accesses)
+      markNoSanitize(cast<Instruction>(VMap[I]));
+    MarkedTableAccesses.emplace_back();
+    for (Instruction *I : Plans[P].TableAccesses)
+      MarkedTableAccesses.back().push_back(cast<Instruction>(VMap[I]));
+  }
+  // Last, as they add blocks that the loop and dominator trees do not know.
+  for (unsigned P = 0; P < Plans.size(); ++P) {
+    Instruction *IntoMarked = MarkedPreheaders[P]->getTerminator();
+    for (ExpandedRange &Range : Expanded[P])
+      emitRangeMark(MarkedPreheaders[P]->getTerminator(), Range.Lo,
+                    Range.Size);
+    if (!ExpandedTables[P].empty()) {
+      // Only a loop of enough iterations repays the test (a few words of
+      // shadow per table) with the checks it may skip.
+      IRBuilder<> IRB(IntoMarked);
+      Value *Long = IRB.CreateICmpUGE(Counts[P], IRB.getInt64(kTableMinCount));
+      Value *Marked = emitTablesMarkedTest(IntoMarked, ExpandedTables[P], Long);
+      for (Instruction *I : MarkedTableAccesses[P])
+        CheckGuards[I] = Marked;
+    }
+    if (!ChunkedCounts[P])
+      continue;
+    for (Instruction *I : Plans[P].Accesses)
+      markNoSanitize(I);
+    auto [Header, Latch] = ChunkedLoops[P];
+    if (Value *Marked = emitChunkMarks(Header, Latch, ChunkedCounts[P],
+                                       Expanded[P], ExpandedTables[P]))
+      for (Instruction *I : Plans[P].TableAccesses)
+        CheckGuards[I] = Marked;
+  }
+  FAM->invalidate(F, PreservedAnalyses::none());
+  return true;
+}
+
+// The original loop of a versioned one (its ranges are larger than the
+// limit) marks its ranges a chunk of C iterations at a time (see
+// markLoopRanges). Per iteration it counts down the iterations left in the
+// chunk: a decrement, a test and a not-taken branch. At 0 a cold block marks,
+// for each range, the lines that the chunk's iterations i to
+// i + min(C - 1, n - i) touch and restarts the count. The countdown is no
+// induction variable SCEV can see, so loop strength reduction does not turn
+// the cold block's address arithmetic into induction variables updated in
+// every iteration; and i, which only the cold block uses, lives in a stack
+// slot, so that the loop carries no copy of it from register to register.
+Value *LoopRangeMarker::emitChunkMarks(
+    BasicBlock *Header, BasicBlock *Latch, Value *Count,
+    ArrayRef<ExpandedRange> Ranges,
+    ArrayRef<std::pair<Value *, uint64_t>> Tables) {
+  uint64_t MaxStride = 1;
+  for (const ExpandedRange &Range : Ranges)
+    MaxStride = std::max<uint64_t>(MaxStride, std::abs(Range.Stride));
+  uint64_t Chunk =
+      llvm::bit_floor(std::max<uint64_t>(ClLoopRangeLimit / MaxStride, 1));
+
+  Function &F = *Header->getParent();
+  IRBuilder<> IRB(Ctx);
+  IRB.SetInsertPointPastAllocas(&F);
+  AllocaInst *FirstSlot =
+      IRB.CreateAlloca(Int64Ty, nullptr, "efsan.chunk.first.slot");
+  BasicBlock *Body = Header->splitBasicBlock(Header->getFirstNonPHIIt(),
+                                             Header->getName() + ".efsan.body");
+  if (Latch == Header)
+    Latch = Body;
+  BasicBlock *Mark = BasicBlock::Create(Ctx, "efsan.chunk.mark", &F, Body);
+  IRB.SetInsertPoint(Header->getTerminator());
+  PHINode *Left = IRB.CreatePHI(Int64Ty, 2, "efsan.chunk.left");
+  Header->getTerminator()->eraseFromParent();
+  IRB.SetInsertPoint(Header);
+  IRB.CreateCondBr(IRB.CreateICmpEQ(Left, IRB.getInt64(0)), Mark, Body,
+                   UnlikelyWeights);
+
+  // The chunk's last iteration is First + Ahead.
+  IRB.SetInsertPoint(Mark);
+  LoadInst *First = IRB.CreateLoad(Int64Ty, FirstSlot, "efsan.chunk.first");
+  markNoSanitize(First);
+  markNoSanitize(IRB.CreateStore(IRB.CreateAdd(First, IRB.getInt64(Chunk)),
+                                 FirstSlot));
+  Value *Ahead = IRB.CreateBinaryIntrinsic(
+      Intrinsic::umin, IRB.CreateSub(Count, First), IRB.getInt64(Chunk - 1));
+  Instruction *Done = IRB.CreateBr(Body);
+  IRB.SetInsertPoint(Done);
+  SmallVector<std::pair<Value *, Value *>, 4> ChunkRanges;
+  for (const ExpandedRange &Range : Ranges) {
+    Value *Lo = Range.Base;
+    Value *Size = IRB.getInt64(Range.Width);
+    if (Range.Stride != 0) {
+      Value *Lowest = Range.Stride > 0 ? First : IRB.CreateAdd(First, Ahead);
+      Lo = IRB.CreatePtrAdd(Range.Base,
+                            IRB.CreateMul(Lowest, IRB.getInt64(Range.Stride)));
+      Size = IRB.CreateAdd(
+          IRB.CreateMul(Ahead, IRB.getInt64(std::abs(Range.Stride))), Size);
+    }
+    ChunkRanges.push_back({Lo, Size});
+  }
+  for (auto &[Lo, Size] : ChunkRanges)
+    emitRangeMark(Done, Lo, Size);
+  // Whether the loop's tables are all marked, tested again at each chunk.
+  Value *TablesMarked =
+      Tables.empty() ? nullptr : emitTablesMarkedTest(Done, Tables);
+
+  IRB.SetInsertPoint(Body, Body->begin());
+  PHINode *LeftHere = IRB.CreatePHI(Int64Ty, 2, "efsan.chunk.left.here");
+  LeftHere->addIncoming(Left, Header);
+  LeftHere->addIncoming(IRB.getInt64(Chunk), Done->getParent());
+  PHINode *MarkedHere = nullptr, *MarkedBefore = nullptr;
+  if (TablesMarked) {
+    MarkedHere = IRB.CreatePHI(IRB.getInt1Ty(), 2, "efsan.tables.marked");
+    IRB.SetInsertPoint(Header, Header->getFirstNonPHIIt());
+    MarkedBefore =
+        IRB.CreatePHI(IRB.getInt1Ty(), 2, "efsan.tables.marked.before");
+    MarkedHere->addIncoming(MarkedBefore, Header);
+    MarkedHere->addIncoming(TablesMarked, Done->getParent());
+  }
+  IRB.SetInsertPoint(Latch->getTerminator());
+  Value *LeftNext =
+      IRB.CreateSub(LeftHere, IRB.getInt64(1), "efsan.chunk.left.next");
+  for (BasicBlock *Pred : predecessors(Header)) {
+    if (MarkedBefore)
+      MarkedBefore->addIncoming(Pred == Latch ? static_cast<Value *>(MarkedHere)
+                                              : IRB.getFalse(),
+                                Pred);
+    if (Pred == Latch) {
+      Left->addIncoming(LeftNext, Pred);
+      continue;
+    }
+    Left->addIncoming(IRB.getInt64(0), Pred);
+    IRB.SetInsertPoint(Pred->getTerminator());
+    markNoSanitize(IRB.CreateStore(IRB.getInt64(0), FirstSlot));
+  }
+  return MarkedHere;
+}
+
+// A loop's tables (working set): an access of a loop with a plan whose
+// address is not affine but lies, for every value the loop may give it, in a
+// small loop-invariant region (h->red[pixel[0]], crc_table[(c ^ *p) & 0xff]:
+// SCEV's range of the address minus its loop-invariant base) keeps its check,
+// guarded: before the loop, and in a chunked loop before each chunk, one test
+// reads the region's shadow, and while every line of every table has bit 0
+// the accesses skip their checks. Their lines are then marked already (the
+// total counts them: bit 0 comes with bit 7); a sample that clears bit 0 in
+// the middle of the loop or chunk leaves the lines the accesses touch after
+// it unmarked in the new period until the next test (the next chunk, or the
+// next entry of the loop): at most a chunk (or a loop of at most the limit's
+// iterations) late, the same resolution as the ranges marked ahead.
+void LoopRangeMarker::findLoopTables(LoopRangePlan &Plan, ScalarEvolution &SE,
+                                     SCEVExpander &Probe, Instruction *Before,
+                                     AccessDescriber DescribeAccess) {
+  if (!ClLoopTableLimit)
+    return;
+  Loop *L = Plan.L;
+  SmallPtrSet<Instruction *, 8> Ranged(Plan.Accesses.begin(),
+                                       Plan.Accesses.end());
+  for (BasicBlock *BB : L->blocks())
+    for (Instruction &I : *BB) {
+      if (Ranged.count(&I) || I.hasMetadata(LLVMContext::MD_nosanitize))
+        continue;
+      std::optional<MemoryAccess> Access = DescribeAccess(I);
+      if (!Access || Access->Size > 64)
+        continue;
+      const SCEV *Addr = SE.getSCEV(Access->Addr);
+      if (SE.isLoopInvariant(Addr, L))
+        continue;
+      // Addr = Base (the loop-invariant terms, the pointer among them) +
+      // Offset (the others, whose range bounds the table).
+      auto *Sum = dyn_cast<SCEVAddExpr>(Addr);
+      if (!Sum)
+        continue;
+      SmallVector<const SCEV *, 4> Invariant, Variant;
+      for (const SCEV *Term : Sum->operands())
+        (SE.isLoopInvariant(Term, L) ? Invariant : Variant).push_back(Term);
+      if (Invariant.empty() || Variant.empty() ||
+          any_of(Variant, [](const SCEV *Term) {
+            return Term->getType()->isPointerTy();
+          }))
+        continue;
+      const SCEV *Base = SE.getAddExpr(Invariant);
+      const SCEV *Offset = SE.getAddExpr(Variant);
+      if (!Base->getType()->isPointerTy() ||
+          !Probe.isSafeToExpandAt(Base, Before))
+        continue;
+      ConstantRange Range = SE.getSignedRange(Offset);
+      if (Range.isFullSet() || Range.isEmptySet() ||
+          Range.getBitWidth() > 64)
+        continue;
+      APInt Min = Range.getSignedMin(), Max = Range.getSignedMax();
+      if (Min.getSignificantBits() > 40 || Max.getSignificantBits() > 40)
+        continue;
+      int64_t Lo = Min.getSExtValue(), Hi = Max.getSExtValue();
+      uint64_t Size = uint64_t(Hi - Lo) + Access->Size;
+      if (Hi < Lo || Size > ClLoopTableLimit)
+        continue;
+      const SCEV *TableLo = SE.getAddExpr(Base, SE.getConstant(Int64Ty, Lo));
+      Plan.TableAccesses.push_back(&I);
+      if (none_of(Plan.Tables, [&](const LoopTable &Table) {
+            return Table.Lo == TableLo && Table.Size == Size;
+          }))
+        Plan.Tables.push_back({TableLo, Size});
+    }
+}
+
+// The shadow bytes [First, End) of the lines of [Lo, Lo + Size), Size >= 1.
+std::pair<Value *, Value *>
+LoopRangeMarker::shadowBytesOf(IRBuilder<> &IRB, Value *Lo, Value *Size) {
+  Value *LoInt = IRB.CreatePtrToInt(Lo, IntptrTy);
+  Value *Offset = ConstantInt::get(IntptrTy, kShadowOffset);
+  Value *First = IRB.CreateAdd(IRB.CreateLShr(LoInt, kShadowScale), Offset);
+  Value *Last = IRB.CreateAdd(
+      IRB.CreateLShr(IRB.CreateAdd(LoInt, IRB.CreateSub(Size, IRB.getInt64(1))),
+                     kShadowScale),
+      Offset);
+  return {First, IRB.CreateAdd(Last, IRB.getInt64(1))};
+}
+
+// Whether every line of each table has bit 0, tested before InsertBefore
+// (false without a test unless Worth is null or true): the shadow words of
+// each (at most ClLoopTableLimit / 512 + 2) are read, the bytes before and
+// past a table masked off.
+Value *LoopRangeMarker::emitTablesMarkedTest(
+    Instruction *InsertBefore, ArrayRef<std::pair<Value *, uint64_t>> Tables,
+    Value *Worth) {
+  BasicBlock *Skip = nullptr;
+  if (Worth) {
+    Skip = InsertBefore->getParent();
+    Instruction *TestBefore = SplitBlockAndInsertIfThen(
+        Worth, InsertBefore->getIterator(), /*Unreachable=*/false);
+    InsertBefore = TestBefore;
+  }
+  Value *All = nullptr;
+  for (auto &[Lo, Size] : Tables) {
+    Value *Marked = emitRangeMarkedTest(InsertBefore, Lo, Size);
+    IRBuilder<> IRB(InsertBefore);
+    All = All ? IRB.CreateAnd(All, Marked) : Marked;
+  }
+  if (!Worth)
+    return All;
+  BasicBlock *Tested = InsertBefore->getParent();
+  BasicBlock *Join = cast<BranchInst>(InsertBefore)->getSuccessor(0);
+  PHINode *Result =
+      PHINode::Create(Type::getInt1Ty(Ctx), 2, "efsan.tables.marked", Join->begin());
+  Result->addIncoming(All, Tested);
+  Result->addIncoming(ConstantInt::getFalse(Ctx), Skip);
+  return Result;
+}
+
+//   missing = 0;
+//   for (at = first; at < end; at += 8)     // shadow bytes [first, end)
+//     missing |= ~*(u64 *)at & ONES & bytes_before(end - at);
+//   marked = missing == 0;
+Value *LoopRangeMarker::emitRangeMarkedTest(Instruction *InsertBefore,
+                                            Value *Lo, uint64_t Size) {
+  constexpr uint64_t Ones = 0x0101010101010101ULL;
+  BasicBlock *Entry = InsertBefore->getParent();
+  Function *F = Entry->getParent();
+  BasicBlock *Done =
+      Entry->splitBasicBlock(InsertBefore, "efsan.table.tested");
+  BasicBlock *Word = BasicBlock::Create(Ctx, "efsan.table.word", F, Done);
+  Entry->getTerminator()->eraseFromParent();
+  IRBuilder<> IRB(Entry);
+  auto [First, End] = shadowBytesOf(IRB, Lo, IRB.getInt64(Size));
+  IRB.CreateBr(Word);
+
+  IRB.SetInsertPoint(Word);
+  PHINode *At = IRB.CreatePHI(IntptrTy, 2, "efsan.table.at");
+  PHINode *Missing = IRB.CreatePHI(Int64Ty, 2, "efsan.table.missing");
+  At->addIncoming(First, Entry);
+  Missing->addIncoming(IRB.getInt64(0), Entry);
+  LoadInst *Shadow = IRB.CreateAlignedLoad(
+      Int64Ty, IRB.CreateIntToPtr(At, PtrTy), Align(1));
+  markNoSanitize(Shadow);
+  Value *Left = IRB.CreateSub(End, At);
+  Value *Wanted = IRB.CreateSelect(
+      IRB.CreateICmpUGE(Left, IRB.getInt64(8)), IRB.getInt64(Ones),
+      IRB.CreateLShr(IRB.getInt64(Ones),
+                     IRB.CreateSub(IRB.getInt64(64), IRB.CreateShl(Left, 3))));
+  Value *MissingNext =
+      IRB.CreateOr(Missing, IRB.CreateAnd(IRB.CreateNot(Shadow), Wanted));
+  Value *AtNext = IRB.CreateAdd(At, IRB.getInt64(8));
+  At->addIncoming(AtNext, Word);
+  Missing->addIncoming(MissingNext, Word);
+  IRB.CreateCondBr(IRB.CreateICmpULT(AtNext, End), Word, Done);
+
+  IRB.SetInsertPoint(InsertBefore);
+  return IRB.CreateICmpEQ(MissingNext, IRB.getInt64(0), "efsan.table.marked");
+}
+
+// Marks [Lo, Lo + Size) (Size >= 1) before InsertBefore, inline. The
+// range's shadow is tested four words (32 lines) at a time while all their
+// lines have bit 0 (as when a loop runs again within a sample period: four
+// loads, three ands, a test and a branch), then a word at a time from the
+// first block with a line lacking it. A word none of whose lines has bit 0
+// (every word after a sample) gets 0x81 ored into each byte; in a word with
+// some marked, and in the last, partial word (tested masked: the shadow
+// after the range is mapped like all of it), only the bytes read without
+// bit 0 are stored, as the per-access cold paths store only a byte they read
+// without it (the sampler relies on that: docs/WorkingSet.md, "Accuracy and
+// limits"). Byte stores, so that no store covers a byte outside the range
+// that another thread or the sampler may be changing; then the changed-page
+// bytes of the word's first and last byte.
+void LoopRangeMarker::emitRangeMark(Instruction *InsertBefore, Value *Lo,
+                                    Value *Size) {
+  constexpr uint64_t Ones = 0x0101010101010101ULL;
+  BasicBlock *Entry = InsertBefore->getParent();
+  Function *F = Entry->getParent();
+  BasicBlock *Done = Entry->splitBasicBlock(InsertBefore, "efsan.range.done");
+  auto NewBlock = [&](const char *Name) {
+    return BasicBlock::Create(Ctx, Name, F, Done);
+  };
+  BasicBlock *Block = NewBlock("efsan.range.block");
+  BasicBlock *BlockNext = NewBlock("efsan.range.block.next");
+  BasicBlock *Words = NewBlock("efsan.range.words");
+  BasicBlock *Word = NewBlock("efsan.range.word");
+  BasicBlock *MarkWord = NewBlock("efsan.range.mark");
+  BasicBlock *MarkAll = NewBlock("efsan.range.markall");
+  BasicBlock *MarkSome = NewBlock("efsan.range.marksome");
+  BasicBlock *Next = NewBlock("efsan.range.next");
+  BasicBlock *Tail = NewBlock("efsan.range.tail");
+  BasicBlock *TailTest = NewBlock("efsan.range.tailtest");
+  BasicBlock *MarkTail = NewBlock("efsan.range.marktail");
+  Entry->getTerminator()->eraseFromParent();
+  IRBuilder<> IRB(Entry);
+  auto MarkByte = [&](Value *ShadowInt) {
+    Value *Ptr = IRB.CreateIntToPtr(ShadowInt, PtrTy);
+    LoadInst *Old = IRB.CreateAlignedLoad(Int8Ty, Ptr, Align(1));
+    markNoSanitize(Old);
+    markNoSanitize(IRB.CreateAlignedStore(
+        IRB.CreateOr(Old, IRB.getInt8(kWorkingSetAccessBits)), Ptr, Align(1)));
+  };
+  // From IRB's block: marks the bytes of [Begin, EndByte) read without
+  // bit 0, stores the changed-page bytes of Begin and EndByte - 1, and goes
+  // on to Continue.
+  auto MarkUnmarkedBytes = [&](Value *Begin, Value *EndByte,
+                               BasicBlock *Continue, const Twine &Name) {
+    BasicBlock *From = IRB.GetInsertBlock();
+    BasicBlock *Test = NewBlock("efsan.range.byte");
+    BasicBlock *Store = NewBlock("efsan.range.byte.mark");
+    BasicBlock *Step = NewBlock("efsan.range.byte.next");
+    BasicBlock *After = NewBlock("efsan.range.bytes.marked");
+    Test->setName(Name + ".byte");
+    Store->setName(Name + ".byte.mark");
+    Step->setName(Name + ".byte.next");
+    After->setName(Name + ".marked");
+    IRB.CreateBr(Test);
+    IRB.SetInsertPoint(Test);
+    PHINode *Byte = IRB.CreatePHI(IntptrTy, 2, Name + ".byte.at");
+    Byte->addIncoming(Begin, From);
+    Value *Ptr = IRB.CreateIntToPtr(Byte, PtrTy);
+    LoadInst *Old = IRB.CreateAlignedLoad(Int8Ty, Ptr, Align(1));
+    markNoSanitize(Old);
+    Value *Sampled = IRB.CreateICmpNE(
+        IRB.CreateAnd(Old, IRB.getInt8(kWorkingSetSampledBit)), IRB.getInt8(0));
+    IRB.CreateCondBr(Sampled, Step, Store);
+    IRB.SetInsertPoint(Store);
+    markNoSanitize(IRB.CreateAlignedStore(
+        IRB.CreateOr(Old, IRB.getInt8(kWorkingSetAccessBits)), Ptr, Align(1)));
+    IRB.CreateBr(Step);
+    IRB.SetInsertPoint(Step);
+    Value *NextByte = IRB.CreateAdd(Byte, IRB.getInt64(1));
+    Byte->addIncoming(NextByte, Step);
+    IRB.CreateCondBr(IRB.CreateICmpULT(NextByte, EndByte), Test, After);
+    IRB.SetInsertPoint(After);
+    emitChangedPageMark(IRB, Begin);
+    emitChangedPageMark(IRB, IRB.CreateSub(EndByte, IRB.getInt64(1)));
+    IRB.CreateBr(Continue);
+  };
+  auto LoadWord = [&](Value *ShadowInt) {
+    LoadInst *Loaded = IRB.CreateAlignedLoad(
+        Int64Ty, IRB.CreateIntToPtr(ShadowInt, PtrTy), Align(1));
+    markNoSanitize(Loaded);
+    return Loaded;
+  };
+
+  auto [First, End] = shadowBytesOf(IRB, Lo, Size);
+  IRB.CreateCondBr(
+      IRB.CreateICmpULE(IRB.CreateAdd(First, IRB.getInt64(32)), End), Block,
+      Words);
+
+  // Whole blocks of four words, while all their lines are marked.
+  IRB.SetInsertPoint(Block);
+  PHINode *BlockAt = IRB.CreatePHI(IntptrTy, 2, "efsan.range.block.at");
+  BlockAt->addIncoming(First, Entry);
+  Value *AllOfBlock = LoadWord(BlockAt);
+  for (unsigned W = 1; W < 4; ++W)
+    AllOfBlock = IRB.CreateAnd(
+        AllOfBlock, LoadWord(IRB.CreateAdd(BlockAt, IRB.getInt64(8 * W))));
+  Value *BlockMarked = IRB.CreateICmpEQ(
+      IRB.CreateAnd(AllOfBlock, IRB.getInt64(Ones)), IRB.getInt64(Ones));
+  IRB.CreateCondBr(BlockMarked, BlockNext, Words, UnlikelyWeights);
+
+  IRB.SetInsertPoint(BlockNext);
+  Value *BlockAtNext = IRB.CreateAdd(BlockAt, IRB.getInt64(32));
+  BlockAt->addIncoming(BlockAtNext, BlockNext);
+  IRB.CreateCondBr(
+      IRB.CreateICmpULE(IRB.CreateAdd(BlockAtNext, IRB.getInt64(32)), End),
+      Block, Words);
+
+  // Whole words, from the first block with an unmarked line.
+  IRB.SetInsertPoint(Words);
+  PHINode *WordsAt = IRB.CreatePHI(IntptrTy, 3, "efsan.range.words.at");
+  WordsAt->addIncoming(First, Entry);
+  WordsAt->addIncoming(BlockAt, Block);
+  WordsAt->addIncoming(BlockAtNext, BlockNext);
+  IRB.CreateCondBr(
+      IRB.CreateICmpULE(IRB.CreateAdd(WordsAt, IRB.getInt64(8)), End), Word,
+      Tail);
+
+  IRB.SetInsertPoint(Word);
+  PHINode *At = IRB.CreatePHI(IntptrTy, 2, "efsan.range.at");
+  At->addIncoming(WordsAt, Words);
+  Value *WordBits = IRB.CreateAnd(LoadWord(At), IRB.getInt64(Ones));
+  IRB.CreateCondBr(IRB.CreateICmpEQ(WordBits, IRB.getInt64(Ones)), Next,
+                   MarkWord, UnlikelyWeights);
+
+  IRB.SetInsertPoint(MarkWord);
+  IRB.CreateCondBr(IRB.CreateICmpEQ(WordBits, IRB.getInt64(0)), MarkAll,
+                   MarkSome);
+  IRB.SetInsertPoint(MarkAll);
+  for (unsigned Byte = 0; Byte < 8; ++Byte)
+    MarkByte(Byte ? IRB.CreateAdd(At, IRB.getInt64(Byte)) : At);
+  emitChangedPageMark(IRB, At);
+  emitChangedPageMark(IRB, IRB.CreateAdd(At, IRB.getInt64(7)));
+  IRB.CreateBr(Next);
+  IRB.SetInsertPoint(MarkSome);
+  MarkUnmarkedBytes(At, IRB.CreateAdd(At, IRB.getInt64(8)), Next,
+                    "efsan.range.word");
+
+  IRB.SetInsertPoint(Next);
+  Value *AtNext = IRB.CreateAdd(At, IRB.getInt64(8));
+  At->addIncoming(AtNext, Next);
+  IRB.CreateCondBr(
+      IRB.CreateICmpULE(IRB.CreateAdd(AtNext, IRB.getInt64(8)), End), Word,
+      Tail);
+
+  // The last 1 to 7 bytes, if any.
+  IRB.SetInsertPoint(Tail);
+  PHINode *TailAt = IRB.CreatePHI(IntptrTy, 2, "efsan.range.tail.at");
+  TailAt->addIncoming(WordsAt, Words);
+  TailAt->addIncoming(AtNext, Next);
+  IRB.CreateCondBr(IRB.CreateICmpULT(TailAt, End), TailTest, Done);
+
+  IRB.SetInsertPoint(TailTest);
+  Value *Left = IRB.CreateSub(End, TailAt);
+  Value *Wanted = IRB.CreateLShr(
+      IRB.getInt64(Ones), IRB.CreateSub(IRB.getInt64(64), IRB.CreateShl(Left, 3)));
+  Value *TailMarkedAlready =
+      IRB.CreateICmpEQ(IRB.CreateAnd(LoadWord(TailAt), Wanted), Wanted);
+  IRB.CreateCondBr(TailMarkedAlready, Done, MarkTail, UnlikelyWeights);
+
+  IRB.SetInsertPoint(MarkTail);
+  MarkUnmarkedBytes(TailAt, End, Done, "efsan.range.tail");
+}
