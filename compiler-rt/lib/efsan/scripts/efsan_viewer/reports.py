@@ -14,7 +14,7 @@ import json
 import sys
 
 
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 2
 TOOLS = ("working-set", "cache-frag")
 PROG = "efsan-view"
 
