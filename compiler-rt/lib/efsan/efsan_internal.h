@@ -121,7 +121,7 @@ void efsan_format_frame(char *buffer, uptr size, const struct efsan_frame *frame
 //===-- JSON reports (efsan_json.c) ----------------------------------------===//
 // The version of the JSON report schema (docs/JSONSchema.md): bumped when a
 // key is renamed or removed or its meaning changes, not when one is added.
-#define EFSAN_JSON_SCHEMA_VERSION 2
+#define EFSAN_JSON_SCHEMA_VERSION 3
 // Prints s as a JSON string: quoted, with '"', '\\' and control characters
 // escaped. A null s prints "".
 void efsan_json_string(const char *s);

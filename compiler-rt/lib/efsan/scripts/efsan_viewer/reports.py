@@ -14,10 +14,10 @@ import json
 import sys
 
 
-SCHEMA_VERSION = 2
-# Version 1 reads as version 2: the only change (working-set snapshots that
-# may be estimates, flagged by new keys) leaves version-1 reports exact.
-READABLE_VERSIONS = (1, 2)
+SCHEMA_VERSION = 3
+# Version 2 reads as version 3: the only change (working-set snapshots that
+# may be estimates, flagged by new keys) leaves version-2 reports exact.
+READABLE_VERSIONS = (2, 3)
 TOOLS = ("working-set", "cache-frag")
 PROG = "efsan-view"
 
