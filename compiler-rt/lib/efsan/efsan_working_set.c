@@ -114,7 +114,9 @@ static u64 level_period_samples(int level) {
 //
 // Level k's snapshot counts the lines selected at the largest s in force
 // during its 2^(k*step) periods: those lines had bit 0 cleared at every
-// sample of the period, so their bit k is exact.
+// sample of the period, so their bit k is exact. A stuck bit 0 is not
+// copied into bits 1..6 (no level counts the line), so a page that holds
+// only stuck lines drops out of the level visits.
 
 #define MAX_SHIFT 8
 static int in_force;      // shift whose selection the last sample cleared
@@ -187,8 +189,8 @@ struct sample_scan {
   int count_shift; // level 0 counts the lines selected at this shift
   int clear_shift; // bit 0 is cleared in the lines selected at this shift
   bool estimating; // a shift above, or of a due level, is not 0
-  bool touched; // sample_words saw a bit 0
-  bool stuck;   // and left it set in a line not selected at clear_shift
+  bool touched; // sample_words saw a bit 0 of a line counted now
+  bool stuck;   // and left one set in a line not selected at clear_shift
 };
 
 // The number of bytes with bit 0 set in a word whose other bits are clear:
@@ -221,15 +223,21 @@ sample_words(struct sample_scan *scan, u64 *words, uptr count, int top_due,
     if (estimating) {
       hash = line_hash(&words[i]);
       counted = selected_lines(hash, scan->count_shift);
-      cleared = selected_lines(hash, scan->clear_shift);
+      cleared = scan->clear_shift == scan->count_shift
+                    ? counted
+                    : selected_lines(hash, scan->clear_shift);
     }
-    u64 touched, moved;
+    u64 touched, fresh, moved;
     for (;;) {
       touched = old & ONES;
-      // Each byte of `touched` is 0 or 1, so the product sets bits 1..6 in
-      // exactly the bytes with bit 0, without carries between bytes. Lines
-      // left stuck get bits 1..6 too; no level counts them.
-      moved = (old & ~(touched & cleared)) | (touched * 0x7e);
+      // Bit 0 of the lines counted now says "touched in this period"; in the
+      // others it is stale (stuck since an earlier sample) and is not copied:
+      // no level counts them, and so a page that holds only stuck lines is
+      // not visited again for the levels.
+      fresh = touched & counted;
+      // Each byte of `fresh` is 0 or 1, so the product sets bits 1..6 in
+      // exactly those bytes, without carries between bytes.
+      moved = (old & ~(touched & cleared)) | (fresh * 0x7e);
       u64 next = moved & ~due_bits;
       if (estimating && next == old)
         break; // stuck lines only: nothing to write
@@ -242,7 +250,7 @@ sample_words(struct sample_scan *scan, u64 *words, uptr count, int top_due,
         break;
       // The program set bits meanwhile: redo the word with its new value.
     }
-    counts[0] += count_bit0(touched & counted);
+    counts[0] += count_bit0(fresh);
     for (int level = 1; level <= top_due; level++) {
       u64 level_lines = ONES;
       if (estimating)
@@ -251,7 +259,7 @@ sample_words(struct sample_scan *scan, u64 *words, uptr count, int top_due,
                           : selected_lines(hash, level_shift[level]);
       counts[level] += count_bit0((moved >> level) & level_lines);
     }
-    any_touched |= touched;
+    any_touched |= fresh;
     if (estimating)
       any_stuck |= touched & ~cleared;
     if (EFSAN_UNLIKELY(phase_open) && touched)
