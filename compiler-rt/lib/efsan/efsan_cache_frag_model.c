@@ -70,6 +70,8 @@ void cf_model(struct cf_view *views, u32 count, struct cf_estimate *out) {
   static u64 points[CF_MAX_POINTS]; // the report runs on one thread
   u32 n_points = 0;
   double write_share[CF_MAX_MODEL_VIEWS];
+  // Invalidations each writer causes, and of them true sharing.
+  double caused[CF_MAX_MODEL_VIEWS] = {0}, caused_true[CF_MAX_MODEL_VIEWS] = {0};
   for (u32 v = 0; v < count; v++) {
     struct cf_view *view = &views[v];
     view->involved = false;
@@ -136,6 +138,7 @@ void cf_model(struct cf_view *views, u32 count, struct cf_estimate *out) {
       double invalidations = write_share[j] * rate[j] * length *
                              (1 - cf_exp_neg(others / rate[j]));
       out->parallel += invalidations;
+      caused[j] += invalidations;
       // Involved: the writer, and each other thread by its share of the
       // others' accesses (a single read in the same stretch is not).
       if (invalidations >= 0.5)
@@ -152,8 +155,26 @@ void cf_model(struct cf_view *views, u32 count, struct cf_estimate *out) {
         if (cf_bytes_meet(shape->bytes, others_bytes)) {
           shape->true_invalidations += part;
           out->parallel_true += part;
+          caused_true[j] += part;
         }
       }
+    }
+  }
+  // Each invalidation is a write taking the line from another core: a
+  // writer causes at most as many as it writes. Spreading a thread's
+  // samples evenly over its intervals can claim more (a burst inside a long
+  // interval meets other threads it never overlapped); the writer's share
+  // is scaled down to its writes.
+  for (u32 j = 0; j < count; j++) {
+    double writes = (double)views[j].writes * (double)period;
+    if (caused[j] <= writes)
+      continue;
+    double keep = writes / caused[j];
+    out->parallel -= caused[j] * (1 - keep);
+    out->parallel_true -= caused_true[j] * (1 - keep);
+    for (u32 s = 0; s < views[j].shape_count; s++) {
+      views[j].shapes[s].invalidations *= keep;
+      views[j].shapes[s].true_invalidations *= keep;
     }
   }
 }

@@ -271,7 +271,12 @@ StructType *StructFieldTables::structTypeOfPointerVariable(Value *Pointer) {
   SmallVector<DILocalVariable *, 4> Variables = variablesHolding(Pointer);
   StructType *Found = nullptr;
   for (DILocalVariable *Variable : Variables) {
+    // `struct S *const p`, or a typedef of the pointer type.
     auto *PointerTy = dyn_cast_or_null<DIDerivedType>(Variable->getType());
+    while (PointerTy && (PointerTy->getTag() == dwarf::DW_TAG_const_type ||
+                         PointerTy->getTag() == dwarf::DW_TAG_volatile_type ||
+                         PointerTy->getTag() == dwarf::DW_TAG_typedef))
+      PointerTy = dyn_cast_or_null<DIDerivedType>(PointerTy->getBaseType());
     if (!PointerTy || PointerTy->getTag() != dwarf::DW_TAG_pointer_type)
       return nullptr;
     const DIType *Pointee = PointerTy->getBaseType();
