@@ -181,6 +181,12 @@ u64 cf_thread_accesses(u32 thread) {
   return cf_load(&cf_thread_infos[thread].accesses);
 }
 
+u64 cf_thread_final_clock(u32 thread) {
+  if (thread >= CF_MAX_THREAD_INFOS)
+    return 0;
+  return cf_load(&cf_thread_infos[thread].final_clock);
+}
+
 u64 cf_thread_cpu_ns(u32 thread) {
   if (thread >= CF_MAX_THREAD_INFOS)
     return 0;

@@ -137,6 +137,8 @@ u64 cf_untracked_lines(void);
 // Accesses made by a program thread so far (0 if unknown), and the number of
 // thread indices handed out.
 u64 cf_thread_accesses(u32 thread);
+// The thread's virtual clock when it exited; 0 while it runs (or unknown).
+u64 cf_thread_final_clock(u32 thread);
 // CPU time of a program thread: at its exit, or now while it runs (0 if
 // unknown).
 u64 cf_thread_cpu_ns(u32 thread);
