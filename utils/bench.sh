@@ -8,6 +8,13 @@
 #
 #   utils/bench.sh [--configs base,ws,cf,tsan] [--runs 5] [--kernels a,b]
 #                  [--build-dir DIR] [--work-dir DIR] [--no-build] [--no-doc]
+#   utils/bench.sh --calibration [--runs 5] [--efsan-runs 3] [--pairs a,b]
+#                  [--realtime] [--build-dir DIR] [--no-build] [--no-doc]
+#
+# --calibration measures, for pairs of programs (utils/bench/calibration:
+# the sharing, and the same program with the fix the report suggests), the
+# gain the fix really brings beside the gain cache-frag claims, and rewrites
+# the calibration table of docs/performance.md (utils/bench/calibrate.py).
 #
 # Unless --no-build is given, the efsan build in --build-dir (default build/)
 # is first brought up to date with utils/bootstrap.sh, as demo.sh/check.sh do.
@@ -16,12 +23,14 @@ set -euo pipefail
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 build_dir=$root/build
 no_build=0
+calibration=0
 args=("$@")
 for ((i = 0; i < ${#args[@]}; i++)); do
   case ${args[i]} in
     --build-dir) build_dir=${args[i + 1]:-} ;;
     --build-dir=*) build_dir=${args[i]#--build-dir=} ;;
     --no-build) no_build=1 ;;
+    --calibration) calibration=1 ;;
     -h|--help) exec python3 "$root/utils/bench/bench.py" --help ;;
   esac
 done
@@ -45,4 +54,11 @@ if [ $no_build = 0 ]; then
   fi
 fi
 
+if [ $calibration = 1 ]; then
+  if [ ${#extra[@]} -gt 0 ]; then
+    echo "bench: the calibration needs the efsan build" >&2
+    exit 1
+  fi
+  exec python3 "$root/utils/bench/calibrate.py" --build-dir "$build_dir" "$@"
+fi
 exec python3 "$root/utils/bench/bench.py" --build-dir "$build_dir" "${extra[@]}" "$@"

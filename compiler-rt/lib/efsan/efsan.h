@@ -232,6 +232,14 @@ u64 efsan_monotonic_ns(void);
 // whole process (CLOCK_PROCESS_CPUTIME_ID).
 u64 efsan_thread_cpu_ns(void);
 u64 efsan_process_cpu_ns(void);
+// The CPU time of the live thread with kernel id tid (0 if unknown), and the
+// calling thread's kernel id.
+u64 efsan_thread_cpu_ns_of(u32 tid);
+u32 efsan_gettid(void);
+// The calling thread's CPU affinity mask (bit c of word c / 64: CPU c), and
+// setting it; false on failure.
+bool efsan_get_affinity(u64 *mask, uptr words);
+bool efsan_set_affinity(const u64 *mask, uptr words);
 
 // Stable index of the current thread: 0 for the main thread, then 1, 2, ... in
 // pthread_create order (a forked child keeps the forking thread's index).

@@ -66,6 +66,8 @@ struct cf_thread_info {
   uptr start_routine;
   u32 creator_plus1;  // index + 1 of the thread that created it; 0: unknown
   u32 creation_stack; // where it was created
+  u32 tid;            // kernel thread id, for its CPU clock while it runs
+  u64 cpu_ns;         // CPU time at exit
   u8 exited;
 } __attribute__((aligned(64)));
 #define CF_MAX_THREAD_INFOS (1u << 20)
@@ -177,6 +179,23 @@ u64 cf_thread_accesses(u32 thread) {
   if (thread >= CF_MAX_THREAD_INFOS)
     return 0;
   return cf_load(&cf_thread_infos[thread].accesses);
+}
+
+u64 cf_thread_final_clock(u32 thread) {
+  if (thread >= CF_MAX_THREAD_INFOS)
+    return 0;
+  return cf_load(&cf_thread_infos[thread].final_clock);
+}
+
+u64 cf_thread_cpu_ns(u32 thread) {
+  if (thread >= CF_MAX_THREAD_INFOS)
+    return 0;
+  struct cf_thread_info *info = &cf_thread_infos[thread];
+  if (__atomic_load_n(&info->exited, __ATOMIC_ACQUIRE))
+    return cf_load(&info->cpu_ns);
+  if (thread == efsan_thread_index)
+    return efsan_thread_cpu_ns();
+  return efsan_thread_cpu_ns_of(cf_load(&info->tid));
 }
 
 static struct cf_solo *cf_solo_of(u32 value) {
@@ -622,12 +641,13 @@ static void cf_solo_sample(struct cf_solo *solo, uptr offset, uptr length,
   cf_store(&solo->last_clock, clock);
 }
 
-// Starts the summary of a line that thread_plus1 has written `writes` times
-// alone, with this (written) sample; false if the line's state changed
-// meanwhile or the summaries are full.
+// Starts the summary of a line that thread_plus1 has written often alone,
+// with this (written) sample; false if the line's state changed meanwhile or
+// the summaries are full. The samples before it are not in it (they have no
+// clock), as a record made at this point would not have them either: its
+// activity interval must hold the samples it counts.
 static bool cf_start_solo(u32 *state, u32 value, u32 thread_plus1,
-                          u32 writes, uptr offset, uptr length, u64 clock,
-                          uptr pc) {
+                          uptr offset, uptr length, u64 clock, uptr pc) {
   u32 index = cf_add(&cf_solo_count, 1);
   if (index >= cf_solo_capacity) {
     cf_store(&cf_solo_count, cf_solo_capacity);
@@ -635,7 +655,6 @@ static bool cf_start_solo(u32 *state, u32 value, u32 thread_plus1,
   }
   struct cf_solo *solo = &cf_solo_table[index];
   solo->thread_plus1 = thread_plus1;
-  solo->writes = writes;
   solo->offset = (u8)offset;
   solo->length = (u8)length;
   solo->pc = pc;
@@ -736,8 +755,8 @@ static void cf_sample_line(uptr line, uptr offset, uptr length, bool is_write,
         // summary while the line's neighbours are this thread's alone, else
         // (or when the summaries are full) in a record.
         if (!cf_neighbour_has_other_thread(line, thread_plus1) &&
-            cf_start_solo(state, value, thread_plus1, writes, offset, length,
-                          clock, pc))
+            cf_start_solo(state, value, thread_plus1, offset, length, clock,
+                          pc))
           return;
         value = __atomic_load_n(state, __ATOMIC_ACQUIRE);
         if (cf_is_solo(value) || holder != (value & CF_THREAD_MASK))
@@ -978,6 +997,7 @@ void efsan_cache_frag_thread_start(uptr handle, uptr stack_lo,
     cf_store(&cf_thread_infos[thread].stack_hi, stack_hi);
     cf_store(&cf_thread_infos[thread].start_routine, start_routine);
     cf_store(&cf_thread_infos[thread].handle, handle);
+    cf_store(&cf_thread_infos[thread].tid, efsan_gettid());
     cf_store(&cf_handle_index[cf_handle_slot(handle)], thread + 1);
   }
   cf_start_thread_sampler(thread, base);
@@ -1004,6 +1024,7 @@ void efsan_cache_frag_thread_exit(void) {
   struct cf_thread_info *info = &cf_thread_infos[thread];
   cf_store(&info->accesses, cf_current_clock() - cf_self.clock_base);
   cf_store(&info->final_clock, cf_current_clock());
+  cf_store(&info->cpu_ns, efsan_thread_cpu_ns());
   __atomic_store_n(&info->exited, 1, __ATOMIC_RELEASE);
 }
 
@@ -1066,9 +1087,15 @@ static void cf_check_flags(void) {
   if (f->cache_frag_report_threshold < 1)
     efsan_fatal("cache_frag_report_threshold must be >= 1 (got %d)",
                 f->cache_frag_report_threshold);
-  if (f->cache_frag_transfer_ns < 1 || f->cache_frag_transfer_ns > 100000)
-    efsan_fatal("cache_frag_transfer_ns must be 1..100000 (got %d)",
+  if (f->cache_frag_transfer_ns < 0 || f->cache_frag_transfer_ns > 100000)
+    efsan_fatal("cache_frag_transfer_ns must be 1..100000, or 0 to measure "
+                "(got %d)",
                 f->cache_frag_transfer_ns);
+  if (efsan_internal_strcmp(f->cache_frag_line_pairs, "auto") &&
+      efsan_internal_strcmp(f->cache_frag_line_pairs, "yes") &&
+      efsan_internal_strcmp(f->cache_frag_line_pairs, "no"))
+    efsan_fatal("cache_frag_line_pairs must be auto, yes or no (got '%s')",
+                f->cache_frag_line_pairs);
   if (efsan_cache_frag_min_share_ppm() < 0)
     efsan_fatal("cache_frag_min_share must be a percentage from 0 to 100 with "
                 "at most 4 decimals, e.g. 1 or 0.5 (got '%s')",
@@ -1153,7 +1180,9 @@ void efsan_cache_frag_init(void) {
 
   efsan_heap_init();
   cf_members_init();
+  cf_store(&cf_thread_infos[0].tid, efsan_gettid());
   cf_start_thread_sampler(0, 0);
+  cf_machine_init();
 }
 
 void efsan_cache_frag_module_init(void *module_info) {

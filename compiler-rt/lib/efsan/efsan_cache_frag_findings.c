@@ -9,8 +9,8 @@
 // and its share of the involved threads' time, by which findings are ranked
 // and filtered. Around a finding it works out what every printer reads: the
 // objects its contended bytes belong to, the line map, the access sites, the
-// threads' creation groups, the fix and its wording; and the judgments of
-// the struct field usage report (heat, hot/cold mix).
+// threads' creation groups, the fix and its wording. The struct field usage
+// report's judgments are efsan_cache_frag_struct_usage.c's.
 //
 // It prints nothing: the text and JSON printers (efsan_cache_frag_report.c)
 // walk what it computes, so a number cannot differ between the two. Sampling
@@ -29,27 +29,106 @@ uptr cf_region_capacity, cf_region_count;
 
 u64 cf_round(double x) { return x <= 0 ? 0 : (u64)(x + 0.5); }
 
+u64 cf_run_ns;
+uptr cf_hidden_findings;
+
+static bool cf_is_prediction(const struct cf_finding *f) {
+  return f->kind == CF_PREDICTED_128 || f->kind == CF_PREDICTED_SHIFTED;
+}
+
+static u32 cf_writers(u32 view_count, bool *shared_bytes);
+
+// The time the fix saves each involved thread, from the model's
+// invalidations that the fix removes (scale: the finding's share of them)
+// and the threads' CPU time. A writer's invalidation makes it wait for the
+// line: one transfer, less what the core hides behind independent work. A
+// thread cannot lose more than CF_CONTENDED_SHARE of the time it used the
+// line while another thread did: the line is at one core at a time.
+// Padding removes the false-sharing invalidations only: where each byte has
+// one writer and other threads read it (a queue's indices), the readers
+// still need each new value. Private copies (several writers of the same
+// bytes) remove them all. docs/CacheFrag.md, "Impact and thresholds".
 static void cf_set_impact(struct cf_finding *f, struct cf_view *views,
-                          u32 count) {
+                          u32 count, double scale) {
+  u64 period = cf_period;
+  double transfer = (double)cf_transfer_ns();
+  double stall = transfer * (1 - CF_HIDDEN_SHARE);
+  double threads[CF_MAX_VIEWS], active[CF_MAX_VIEWS], caused[CF_MAX_VIEWS];
+  bool shared_bytes;
+  cf_writers(count, &shared_bytes);
+  bool all_removed = f->kind == CF_TRUE_SHARING && shared_bytes;
   f->threads_ns = 0;
   f->sampled_writes = 0;
-  for (u32 i = 0; i < count; i++) {
-    f->sampled_writes += views[i].writes;
+  for (u32 i = 0; i < count && i < CF_MAX_VIEWS; i++) {
+    struct cf_view *v = &views[i];
+    f->sampled_writes += v->writes;
+    threads[i] = active[i] = caused[i] = 0;
     // Only the threads that take part: a thread that read the line once
     // after the others ended must not dilute the share.
-    if (views[i].involved && views[i].thread != EFSAN_INTERNAL_THREAD)
-      f->threads_ns += cf_thread_accesses(views[i].thread) * CF_ACCESS_NS;
+    if (!v->involved || v->thread == EFSAN_INTERNAL_THREAD)
+      continue;
+    u64 cpu = cf_thread_cpu_ns(v->thread);
+    u64 accesses = cf_thread_accesses(v->thread);
+    if (!cpu || !accesses)
+      continue;
+    threads[i] = (double)cpu;
+    f->threads_ns += cpu;
+    double ns_per_access = (double)cpu / (double)accesses;
+    double span = 0;
+    for (u32 k = 0; k < v->interval_count; k++)
+      span += (double)(v->intervals[k].last - v->intervals[k].first + period);
+    active[i] = span * ns_per_access < threads[i] ? span * ns_per_access
+                                                  : threads[i];
+    for (u32 s = 0; s < v->shape_count; s++)
+      caused[i] += (all_removed ? v->shapes[s].invalidations
+                                : v->shapes[s].invalidations -
+                                      v->shapes[s].true_invalidations) *
+                   scale;
   }
-  f->lost_ns = f->invalidations * (u64)efsan_flags.cache_frag_transfer_ns;
-  u64 all = f->lost_ns + f->threads_ns;
+  double lost = 0, slowest = 0, slowest_after = 0;
+  for (u32 i = 0; i < count && i < CF_MAX_VIEWS; i++) {
+    if (!threads[i])
+      continue;
+    double others = 0;
+    for (u32 j = 0; j < count && j < CF_MAX_VIEWS; j++)
+      if (j != i && active[j] > others)
+        others = active[j];
+    double overlap = active[i] < others ? active[i] : others;
+    double mine = caused[i] * stall;
+    if (mine > CF_CONTENDED_SHARE * overlap)
+      mine = CF_CONTENDED_SHARE * overlap;
+    if (efsan_verbosity() >= 2)
+      efsan_report_line("cache-frag impact: line 0x%zx T%u cpu %llu ns, "
+                        "accesses %llu, active %llu ns, overlap %llu ns, "
+                        "caused %llu invalidations, sampled line accesses "
+                        "%llu, lost %llu ns\n",
+                        f->address, views[i].thread, (u64)threads[i],
+                        cf_thread_accesses(views[i].thread), (u64)active[i],
+                        (u64)overlap, (u64)caused[i],
+                        (views[i].reads + views[i].writes) * period,
+                        (u64)mine);
+    lost += mine;
+    if (threads[i] > slowest)
+      slowest = threads[i];
+    if (threads[i] - mine > slowest_after)
+      slowest_after = threads[i] - mine;
+  }
+  f->lost_ns = cf_round(lost);
+  f->wall_ns = cf_round(slowest - slowest_after);
+  u64 run = cf_run_ns > f->threads_ns ? cf_run_ns : f->threads_ns;
   f->share_ppm =
-      all ? (u32)(((unsigned __int128)f->lost_ns * 1000000) / all) : 0;
+      run ? (u32)(((unsigned __int128)f->lost_ns * 1000000) / run) : 0;
+  f->conditional = f->kind == CF_PREDICTED_128 && !cf_lines_paired();
+}
+
+static bool cf_counts_enough(const struct cf_finding *f) {
+  return f->invalidations >= (u64)efsan_flags.cache_frag_report_threshold &&
+         (cf_period == 1 || f->sampled_writes >= CF_MIN_SAMPLED_WRITES);
 }
 
 static bool cf_significant(const struct cf_finding *f) {
-  return f->invalidations >= (u64)efsan_flags.cache_frag_report_threshold &&
-         f->share_ppm >= (u32)efsan_cache_frag_min_share_ppm() &&
-         (cf_period == 1 || f->sampled_writes >= CF_MIN_SAMPLED_WRITES);
+  return cf_counts_enough(f) &&
+         f->share_ppm >= (u32)efsan_cache_frag_min_share_ppm();
 }
 
 // The finding of a real line, whether or not it is significant.
@@ -75,7 +154,7 @@ static void cf_line_finding(struct cf_line_record *r, struct cf_finding *f) {
   }
   f->kind = 2 * f->true_invalidations > f->invalidations ? CF_TRUE_SHARING
                                                          : CF_FALSE_SHARING;
-  cf_set_impact(f, cf_views, count);
+  cf_set_impact(f, cf_views, count, 1);
 }
 
 u64 cf_false_part(u64 all, u64 true_part) {
@@ -100,7 +179,10 @@ static void cf_virtual_finding(struct cf_line_record *first,
   f->records[1] = second;
   f->parallel = virtual_false;
   f->invalidations = virtual_false > real_false ? virtual_false - real_false : 0;
-  cf_set_impact(f, cf_views, count);
+  // The threads' part of the virtual line's invalidations beyond the real
+  // lines'.
+  cf_set_impact(f, cf_views, count,
+                e.parallel > 0 ? (double)f->invalidations / e.parallel : 0);
 }
 
 // Views of a finding's (virtual) line, with the model's per-shape results.
@@ -127,6 +209,7 @@ static struct cf_finding *cf_finding_of(struct cf_line_record *r) {
 uptr cf_collect_findings(struct cf_finding *findings,
                                 struct cf_line_record *records, u32 count) {
   uptr n = 0;
+  cf_hidden_findings = 0;
   cf_record_base = records;
   for (u32 i = 0; i < count; i++) {
     struct cf_line_record *r = &records[i];
@@ -135,6 +218,8 @@ uptr cf_collect_findings(struct cf_finding *findings,
     cf_line_finding(r, cf_finding_of(r));
     if (cf_significant(cf_finding_of(r)))
       findings[n++] = *cf_finding_of(r);
+    else if (cf_counts_enough(cf_finding_of(r)))
+      cf_hidden_findings++;
   }
   // Predictions: virtual lines over two tracked lines, neither of which is
   // reported already, for the false sharing beyond that of the real lines.
@@ -173,16 +258,14 @@ uptr cf_collect_findings(struct cf_finding *findings,
   return n;
 }
 
-static bool cf_is_prediction(const struct cf_finding *f) {
-  return f->kind == CF_PREDICTED_128 || f->kind == CF_PREDICTED_SHIFTED;
-}
-
 // Sharing that happens before sharing that a layout change could cause,
 // then by time lost.
 static bool cf_ranks_before(const struct cf_finding *a,
                             const struct cf_finding *b) {
   if (cf_is_prediction(a) != cf_is_prediction(b))
     return !cf_is_prediction(a);
+  if (a->conditional != b->conditional)
+    return !a->conditional;
   if (a->lost_ns != b->lost_ns)
     return a->lost_ns > b->lost_ns;
   if (a->address != b->address)
@@ -455,6 +538,26 @@ void cf_format_duration(char *buffer, uptr length, u64 ns) {
     efsan_snprintf(buffer, length, "%llu ns", ns);
 }
 
+// What fixing the finding gains: "the fix saves 1.234 s of CPU time (45.6%
+// of the run; about 0.617 s of wall time)"; a 128-byte prediction on a CPU
+// that does not pair lines gains nothing here.
+void cf_format_impact(char *buffer, uptr length, const struct cf_finding *f) {
+  char cpu[32], share[32], wall[32];
+  cf_format_duration(cpu, sizeof(cpu), f->lost_ns);
+  cf_format_percent(share, sizeof(share), f->share_ppm);
+  cf_format_duration(wall, sizeof(wall), f->wall_ns);
+  if (f->conditional)
+    efsan_snprintf(buffer, length,
+                   "portability note, no gain on this CPU (%s); where lines "
+                   "pair, the fix would save %s of CPU time (%s of the run)",
+                   cf_pairing_source(), cpu, share);
+  else
+    efsan_snprintf(buffer, length,
+                   "the fix saves %s of CPU time (%s of the run; about %s of "
+                   "wall time)",
+                   cpu, share, wall);
+}
+
 // "global 'x'", "the heap object allocated at f.c:12", ...
 static void cf_describe_object(char *buffer, uptr length,
                                const struct cf_object *object) {
@@ -570,12 +673,38 @@ static bool cf_line_under_lock(const struct cf_finding *f) {
   return all && locked * 10 >= all * 9;
 }
 
+// The threads that write the finding's bytes: how many, and whether some
+// byte has more than one writer (only then do threads write the same
+// bytes).
+static u32 cf_writers(u32 view_count, bool *shared_bytes) {
+  u64 written[2] = {0, 0};
+  u32 writers = 0;
+  *shared_bytes = false;
+  for (u32 v = 0; v < view_count; v++) {
+    u64 mine[2] = {0, 0};
+    for (u32 k = 0; k < cf_views[v].shape_count; k++)
+      if (cf_views[v].shapes[k].writes) {
+        mine[0] |= cf_views[v].shapes[k].bytes[0];
+        mine[1] |= cf_views[v].shapes[k].bytes[1];
+      }
+    if (!mine[0] && !mine[1])
+      continue;
+    // "Other threads" are several threads: their bytes count as shared.
+    if ((mine[0] & written[0]) || (mine[1] & written[1]) ||
+        cf_views[v].thread == EFSAN_INTERNAL_THREAD)
+      *shared_bytes = true;
+    written[0] |= mine[0];
+    written[1] |= mine[1];
+    writers++;
+  }
+  return writers;
+}
+
 void cf_suggest(char *buffer, uptr length, const struct cf_finding *f,
-                       const struct cf_object *object, uptr part_size) {
-  char what[512], lost[32], share[32], part[384] = "";
+                const struct cf_object *object, uptr part_size,
+                u32 view_count) {
+  char what[512], part[384] = "";
   cf_describe_object(what, sizeof(what), object);
-  cf_format_duration(lost, sizeof(lost), f->lost_ns);
-  cf_format_percent(share, sizeof(share), f->share_ppm);
   if (part_size)
     efsan_snprintf(part, sizeof(part),
                    " (each thread's part is %zu bytes, less than a line: make "
@@ -632,6 +761,28 @@ void cf_suggest(char *buffer, uptr length, const struct cf_finding *f,
                           what);
       break;
     }
+    bool shared_bytes;
+    u32 writers = cf_writers(view_count, &shared_bytes);
+    // Each byte has one writer and other threads read it (a queue's head
+    // and tail, flags): what hurts is the writers sharing the line.
+    if (!shared_bytes && writers >= 2) {
+      at = efsan_snprintf(buffer, length,
+                          "each byte of %s has one writer, and other threads "
+                          "read it (true sharing of each word, false sharing "
+                          "between the writers): put each writer's words on a "
+                          "line of its own (_Alignas(64) on each)",
+                          what);
+      break;
+    }
+    if (!shared_bytes) {
+      at = efsan_snprintf(buffer, length,
+                          "one thread writes bytes of %s that other threads "
+                          "read (communication: the readers need the new "
+                          "values): write them less often, or let readers "
+                          "check them less often",
+                          what);
+      break;
+    }
     at = efsan_snprintf(buffer, length,
                         "threads write the same bytes of %s (true sharing; "
                         "padding cannot help): give each thread a private "
@@ -651,15 +802,21 @@ void cf_suggest(char *buffer, uptr length, const struct cf_finding *f,
     at = efsan_snprintf(buffer, length,
                         "different threads' parts of %s are less than 64 "
                         "bytes apart across a line boundary, so another start "
-                        "offset makes them share a line: align it to 64 bytes "
-                        "and pad each thread's part to a multiple of 64 bytes",
-                        what);
+                        "offset makes them share a line (this assumes the data "
+                        "%zu bytes further into its line than in this run, "
+                        "e.g. after a change of what precedes it): align it to "
+                        "64 bytes and pad each thread's part to a multiple of "
+                        "64 bytes",
+                        what,
+                        (uptr)(EFSAN_CACHE_LINE_SIZE -
+                               (f->address & (EFSAN_CACHE_LINE_SIZE - 1))));
     break;
   }
-  if (at < length)
-    efsan_snprintf(buffer + at, length - at,
-                   "; expected gain: up to %s (%s of the threads' time)", lost,
-                   share);
+  if (at < length) {
+    char impact[256];
+    cf_format_impact(impact, sizeof(impact), f);
+    efsan_snprintf(buffer + at, length - at, "; %s", impact);
+  }
 }
 //===-- Line map ------------------------------------------------------------===//
 
@@ -921,194 +1078,4 @@ uptr cf_collect_sites(const struct cf_finding *f, u32 view_count) {
 // Nearly all of a place's accesses were made holding a lock.
 bool cf_site_under_lock(const struct cf_finding_site *site) {
   return site->locked * 10 >= (site->reads + site->writes) * 9;
-}
-//===-- Struct field usage --------------------------------------------------===//
-
-// A field is hot with at least a tenth of the busiest field's count and cold
-// with less than a hundredth (never-accessed fields are cold).
-static bool cf_field_hot(u64 count, u64 max) { return count && count * 10 >= max; }
-static bool cf_field_cold(u64 count, u64 max) { return count * 100 < max; }
-
-// Only the debug info tells padding apart: a field that holds no source
-// member is padding the compiler added. A never-accessed member, even a byte
-// array that looks like padding, is cold: guessing "padding" from the type
-// called hot buffers unused when their accesses were not counted, and gives
-// no better advice for a real `char pad[N]` member than "cold" does.
-static bool cf_field_padding(const struct cf_struct_usage *u, u32 field) {
-  return !u->counts[field] && u->field_names && !u->field_names[field];
-}
-
-// Without debug info a never-accessed byte array ("[N x i8]") may be padding
-// the compiler added as well as a member: it is only shown as unused, and
-// not counted as cold, so that no note tells to move padding out.
-static bool cf_field_unknown_bytes(const struct cf_struct_usage *u,
-                                   u32 field) {
-  if (u->counts[field] || u->field_names)
-    return false;
-  const char *type = u->field_type_names[field];
-  uptr n = efsan_internal_strlen(type);
-  return n > 7 && type[0] == '[' &&
-         efsan_internal_strcmp(type + n - 6, " x i8]") == 0;
-}
-
-const char *const cf_heat_names[] = {"hot", "warm", "cold", "padding",
-                                            "unused"};
-
-enum cf_heat cf_field_heat(const struct cf_struct_usage *u, u32 field,
-                                  u64 max) {
-  if (cf_field_hot(u->counts[field], max))
-    return CF_HEAT_HOT;
-  if (cf_field_padding(u, field))
-    return CF_HEAT_PADDING;
-  if (cf_field_unknown_bytes(u, field))
-    return CF_HEAT_UNUSED;
-  return cf_field_cold(u->counts[field], max) ? CF_HEAT_COLD : CF_HEAT_WARM;
-}
-
-
-bool cf_cold_near_hot(const struct cf_struct_usage *u, u32 field, u64 max) {
-  if (cf_field_heat(u, field, max) != CF_HEAT_COLD || !u->field_sizes[field])
-    return false;
-  uptr first = u->field_offsets[field] / EFSAN_CACHE_LINE_SIZE;
-  uptr last = (u->field_offsets[field] + u->field_sizes[field] - 1) /
-              EFSAN_CACHE_LINE_SIZE;
-  for (u32 f = 0; f < u->num_fields; f++) {
-    if (!u->field_sizes[f] || cf_field_heat(u, f, max) != CF_HEAT_HOT)
-      continue;
-    uptr hot_first = u->field_offsets[f] / EFSAN_CACHE_LINE_SIZE;
-    uptr hot_last =
-        (u->field_offsets[f] + u->field_sizes[f] - 1) / EFSAN_CACHE_LINE_SIZE;
-    if (hot_first <= last && first <= hot_last)
-      return true;
-  }
-  return false;
-}
-
-void cf_struct_shape(const struct cf_struct_usage *u,
-                            struct cf_struct_shape *shape) {
-  efsan_internal_memset(shape, 0, sizeof(*shape));
-  for (u32 f = 0; f < u->num_fields; f++)
-    if (u->counts[f] > shape->max)
-      shape->max = u->counts[f];
-  shape->hot_begin = ~(uptr)0;
-  for (u32 f = 0; f < u->num_fields; f++) {
-    enum cf_heat heat = cf_field_heat(u, f, shape->max);
-    if (heat == CF_HEAT_HOT) {
-      shape->hot++;
-      shape->hot_bytes += u->field_sizes[f];
-      if (u->field_offsets[f] < shape->hot_begin)
-        shape->hot_begin = u->field_offsets[f];
-      if (u->field_offsets[f] + u->field_sizes[f] > shape->hot_end)
-        shape->hot_end = u->field_offsets[f] + u->field_sizes[f];
-    } else if (heat == CF_HEAT_COLD) {
-      shape->cold++;
-      shape->cold_bytes += u->field_sizes[f];
-    }
-  }
-  for (u32 f = 0; f < u->num_fields; f++)
-    shape->cold_near_hot += cf_cold_near_hot(u, f, shape->max);
-  if (!shape->hot)
-    shape->hot_begin = 0;
-}
-
-uptr cf_lines(uptr bytes) {
-  return (bytes + EFSAN_CACHE_LINE_SIZE - 1) / EFSAN_CACHE_LINE_SIZE;
-}
-
-// The advice to move the cold fields out is only given when doing so makes
-// the object span fewer cache lines: never for a struct that fits one line
-// (its hot fields share that line already), nor when the cold fields are too
-// small to free a line (an 8-byte cold field in a 280-byte struct).
-// Layout advice needs counts that mean something: with a few sampled
-// accesses a field's heat is chance (pbzip2's queue: 3 samples, "11 cold
-// fields").
-#define CF_MIN_STRUCT_SAMPLES 32
-
-bool cf_struct_judged(const struct cf_struct_usage *u) {
-  return cf_period == 1 || u->total >= CF_MIN_STRUCT_SAMPLES;
-}
-
-bool cf_hot_cold_mix(const struct cf_struct_usage *u,
-                            const struct cf_struct_shape *shape) {
-  return cf_struct_judged(u) && shape->hot && shape->cold_near_hot &&
-         u->size > EFSAN_CACHE_LINE_SIZE &&
-         cf_lines(u->size - shape->cold_bytes) < cf_lines(u->size);
-}
-
-uptr cf_hot_span(const struct cf_struct_shape *shape) {
-  return shape->hot_end - shape->hot_begin;
-}
-
-// Busiest first; the order of equal totals is by name so that reports are
-// reproducible.
-static bool cf_starts_with(const char *s, const char *prefix) {
-  return !efsan_internal_strncmp(s, prefix, efsan_internal_strlen(prefix));
-}
-
-// The C++ library's types and lambdas: a user cannot change their layout,
-// and a small C++ program's report would be mostly them.
-static bool cf_library_struct(const char *name) {
-  if (cf_starts_with(name, "struct.") || cf_starts_with(name, "class.") ||
-      cf_starts_with(name, "union."))
-    name = name[0] == 'u' ? name + 6 : name[0] == 's' ? name + 7 : name + 6;
-  if (cf_starts_with(name, "std::") || cf_starts_with(name, "__gnu_cxx::") ||
-      cf_starts_with(name, "__cxxabiv1::") || cf_starts_with(name, "_ZTS") ||
-      !efsan_internal_strcmp(name, "anon") || cf_starts_with(name, "anon.") ||
-      cf_starts_with(name, "(lambda"))
-    return true;
-  for (const char *p = name; *p; p++)
-    if (cf_starts_with(p, "(lambda at ") || cf_starts_with(p, "::(anonymous class)"))
-      return true;
-  return false;
-}
-
-static bool cf_struct_listed(const struct cf_struct_usage *u) {
-  return efsan_flags.cache_frag_struct_library || !cf_library_struct(u->name);
-}
-
-// Listed types first (the program's own, unless the library's are asked
-// for), busiest first.
-void cf_sort_structs(struct cf_struct_usage *u, uptr n) {
-  for (uptr i = 1; i < n; i++) {
-    struct cf_struct_usage item = u[i];
-    bool listed = cf_struct_listed(&item);
-    uptr j = i;
-    for (; j > 0; j--) {
-      const struct cf_struct_usage *before = &u[j - 1];
-      bool before_listed = cf_struct_listed(before);
-      if (before_listed != listed) {
-        if (before_listed)
-          break;
-        u[j] = u[j - 1];
-        continue;
-      }
-      if (before->total > item.total ||
-          (before->total == item.total &&
-           efsan_internal_strcmp(before->name, item.name) <= 0))
-        break;
-      u[j] = u[j - 1];
-    }
-    u[j] = item;
-  }
-}
-
-uptr cf_structs_shown(const struct cf_struct_usage *u, uptr n) {
-  uptr shown = 0;
-  while (shown < n && u[shown].total && cf_struct_listed(&u[shown]))
-    shown++;
-  uptr limit = (uptr)efsan_flags.cache_frag_max_structs;
-  return limit && shown > limit ? limit : shown;
-}
-
-// The library types with accesses that are not listed, and their accesses.
-uptr cf_structs_folded(const struct cf_struct_usage *u, uptr n,
-                              u64 *accesses) {
-  uptr folded = 0;
-  *accesses = 0;
-  for (uptr i = 0; i < n; i++)
-    if (u[i].total && !cf_struct_listed(&u[i])) {
-      folded++;
-      *accesses += u[i].total * cf_period;
-    }
-  return folded;
 }

@@ -1,7 +1,8 @@
 //===-- efsan_cache_frag_findings.h - the cache-frag finding model -*- C -*-===//
 //
 // The model of a cache-frag report, shared by the finding model that builds
-// it (efsan_cache_frag_findings.c) and the printers that walk it
+// it (efsan_cache_frag_findings.c; the struct field judgments,
+// efsan_cache_frag_struct_usage.c) and the printers that walk it
 // (efsan_cache_frag_report.c, text and JSON): a finding (kind, invalidations,
 // impact), the objects its bytes belong to, its line map, access sites and
 // the threads' creation groups, and the struct field usage judgments. It owns
@@ -30,9 +31,17 @@ struct cf_finding {
   u64 parallel, parallel_true;
   u64 invalidations;      // the larger estimate, which decides the kind
   u64 true_invalidations; // of those
+  // The impact (docs/CacheFrag.md, "Impact"): the CPU time the fix saves,
+  // its share of the run's CPU time, the wall time it saves (the slowest
+  // involved thread decides), the involved threads' CPU time.
   u64 lost_ns;
-  u64 threads_ns; // involved threads' accesses at CF_ACCESS_NS each
-  u32 share_ppm;  // lost / (lost + threads)
+  u32 share_ppm;
+  u64 wall_ns;
+  u64 threads_ns;
+  // A 128-byte-line prediction on a CPU that does not pair lines: no gain
+  // on this machine; lost_ns and share_ppm are what it would cost on one
+  // that does (a portability note).
+  bool conditional;
   u64 sampled_writes;
 };
 
@@ -41,9 +50,17 @@ struct cf_finding {
 // scaled up by the period, could pass the thresholds.
 #define CF_MIN_SAMPLED_WRITES 8
 
-// The model's cost of one memory access that hits the cache (and of the
-// work around it): the involved threads' time is their accesses times this.
-#define CF_ACCESS_NS 1
+// The part of a transfer an out-of-order core hides behind independent
+// work: an invalidation stalls its thread for the rest. A share, not a
+// fixed time: the transfer measured on the same VM ranges from 40 ns (the
+// two vCPUs on one core's threads) to 180 ns (two cores).
+#define CF_HIDDEN_SHARE (1.0 / 3)
+// The share of two threads' overlap that one of them can lose to a line
+// both keep taking: each gets the line, makes the accesses it can until the
+// other's request arrives, and waits for it again. Measured losses of such
+// pairs on a 2-core AMD EPYC VM are 0.5 to 0.9 of the sharing run's time
+// (docs/performance.md, calibration table); 0.65 errs least over them.
+#define CF_CONTENDED_SHARE 0.65
 
 struct cf_object {
   int kind;
@@ -131,6 +148,10 @@ extern struct cf_finding *cf_record_findings;
 extern struct cf_finding_site cf_sites[CF_MAX_FINDING_SITES];
 extern u64 cf_other_site_samples;
 extern const char *const cf_heat_names[];
+// The run's CPU time (all threads, less the start-up measurement), and the
+// findings that passed every threshold but cache_frag_min_share.
+extern u64 cf_run_ns;
+extern uptr cf_hidden_findings;
 
 u64 cf_round(double x);
 u64 cf_false_part(u64 all, u64 true_part);
@@ -147,8 +168,9 @@ bool cf_bounded(const struct cf_object *o);
 const struct cf_object *cf_object_holding(const struct cf_objects *list, uptr address);
 void cf_format_percent(char *buffer, uptr length, u64 ppm);
 void cf_format_duration(char *buffer, uptr length, u64 ns);
+void cf_format_impact(char *buffer, uptr length, const struct cf_finding *f);
 uptr cf_thread_part_size(const struct cf_finding *f, u32 view_count);
-void cf_suggest(char *buffer, uptr length, const struct cf_finding *f, const struct cf_object *object, uptr part_size);
+void cf_suggest(char *buffer, uptr length, const struct cf_finding *f, const struct cf_object *object, uptr part_size, u32 view_count);
 u32 cf_line_map(const struct cf_finding *f, u32 view_count, struct cf_map_range *ranges);
 const char *cf_thread_function(u32 thread);
 u32 cf_creation_groups(u32 view_count, struct cf_creation_group *groups);

@@ -137,6 +137,24 @@ u64 cf_untracked_lines(void);
 // Accesses made by a program thread so far (0 if unknown), and the number of
 // thread indices handed out.
 u64 cf_thread_accesses(u32 thread);
+// The thread's virtual clock when it exited; 0 while it runs (or unknown).
+u64 cf_thread_final_clock(u32 thread);
+// CPU time of a program thread: at its exit, or now while it runs (0 if
+// unknown).
+u64 cf_thread_cpu_ns(u32 thread);
+
+// What the machine does (efsan_cache_frag_machine.c), decided at start-up:
+// the cost of moving a line between two cores, in ns, and where the value
+// comes from ("measured", "cache_frag_transfer_ns", "default: ..."); whether
+// the CPU fetches lines in 128-byte pairs (adjacent-line prefetch), and why
+// the tool thinks so.
+void cf_machine_init(void);
+u32 cf_transfer_ns(void);
+const char *cf_transfer_source(void);
+bool cf_lines_paired(void);
+const char *cf_pairing_source(void);
+// The process CPU time the start-up measurement took.
+u64 cf_machine_cpu_ns(void);
 // Marks the record objects that refer to a freed heap block as dead.
 void cf_forget_heap_object(uptr start, uptr size, u32 serial);
 

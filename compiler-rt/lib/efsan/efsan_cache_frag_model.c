@@ -44,14 +44,24 @@ static bool cf_bytes_meet(const u64 a[2], const u64 b[2]) {
   return (a[0] & b[0]) || (a[1] & b[1]);
 }
 
+// Where an interval's activity ends: a sample stands for the period of
+// accesses after it, so an interval reaches to its last sample + period,
+// but never past the thread's exit (a thread that joins it may sample the
+// line right after; it did not overlap with anything the exited thread
+// did). exit_clock is 0 for a thread still running.
+static u64 cf_interval_end(const struct cf_interval *in, u64 period,
+                           u64 exit_clock) {
+  u64 end = in->last + period;
+  return exit_clock > in->last && exit_clock < end ? exit_clock : end;
+}
+
 // The view's interval that contains [from, to), or -1. Each view's
-// intervals are disjoint and sorted; a sample stands for the period of
-// accesses after it, so an interval reaches to its last sample + period.
+// intervals are disjoint and sorted.
 static int cf_active_interval(const struct cf_view *v, u64 from, u64 to,
-                              u64 period) {
+                              u64 period, u64 exit_clock) {
   for (u32 k = 0; k < v->interval_count; k++) {
     const struct cf_interval *in = &v->intervals[k];
-    if (in->first <= from && to <= in->last + period)
+    if (in->first <= from && to <= cf_interval_end(in, period, exit_clock))
       return (int)k;
     if (in->first >= to)
       break;
@@ -70,6 +80,9 @@ void cf_model(struct cf_view *views, u32 count, struct cf_estimate *out) {
   static u64 points[CF_MAX_POINTS]; // the report runs on one thread
   u32 n_points = 0;
   double write_share[CF_MAX_MODEL_VIEWS];
+  // Invalidations each writer causes, and of them true sharing.
+  double caused[CF_MAX_MODEL_VIEWS] = {0}, caused_true[CF_MAX_MODEL_VIEWS] = {0};
+  u64 exit_clock[CF_MAX_MODEL_VIEWS];
   for (u32 v = 0; v < count; v++) {
     struct cf_view *view = &views[v];
     view->involved = false;
@@ -81,9 +94,13 @@ void cf_model(struct cf_view *views, u32 count, struct cf_estimate *out) {
     }
     u64 samples = view->reads + view->writes;
     write_share[v] = samples ? (double)view->writes / (double)samples : 0;
+    exit_clock[v] = view->thread == EFSAN_INTERNAL_THREAD
+                        ? 0
+                        : cf_thread_final_clock(view->thread);
     for (u32 k = 0; k < view->interval_count && n_points + 2 <= CF_MAX_POINTS; k++) {
       points[n_points++] = view->intervals[k].first;
-      points[n_points++] = view->intervals[k].last + period;
+      points[n_points++] =
+          cf_interval_end(&view->intervals[k], period, exit_clock[v]);
     }
   }
   // Shell sort of the interval ends: the stretches between them have the
@@ -106,7 +123,7 @@ void cf_model(struct cf_view *views, u32 count, struct cf_estimate *out) {
     bool active[CF_MAX_MODEL_VIEWS];
     u32 n_active = 0;
     for (u32 v = 0; v < count; v++) {
-      int k = cf_active_interval(&views[v], from, to, period);
+      int k = cf_active_interval(&views[v], from, to, period, exit_clock[v]);
       active[v] = k >= 0;
       if (!active[v])
         continue;
@@ -136,6 +153,7 @@ void cf_model(struct cf_view *views, u32 count, struct cf_estimate *out) {
       double invalidations = write_share[j] * rate[j] * length *
                              (1 - cf_exp_neg(others / rate[j]));
       out->parallel += invalidations;
+      caused[j] += invalidations;
       // Involved: the writer, and each other thread by its share of the
       // others' accesses (a single read in the same stretch is not).
       if (invalidations >= 0.5)
@@ -152,8 +170,26 @@ void cf_model(struct cf_view *views, u32 count, struct cf_estimate *out) {
         if (cf_bytes_meet(shape->bytes, others_bytes)) {
           shape->true_invalidations += part;
           out->parallel_true += part;
+          caused_true[j] += part;
         }
       }
+    }
+  }
+  // Each invalidation is a write taking the line from another core: a
+  // writer causes at most as many as it writes. Spreading a thread's
+  // samples evenly over its intervals can claim more (a burst inside a long
+  // interval meets other threads it never overlapped); the writer's share
+  // is scaled down to its writes.
+  for (u32 j = 0; j < count; j++) {
+    double writes = (double)views[j].writes * (double)period;
+    if (caused[j] <= writes)
+      continue;
+    double keep = writes / caused[j];
+    out->parallel -= caused[j] * (1 - keep);
+    out->parallel_true -= caused_true[j] * (1 - keep);
+    for (u32 s = 0; s < views[j].shape_count; s++) {
+      views[j].shapes[s].invalidations *= keep;
+      views[j].shapes[s].true_invalidations *= keep;
     }
   }
 }

@@ -314,10 +314,9 @@ static void cf_print_text_finding(uptr rank, const struct cf_finding *f) {
   u32 view_count = cf_finding_views(f);
   struct cf_objects objects;
   cf_attribute(f, view_count, &objects);
-  char threads[CF_MAX_VIEWS * 12 + 16], lost[32], share[32];
+  char threads[CF_MAX_VIEWS * 12 + 16], impact[256];
   cf_format_threads(threads, sizeof(threads), view_count);
-  cf_format_duration(lost, sizeof(lost), f->lost_ns);
-  cf_format_percent(share, sizeof(share), f->share_ppm);
+  cf_format_impact(impact, sizeof(impact), f);
   switch (f->kind) {
   case CF_FALSE_SHARING:
   case CF_TRUE_SHARING: {
@@ -325,9 +324,9 @@ static void cf_print_text_finding(uptr rank, const struct cf_finding *f) {
                     ? f->true_invalidations
                     : cf_false_part(f->invalidations, f->true_invalidations);
     efsan_report_line(
-        "#%zu %s on cache line 0x%zx: %s lost (%s of the time of threads%s)\n",
-        rank, f->kind == CF_FALSE_SHARING ? "false sharing" : "true sharing",
-        f->address, lost, share, threads);
+        "#%zu %s on cache line 0x%zx: %s; threads%s\n", rank,
+        f->kind == CF_FALSE_SHARING ? "false sharing" : "true sharing",
+        f->address, impact, threads);
     efsan_report_line("  invalidations: %llu observed, %llu estimated if the "
                       "threads run in parallel; %llu of the larger count "
                       "were %s\n",
@@ -338,8 +337,8 @@ static void cf_print_text_finding(uptr rank, const struct cf_finding *f) {
   }
   case CF_PREDICTED_128:
     efsan_report_line("#%zu predicted false sharing with 128-byte lines on "
-                      "[0x%zx, 0x%zx): %s lost (%s of the time of threads%s)\n",
-                      rank, f->address, f->address + f->length, lost, share,
+                      "[0x%zx, 0x%zx): %s; threads%s\n",
+                      rank, f->address, f->address + f->length, impact,
                       threads);
     efsan_report_line("  invalidations: %llu estimated if the threads run in "
                       "parallel, beyond the lines' own\n",
@@ -347,9 +346,8 @@ static void cf_print_text_finding(uptr rank, const struct cf_finding *f) {
     break;
   default:
     efsan_report_line("#%zu predicted false sharing at another start offset "
-                      "on virtual line [0x%zx, 0x%zx): %s lost (%s of the "
-                      "time of threads%s)\n",
-                      rank, f->address, f->address + f->length, lost, share,
+                      "on virtual line [0x%zx, 0x%zx): %s; threads%s\n",
+                      rank, f->address, f->address + f->length, impact,
                       threads);
     efsan_report_line("  invalidations: %llu estimated if the threads run in "
                       "parallel, beyond the lines' own\n",
@@ -365,7 +363,7 @@ static void cf_print_text_finding(uptr rank, const struct cf_finding *f) {
   cf_print_text_line_map(f, view_count);
   char suggestion[1024];
   cf_suggest(suggestion, sizeof(suggestion), f, &objects.objects[0],
-             cf_thread_part_size(f, view_count));
+             cf_thread_part_size(f, view_count), view_count);
   efsan_report_line("  suggestion: %s\n", suggestion);
 }
 
@@ -516,12 +514,15 @@ static void cf_print_json_finding(const struct cf_finding *f, bool last) {
                "\"false_sharing_invalidations\": %llu,\n",
                f->parallel, f->true_invalidations,
                cf_false_part(f->invalidations, f->true_invalidations));
+  u64 gain = f->conditional ? 0 : f->lost_ns;
   efsan_printf("     \"impact\": {\"estimated_seconds\": %llu.%09llu, "
-               "\"share\": %u.%06u, \"transfer_ns\": %d, "
+               "\"share\": %u.%06u, \"wall_seconds\": %llu.%09llu, "
+               "\"conditional\": %s, \"transfer_ns\": %u, "
                "\"threads_seconds\": %llu.%09llu},\n",
                f->lost_ns / 1000000000ull, f->lost_ns % 1000000000ull,
                f->share_ppm / 1000000, f->share_ppm % 1000000,
-               efsan_flags.cache_frag_transfer_ns,
+               f->wall_ns / 1000000000ull, f->wall_ns % 1000000000ull,
+               f->conditional ? "true" : "false", cf_transfer_ns(),
                f->threads_ns / 1000000000ull, f->threads_ns % 1000000000ull);
   if (f->kind == CF_PREDICTED_128 || f->kind == CF_PREDICTED_SHIFTED)
     efsan_printf("     \"prediction\": \"%s\",\n",
@@ -650,14 +651,15 @@ static void cf_print_json_finding(const struct cf_finding *f, bool last) {
   }
   uptr part_size = cf_thread_part_size(f, view_count);
   char suggestion[1024];
-  cf_suggest(suggestion, sizeof(suggestion), f, &objects.objects[0], part_size);
+  cf_suggest(suggestion, sizeof(suggestion), f, &objects.objects[0], part_size,
+             view_count);
   efsan_printf("],\n     \"fix\": {\"thread_part_bytes\": ");
   if (part_size)
     efsan_printf("%zu", part_size);
   else
     efsan_printf("null");
   efsan_printf(", \"estimated_gain_seconds\": %llu.%09llu, \"text\": ",
-               f->lost_ns / 1000000000ull, f->lost_ns % 1000000000ull);
+               gain / 1000000000ull, gain % 1000000000ull);
   efsan_json_string(suggestion);
   efsan_printf("},\n     \"suggestion\": ");
   efsan_json_string(suggestion);
@@ -722,6 +724,8 @@ void efsan_cache_frag_report(void) {
   struct cf_finding *findings = (struct cf_finding *)efsan_mmap(findings_bytes);
   uptr record_findings_bytes = ((uptr)record_count + 1) * sizeof(struct cf_finding);
   cf_record_findings = (struct cf_finding *)efsan_mmap(record_findings_bytes);
+  u64 process = efsan_process_cpu_ns(), measuring = cf_machine_cpu_ns();
+  cf_run_ns = process > measuring ? process - measuring : process;
   uptr n = cf_collect_findings(findings, records, record_count);
   cf_sort_findings(findings, n);
   uptr counts[4] = {0, 0, 0, 0};
@@ -744,23 +748,56 @@ void efsan_cache_frag_report(void) {
   for (u32 i = 0; i < record_count; i++)
     if (cf_load(&records[i].line))
       tracked++;
-  char min_share[32];
+  char min_share[32], run[32], program_cpu[32], program_share[32],
+      program_wall[32];
   cf_format_percent(min_share, sizeof(min_share),
                     (u64)efsan_cache_frag_min_share_ppm());
+  cf_format_duration(run, sizeof(run), cf_run_ns);
+  // What fixing every finding shown would gain: they are different lines,
+  // so their gains add up, but no thread loses more than
+  // CF_CONTENDED_SHARE of its time to lines it keeps taking, whichever they
+  // are.
+  u64 gain_ns = 0, gain_wall_ns = 0;
+  for (uptr i = 0; i < shown; i++)
+    if (!findings[i].conditional) {
+      gain_ns += findings[i].lost_ns;
+      gain_wall_ns += findings[i].wall_ns;
+    }
+  u64 most = (u64)(CF_CONTENDED_SHARE * (double)cf_run_ns);
+  if (gain_ns > most) {
+    gain_wall_ns = (u64)((double)gain_wall_ns * most / gain_ns);
+    gain_ns = most;
+  }
+  u64 gain_ppm = cf_run_ns ? gain_ns * 1000000 / cf_run_ns : 0;
+  cf_format_duration(program_cpu, sizeof(program_cpu), gain_ns);
+  cf_format_percent(program_share, sizeof(program_share), gain_ppm);
+  cf_format_duration(program_wall, sizeof(program_wall), gain_wall_ns);
 
   if (cf_json) {
     int share = efsan_cache_frag_min_share_ppm();
     efsan_printf("{\n  ");
     efsan_json_print_identity("cache-frag", ",\n  ");
     efsan_printf(",\n  \"sampled\": %s,\n  \"sample_period\": %llu,\n"
-                 "  \"transfer_ns\": %d,\n  \"min_share\": %d.%06d,\n"
+                 "  \"transfer_ns\": %u,\n  \"transfer_source\": ",
+                 cf_period > 1 ? "true" : "false", cf_period, cf_transfer_ns());
+    efsan_json_string(cf_transfer_source());
+    efsan_printf(",\n  \"line_pairs\": %s,\n  \"line_pairs_source\": ",
+                 cf_lines_paired() ? "true" : "false");
+    efsan_json_string(cf_pairing_source());
+    efsan_printf(",\n  \"run_cpu_seconds\": %llu.%09llu,\n"
+                 "  \"expected_gain\": {\"cpu_seconds\": %llu.%09llu, "
+                 "\"share\": %llu.%06llu, \"wall_seconds\": %llu.%09llu},\n"
+                 "  \"min_share\": %d.%06d,\n  \"hidden_findings\": %zu,\n"
                  "  \"report_threshold\": %d,\n"
                  "  \"tracked_lines\": %llu,\n  \"untracked_lines\": %llu,\n"
                  "  \"findings\": [%s",
-                 cf_period > 1 ? "true" : "false", cf_period,
-                 efsan_flags.cache_frag_transfer_ns, share / 1000000,
-                 share % 1000000, efsan_flags.cache_frag_report_threshold,
-                 tracked, cf_untracked_lines(), shown ? "\n" : "");
+                 cf_run_ns / 1000000000ull, cf_run_ns % 1000000000ull,
+                 gain_ns / 1000000000ull, gain_ns % 1000000000ull,
+                 gain_ppm / 1000000, gain_ppm % 1000000,
+                 gain_wall_ns / 1000000000ull, gain_wall_ns % 1000000000ull,
+                 share / 1000000, share % 1000000, cf_hidden_findings,
+                 efsan_flags.cache_frag_report_threshold, tracked,
+                 cf_untracked_lines(), shown ? "\n" : "");
     for (uptr i = 0; i < shown; i++)
       cf_print_json_finding(&findings[i], i + 1 == shown);
     efsan_printf("%s],\n", shown ? "  " : "");
@@ -777,10 +814,14 @@ void efsan_cache_frag_report(void) {
       efsan_report_line("Counts are exact: every access was seen "
                         "(cache_frag_sample_period=1).\n");
     efsan_report_line("Cache lines tracked in detail: %llu; a line is reported "
-                      "when its invalidations cost at least %s of its threads' "
-                      "time at %d ns each (and number at least %d).\n",
-                      tracked, min_share, efsan_flags.cache_frag_transfer_ns,
+                      "when fixing it saves at least %s of the run's CPU time "
+                      "(%s) and its invalidations number at least %d.\n",
+                      tracked, min_share, run,
                       efsan_flags.cache_frag_report_threshold);
+    efsan_report_line("A line moving between cores costs %u ns (%s); "
+                      "128-byte line pairs: %s (%s).\n",
+                      cf_transfer_ns(), cf_transfer_source(),
+                      cf_lines_paired() ? "yes" : "no", cf_pairing_source());
     if (cf_untracked_lines())
       efsan_report_line("WARNING: %llu more lines needed tracking but were not "
                         "tracked (cache_frag_max_tracked_lines=%d)\n",
@@ -789,8 +830,17 @@ void efsan_cache_frag_report(void) {
     if (!n)
       efsan_report_line("No false sharing, true sharing or predicted false "
                         "sharing above the report threshold.\n");
+    if (n)
+      efsan_report_line("Fixing the findings below saves %s of CPU time (%s of "
+                        "the run; about %s of wall time).\n",
+                        program_cpu, program_share, program_wall);
     for (uptr i = 0; i < shown; i++)
       cf_print_text_finding(i + 1, &findings[i]);
+    if (cf_hidden_findings)
+      efsan_report_line("(%zu more lines are shared but fixing any of them "
+                        "saves less than %s of the run; see "
+                        "cache_frag_min_share)\n",
+                        cf_hidden_findings, min_share);
     if (shown < n)
       efsan_report_line("(%zu more findings not shown; see "
                         "cache_frag_max_findings)\n",

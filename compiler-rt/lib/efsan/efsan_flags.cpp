@@ -214,6 +214,8 @@ static void CheckValues() {
   if (efsan_flags.report_objects < 0 ||
       efsan_flags.report_objects > 100)
     BadValue("report_objects", "must be 0..100");
+  if (efsan_flags.snapshot_budget < 1024)
+    BadValue("snapshot_budget", "must be 1024 or more");
   if (efsan_flags.snapshot_history < 1 ||
       efsan_flags.snapshot_history > 65536)
     BadValue("snapshot_history", "must be 1..65536");

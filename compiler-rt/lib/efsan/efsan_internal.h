@@ -121,7 +121,7 @@ void efsan_format_frame(char *buffer, uptr size, const struct efsan_frame *frame
 //===-- JSON reports (efsan_json.c) ----------------------------------------===//
 // The version of the JSON report schema (docs/JSONSchema.md): bumped when a
 // key is renamed or removed or its meaning changes, not when one is added.
-#define EFSAN_JSON_SCHEMA_VERSION 1
+#define EFSAN_JSON_SCHEMA_VERSION 3
 // Prints s as a JSON string: quoted, with '"', '\\' and control characters
 // escaped. A null s prints "".
 void efsan_json_string(const char *s);
@@ -144,9 +144,10 @@ void efsan_ws_fork_child(void);
 u32 efsan_ws_sample_count(void);
 // "12.3 KiB": lines * 64 bytes with one decimal in the largest fitting unit.
 void efsan_format_lines(char *buffer, uptr length, u64 lines);
-// Takes a sample now, then calls with_lock(arg) with the sampler lock still
-// held (no other sample can start in between). If stop is given, a sample
-// cut short by it is not recorded.
+// Takes a sample now that clears every line's "touched since the last
+// sample" bit, even where estimated snapshots leave it set (a phase
+// boundary: phases stay exact), then calls with_lock(arg) with the sampler
+// lock still held (no other sample can start in between).
 void efsan_ws_sample_now(void (*with_lock)(void *arg), void *arg);
 // The time since the run started (since fork in a child) on the sampler's
 // clock (sample_clock: wall-clock or the program's CPU time), in ns. Called

@@ -615,6 +615,28 @@ extern "C" u64 efsan_process_cpu_ns(void) {
   return CpuClockNs(CLOCK_PROCESS_CPUTIME_ID);
 }
 
+// The CPU clock of another thread of the process, by its kernel id: the
+// clock id glibc's pthread_getcpuclockid computes (a negative id: ~tid << 3,
+// per-thread, scheduler time).
+extern "C" u64 efsan_thread_cpu_ns_of(u32 tid) {
+  if (!tid)
+    return 0;
+  return CpuClockNs((clockid_t)((~(u64)tid << 3) | 4 | 2));
+}
+extern "C" u32 efsan_gettid(void) { return (u32)GetTid(); }
+
+// sched_getaffinity / sched_setaffinity of the calling thread, without libc
+// (x86-64 Linux, like the rest of the runtime).
+extern "C" bool efsan_get_affinity(u64 *mask, uptr words) {
+  internal_memset(mask, 0, words * sizeof(u64));
+  return RawSyscall3(204 /* sched_getaffinity */, 0,
+                     (long)(words * sizeof(u64)), (long)mask) > 0;
+}
+extern "C" bool efsan_set_affinity(const u64 *mask, uptr words) {
+  return RawSyscall3(203 /* sched_setaffinity */, 0,
+                     (long)(words * sizeof(u64)), (long)mask) == 0;
+}
+
 extern "C" sptr efsan_read_file(const char *path, char *buffer, uptr size) {
   fd_t fd = OpenFile(path, RdOnly);
   if (fd == kInvalidFd)

@@ -49,8 +49,15 @@
 
 struct level_series {
   u32 *lines;  // circular buffer of `history` snapshots
+  // For each snapshot: 0 if exact, else s: estimated from the lines
+  // selected at 1/2^s, with its standard error in lines.
+  u8 *shift;
+  u32 *std_error;
   u64 taken;   // snapshots taken at this level, including dropped ones
+  u64 estimated; // of them estimated, including dropped ones
   u32 peak;    // largest snapshot ever taken at this level
+  u8 peak_shift;
+  u32 peak_std_error;
 };
 
 static struct level_series levels[NUM_LEVELS];
@@ -76,6 +83,100 @@ static u64 level_period_samples(int level) {
   return 1ULL << (level * efsan_flags.snapshot_step);
 }
 
+//===-- Estimated snapshots -------------------------------------------------===//
+//
+// Every line touched in a period costs the program a cold path (the store of
+// bits 0 and 7 and of the changed-page byte) and the sampler a clear of its
+// bit 0. A program that touches hundreds of thousands of lines per period at
+// random pays that again every period. Beyond snapshot_budget lines per
+// period the sampler clears bit 0 only in the lines of a fixed selection of
+// 1/2^s of them (s = 1..8; line i of a shadow word is selected when the top
+// s bits of byte i of a hash of the word's address are 0, so each line is
+// selected with probability 1/2^s, independently of the others, and the
+// selection at s + 1 is a subset of the one at s). The other lines keep
+// bit 0: the program touches them again without a cold path. Their bit 7
+// was set by the first touch, so totals (bit 7) are exact. A snapshot counts
+// the selected lines only, times 2^s: unbiased, with variance
+// n (1 - f) / f^2 for n selected lines counted at fraction f, which the
+// report gives as a standard error. s is chosen after each sample so that
+// at least snapshot_budget lines would be selected (with some hysteresis
+// going down, so that the relative standard error stays below
+// sqrt(4 / (3 budget)): 0.9% with the default budget).
+//
+// Invariant after each sample: bit 0 is set only in lines touched since
+// that sample, or in lines not selected at `in_force` (the selection whose
+// lines that sample cleared), which may be stale ("stuck"). The sampler's
+// pending byte of a shadow page has bit 0 while the page may hold stuck
+// lines; a sample that clears a larger selection than the one in force
+// visits those pages too. A phase boundary clears every line (phases stay
+// exact: the phase bitmap takes bit 0 of all lines, and after the boundary
+// a stuck bit 0 means touched within the phase).
+//
+// Level k's snapshot counts the lines selected at the largest s in force
+// during its 2^(k*step) periods: those lines had bit 0 cleared at every
+// sample of the period, so their bit k is exact. A stuck bit 0 is not
+// copied into bits 1..6 (no level counts the line), so a page that holds
+// only stuck lines drops out of the level visits.
+
+#define MAX_SHIFT 8
+static int in_force;      // shift whose selection the last sample cleared
+static int budget_shift;  // the shift the budget asks for now
+static u8 level_shift[NUM_LEVELS]; // largest in force in each level's period
+
+static inline u64 line_hash(const u64 *word) {
+  u64 z = ((uptr)word >> 3) + 0x9e3779b97f4a7c15ULL;
+  z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+  z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+  return z ^ (z >> 31);
+}
+
+// Bit 0 of each byte whose line is selected at `shift`: those whose byte of
+// the hash has its top `shift` bits clear (an exact zero-byte test).
+static inline u64 selected_lines(u64 hash, int shift) {
+  if (shift == 0)
+    return ONES;
+  u64 top = hash & (ONES * (u8)(0xff00 >> shift));
+  u64 low7 = 0x7f7f7f7f7f7f7f7fULL;
+  u64 zero = ~(((top & low7) + low7) | top | low7);
+  return zero >> 7;
+}
+
+static u64 isqrt(u64 x) {
+  u64 root = 0;
+  for (u64 bit = 1ULL << 62; bit; bit >>= 2) {
+    if (x >= root + bit) {
+      x -= root + bit;
+      root = (root >> 1) + bit;
+    } else {
+      root >>= 1;
+    }
+  }
+  return root;
+}
+
+// Standard error of a count of `selected` lines at 1/2^shift, scaled up:
+// sqrt(n (1 - f)) / f.
+static u64 std_error_of(u64 selected, int shift) {
+  u64 scale = 1ULL << shift;
+  return isqrt(selected * (scale - 1) * scale);
+}
+
+// The shift for the next period, from the lines (estimated) of the last.
+static int choose_shift(u64 lines) {
+  if (efsan_flags.exact_snapshots)
+    return 0;
+  u64 budget = (u64)efsan_flags.snapshot_budget;
+  int target = 0;
+  while (target < MAX_SHIFT && (lines >> (target + 1)) >= budget)
+    target++;
+  // Down only once the lines sampled fall below 3/4 of the budget: a
+  // working set near a power of two times the budget does not switch back
+  // and forth (each switch down visits every page with stuck lines).
+  if (target < budget_shift && (lines >> budget_shift) >= budget * 3 / 4)
+    return budget_shift;
+  return target;
+}
+
 //===-- Sampling -----------------------------------------------------------===//
 
 #define ACCESS_BITS_ALL 0x8181818181818181ULL
@@ -85,7 +186,11 @@ struct sample_scan {
   u8 due_mask;  // the same bits of one byte
   u64 counts[NUM_LEVELS];
   int top_due;  // levels 1..top_due are due now (0: none)
-  bool touched; // sample_words saw a bit 0
+  int count_shift; // level 0 counts the lines selected at this shift
+  int clear_shift; // bit 0 is cleared in the lines selected at this shift
+  bool estimating; // a shift above, or of a due level, is not 0
+  bool touched; // sample_words saw a bit 0 of a line counted now
+  bool stuck;   // and left one set in a line not selected at clear_shift
 };
 
 // The number of bytes with bit 0 set in a word whose other bits are clear:
@@ -103,50 +208,82 @@ static inline u64 count_bit0(u64 bits) { return (bits * ONES) >> 56; }
 // snapshot_step) only words with a bit 0 change and the loop is short
 // enough for every line of 1 GiB changed to cost a few milliseconds.
 static inline __attribute__((always_inline)) void
-sample_words(struct sample_scan *scan, u64 *words, uptr count, int top_due) {
+sample_words(struct sample_scan *scan, u64 *words, uptr count, int top_due,
+             bool estimating) {
   u64 due_bits = scan->due_bits;
   u64 interesting = ONES | due_bits;
   u64 counts[NUM_LEVELS] = {0};
+  u64 any_touched = 0, any_stuck = 0;
   bool phase_open = efsan_ws_phase_bits != 0;
   for (uptr i = 0; i < count; i++) {
     u64 old = __atomic_load_n(&words[i], __ATOMIC_RELAXED);
     if (!(old & interesting))
       continue;
-    u64 touched, moved;
+    u64 counted = ONES, cleared = ONES, hash = 0;
+    if (estimating) {
+      hash = line_hash(&words[i]);
+      counted = selected_lines(hash, scan->count_shift);
+      cleared = scan->clear_shift == scan->count_shift
+                    ? counted
+                    : selected_lines(hash, scan->clear_shift);
+    }
+    u64 touched, fresh, moved;
     for (;;) {
       touched = old & ONES;
-      // Each byte of `touched` is 0 or 1, so the product sets bits 1..6 in
-      // exactly the bytes with bit 0, without carries between bytes.
-      moved = (old & ~ONES) | (touched * 0x7e);
+      // Bit 0 of the lines counted now says "touched in this period"; in the
+      // others it is stale (stuck since an earlier sample) and is not copied:
+      // no level counts them, and so a page that holds only stuck lines is
+      // not visited again for the levels.
+      fresh = touched & counted;
+      // Each byte of `fresh` is 0 or 1, so the product sets bits 1..6 in
+      // exactly those bytes, without carries between bytes.
+      moved = (old & ~(touched & cleared)) | (fresh * 0x7e);
+      u64 next = moved & ~due_bits;
+      if (estimating && next == old)
+        break; // stuck lines only: nothing to write
       if ((old & ACCESS_BITS_ALL) == ACCESS_BITS_ALL) {
-        __atomic_store_n(&words[i], moved & ~due_bits, __ATOMIC_RELAXED);
+        __atomic_store_n(&words[i], next, __ATOMIC_RELAXED);
         break;
       }
-      if (__atomic_compare_exchange_n(&words[i], &old, moved & ~due_bits,
-                                      false, __ATOMIC_RELAXED,
-                                      __ATOMIC_RELAXED))
+      if (__atomic_compare_exchange_n(&words[i], &old, next, false,
+                                      __ATOMIC_RELAXED, __ATOMIC_RELAXED))
         break;
       // The program set bits meanwhile: redo the word with its new value.
     }
-    counts[0] += count_bit0(touched);
-    for (int level = 1; level <= top_due; level++)
-      counts[level] += count_bit0((moved >> level) & ONES);
+    counts[0] += count_bit0(fresh);
+    for (int level = 1; level <= top_due; level++) {
+      u64 level_lines = ONES;
+      if (estimating)
+        level_lines = level_shift[level] == scan->count_shift
+                          ? counted
+                          : selected_lines(hash, level_shift[level]);
+      counts[level] += count_bit0((moved >> level) & level_lines);
+    }
+    any_touched |= fresh;
+    if (estimating)
+      any_stuck |= touched & ~cleared;
     if (EFSAN_UNLIKELY(phase_open) && touched)
       efsan_ws_phase_note(&words[i], touched);
   }
   for (int level = 0; level <= top_due; level++)
     scan->counts[level] += counts[level];
-  scan->touched = counts[0] != 0;
+  scan->touched = any_touched != 0;
+  scan->stuck = any_stuck != 0;
 }
 
 static void sample_words_level0(struct sample_scan *scan, u64 *words,
                                 uptr count) {
-  sample_words(scan, words, count, 0);
+  sample_words(scan, words, count, 0, false);
 }
 
 static void sample_words_due(struct sample_scan *scan, u64 *words,
                              uptr count) {
-  sample_words(scan, words, count, scan->top_due);
+  sample_words(scan, words, count, scan->top_due, false);
+}
+
+static void sample_words_estimating(struct sample_scan *scan, u64 *words,
+                                    uptr count) {
+  sample_words(scan, words, count, scan->top_due, true);
 }
 
 // One shadow page that changed or holds bits of a due level. Its pending
@@ -155,31 +292,55 @@ static void sample_words_due(struct sample_scan *scan, u64 *words,
 static u8 sample_page(u64 *words, uptr count, u8 pending, void *arg) {
   struct sample_scan *scan = arg;
   scan->touched = false;
-  if (scan->top_due == 0)
+  scan->stuck = false;
+  if (scan->estimating)
+    sample_words_estimating(scan, words, count);
+  else if (scan->top_due == 0)
     sample_words_level0(scan, words, count);
   else
     sample_words_due(scan, words, count);
+  pending &= (u8)~(scan->due_mask | 1);
   if (scan->touched)
     pending |= 0x7e;
-  return pending & ~scan->due_mask;
+  if (scan->stuck)
+    pending |= 1;
+  return pending;
 }
 
-static void record(int level, u64 lines) {
+static u32 clamp_u32(u64 value) {
+  return value > 0xffffffffu ? 0xffffffffu : (u32)value;
+}
+
+// `selected`: the lines counted among those selected at 1/2^shift.
+static void record(int level, u64 selected, int shift) {
   struct level_series *series = &levels[level];
-  u32 value = lines > 0xffffffffu ? 0xffffffffu : (u32)lines;
-  series->lines[series->taken % history] = value;
+  u32 value = clamp_u32(selected << shift);
+  u32 error = clamp_u32(std_error_of(selected, shift));
+  u64 slot = series->taken % history;
+  series->lines[slot] = value;
+  series->shift[slot] = (u8)shift;
+  series->std_error[slot] = error;
   series->taken++;
-  if (value > series->peak)
+  if (shift)
+    series->estimated++;
+  if (value > series->peak || series->taken == 1) {
     series->peak = value;
+    series->peak_shift = (u8)shift;
+    series->peak_std_error = error;
+  }
 }
 
 // Called with sampler_lock held. A sample cut short by *stop (exit) is not
-// recorded (the last partial period is in no snapshot anyway).
-static void take_sample(const bool *stop) {
+// recorded (the last partial period is in no snapshot anyway). A phase
+// boundary clears bit 0 of every line (see "Estimated snapshots").
+static void take_sample(const bool *stop, bool phase_boundary) {
   efsan_regions_refresh();
   u32 sample = samples + 1;
   struct sample_scan scan;
   efsan_internal_memset(&scan, 0, sizeof(scan));
+  scan.count_shift = in_force;
+  scan.clear_shift = phase_boundary ? 0 : budget_shift;
+  u8 wanted = scan.clear_shift < in_force ? 1 : 0; // pages with stuck lines
   for (int level = 1; level < NUM_LEVELS; level++) {
     u64 period = level_period_samples(level);
     if (sample % period == 0) {
@@ -188,13 +349,31 @@ static void take_sample(const bool *stop) {
       scan.top_due = level;
     }
   }
+  scan.estimating = scan.count_shift || scan.clear_shift;
+  for (int level = 1; level < NUM_LEVELS; level++) {
+    if (level_shift[level] < in_force)
+      level_shift[level] = (u8)in_force;
+    // A level due now whose period was estimated counts its selected lines
+    // only, even if this sample is exact at level 0.
+    if (level <= scan.top_due && level_shift[level])
+      scan.estimating = true;
+  }
   uptr n = efsan_regions_snapshot(&scan_regions, &scan_capacity);
-  if (!efsan_shadow_for_each_changed(scan_regions, n, scan.due_mask,
-                                     sample_page, &scan, stop))
+  if (!efsan_shadow_for_each_changed(scan_regions, n, scan.due_mask | wanted,
+                                     sample_page, &scan, stop)) {
+    // Cut short (exit): some pages were cleared at clear_shift, the rest
+    // still at in_force; the larger of the two keeps the invariant.
+    if (scan.clear_shift > in_force)
+      in_force = scan.clear_shift;
     return;
-  record(0, scan.counts[0]);
-  for (int level = 1; level <= scan.top_due; level++)
-    record(level, scan.counts[level]);
+  }
+  record(0, scan.counts[0], scan.count_shift);
+  for (int level = 1; level <= scan.top_due; level++) {
+    record(level, scan.counts[level], level_shift[level]);
+    level_shift[level] = 0;
+  }
+  in_force = scan.clear_shift;
+  budget_shift = choose_shift(scan.counts[0] << scan.count_shift);
   __atomic_store_n(&samples, sample, __ATOMIC_RELEASE);
 }
 
@@ -288,7 +467,7 @@ static void sampler_main(void *arg) {
                   (now - last_sample) / 1000000);
     last_sample = now;
     u64 started = efsan_monotonic_ns();
-    take_sample(&sampler_stopped);
+    take_sample(&sampler_stopped, false);
     u64 cpu_now = efsan_thread_cpu_ns();
     u64 cpu_since_last = cpu_now - cpu_at_start - sampler_cpu_ns;
     sampler_cpu_ns = cpu_now - cpu_at_start;
@@ -331,7 +510,7 @@ void efsan_ws_sample_now(void (*with_lock)(void *arg), void *arg) {
   efsan_mutex_lock(&sampler_lock);
   // Not stopped by exit: a phase that ends in an atexit handler still gets
   // its last sample.
-  take_sample(0);
+  take_sample(0, true);
   with_lock(arg);
   efsan_mutex_unlock(&sampler_lock);
 }
@@ -346,8 +525,11 @@ static void start_sampler(void) {
 
 void efsan_ws_init(void) {
   history = (u32)efsan_flags.snapshot_history;
-  for (int level = 0; level < NUM_LEVELS; level++)
+  for (int level = 0; level < NUM_LEVELS; level++) {
     levels[level].lines = efsan_mmap(history * sizeof(u32));
+    levels[level].shift = efsan_mmap(history);
+    levels[level].std_error = efsan_mmap(history * sizeof(u32));
+  }
   efsan_caches_init();
   efsan_ws_objects_init();
   clock_origin_ns = program_clock_ns();
@@ -377,8 +559,12 @@ void efsan_ws_fork_child(void) {
   // sampler thread did not survive fork.
   for (int level = 0; level < NUM_LEVELS; level++) {
     levels[level].taken = 0;
+    levels[level].estimated = 0;
     levels[level].peak = 0;
+    level_shift[level] = 0;
   }
+  in_force = 0;
+  budget_shift = 0;
   __atomic_store_n(&samples, 0, __ATOMIC_RELEASE);
   efsan_ws_phases_fork_child();
   sampler_cpu_ns = 0;
@@ -464,6 +650,63 @@ static u32 kept_snapshot(const struct level_series *series, u64 i) {
   return series->lines[(first + i) % history];
 }
 
+static u8 kept_shift(const struct level_series *series, u64 i) {
+  u64 first = series->taken - kept_snapshots(series);
+  return series->shift[(first + i) % history];
+}
+static u32 kept_std_error(const struct level_series *series, u64 i) {
+  u64 first = series->taken - kept_snapshots(series);
+  return series->std_error[(first + i) % history];
+}
+
+// Over the kept estimated snapshots of every level: the smallest fraction
+// sampled (its shift); of those that counted at least 3/4 of the budget's
+// lines (the steady state), the largest standard error relative to the
+// estimate, in hundredths of a percent; of the others (a period with fewer
+// lines than the one before it, counted on the share chosen for that one),
+// how many and their largest standard error.
+struct estimates_summary {
+  int max_shift;
+  u64 max_error_bp;
+  u64 small, small_max_error;
+};
+
+static bool summarize_estimates(struct estimates_summary *sum) {
+  bool any = false;
+  efsan_internal_memset(sum, 0, sizeof(*sum));
+  for (int level = 0; level < NUM_LEVELS; level++) {
+    const struct level_series *series = &levels[level];
+    for (u64 i = 0; i < kept_snapshots(series); i++) {
+      int shift = kept_shift(series, i);
+      if (!shift)
+        continue;
+      any = true;
+      if (shift > sum->max_shift)
+        sum->max_shift = shift;
+      u32 lines = kept_snapshot(series, i), error = kept_std_error(series, i);
+      u64 selected = (u64)lines >> shift;
+      if (selected < (u64)efsan_flags.snapshot_budget * 3 / 4) {
+        sum->small++;
+        if (error > sum->small_max_error)
+          sum->small_max_error = error;
+        continue;
+      }
+      u64 bp = ((u64)error * 10000 + lines / 2) / lines;
+      if (bp > sum->max_error_bp)
+        sum->max_error_bp = bp;
+    }
+  }
+  return any;
+}
+
+// "1", "0.5", ... "0.00390625": 1/2^shift exactly, for JSON.
+static const char *fraction_text(int shift) {
+  static const char *const text[MAX_SHIFT + 1] = {
+      "1", "0.5", "0.25", "0.125", "0.0625", "0.03125", "0.015625",
+      "0.0078125", "0.00390625"};
+  return text[shift];
+}
+
 static void print_text(u64 total, const u64 *by_kind, u32 num_samples) {
   char size[32], period[32];
   int pid = efsan_getpid();
@@ -488,9 +731,16 @@ static void print_text(u64 total, const u64 *by_kind, u32 num_samples) {
                     (u64)efsan_flags.sample_freq *
                         level_period_samples(peak_level));
     efsan_cache_fit_text(fit, sizeof(fit), peak);
-    efsan_report_line("  the peak: at most %u lines (%s) touched within one "
-                      "period of %s (level %d), %s\n",
-                      peak, size, period, peak_level, fit);
+    if (levels[peak_level].peak_shift)
+      efsan_report_line("  the peak: about %u lines (%s; estimated, standard "
+                        "error %u lines) touched within one period of %s "
+                        "(level %d), %s\n",
+                        peak, size, levels[peak_level].peak_std_error, period,
+                        peak_level, fit);
+    else
+      efsan_report_line("  the peak: at most %u lines (%s) touched within "
+                        "one period of %s (level %d), %s\n",
+                        peak, size, period, peak_level, fit);
   }
   efsan_caches_print_text();
   if (total_top && efsan_ws_objects_enabled()) {
@@ -520,6 +770,23 @@ static void print_text(u64 total, const u64 *by_kind, u32 num_samples) {
                         "core (sampler_max_cpu)\n",
                         sampler_cpu_ns / 1000000, sampler_cpu_ns / 1000 % 1000,
                         late, late == 1 ? "" : "s", efsan_flags.sampler_max_cpu);
+    struct estimates_summary sum;
+    if (summarize_estimates(&sum)) {
+      char small[160] = "";
+      if (sum.small)
+        efsan_snprintf(small, sizeof(small),
+                       " (but %llu that counted fewer lines, as the share "
+                       "adapted to a smaller working set: at most %llu "
+                       "lines)",
+                       sum.small, sum.small_max_error);
+      efsan_report_line("  snapshots marked ~ are estimates (more than %d lines "
+                        "per period, snapshot_budget): counted on a fixed "
+                        "1/%d of the lines at the least, standard error at "
+                        "most %llu.%02llu%%%s; exact_snapshots=1 counts every "
+                        "line (totals and phases are always exact)\n",
+                        efsan_flags.snapshot_budget, 1 << sum.max_shift,
+                        sum.max_error_bp / 100, sum.max_error_bp % 100, small);
+    }
     for (int level = 0; level < NUM_LEVELS; level++) {
       const struct level_series *series = &levels[level];
       if (!series->taken)
@@ -530,16 +797,17 @@ static void print_text(u64 total, const u64 *by_kind, u32 num_samples) {
       efsan_format_lines(size, sizeof(size), series->peak);
       efsan_cache_fit_text(fit, sizeof(fit), series->peak);
       u64 kept = kept_snapshots(series);
-      efsan_report_line("  level %d: every %s, %llu snapshot%s%s, peak %u lines "
-                        "(%s, %s); lines per snapshot, oldest first:\n",
+      efsan_report_line("  level %d: every %s, %llu snapshot%s%s, peak %s%u "
+                        "lines (%s, %s); lines per snapshot, oldest first:\n",
                         level, period, series->taken,
                         series->taken == 1 ? "" : "s",
                         kept < series->taken ? " (oldest dropped)" : "",
-                        series->peak, size, fit);
+                        series->peak_shift ? "~" : "", series->peak, size, fit);
       char line[16 * 12 + 32];
       uptr used = 0;
       for (u64 i = 0; i < kept; i++) {
-        used += efsan_snprintf(line + used, sizeof(line) - used, " %u",
+        used += efsan_snprintf(line + used, sizeof(line) - used, " %s%u",
+                               kept_shift(series, i) ? "~" : "",
                                kept_snapshot(series, i));
         if ((i + 1) % 16 == 0 || i + 1 == kept) {
           efsan_report_line("   %s\n", line);
@@ -583,32 +851,51 @@ static void print_json(u64 total, const u64 *by_kind, u32 num_samples) {
   efsan_printf(",\n \"sample_period_ms\": %d, \"samples\": %u, \"snapshot_step\": "
                "%d, \"snapshot_history\": %u,\n \"sampler_cpu_ms\": "
                "%llu.%03llu, \"sampler_max_cpu\": %d, "
-               "\"sampler_late_samples\": %u,\n \"levels\": [",
+               "\"sampler_late_samples\": %u,\n \"snapshot_budget\": %d, "
+               "\"exact_snapshots\": %s,\n \"levels\": [",
                efsan_flags.sample_freq, num_samples, efsan_flags.snapshot_step,
                history, sampler_cpu_ns / 1000000,
                sampler_cpu_ns / 1000 % 1000, efsan_flags.sampler_max_cpu,
-               __atomic_load_n(&sampler_late_samples, __ATOMIC_RELAXED));
+               __atomic_load_n(&sampler_late_samples, __ATOMIC_RELAXED),
+               efsan_flags.snapshot_budget,
+               efsan_flags.exact_snapshots ? "true" : "false");
   for (int level = 0; level < NUM_LEVELS; level++) {
     const struct level_series *series = &levels[level];
     u64 kept = efsan_flags.record_snapshots ? kept_snapshots(series) : 0;
-    u32 level_peak = efsan_flags.record_snapshots ? series->peak : 0;
+    bool recorded = efsan_flags.record_snapshots && series->taken;
+    u32 level_peak = recorded ? series->peak : 0;
     efsan_printf("%s\n  {\"level\": %d, \"period_ms\": %llu, \"taken\": %llu, "
-                 "\"peak_lines\": %u, \"peak_fits_level\": %d, \"lines\": [",
+                 "\"estimated\": %llu, \"peak_lines\": %u, "
+                 "\"peak_fits_level\": %d, \"peak_sampled_fraction\": %s, "
+                 "\"peak_std_error\": %u,\n   \"lines\": [",
                  level ? "," : "", level,
                  (u64)efsan_flags.sample_freq * level_period_samples(level),
-                 efsan_flags.record_snapshots ? series->taken : 0, level_peak,
-                 efsan_cache_fit_level(level_peak));
-    // The snapshots, then the smallest cache each one fits.
-    for (int fits = 0; fits < 2; fits++) {
-      if (fits)
-        efsan_printf("], \"fits_level\": [");
-      char line[16 * 12 + 32];
+                 recorded ? series->taken : 0,
+                 recorded ? series->estimated : 0, level_peak,
+                 efsan_cache_fit_level(level_peak),
+                 fraction_text(recorded ? series->peak_shift : 0),
+                 recorded ? series->peak_std_error : 0);
+    // The snapshots, the smallest cache each one fits, the fraction of the
+    // lines each one counted and its standard error.
+    static const char *const arrays[] = {"lines", "fits_level",
+                                         "sampled_fraction", "std_error"};
+    for (int array = 0; array < 4; array++) {
+      if (array)
+        efsan_printf("],\n   \"%s\": [", arrays[array]);
+      char line[16 * 16 + 32];
       uptr used = 0;
       for (u64 i = 0; i < kept; i++) {
         u32 lines = kept_snapshot(series, i);
-        used += efsan_snprintf(line + used, sizeof(line) - used, "%s%u",
-                               i ? ", " : "",
-                               fits ? (u32)efsan_cache_fit_level(lines) : lines);
+        const char *sep = i ? ", " : "";
+        if (array == 2)
+          used += efsan_snprintf(line + used, sizeof(line) - used, "%s%s", sep,
+                                 fraction_text(kept_shift(series, i)));
+        else
+          used += efsan_snprintf(
+              line + used, sizeof(line) - used, "%s%u", sep,
+              array == 0   ? lines
+              : array == 1 ? (u32)efsan_cache_fit_level(lines)
+                           : kept_std_error(series, i));
         if ((i + 1) % 16 == 0 || i + 1 == kept) {
           efsan_printf("%s", line);
           used = 0;
@@ -624,7 +911,7 @@ void efsan_ws_report(bool at_exit) {
   efsan_mutex_lock(&sampler_lock);
   // The open phase's lines up to now (it ends here at exit).
   if (efsan_ws_phase_bits)
-    take_sample(0);
+    take_sample(0, false);
   efsan_ws_phases_before_report(at_exit);
   efsan_regions_refresh();
   u64 by_kind[EFSAN_REGION_KINDS] = {0};

@@ -5,7 +5,7 @@
 // tools; so were thread creation stacks of threads created by threads.
 // RUN: %clang -O2 -g -fsanitize=efficiency-cache-frag -pthread %s -o %t
 // RUN: %run %t 2>&1 | FileCheck %s --check-prefix=CF
-// RUN: %if taskset %{ taskset -c 0 %run %t 2>&1 | FileCheck %s --check-prefix=CF %}
+// RUN: %if taskset %{ env ESAN_OPTIONS=cache_frag_min_share=0 taskset -c 0 %run %t 2>&1 | FileCheck %s --check-prefix=CF %}
 // CF: T2 created by T1 at:
 // CF-NEXT: #0 {{.*}} in starter {{.*}}alloc-stack-thread.c:[[@LINE+34]]
 // CF-NEXT: object: heap object at {{.*}}, size 4112;
@@ -13,10 +13,10 @@
 // CF-NEXT: accesses:
 // RUN: %clang -O2 -g -fsanitize=efficiency-working-set -pthread %s -o %t.ws
 // RUN: rm -f %t.log.*
-// RUN: env ESAN_OPTIONS=report_format=json:log_path=%t.log %run %t.ws
+// RUN: env ESAN_OPTIONS=cache_frag_min_share=0:report_format=json:log_path=%t.log %run %t.ws
 // RUN: %python %S/../working-set/Inputs/check_report.py %t.log --count 1 \
 // RUN:   "[f['function'] for o in objects if o['kind'] == 'heap' and o['alloc_stack'] for f in o['alloc_stack'] if o['alloc_stack'][0]['function'] == 'starter'] == ['starter']"
-// RUN: env ESAN_OPTIONS=report_objects=3 %run %t.ws 2>&1 | FileCheck %s --check-prefix=WS
+// RUN: env ESAN_OPTIONS=cache_frag_min_share=0:report_objects=3 %run %t.ws 2>&1 | FileCheck %s --check-prefix=WS
 // WS: heap {{.*}} starter {{.*}}alloc-stack-thread.c
 // WS-NOT: called from
 // WS: stack

@@ -7,7 +7,8 @@
 // RUN: env ESAN_OPTIONS=cache_frag_report_threshold=0 not %run %t 2>&1 | FileCheck %s --check-prefix=REPORT
 // RUN: env ESAN_OPTIONS=cache_frag_max_tracked_lines=0 not %run %t 2>&1 | FileCheck %s --check-prefix=LINES
 // RUN: env ESAN_OPTIONS=cache_frag_sample_period=0 not %run %t 2>&1 | FileCheck %s --check-prefix=PERIOD0
-// RUN: env ESAN_OPTIONS=cache_frag_transfer_ns=0 not %run %t 2>&1 | FileCheck %s --check-prefix=TRANSFER
+// RUN: env ESAN_OPTIONS=cache_frag_transfer_ns=-1 not %run %t 2>&1 | FileCheck %s --check-prefix=TRANSFER
+// RUN: env ESAN_OPTIONS=cache_frag_line_pairs=maybe not %run %t 2>&1 | FileCheck %s --check-prefix=PAIRS
 // RUN: env ESAN_OPTIONS=cache_frag_min_share=1.2.3 not %run %t 2>&1 | FileCheck %s --check-prefix=SHARE -DVALUE=1.2.3
 // RUN: env ESAN_OPTIONS=cache_frag_min_share=101 not %run %t 2>&1 | FileCheck %s --check-prefix=SHARE -DVALUE=101
 // RUN: env ESAN_OPTIONS=cache_frag_min_share=0.00001 not %run %t 2>&1 | FileCheck %s --check-prefix=SHARE -DVALUE=0.00001
@@ -32,7 +33,8 @@ int main(void) {
 // LINES: EfficiencySanitizer: ERROR: cache_frag_max_tracked_lines must be 1..16777216 (got 0)
 // PERIOD0: EfficiencySanitizer: ERROR: cache_frag_sample_period must be >= 1 (got 0)
 // PERIOD0-NOT: the program ran
-// TRANSFER: EfficiencySanitizer: ERROR: cache_frag_transfer_ns must be 1..100000 (got 0)
+// TRANSFER: EfficiencySanitizer: ERROR: cache_frag_transfer_ns must be 1..100000, or 0 to measure (got -1)
+// PAIRS: EfficiencySanitizer: ERROR: cache_frag_line_pairs must be auto, yes or no (got 'maybe')
 // SHARE: EfficiencySanitizer: ERROR: cache_frag_min_share must be a percentage from 0 to 100 with at most 4 decimals, e.g. 1 or 0.5 (got '[[VALUE]]')
 // SHARE-NOT: the program ran
 // RAN: the program ran

@@ -7,11 +7,11 @@
 // Fails before the runtime's operator new: the stack was
 // "#0 operator new(unsigned long)", "#1 main", the vector's function lost.
 // RUN: %clangxx -O2 -g -fsanitize=efficiency-cache-frag -pthread %s -o %t
-// RUN: env ESAN_OPTIONS=cache_frag_sample_period=1 %run %t 2>&1 | FileCheck %s
+// RUN: env ESAN_OPTIONS=cache_frag_min_share=0:cache_frag_sample_period=1 %run %t 2>&1 | FileCheck %s
 // The same at -O0, where the allocation goes through std::allocator's
 // (instrumented, frame-pointer) functions.
 // RUN: %clangxx -O0 -g -fsanitize=efficiency-cache-frag -pthread %s -o %t0
-// RUN: env ESAN_OPTIONS=cache_frag_sample_period=1 %run %t0 2>&1 | FileCheck %s
+// RUN: env ESAN_OPTIONS=cache_frag_min_share=0:cache_frag_sample_period=1 %run %t0 2>&1 | FileCheck %s
 #include <atomic>
 #include <vector>
 

@@ -2,7 +2,7 @@
 // at the allocating frame and goes up to main, each frame with its line; the
 // block is named through the variable that held it where it was allocated.
 // RUN: %clang -O2 -g -fsanitize=efficiency-cache-frag -pthread %s -o %t
-// RUN: env ESAN_OPTIONS=cache_frag_sample_period=1 %run %t 2>&1 | FileCheck %s
+// RUN: env ESAN_OPTIONS=cache_frag_min_share=0:cache_frag_sample_period=1 %run %t 2>&1 | FileCheck %s
 #include <stdlib.h>
 
 #include "Inputs/lockstep.h"

@@ -6,12 +6,12 @@
 // are named without asking the symbolizer about heap addresses).
 // RUN: %clang -O2 -g -fsanitize=efficiency-cache-frag -pthread %s -o %t
 // RUN: rm -f %t.log.*
-// RUN: env ESAN_OPTIONS=log_path=%t.log:report_format=json %run %t 2> %t.stderr
+// RUN: env ESAN_OPTIONS=cache_frag_min_share=0:log_path=%t.log:report_format=json %run %t 2> %t.stderr
 // RUN: count 0 < %t.stderr
 // RUN: %python %S/Inputs/check_findings.py --only --expect false-sharing:heap=heap-reuse.c --min-objects 2 %t.log.*
-// RUN: env ESAN_OPTIONS=cache_frag_sample_period=1:report_format=json %run %t 2> %t.exact.json
+// RUN: env ESAN_OPTIONS=cache_frag_min_share=0:cache_frag_sample_period=1:report_format=json %run %t 2> %t.exact.json
 // RUN: %python %S/Inputs/check_findings.py --only --expect false-sharing:heap=heap-reuse.c --min-objects 2 %t.exact.json
-// RUN: %run %t 2>&1 | FileCheck %s
+// RUN: env ESAN_OPTIONS=cache_frag_min_share=0 %run %t 2>&1 | FileCheck %s
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>

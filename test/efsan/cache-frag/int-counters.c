@@ -4,13 +4,13 @@
 // heap object, named by its allocation site.
 // RUN: %clang -O2 -g -fsanitize=efficiency-cache-frag -pthread %s -o %t
 // DEFINE: %{check} = %python %S/Inputs/check_findings.py --only --expect false-sharing:heap=int-counters.c --threads 1,2,3,4
-// RUN: env ESAN_OPTIONS=report_format=json %run %t 2> %t.default.json
+// RUN: env ESAN_OPTIONS=cache_frag_min_share=0:report_format=json %run %t 2> %t.default.json
 // RUN: %{check} %t.default.json
-// RUN: env ESAN_OPTIONS=report_format=json:cache_frag_sample_period=1 %run %t 2> %t.exact.json
+// RUN: env ESAN_OPTIONS=cache_frag_min_share=0:report_format=json:cache_frag_sample_period=1 %run %t 2> %t.exact.json
 // RUN: %{check} %t.exact.json
-// RUN: %if taskset %{ env ESAN_OPTIONS=report_format=json taskset -c 0 %run %t 2> %t.pinned.json %}
+// RUN: %if taskset %{ env ESAN_OPTIONS=cache_frag_min_share=0:report_format=json taskset -c 0 %run %t 2> %t.pinned.json %}
 // RUN: %if taskset %{ %{check} %t.pinned.json %}
-// RUN: %run %t 2>&1 | FileCheck %s
+// RUN: env ESAN_OPTIONS=cache_frag_min_share=0 %run %t 2>&1 | FileCheck %s
 #include "Inputs/workers.h"
 #include <stdio.h>
 #include <stdlib.h>
@@ -43,7 +43,7 @@ int main(void) {
   return 0;
 }
 
-// CHECK: #1 false sharing on cache line {{.*}} of the time of threads T1 T2 T3 T4)
+// CHECK: #1 false sharing on cache line {{.*}} of the run; about {{.*}} of wall time); threads T1 T2 T3 T4
 // CHECK: object: heap object at 0x{{[0-9a-f]+}}, size 16; written bytes that invalidate: +0..15 ({{[0-9]+}} invalidations); allocated at:
 // CHECK-NEXT: #0 {{.*}} in main {{.*}}int-counters.c:39
 // CHECK: SUMMARY: EfficiencySanitizer: cache-frag: 1 false sharing, 0 true sharing

@@ -2,8 +2,8 @@
 // the same findings (kinds, invalidations, impact, per-thread byte ranges)
 // and struct counts as the text report.
 // RUN: %clang -O2 -g -fsanitize=efficiency-cache-frag -pthread %s -o %t
-// RUN: env ESAN_OPTIONS=cache_frag_sample_period=1 %run %t 2> %t.txt
-// RUN: env ESAN_OPTIONS=cache_frag_sample_period=1:report_format=json %run %t 2> %t.json
+// RUN: env ESAN_OPTIONS=cache_frag_min_share=0:cache_frag_sample_period=1 %run %t 2> %t.txt
+// RUN: env ESAN_OPTIONS=cache_frag_min_share=0:cache_frag_sample_period=1:report_format=json %run %t 2> %t.json
 // RUN: %python %S/Inputs/check_json.py %t.json %t.txt | FileCheck %s
 // RUN: FileCheck %s --check-prefix=JSON < %t.json
 #include "Inputs/lockstep.h"
@@ -28,18 +28,24 @@ int main(void) {
 // CHECK: check_json: 1 findings and 1 structs match
 
 // JSON: "tool": "cache-frag",
-// JSON-NEXT: "schema_version": 1,
+// JSON-NEXT: "schema_version": 3,
 // JSON-NEXT: "pid": {{[0-9]+}},
 // JSON-NEXT: "executable": "{{.*}}/json.c.tmp",
 // JSON-NEXT: "sampled": false,
 // JSON-NEXT: "sample_period": 1,
-// JSON-NEXT: "transfer_ns": 50,
-// JSON-NEXT: "min_share": 0.010000,
+// JSON-NEXT: "transfer_ns": {{[0-9]+}},
+// JSON-NEXT: "transfer_source": "{{measured|default.*}}",
+// JSON-NEXT: "line_pairs": {{true|false}},
+// JSON-NEXT: "line_pairs_source": "cpuid: {{.*}}",
+// JSON-NEXT: "run_cpu_seconds": {{[0-9]+\.[0-9]+}},
+// JSON-NEXT: "expected_gain": {"cpu_seconds": {{[0-9.]+}}, "share": {{[0-9.]+}}, "wall_seconds": {{[0-9.]+}}},
+// JSON-NEXT: "min_share": 0.000000,
+// JSON-NEXT: "hidden_findings": 0,
 // JSON-NEXT: "report_threshold": 100,
 // JSON: "findings": [
 // JSON-NEXT: {"kind": "false-sharing", "line_address": {{[0-9]+}}, "line_size": 64, "invalidations": 3999,
 // JSON-NEXT: "observed_invalidations": 3999, "estimated_parallel_invalidations": {{25[0-4][0-9]}}, "true_sharing_invalidations": 0, "false_sharing_invalidations": 3999,
-// JSON-NEXT: "impact": {"estimated_seconds": 0.000199950, "share": 0.{{[0-9]+}}, "transfer_ns": 50, "threads_seconds": 0.0000{{[0-9]+}}},
+// JSON-NEXT: "impact": {"estimated_seconds": {{[0-9]+\.[0-9]+}}, "share": {{[0-9]+\.[0-9]+}}, "wall_seconds": {{[0-9]+\.[0-9]+}}, "conditional": false, "transfer_ns": {{[0-9]+}}, "threads_seconds": {{[0-9]+\.[0-9]+}}},
 // JSON-NEXT: "threads": [1, 2],
 // JSON-NEXT: "thread_start_functions": [{"thread": 1, "function": "lockstep_worker"}, {"thread": 2, "function": "lockstep_worker"}],
 // JSON-NEXT: "thread_creations": [{"thread": 1, "created_by": 0, "stack": [{"function": "lockstep_run", "file": "{{.*}}lockstep.h", "line": 55}, {"function": "main", "file": "{{.*}}json.c", "line": 24}]}, {"thread": 2, "created_by": 0, "stack": [{"function": "lockstep_run", "file": "{{.*}}lockstep.h", "line": 55}, {"function": "main", "file": "{{.*}}json.c", "line": 24}]}],
@@ -62,6 +68,6 @@ int main(void) {
 // JSON-NEXT: "members": [
 // JSON-NEXT: {"name": "pairs[0].first", "offset": 0, "size": 8, "threads": [1]},
 // JSON-NEXT: {"name": "pairs[1].first", "offset": 16, "size": 8, "threads": [2]}],
-// JSON-NEXT: "fix": {"thread_part_bytes": 16, "estimated_gain_seconds": 0.000199950, "text": "threads write different bytes of global 'pairs' on one cache line: {{.*}}(struct pair is 16 bytes, 4 per line: make each element 64 bytes, e.g. _Alignas(64) on its first member first, or pad struct pair to 64 bytes){{.*}}; expected gain: up to 199.950 us
+// JSON-NEXT: "fix": {"thread_part_bytes": 16, "estimated_gain_seconds": {{[0-9]+\.[0-9]+}}, "text": "threads write different bytes of global 'pairs' on one cache line: {{.*}}(struct pair is 16 bytes, 4 per line: make each element 64 bytes, e.g. _Alignas(64) on its first member first, or pad struct pair to 64 bytes){{.*}}; the fix saves {{.*}}
 // JSON: "structs": [
 // JSON-NEXT: {"name": "struct pair", "size": 16,

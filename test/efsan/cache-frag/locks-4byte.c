@@ -4,13 +4,13 @@
 // byte-exactly: no thread touches another's bytes.
 // RUN: %clang -O2 -g -fsanitize=efficiency-cache-frag -pthread %s -o %t
 // DEFINE: %{check} = %python %S/Inputs/check_findings.py --only --expect false-sharing:global=locks --threads 1,2 --bytes 1:0:4 --bytes 2:4:4
-// RUN: env ESAN_OPTIONS=report_format=json %run %t 2> %t.default.json
+// RUN: env ESAN_OPTIONS=cache_frag_min_share=0:report_format=json %run %t 2> %t.default.json
 // RUN: %{check} %t.default.json
-// RUN: env ESAN_OPTIONS=report_format=json:cache_frag_sample_period=1 %run %t 2> %t.exact.json
+// RUN: env ESAN_OPTIONS=cache_frag_min_share=0:report_format=json:cache_frag_sample_period=1 %run %t 2> %t.exact.json
 // RUN: %{check} %t.exact.json
-// RUN: %if taskset %{ env ESAN_OPTIONS=report_format=json taskset -c 0 %run %t 2> %t.pinned.json %}
+// RUN: %if taskset %{ env ESAN_OPTIONS=cache_frag_min_share=0:report_format=json taskset -c 0 %run %t 2> %t.pinned.json %}
 // RUN: %if taskset %{ %{check} %t.pinned.json %}
-// RUN: %run %t 2>&1 | FileCheck %s
+// RUN: env ESAN_OPTIONS=cache_frag_min_share=0 %run %t 2>&1 | FileCheck %s
 #include "Inputs/workers.h"
 #include <stdio.h>
 
@@ -37,7 +37,7 @@ int main(void) {
   return 0;
 }
 
-// CHECK: #1 false sharing on cache line [[LINE:0x[0-9a-f]+]]: {{.*}} lost ({{.*}} of the time of threads T1 T2)
+// CHECK: #1 false sharing on cache line [[LINE:0x[0-9a-f]+]]: the fix saves {{.*}} of CPU time ({{.*}} of the run; about {{.*}} of wall time); threads T1 T2
 // CHECK: object: global 'locks' at [[LINE]], size 64; written bytes that invalidate: +0..7
 // CHECK: accesses: bytes object-bytes thread reads writes
 // CHECK-DAG: +0..3 +0..3 T1

@@ -5,10 +5,10 @@
 // `cells[1]`). Without -g, offsets as before and the generic fix.
 // RUN: %clang -O2 -g -fsanitize=efficiency-cache-frag -pthread %s -S -emit-llvm -o - | FileCheck %s --check-prefix=IR
 // RUN: %clang -O2 -g -fsanitize=efficiency-cache-frag -pthread %s -o %t
-// RUN: env ESAN_OPTIONS=cache_frag_sample_period=1 %run %t 2>&1 | FileCheck %s
-// RUN: env ESAN_OPTIONS=cache_frag_sample_period=1:report_format=json %run %t 2>&1 | FileCheck %s --check-prefix=JSON
+// RUN: env ESAN_OPTIONS=cache_frag_min_share=0:cache_frag_sample_period=1 %run %t 2>&1 | FileCheck %s
+// RUN: env ESAN_OPTIONS=cache_frag_min_share=0:cache_frag_sample_period=1:report_format=json %run %t 2>&1 | FileCheck %s --check-prefix=JSON
 // RUN: %clang -O2 -fsanitize=efficiency-cache-frag -pthread %s -o %t.nodebug
-// RUN: env ESAN_OPTIONS=cache_frag_sample_period=1 %run %t.nodebug 2>&1 | FileCheck %s --check-prefix=NODEBUG
+// RUN: env ESAN_OPTIONS=cache_frag_min_share=0:cache_frag_sample_period=1 %run %t.nodebug 2>&1 | FileCheck %s --check-prefix=NODEBUG
 #include <stdlib.h>
 
 #include "Inputs/lockstep.h"

@@ -5,7 +5,7 @@
 // sharing at another start offset, on the virtual line starting 8 bytes into
 // line 1 (the first of the seven offsets that covers both words).
 // RUN: %clang -O2 -g -fsanitize=efficiency-cache-frag -pthread %s -o %t
-// RUN: env ESAN_OPTIONS=cache_frag_sample_period=1:cache_frag_prediction_threshold=1 %run %t 2>&1 | FileCheck %s
+// RUN: env ESAN_OPTIONS=cache_frag_min_share=0:cache_frag_sample_period=1:cache_frag_prediction_threshold=1 %run %t 2>&1 | FileCheck %s
 #include "Inputs/lockstep.h"
 
 struct slot {
@@ -39,7 +39,7 @@ int main(void) {
 
 // CHECK-NOT: #{{[0-9]+}} false sharing
 // CHECK-NOT: predicted false sharing with 128-byte lines
-// CHECK: #1 predicted false sharing at another start offset on virtual line {{\[}}0x{{[0-9a-f]+}}, 0x{{[0-9a-f]+}}): {{.*}} lost ({{.*}} of the time of threads T1 T2)
+// CHECK: #1 predicted false sharing at another start offset on virtual line {{\[}}0x{{[0-9a-f]+}}, 0x{{[0-9a-f]+}}): the fix saves {{.*}} of CPU time ({{.*}} of the run; about {{.*}} of wall time); threads T1 T2
 // CHECK-NEXT: invalidations: {{25[0-4][0-9]}} estimated if the threads run in parallel, beyond the lines' own
 // CHECK-NEXT: threads: T1 lockstep_worker, T2 lockstep_worker
 // CHECK-NEXT: T1, T2 created by T0 at:
@@ -60,6 +60,6 @@ int main(void) {
 // CHECK-NEXT: +0..47 - - (not used)
 // CHECK-NEXT: +48..55 heap+120..127 slots[1].tail T1 rw
 // CHECK-NEXT: +56..63 heap+128..135 slots[2].head T2 rw
-// CHECK-NEXT: suggestion: different threads' parts of the heap object allocated at {{.*}} are less than 64 bytes apart across a line boundary{{.*}}; expected gain: up to
+// CHECK-NEXT: suggestion: different threads' parts of the heap object allocated at {{.*}} are less than 64 bytes apart across a line boundary{{.*}}; the fix saves
 // CHECK-NOT: #2
 // CHECK: SUMMARY: EfficiencySanitizer: cache-frag: 0 false sharing, 0 true sharing, 1 predicted false sharing;

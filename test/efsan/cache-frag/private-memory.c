@@ -10,9 +10,9 @@
 // so its page faults do not grow with the records (counted by the child).
 // RUN: %clang -O2 -g -fsanitize=efficiency-cache-frag -pthread %s -o %t
 // RUN: %run %t private 2>&1 | FileCheck %s --check-prefix=PRIVATE
-// RUN: %if taskset %{ taskset -c 0 %run %t private 2>&1 | FileCheck %s --check-prefix=PRIVATE %}
+// RUN: %if taskset %{ env ESAN_OPTIONS=cache_frag_min_share=0 taskset -c 0 %run %t private 2>&1 | FileCheck %s --check-prefix=PRIVATE %}
 // PRIVATE: private arrays: peak RSS within 32 MiB of the data
-// RUN: env ESAN_OPTIONS=cache_frag_sample_period=1 %run %t shared 2>&1 | FileCheck %s --check-prefix=SHARED
+// RUN: env ESAN_OPTIONS=cache_frag_min_share=0:cache_frag_sample_period=1 %run %t shared 2>&1 | FileCheck %s --check-prefix=SHARED
 // SHARED: forked child: few page faults
 // SHARED: Cache lines tracked in detail: {{[0-9][0-9][0-9][0-9]}}
 #include <pthread.h>

@@ -4,11 +4,11 @@
 // the obsolete window options are still accepted.
 // RUN: %clang -O2 -g -fsanitize=efficiency-cache-frag %s -o %t
 // RUN: %run %t 2>&1 | FileCheck %s --check-prefix=DEFAULT
-// RUN: env ESAN_OPTIONS=cache_frag_sample_period=250 %run %t 2>&1 | FileCheck %s --check-prefix=P250
-// RUN: env ESAN_OPTIONS=cache_frag_sample_period=250:report_format=json %run %t 2>&1 | FileCheck %s --check-prefix=JSON
-// RUN: env ESAN_OPTIONS=cache_frag_sample_period=1 %run %t 2>&1 | FileCheck %s --check-prefix=EXACT
-// RUN: env ESAN_OPTIONS=cache_frag_period_ms=0 %run %t 2>&1 | FileCheck %s --check-prefix=EXACT
-// RUN: env ESAN_OPTIONS=cache_frag_period_ms=40:cache_frag_window_ms=4:cache_frag_tracking_threshold=7 %run %t 2>&1 | FileCheck %s --check-prefix=DEFAULT
+// RUN: env ESAN_OPTIONS=cache_frag_min_share=0:cache_frag_sample_period=250 %run %t 2>&1 | FileCheck %s --check-prefix=P250
+// RUN: env ESAN_OPTIONS=cache_frag_min_share=0:cache_frag_sample_period=250:report_format=json %run %t 2>&1 | FileCheck %s --check-prefix=JSON
+// RUN: env ESAN_OPTIONS=cache_frag_min_share=0:cache_frag_sample_period=1 %run %t 2>&1 | FileCheck %s --check-prefix=EXACT
+// RUN: env ESAN_OPTIONS=cache_frag_min_share=0:cache_frag_period_ms=0 %run %t 2>&1 | FileCheck %s --check-prefix=EXACT
+// RUN: env ESAN_OPTIONS=cache_frag_min_share=0:cache_frag_period_ms=40:cache_frag_window_ms=4:cache_frag_tracking_threshold=7 %run %t 2>&1 | FileCheck %s --check-prefix=DEFAULT
 volatile long sink;
 
 int main(void) {

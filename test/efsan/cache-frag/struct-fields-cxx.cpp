@@ -4,9 +4,9 @@
 // the string's length: a read of `label`); source type names (std::string,
 // char[64]); the C++ library's own types folded into one line.
 // RUN: %clangxx -O2 -g -fsanitize=efficiency-cache-frag %s -o %t
-// RUN: env ESAN_OPTIONS=cache_frag_sample_period=1 %run %t 2>&1 | FileCheck %s
-// RUN: env ESAN_OPTIONS=cache_frag_sample_period=1:cache_frag_struct_library=1 %run %t 2>&1 | FileCheck %s --check-prefix=LIBRARY
-// RUN: env ESAN_OPTIONS=cache_frag_sample_period=1:report_format=json %run %t 2>&1 | FileCheck %s --check-prefix=JSON
+// RUN: env ESAN_OPTIONS=cache_frag_min_share=0:cache_frag_sample_period=1 %run %t 2>&1 | FileCheck %s
+// RUN: env ESAN_OPTIONS=cache_frag_min_share=0:cache_frag_sample_period=1:cache_frag_struct_library=1 %run %t 2>&1 | FileCheck %s --check-prefix=LIBRARY
+// RUN: env ESAN_OPTIONS=cache_frag_min_share=0:cache_frag_sample_period=1:report_format=json %run %t 2>&1 | FileCheck %s --check-prefix=JSON
 #include <algorithm>
 #include <string>
 #include <vector>

@@ -3,9 +3,9 @@
 // confidence, so no "move the cold fields" note; exactly counted
 // (cache_frag_sample_period=1) the same accesses give the note.
 // RUN: %clang -O2 -g -fsanitize=efficiency-cache-frag %s -o %t
-// RUN: %run %t 2>&1 | FileCheck %s
-// RUN: env ESAN_OPTIONS=cache_frag_sample_period=1 %run %t 2>&1 | FileCheck %s --check-prefix=EXACT
-// RUN: env ESAN_OPTIONS=report_format=json %run %t 2>&1 | FileCheck %s --check-prefix=JSON
+// RUN: env ESAN_OPTIONS=cache_frag_min_share=0 %run %t 2>&1 | FileCheck %s
+// RUN: env ESAN_OPTIONS=cache_frag_min_share=0:cache_frag_sample_period=1 %run %t 2>&1 | FileCheck %s --check-prefix=EXACT
+// RUN: env ESAN_OPTIONS=cache_frag_min_share=0:report_format=json %run %t 2>&1 | FileCheck %s --check-prefix=JSON
 #include <stdlib.h>
 
 struct wide {

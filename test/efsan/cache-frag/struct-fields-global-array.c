@@ -4,9 +4,9 @@
 // access counts for the member that holds it: buf is hot (it was counted 0
 // and called padding), and no note suggests moving a member.
 // RUN: %clang -O2 -g -fsanitize=efficiency-cache-frag %s -o %t.O2
-// RUN: env ESAN_OPTIONS=cache_frag_sample_period=1 %run %t.O2 2>&1 | FileCheck %s
+// RUN: env ESAN_OPTIONS=cache_frag_min_share=0:cache_frag_sample_period=1 %run %t.O2 2>&1 | FileCheck %s
 // RUN: %clang -O0 -g -fsanitize=efficiency-cache-frag %s -o %t.O0
-// RUN: env ESAN_OPTIONS=cache_frag_sample_period=1 %run %t.O0 2>&1 | FileCheck %s
+// RUN: env ESAN_OPTIONS=cache_frag_min_share=0:cache_frag_sample_period=1 %run %t.O0 2>&1 | FileCheck %s
 #include <stdio.h>
 
 struct point {

@@ -4,9 +4,9 @@
 // a `state_t *` for a typedef of an anonymous struct): a char buffer
 // accessed by index is hot, not padding.
 // RUN: %clang -O0 -g -fsanitize=efficiency-cache-frag %s -o %t.O0
-// RUN: env ESAN_OPTIONS=cache_frag_sample_period=1 %run %t.O0 2>&1 | FileCheck %s
+// RUN: env ESAN_OPTIONS=cache_frag_min_share=0:cache_frag_sample_period=1 %run %t.O0 2>&1 | FileCheck %s
 // RUN: %clang -O2 -g -fsanitize=efficiency-cache-frag %s -o %t.O2
-// RUN: env ESAN_OPTIONS=cache_frag_sample_period=1 %run %t.O2 2>&1 | FileCheck %s
+// RUN: env ESAN_OPTIONS=cache_frag_min_share=0:cache_frag_sample_period=1 %run %t.O2 2>&1 | FileCheck %s
 
 #include <stdlib.h>
 struct vec {

@@ -7,14 +7,14 @@
 // cppcheck: Token / class.Token). The same for a C++ class in a namespace.
 // RUN: rm -rf %t && split-file %s %t
 // RUN: %clang -O1 -g -fsanitize=efficiency-cache-frag %t/a.c %t/b.c -o %t/c
-// RUN: env ESAN_OPTIONS=cache_frag_sample_period=1 %run %t/c 2>&1 | FileCheck %s --check-prefix=C
+// RUN: env ESAN_OPTIONS=cache_frag_min_share=0:cache_frag_sample_period=1 %run %t/c 2>&1 | FileCheck %s --check-prefix=C
 // C: Struct field usage
 // C-NEXT: struct server: size 24, 4 fields, {{[0-9]+}} accesses
 // C-NEXT: field 0 pid offset 0 size 4 type int count {{[1-9][0-9]*}} (hot)
 // C-NEXT: field 1 hz offset 8 size 8 type long count {{[1-9][0-9]*}} (hot)
 // C-NOT: struct.server
 // RUN: %clangxx -O1 -g -fsanitize=efficiency-cache-frag -x c++ %t/a.cpp -x c++ %t/b.cpp -o %t/cxx
-// RUN: env ESAN_OPTIONS=cache_frag_sample_period=1 %run %t/cxx 2>&1 | FileCheck %s --check-prefix=CXX
+// RUN: env ESAN_OPTIONS=cache_frag_min_share=0:cache_frag_sample_period=1 %run %t/cxx 2>&1 | FileCheck %s --check-prefix=CXX
 // CXX: Struct field usage
 // CXX-NEXT: ns::Token: size 24, 3 fields, {{[0-9]+}} accesses
 // CXX-NEXT: field 0 kind offset 0 size 4 type int count {{[1-9][0-9]*}} (hot)

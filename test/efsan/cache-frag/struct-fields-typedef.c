@@ -9,11 +9,11 @@
 // pointer parameter's type in the debug info. Compiled as C++
 // (types in a namespace) the names are the qualified ones.
 // RUN: %clang -O0 -g -fsanitize=efficiency-cache-frag %s -o %t.O0
-// RUN: env ESAN_OPTIONS=cache_frag_sample_period=1 %run %t.O0 2>&1 | FileCheck %s --check-prefixes=CHECK,C
+// RUN: env ESAN_OPTIONS=cache_frag_min_share=0:cache_frag_sample_period=1 %run %t.O0 2>&1 | FileCheck %s --check-prefixes=CHECK,C
 // RUN: %clang -O2 -g -fsanitize=efficiency-cache-frag %s -o %t.O2
-// RUN: env ESAN_OPTIONS=cache_frag_sample_period=1 %run %t.O2 2>&1 | FileCheck %s --check-prefixes=CHECK,C
+// RUN: env ESAN_OPTIONS=cache_frag_min_share=0:cache_frag_sample_period=1 %run %t.O2 2>&1 | FileCheck %s --check-prefixes=CHECK,C
 // RUN: %clangxx -x c++ -O2 -g -fsanitize=efficiency-cache-frag %s -o %t.cxx
-// RUN: env ESAN_OPTIONS=cache_frag_sample_period=1 %run %t.cxx 2>&1 | FileCheck %s --check-prefixes=CHECK,CXX
+// RUN: env ESAN_OPTIONS=cache_frag_min_share=0:cache_frag_sample_period=1 %run %t.cxx 2>&1 | FileCheck %s --check-prefixes=CHECK,CXX
 
 #include <stdlib.h>
 

@@ -2,9 +2,9 @@
 // <2 x i64>) counts for each member it covers, not only the first.
 // RUN: %clang -O2 -g -fsanitize=efficiency-cache-frag %s -S -emit-llvm -o - | FileCheck --check-prefix=IR %s
 // RUN: %clang -O2 -g -fsanitize=efficiency-cache-frag %s -o %t
-// RUN: env ESAN_OPTIONS=cache_frag_sample_period=1 %run %t 2>&1 | FileCheck %s
+// RUN: env ESAN_OPTIONS=cache_frag_min_share=0:cache_frag_sample_period=1 %run %t 2>&1 | FileCheck %s
 // RUN: %clang -O0 -g -fsanitize=efficiency-cache-frag %s -o %t.O0
-// RUN: env ESAN_OPTIONS=cache_frag_sample_period=1 %run %t.O0 2>&1 | FileCheck %s
+// RUN: env ESAN_OPTIONS=cache_frag_min_share=0:cache_frag_sample_period=1 %run %t.O0 2>&1 | FileCheck %s
 
 #include <stdlib.h>
 struct worker_stats {

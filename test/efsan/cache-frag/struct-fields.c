@@ -7,10 +7,10 @@
 // debug info an untouched byte array is only "unused": it may be padding.
 // With it the names are the source's (`struct node`, member names).
 // RUN: %clang -O2 -g -fsanitize=efficiency-cache-frag %s -o %t
-// RUN: env ESAN_OPTIONS=cache_frag_sample_period=1 %run %t 2>&1 | FileCheck %s
-// RUN: env ESAN_OPTIONS=cache_frag_sample_period=1:report_format=json %run %t 2>&1 | FileCheck %s --check-prefix=JSON
+// RUN: env ESAN_OPTIONS=cache_frag_min_share=0:cache_frag_sample_period=1 %run %t 2>&1 | FileCheck %s
+// RUN: env ESAN_OPTIONS=cache_frag_min_share=0:cache_frag_sample_period=1:report_format=json %run %t 2>&1 | FileCheck %s --check-prefix=JSON
 // RUN: %clang -O2 -fsanitize=efficiency-cache-frag %s -o %t.nodebug
-// RUN: env ESAN_OPTIONS=cache_frag_sample_period=1 %run %t.nodebug 2>&1 | FileCheck %s --check-prefix=NODEBUG
+// RUN: env ESAN_OPTIONS=cache_frag_min_share=0:cache_frag_sample_period=1 %run %t.nodebug 2>&1 | FileCheck %s --check-prefix=NODEBUG
 
 struct node {
   long key;      // written once per call

@@ -3,10 +3,10 @@
 // sites "lock held", advice about the lock, not private copies). With
 // atomics instead of the lock, the usual advice.
 // RUN: %clang -O2 -g -fsanitize=efficiency-cache-frag -pthread %s -o %t
-// RUN: env ESAN_OPTIONS=cache_frag_sample_period=1 %run %t 2>&1 | FileCheck %s
-// RUN: %if taskset %{ env ESAN_OPTIONS=cache_frag_sample_period=1 taskset -c 0 %run %t 2>&1 | FileCheck %s %}
+// RUN: env ESAN_OPTIONS=cache_frag_min_share=0:cache_frag_sample_period=1 %run %t 2>&1 | FileCheck %s
+// RUN: %if taskset %{ env ESAN_OPTIONS=cache_frag_min_share=0:cache_frag_sample_period=1 taskset -c 0 %run %t 2>&1 | FileCheck %s %}
 // RUN: %clang -O2 -g -fsanitize=efficiency-cache-frag -pthread -DNO_LOCK %s -o %t.atomic
-// RUN: env ESAN_OPTIONS=cache_frag_sample_period=1 %run %t.atomic 2>&1 | FileCheck %s --check-prefix=ATOMIC
+// RUN: env ESAN_OPTIONS=cache_frag_min_share=0:cache_frag_sample_period=1 %run %t.atomic 2>&1 | FileCheck %s --check-prefix=ATOMIC
 #include "Inputs/lockstep.h"
 
 struct totals {

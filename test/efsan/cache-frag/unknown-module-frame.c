@@ -5,7 +5,7 @@
 // RUN: %stock_clang -O2 -fPIC -shared -fno-omit-frame-pointer -DLIBRARY %s -o %t.dir/libmakecounters.so
 // RUN: llvm-strip %t.dir/libmakecounters.so
 // RUN: %clang -O2 -g -fsanitize=efficiency-cache-frag -pthread %s -L%t.dir -lmakecounters -Wl,-rpath,%t.dir -o %t
-// RUN: env ESAN_OPTIONS=cache_frag_sample_period=1 %run %t 2>&1 | FileCheck %s
+// RUN: env ESAN_OPTIONS=cache_frag_min_share=0:cache_frag_sample_period=1 %run %t 2>&1 | FileCheck %s
 #include <stdlib.h>
 
 #ifdef LIBRARY

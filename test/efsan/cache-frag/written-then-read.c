@@ -4,10 +4,10 @@
 // writes by its writer (Predator's tracking threshold), so the report stays
 // small and the workers pay nothing for the lines they read.
 // RUN: %clang -O2 -g -fsanitize=efficiency-cache-frag -pthread %s -o %t
-// RUN: env ESAN_OPTIONS=report_format=json %run %t 2> %t.default.json
+// RUN: env ESAN_OPTIONS=cache_frag_min_share=0:report_format=json %run %t 2> %t.default.json
 // RUN: %python %S/Inputs/check_findings.py --none %t.default.json
 // RUN: FileCheck %s < %t.default.json
-// RUN: env ESAN_OPTIONS=report_format=json:cache_frag_sample_period=1 %run %t 2> %t.exact.json
+// RUN: env ESAN_OPTIONS=cache_frag_min_share=0:report_format=json:cache_frag_sample_period=1 %run %t 2> %t.exact.json
 // RUN: %python %S/Inputs/check_findings.py --none %t.exact.json
 // RUN: FileCheck %s < %t.exact.json
 #include <pthread.h>

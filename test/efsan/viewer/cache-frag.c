@@ -10,8 +10,8 @@
 // RUN: %clang -O2 -g -fsanitize=efficiency-cache-frag -pthread %s -o %t
 // RUN: %clang -O2 -g -fsanitize=efficiency-cache-frag -pthread -DPADDED %s -o %t.padded
 // RUN: rm -rf %t.dir && mkdir %t.dir
-// RUN: env ESAN_OPTIONS=report_format=json:cache_frag_sample_period=1:log_path=%t.dir/before %run %t
-// RUN: env ESAN_OPTIONS=report_format=json:cache_frag_sample_period=1:log_path=%t.dir/after %run %t.padded
+// RUN: env ESAN_OPTIONS=report_format=json:cache_frag_min_share=0:cache_frag_sample_period=1:log_path=%t.dir/before %run %t
+// RUN: env ESAN_OPTIONS=report_format=json:cache_frag_min_share=0:cache_frag_sample_period=1:log_path=%t.dir/after %run %t.padded
 // RUN: %efsan_view %t.dir/before.* -o %t.dir/page.html
 // RUN: %python %S/Inputs/check_page.py %t.dir/page.html %t.dir/page.png %t.dir/before.* \
 // RUN:   | FileCheck %s --check-prefix=PAGE

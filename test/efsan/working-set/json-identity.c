@@ -1,5 +1,5 @@
 // The JSON report says which process and program it is about: schema_version
-// 1, the pid the program itself sees, and the executable's path as the
+// 3, the pid the program itself sees, and the executable's path as the
 // kernel knows it (docs/JSONSchema.md), whatever argv[0] says.
 // RUN: %clang -O2 -fsanitize=efficiency-working-set %S/../Inputs/print_pid.c -o %t
 // RUN: rm -rf %t.dir && mkdir %t.dir

@@ -210,6 +210,24 @@ static bool descendToMemberAt(const DataLayout &DL, Type *&Ty,
   return false;
 }
 
+// Whether Offset in Ty lies in an array (at any depth) whose elements are
+// Stride bytes: a variable index of that stride from a pointer into such an
+// array (array decay, `unsigned *ht = c->hash; ... ht[h]`) stays inside it,
+// as C's pointer arithmetic must.
+static bool inArrayOfStride(const DataLayout &DL, Type *Ty, uint64_t Offset,
+                            uint64_t Stride) {
+  for (;;) {
+    if (auto *ATy = dyn_cast<ArrayType>(Ty)) {
+      uint64_t ElementSize =
+          DL.getTypeAllocSize(ATy->getElementType()).getFixedValue();
+      if (ElementSize == Stride && Offset < ElementSize * ATy->getNumElements())
+        return true;
+    }
+    if (!descendToMemberAt(DL, Ty, Offset))
+      return false;
+  }
+}
+
 // The scalar (or vector) member of Ty that starts exactly at Offset, if any.
 static Type *memberStartingAt(const DataLayout &DL, Type *Ty, uint64_t Offset) {
   while (isa<StructType>(Ty) || isa<ArrayType>(Ty))
@@ -245,12 +263,20 @@ StructFieldTables::findFieldFromAddress(const MemoryAccess &Access) {
 // The named LLVM struct type a pointer variable's debug info points to
 // (`struct S *p`): optimised code often has lost every struct GEP by then,
 // and only the variable still says what the pointer points to. Every
-// variable describing the pointer must agree.
+// variable describing the pointer that points to a struct must agree; one
+// that points to a scalar, an array or a union (`unsigned *ht = c->hash`,
+// the same address as c when hash is the first member; LZ4's stream union
+// around its context struct) does not contradict it.
 StructType *StructFieldTables::structTypeOfPointerVariable(Value *Pointer) {
   SmallVector<DILocalVariable *, 4> Variables = variablesHolding(Pointer);
   StructType *Found = nullptr;
   for (DILocalVariable *Variable : Variables) {
+    // `struct S *const p`, or a typedef of the pointer type.
     auto *PointerTy = dyn_cast_or_null<DIDerivedType>(Variable->getType());
+    while (PointerTy && (PointerTy->getTag() == dwarf::DW_TAG_const_type ||
+                         PointerTy->getTag() == dwarf::DW_TAG_volatile_type ||
+                         PointerTy->getTag() == dwarf::DW_TAG_typedef))
+      PointerTy = dyn_cast_or_null<DIDerivedType>(PointerTy->getBaseType());
     if (!PointerTy || PointerTy->getTag() != dwarf::DW_TAG_pointer_type)
       return nullptr;
     const DIType *Pointee = PointerTy->getBaseType();
@@ -264,8 +290,15 @@ StructType *StructFieldTables::structTypeOfPointerVariable(Value *Pointer) {
       Pointee = Derived->getBaseType();
     }
     auto *Composite = dyn_cast_or_null<DICompositeType>(Pointee);
-    if (!Composite || (Composite->getTag() != dwarf::DW_TAG_structure_type &&
-                       Composite->getTag() != dwarf::DW_TAG_class_type))
+    if (!Composite || Composite->getTag() == dwarf::DW_TAG_array_type ||
+        Composite->getTag() == dwarf::DW_TAG_enumeration_type ||
+        Composite->getTag() == dwarf::DW_TAG_union_type) {
+      if (!Pointee || isa<DIBasicType>(Pointee) || Composite)
+        continue;
+      return nullptr;
+    }
+    if (Composite->getTag() != dwarf::DW_TAG_structure_type &&
+        Composite->getTag() != dwarf::DW_TAG_class_type)
       return nullptr;
     // clang names the LLVM type after the tag, scope-qualified in C++, or
     // after the typedef of an anonymous struct (`typedef struct {...} T`).
@@ -300,6 +333,29 @@ static bool holdsTypeAt(const DataLayout &DL, Type *Ty, uint64_t Offset,
     if (!descendToMemberAt(DL, Ty, Offset))
       return false;
   return true;
+}
+
+// The pointer an unoptimised local holds (`unsigned *ht = c->hash;` at -O0:
+// a stack slot stored once and only loaded after): the value stored. Null
+// for a slot stored twice, or used in any other way (its address escapes).
+static Value *onlyStoredPointer(Value *Addr) {
+  auto *Load = dyn_cast<LoadInst>(Addr);
+  auto *Slot = Load ? dyn_cast<AllocaInst>(Load->getPointerOperand()) : nullptr;
+  if (!Slot)
+    return nullptr;
+  Value *Stored = nullptr;
+  for (User *U : Slot->users()) {
+    if (isa<LoadInst>(U))
+      continue;
+    if (auto *II = dyn_cast<IntrinsicInst>(U))
+      if (II->isLifetimeStartOrEnd() || isa<DbgInfoIntrinsic>(II))
+        continue;
+    auto *Store = dyn_cast<StoreInst>(U);
+    if (!Store || Store->getPointerOperand() != Slot || Stored)
+      return nullptr;
+    Stored = Store->getValueOperand();
+  }
+  return Stored && Stored->getType()->isPointerTy() ? Stored : nullptr;
 }
 
 // A pointer stepped through an array in a loop (`phi [%start, %next]` with
@@ -361,8 +417,9 @@ StructFieldTables::findOutermostStruct(Value *Addr, bool &ThroughFieldIndex) {
   // (`(char *)t + (me ? 8 : 0)`, a select folded into a byte offset), not at
   // a known member.
   uint64_t VariableStride = UINT64_MAX;
-  auto KnownInside = [&](StructType *Struct) {
-    return VariableStride >= DL.getTypeAllocSize(Struct).getFixedValue();
+  auto KnownInside = [&](StructType *Struct, int64_t At) {
+    return VariableStride >= DL.getTypeAllocSize(Struct).getFixedValue() ||
+           (At >= 0 && inArrayOfStride(DL, Struct, uint64_t(At), VariableStride));
   };
   for (unsigned Steps = 0; Steps < 16; ++Steps) { // real chains are short
     if (auto *GEP = dyn_cast<GEPOperator>(Addr)) {
@@ -419,7 +476,7 @@ StructFieldTables::findOutermostStruct(Value *Addr, bool &ThroughFieldIndex) {
         }
       Offset += Local;
       Addr = GEP->getPointerOperand();
-      if (First && !KnownInside(First))
+      if (First && !KnownInside(First, Offset - FirstStart))
         return std::nullopt;
       if (First && InBounds(First, Offset - FirstStart) &&
           Holds(First, Offset - FirstStart)) {
@@ -435,12 +492,17 @@ StructFieldTables::findOutermostStruct(Value *Addr, bool &ThroughFieldIndex) {
       Struct = NamedStruct(Slot->getAllocatedType());
     else if (isa<Argument>(Addr) || isa<Instruction>(Addr))
       Struct = structTypeOfPointerVariable(Addr);
-    if (!Struct)
+    if (!Struct) {
       if (Value *Start = loopPointerStart(Addr)) {
         Addr = Start;
         continue;
       }
-    if (Struct && !KnownInside(Struct))
+      if (Value *Stored = onlyStoredPointer(Addr)) {
+        Addr = Stored;
+        continue;
+      }
+    }
+    if (Struct && !KnownInside(Struct, Offset))
       return std::nullopt;
     if (Struct && InBounds(Struct, Offset) && Holds(Struct, Offset)) {
       Outermost = StructOffset{Struct, uint64_t(Offset)};

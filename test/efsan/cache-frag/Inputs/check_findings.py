@@ -14,7 +14,7 @@ threads. --bytes: thread T accessed [OFFSET, OFFSET+LENGTH) of the line of
 the first expected finding. --min-objects: the expected findings name at
 least N distinct objects (heap blocks by allocation site). Always checked: the documented keys, shares in
 [0, 1], and no estimate above the writes the finding counts (physically
-impossible), and the top-level keys with schema_version 1. Prints one line per problem and exits 1, or prints "ok".
+impossible), and the top-level keys with schema_version 3. Prints one line per problem and exits 1, or prints "ok".
 """
 import argparse
 import json
@@ -28,7 +28,8 @@ FINDING_KEYS = {"kind", "line_address", "line_size", "invalidations",
                 "true_sharing_invalidations", "false_sharing_invalidations",
                 "impact", "threads", "object", "objects", "accesses", "suggestion"}
 ACCESS_KEYS = {"thread", "offset", "length", "object_offset", "reads", "writes"}
-IMPACT_KEYS = {"estimated_seconds", "share", "transfer_ns", "threads_seconds"}
+IMPACT_KEYS = {"estimated_seconds", "share", "wall_seconds", "conditional", "transfer_ns",
+               "threads_seconds"}
 
 
 def object_matches(obj, spec):
@@ -55,6 +56,12 @@ def main():
     p.add_argument("--max-invalidations", type=int)
     p.add_argument("--min-invalidations", type=int)
     p.add_argument("--min-objects", type=int)
+    p.add_argument("--max-share", type=float,
+                   help="the expected findings' impact.share is at most this")
+    p.add_argument("--suggestion", action="append", default=[],
+                   help="text the expected findings' suggestion contains")
+    p.add_argument("--no-suggestion", action="append", default=[],
+                   help="text the expected findings' suggestion must not contain")
     a = p.parse_args()
     problems = []
     try:
@@ -67,8 +74,8 @@ def main():
     missing = TOP_KEYS - report.keys()
     if missing:
         problems.append("report lacks %s" % sorted(missing))
-    if report.get("schema_version") != 1:
-        problems.append("schema_version %r, expected 1" % report.get("schema_version"))
+    if report.get("schema_version") != 3:
+        problems.append("schema_version %r, expected 3" % report.get("schema_version"))
     findings = report.get("findings", [])
     for i, f in enumerate(findings):
         missing = FINDING_KEYS - f.keys()
@@ -77,6 +84,17 @@ def main():
             continue
         if IMPACT_KEYS - f["impact"].keys():
             problems.append("finding %d impact lacks %s" % (i, sorted(IMPACT_KEYS - f["impact"].keys())))
+        else:
+            # Bounds that hold by construction: what a fix saves is at most the
+            # involved threads' time, which is at most the run's.
+            impact = f["impact"]
+            run = report.get("run_cpu_seconds", 0)
+            if not (0 <= impact["wall_seconds"] <= impact["estimated_seconds"] + 1e-9
+                    <= impact["threads_seconds"] + 2e-9 <= max(run, impact["threads_seconds"]) + 3e-9):
+                problems.append("finding %d: not wall <= lost <= threads' time <= run: %r, run %r"
+                                % (i, impact, run))
+            if not 0 <= impact["share"] <= 1:
+                problems.append("finding %d: share %r" % (i, impact["share"]))
         for acc in f["accesses"]:
             if ACCESS_KEYS - acc.keys():
                 problems.append("finding %d access lacks %s" % (i, sorted(ACCESS_KEYS - acc.keys())))
@@ -102,6 +120,14 @@ def main():
             want = sorted(int(t) for t in a.threads.split(","))
             if sorted(f["threads"]) != want:
                 problems.append("%s: threads %s, expected %s" % (spec, f["threads"], want))
+        if a.max_share is not None and f["impact"]["share"] > a.max_share:
+            problems.append("%s: share %r > %r" % (spec, f["impact"]["share"], a.max_share))
+        for text in a.suggestion:
+            if text not in f["suggestion"]:
+                problems.append("%s: suggestion lacks %r: %r" % (spec, text, f["suggestion"]))
+        for text in a.no_suggestion:
+            if text in f["suggestion"]:
+                problems.append("%s: suggestion says %r: %r" % (spec, text, f["suggestion"]))
         if a.max_invalidations is not None and f["invalidations"] > a.max_invalidations:
             problems.append("%s: %d invalidations > %d" % (spec, f["invalidations"], a.max_invalidations))
         if a.min_objects is not None:

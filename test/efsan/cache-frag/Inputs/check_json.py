@@ -32,12 +32,10 @@ def parse_text(path):
         # Every line of the text report starts with ==PID==.
         line = re.sub(r"^==\d+==", "", line.rstrip("\n"))
         m = re.match(r"#\d+ (false sharing|true sharing|predicted false sharing)"
-                     r".*: [0-9.]+ [mun]?s lost \((\d+)\.(\d+)% of the time of threads"
-                     r"((?: T\d+)*)", line)
+                     r".*; threads((?: T\d+)*)$", line)
         if m:
             finding = {"kind": TEXT_KINDS[m.group(1)],
-                       "share_ppm": int(m.group(2)) * 10000 + int(m.group(3)),
-                       "threads": [int(t[1:]) for t in m.group(4).split()], "accesses": [],
+                       "threads": [int(t[1:]) for t in m.group(2).split()], "accesses": [],
                        "sites": []}
             findings.append(finding)
             continue
@@ -98,7 +96,7 @@ def main():
             fail("missing key %r" % key)
     if report["tool"] != "cache-frag":
         fail("tool is %r" % report["tool"])
-    if report["schema_version"] != 1:
+    if report["schema_version"] != 3:
         fail("schema_version is %r" % report["schema_version"])
     text_findings, text_structs = parse_text(sys.argv[2])
     if len(report["findings"]) != len(text_findings):
@@ -114,8 +112,8 @@ def main():
             for key in ("observed_invalidations", "estimated_parallel_invalidations"):
                 if j[key] != t[key]:
                     fail("%s: JSON %r, text %r" % (key, j[key], t[key]))
-        if round(j["impact"]["share"] * 1e6) != t["share_ppm"]:
-            fail("share: JSON %r, text %r ppm" % (j["impact"]["share"], t["share_ppm"]))
+        # The impact is priced with the run's CPU time, which differs from
+        # run to run: only its bounds are checked (check_findings.py).
         obj = j["object"]
         if obj["kind"] != t["object"]["kind"]:
             fail("object kind: JSON %r, text %r" % (obj["kind"], t["object"]["kind"]))

@@ -93,7 +93,8 @@ class Checker:
 
 def ranked(findings):
     return [f for _, f in sorted(enumerate(findings),
-                                 key=lambda p: (-p[1]["impact"]["estimated_seconds"], p[0]))]
+                                 key=lambda p: (bool(p[1]["impact"].get("conditional")),
+                                                -p[1]["impact"]["estimated_seconds"], p[0]))]
 
 
 def check_timelines(c, where, timelines, level, scale, lines, key="before"):

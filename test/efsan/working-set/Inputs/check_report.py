@@ -9,10 +9,13 @@ report's top-level keys, the region names (heap, globals, stack, other),
 name) and `reports` (all parsed reports) as variables, and two helpers for the
 `objects` list: site(function) is the lines of the heap object whose
 allocation stack starts in that function (None if absent) and named(kind,
-name) is the object of that kind and name (None if absent). Exits 1 with the
+name) is the object of that kind and name (None if absent). window(n, level,
+key='lines') is that level's `key` array (lines, std_error, sampled_fraction)
+for the snapshots whose periods all lie within samples WINDOW<n>_LO to
+WINDOW<n>_HI (from --vars, sample numbers from 1). Exits 1 with the
 failing expression and the report if any is false. --vars FILE adds the
 NAME=INTEGER lines of FILE as variables (answers the program computed). Always required of every
-report: schema_version 1, a string executable, and the pid of its file name.
+report: schema_version 3, a string executable, and the pid of its file name.
 """
 import glob
 import json
@@ -46,7 +49,7 @@ def main():
     parsed = [json.loads(text) for _, text in reports]
     for (path, text), report in zip(reports, parsed):
         # Every report identifies itself (docs/JSONSchema.md).
-        if report.get("schema_version") != 1 or not isinstance(report.get("executable"), str) \
+        if report.get("schema_version") != 3 or not isinstance(report.get("executable"), str) \
                 or report.get("pid") != int(path.rsplit(".", 1)[1]):
             sys.exit("%s: schema_version, pid or executable missing or wrong\n%s" % (path, text))
         env = dict(known)
@@ -61,10 +64,21 @@ def main():
              and o["alloc_stack"][0]["function"] == function), None)
         env["named"] = lambda kind, name, objects=objects: next(
             (o for o in objects if o["kind"] == kind and o["name"] == name), None)
+        def window(n, level, key="lines", report=report, env=env):
+            series = report["levels"][level]
+            period = 1 << (level * report["snapshot_step"])
+            first = series["taken"] - len(series["lines"])  # dropped ones
+            lo, hi = env["WINDOW%d_LO" % n], env["WINDOW%d_HI" % n]
+            return [value for j, value in enumerate(series[key], first)
+                    if j * period + 1 >= lo and (j + 1) * period <= hi]
+        env["window"] = window
         for expr in args:
-            if not eval(expr, {"any": any, "all": all, "len": len, "max": max,
-                               "min": min, "sum": sum, "range": range,
-                               "sorted": sorted, "abs": abs, "zip": zip}, env):
+            # One namespace, so that generator expressions see the variables.
+            names = {"any": any, "all": all, "len": len, "max": max, "min": min,
+                     "sum": sum, "range": range, "sorted": sorted, "abs": abs,
+                     "zip": zip}
+            names.update(env)
+            if not eval(expr, names):
                 sys.exit("%s: false: %s\n%s" % (path, expr, text))
     print("ok %d report(s)" % len(paths))
 

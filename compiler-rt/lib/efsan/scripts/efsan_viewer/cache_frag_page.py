@@ -1,7 +1,8 @@
 """efsan-view: the section of a page that draws a cache-frag report.
 
-Owns: the cards at the top (findings, estimated time lost, how accesses were
-seen); the findings ranked by estimated cost, each with its facts, fix, line
+Owns: the cards at the top (findings, the program's expected gain, how
+accesses were seen); the findings ranked by the CPU time their fix saves
+(portability notes last), each with its facts, fix, line
 map (a box per byte, coloured by the threads that write and read it),
 objects, access sites and accesses; the struct field heat. Also a finding's
 title and rank order and the line map with its legend, which the diff shows
@@ -19,12 +20,15 @@ from .formatting import (fmt_int, fmt_bytes, fmt_seconds, fmt_share, esc, attr, 
 KIND_TEXT = {"false-sharing": "false sharing", "true-sharing": "true sharing",
              "predicted-false-sharing": "predicted false sharing"}
 CF_KNOWN = {"tool", "schema_version", "pid", "executable", "sampled", "sample_period", "transfer_ns",
-            "min_share", "report_threshold", "tracked_lines", "untracked_lines", "findings", "structs"}
+            "transfer_source", "line_pairs", "line_pairs_source", "run_cpu_seconds", "expected_gain",
+            "hidden_findings", "min_share", "report_threshold", "tracked_lines", "untracked_lines",
+            "findings", "structs"}
 
 
 def ranked_findings(report):
     order = list(enumerate(report["findings"]))
-    order.sort(key=lambda p: (-p[1]["impact"]["estimated_seconds"], p[0]))
+    order.sort(key=lambda p: (bool(p[1]["impact"].get("conditional")),
+                              -p[1]["impact"]["estimated_seconds"], p[0]))
     return [f for _, f in order]
 
 
@@ -213,8 +217,15 @@ def finding_html(f, rank, report):
                    data_seconds=imp["estimated_seconds"]))]
     out.append('<h3><span class="rank">#%d</span> <span class="badge %s">%s</span> %s</h3>'
                % (rank, esc(f["kind"]), esc(KIND_TEXT.get(f["kind"], f["kind"])), esc(finding_title(f))))
-    facts = [("estimated cost", "%s (%s of the involved threads' time)" % (fmt_seconds(imp["estimated_seconds"]),
-                                                                           fmt_share(imp["share"]))),
+    if imp.get("conditional"):
+        gain = ("none on this CPU (%s); where lines pair: %s of CPU time (%s of the run)"
+                % (report.get("line_pairs_source", "no 128-byte line pairing"),
+                   fmt_seconds(imp["estimated_seconds"]), fmt_share(imp["share"])))
+    else:
+        gain = ("%s of CPU time (%s of the run; about %s of wall time)"
+                % (fmt_seconds(imp["estimated_seconds"]), fmt_share(imp["share"]),
+                   fmt_seconds(imp.get("wall_seconds", 0))))
+    facts = [("the fix saves", gain),
              ("invalidations", "%s (%s false sharing, %s true sharing)"
               % (fmt_int(f["invalidations"]), fmt_int(f.get("false_sharing_invalidations", 0)),
                  fmt_int(f.get("true_sharing_invalidations", 0)))),
@@ -364,7 +375,9 @@ def render_cache_frag(report, idx):
     out.append("<h2>False sharing and struct fields · %s <span class=muted>(pid %d)</span></h2>"
                % (esc(report["executable"]), report["pid"]))
     findings = ranked_findings(report)
-    total = sum(f["impact"]["estimated_seconds"] for f in report["findings"])
+    # The program's expected gain (what fixing the findings listed saves),
+    # not a sum of per-line costs.
+    gain = report.get("expected_gain", {})
     counts = {}
     for f in findings:
         counts[f["kind"]] = counts.get(f["kind"], 0) + 1
@@ -373,9 +386,13 @@ def render_cache_frag(report, idx):
                '<div class="big">%d</div><div>%s</div></div>'
                % (len(findings), len(findings),
                   esc(", ".join("%d %s" % (n, KIND_TEXT.get(k, k)) for k, n in counts.items()) or "none")))
-    out.append('<div class="card" data-key="estimated-seconds"><div class="card-title">estimated time lost</div>'
-               '<div class="big">%s</div><div class="hint">at %d ns per invalidation, if the threads ran in '
-               'parallel</div></div>' % (esc(fmt_seconds(total)), report["transfer_ns"]))
+    out.append('<div class="card" data-key="expected-gain" data-value="%s"><div class="card-title">expected gain'
+               '</div><div class="big">%s</div><div class="hint">of the run\'s CPU time (%s of %s); about %s of '
+               'wall time</div></div>'
+               % (gain.get("share", 0), esc(fmt_share(gain.get("share", 0))),
+                  esc(fmt_seconds(gain.get("cpu_seconds", 0))),
+                  esc(fmt_seconds(report.get("run_cpu_seconds", 0))),
+                  esc(fmt_seconds(gain.get("wall_seconds", 0)))))
     sampling = ("1 in %s accesses (sampled)" % fmt_int(report["sample_period"])
                 if report.get("sampled") else "every access")
     out.append('<div class="card"><div class="card-title">accesses seen</div><div class="big">%s</div>'
@@ -393,8 +410,12 @@ def render_cache_frag(report, idx):
             out.append(finding_html(f, rank, report))
     else:
         out.append('<p class="none">No shared cache line above the thresholds (%s invalidations, %s of the '
-                   'threads\' time).</p>' % (esc(fmt_int(report.get("report_threshold", 0))),
-                                              esc(fmt_share(report.get("min_share", 0)))))
+                   'run).</p>' % (esc(fmt_int(report.get("report_threshold", 0))),
+                                  esc(fmt_share(report.get("min_share", 0)))))
+    if report.get("hidden_findings"):
+        out.append('<p class="muted">%s more shared lines, each saving less than %s of the run if fixed '
+                   '(cache_frag_min_share).</p>' % (esc(fmt_int(report["hidden_findings"])),
+                                                    esc(fmt_share(report.get("min_share", 0)))))
     out.append("<h3>Struct field heat</h3>")
     structs = report["structs"]
     if structs:
@@ -406,9 +427,10 @@ def render_cache_frag(report, idx):
             out.append(struct_html(s, report))
     else:
         out.append('<p class="none">No struct field accesses were counted.</p>')
-    out.append('<p class="settings muted">transfer %d ns per invalidation · min share %s · report threshold %s '
-               'invalidations · %s tracked lines</p>'
-               % (report["transfer_ns"], esc(fmt_share(report.get("min_share", 0))),
+    out.append('<p class="settings muted">a line moving between cores: %d ns (%s) · min share %s · report '
+               'threshold %s invalidations · %s tracked lines</p>'
+               % (report["transfer_ns"], esc(report.get("transfer_source", "cache_frag_transfer_ns")),
+                  esc(fmt_share(report.get("min_share", 0))),
                   esc(fmt_int(report.get("report_threshold", 0))), esc(fmt_int(report.get("tracked_lines", 0)))))
     out.append(extra_keys_html(report, CF_KNOWN))
     out.append("</section>")

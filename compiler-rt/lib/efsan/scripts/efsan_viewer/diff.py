@@ -166,10 +166,13 @@ STATUS_TEXT = {"disappeared": "disappeared", "appeared": "appeared", "changed": 
 def diff_cache_frag(before, after):
     out = ['<section class="diff cache-frag">']
     out.append("<h2>False sharing: before and after</h2>")
-    tb = sum(f["impact"]["estimated_seconds"] for f in before["findings"])
-    ta = sum(f["impact"]["estimated_seconds"] for f in after["findings"])
+    # What fixing each run's findings would save (the program's expected
+    # gain), not a sum of per-line costs.
+    tb = before.get("expected_gain", {}).get("cpu_seconds", 0)
+    ta = after.get("expected_gain", {}).get("cpu_seconds", 0)
     rows = [diff_row("findings", len(before["findings"]), len(after["findings"]), key="findings"),
-            diff_row("estimated time lost", tb, ta, fmt_seconds, key="estimated_seconds")]
+            diff_row("expected gain (CPU time the fixes save)", tb, ta, fmt_seconds,
+                     key="expected_gain")]
     out.append('<table class="diff-table totals"><tr><th></th><th>before</th><th>after</th><th>change</th></tr>%s</table>'
                % "".join(rows))
     pairs = match_findings(before, after)
@@ -190,7 +193,7 @@ def diff_cache_frag(before, after):
                                                                                data_title=finding_title(f))))
         out.append('<h3><span class="diff-status status-%s">%s</span> · %s</h3>'
                    % (status, esc(STATUS_TEXT[status]), esc(finding_title(f))))
-        rows = [diff_row("estimated cost", fb["impact"]["estimated_seconds"] if fb else None,
+        rows = [diff_row("the fix saves (CPU)", fb["impact"]["estimated_seconds"] if fb else None,
                          fa["impact"]["estimated_seconds"] if fa else None, fmt_seconds, key="estimated_seconds"),
                 diff_row("invalidations", fb["invalidations"] if fb else None,
                          fa["invalidations"] if fa else None, key="invalidations")]

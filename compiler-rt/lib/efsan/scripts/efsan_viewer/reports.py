@@ -14,7 +14,10 @@ import json
 import sys
 
 
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 3
+# Version 2 reads as version 3: the only change (working-set snapshots that
+# may be estimates, flagged by new keys) leaves version-2 reports exact.
+READABLE_VERSIONS = (2, 3)
 TOOLS = ("working-set", "cache-frag")
 PROG = "efsan-view"
 
@@ -92,7 +95,7 @@ def check_report(doc, where):
         raise InputError("%s: unknown tool %s (efsan-view reads %s)"
                          % (where, json.dumps(tool), " and ".join(TOOLS)))
     version = doc.get("schema_version")
-    if version != SCHEMA_VERSION or isinstance(version, bool):
+    if version not in READABLE_VERSIONS or isinstance(version, bool):
         raise InputError("%s: schema_version %s, but efsan-view reads version %d"
                          % (where, json.dumps(version), SCHEMA_VERSION))
     _need(doc, "pid", INT, where)

@@ -430,7 +430,33 @@ def level_name(level, report):
 WS_KNOWN = {"tool", "schema_version", "pid", "executable", "cache_line_size", "total_lines",
             "total_bytes", "regions", "sample_period_ms", "samples", "snapshot_step",
             "snapshot_history", "levels", "caches", "objects", "objects_rest", "phases",
-            "fits_level", "peak_snapshot_lines", "sample_clock", "sampler_cpu_ms"}
+            "fits_level", "peak_snapshot_lines", "sample_clock", "sampler_cpu_ms",
+            "snapshot_budget", "exact_snapshots"}
+
+
+def estimated_note(report, levels):
+    """What the estimated snapshots are (docs/WorkingSet.md, "Exact and
+    estimated figures"), or "" when every snapshot is exact. The relative
+    error is that of the snapshots that counted at least 3/4 of the budget's
+    lines (the others were taken while the sampled share adapted to a
+    shrinking working set)."""
+    budget = report.get("snapshot_budget")
+    budget = budget if isinstance(budget, int) else 0
+    fractions, errors = [], []
+    for l in levels:
+        for n, f, e in zip(l["lines"], l.get("sampled_fraction") or [], l.get("std_error") or []):
+            if isinstance(f, (int, float)) and f < 1:
+                fractions.append(f)
+                if n and n * f >= budget * 3 / 4:
+                    errors.append(100.0 * e / n)
+    if not fractions:
+        return ""
+    return ('<p class="muted">Peaks marked ~ are estimates, as are %d of the snapshots: more lines were '
+            'touched per period than the snapshot budget, so they were counted on a fixed 1/%d of the '
+            'lines at the least (standard error at most %.2f%% once the share has adapted). Totals, '
+            'data structures and phases are exact; <code>ESAN_OPTIONS=exact_snapshots=1</code> counts '
+            'every snapshot.</p>'
+            % (len(fractions), round(1 / min(fractions)), max(errors + [0.0])))
 
 
 def regions_svg(report):
@@ -542,12 +568,15 @@ def render_working_set(report, idx):
     rows = "".join('<tr%s><td>%d</td><td class=num>%s</td><td class=num>%s</td><td class=num>%s</td>'
                    '<td class=num>%s</td><td class=num>%s</td>%s</tr>'
                    % (attr(data_level=l["level"]), l["level"], esc(fmt_ms(l["period_ms"])), esc(fmt_int(l["taken"])),
-                      esc(fmt_int(len(l["lines"]))), esc(fmt_int(l["peak_lines"])),
+                      esc(fmt_int(len(l["lines"]))),
+                      ("~" if (l.get("peak_sampled_fraction") or 1) < 1 else "") + esc(fmt_int(l["peak_lines"])),
                       esc(fmt_bytes(l["peak_lines"] * lb)), fit_cell(report, l["peak_lines"]))
                    for l in levels)
     out.append('<table class="levels"><tr><th>level</th><th>snapshot period</th><th>taken</th><th>kept</th>'
                '<th>peak lines</th><th>peak bytes</th>%s</tr>%s</table>' % (fit_header(report, "peak fits"), rows))
-    level_known = {"level", "period_ms", "taken", "peak_lines", "lines", "peak_fits_level", "fits_level"}
+    out.append(estimated_note(report, levels))
+    level_known = {"level", "period_ms", "taken", "peak_lines", "lines", "peak_fits_level", "fits_level",
+                   "estimated", "sampled_fraction", "std_error", "peak_sampled_fraction", "peak_std_error"}
     for l in levels:
         extra = extra_keys_html(l, level_known)
         if extra:
