@@ -55,7 +55,7 @@ int main(void) {
   return 0;
 }
 
-// CHECK: #1 false sharing on cache line {{.*}} of the time of threads T0 T1)
+// CHECK: #1 false sharing on cache line {{.*}} of the run; about {{.*}} of wall time); threads T0 T1
 // CHECK: threads: T0 main, T1 omp parallel at openmp-counters.c:43
 // CHECK-NEXT: T1 created by T0 at:
 // CHECK-NEXT: #0 0x{{[0-9a-f]+}} in main {{.*}}openmp-counters.c:43
