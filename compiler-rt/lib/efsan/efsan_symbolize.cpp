@@ -1,0 +1,403 @@
+//===-- efsan_symbolize.cpp - efsan glue: stacks and symbols ---------------===//
+//
+// What efsan.h promises the C core about code and data addresses: stack
+// capture for allocations and thread creations (each thread's bounds learned
+// at its start), symbolization of stacks and code addresses (inlined frames,
+// the runtime's and the C++ library's leading frames left out), and names of
+// globals and functions from the modules' ELF symbol tables, which start no
+// symbolizer process. Not here: output, flags, start-up (efsan_rtl.cpp).
+//
+//===----------------------------------------------------------------------===//
+#include "efsan.h"
+#include "efsan_glue.h"
+#include "sanitizer_common/sanitizer_common.h"
+#include "sanitizer_common/sanitizer_file.h"
+#include "sanitizer_common/sanitizer_libc.h"
+#include "sanitizer_common/sanitizer_placement_new.h"
+#include "sanitizer_common/sanitizer_posix.h"
+#include "sanitizer_common/sanitizer_stackdepot.h"
+#include "sanitizer_common/sanitizer_stacktrace.h"
+#include "sanitizer_common/sanitizer_symbolizer.h"
+
+#include <elf.h>
+#include <sys/mman.h>
+
+using namespace __sanitizer;
+using namespace __efsan;
+
+//===-- Stacks ----------------------------------------------------------------===//
+
+// The fast unwinder needs the current thread's stack bounds. A thread the
+// program created gets them from its start (ThreadTrampoline); the main
+// thread's come from /proc/self/maps, which takes no libc lock. A thread
+// that started any other way has none, and its stacks are empty: asking
+// pthread_getattr_np from here could deadlock (see SetThreadStackBounds).
+static __thread uptr thread_stack_top, thread_stack_bottom;
+
+void __efsan::SetThreadStackBounds(uptr bottom, uptr top) {
+  thread_stack_bottom = bottom;
+  thread_stack_top = top;
+}
+
+void __sanitizer::BufferedStackTrace::UnwindImpl(uptr pc, uptr bp,
+                                                 void *context,
+                                                 bool request_fast,
+                                                 u32 max_depth) {
+  if (!thread_stack_top && efsan_thread_index == 0)
+    GetThreadStackTopAndBottom(/*at_initialization=*/true, &thread_stack_top,
+                               &thread_stack_bottom);
+  if (!thread_stack_top)
+    return;
+  Unwind(max_depth, pc, bp, context, thread_stack_top, thread_stack_bottom,
+         StackTrace::WillUseFastUnwind(request_fast));
+}
+
+static const u32 kEfsanStackDepth = 64;
+
+namespace __efsan {
+// Stack of the caller's caller: frame 0 is the function that called the
+// function that calls this (an interceptor's caller, for example).
+// Set while this thread captures a stack: captures do not nest (an
+// allocation in a signal handler that interrupted one records no stack).
+static __thread bool capturing_stack;
+
+NOINLINE u32 CaptureCallerStack(uptr caller_pc, uptr caller_frame) {
+  if (capturing_stack)
+    return 0;
+  capturing_stack = true;
+  BufferedStackTrace stack;
+  stack.Unwind(caller_pc, caller_frame, nullptr,
+               common_flags()->fast_unwind_on_malloc, kEfsanStackDepth);
+  capturing_stack = false;
+  if (!stack.size)
+    return 0;
+  return StackDepotPut(stack);
+}
+} // namespace __efsan
+
+extern "C" NOINLINE u32 efsan_capture_stack(void) {
+  return CaptureCallerStack(GET_CALLER_PC(), GET_CURRENT_FRAME());
+}
+
+static const char *Intern(const char *s) {
+  return s ? internal_strdup(s) : nullptr;
+}
+
+// A frame without a function name (a library without symbols): its module
+// and the offset in it, "libevent-2.1.so.7+0x215a4", as the other sanitizers
+// print it.
+static const char *ModuleAndOffset(const AddressInfo &info, uptr pc) {
+  const char *module = info.module;
+  uptr offset = info.module_offset;
+  if (!module &&
+      !Symbolizer::GetOrInit()->GetModuleNameAndOffsetForPC(pc, &module, &offset))
+    return "<unknown>";
+  const char *base = module;
+  for (const char *p = module; *p; p++)
+    if (*p == '/')
+      base = p + 1;
+  char buffer[kMaxPathLength + 32];
+  internal_snprintf(buffer, sizeof(buffer), "%s+0x%zx", base, offset);
+  return Intern(buffer);
+}
+
+// A function of the C++ library's headers (std::vector's constructor,
+// std::allocator<T>::allocate...), inlined into the program or instantiated
+// in it.
+static bool IsCxxLibraryFunction(const char *function) {
+  return function && (internal_strncmp(function, "std::", 5) == 0 ||
+                      internal_strncmp(function, "__gnu_cxx::", 11) == 0);
+}
+
+// The number of frames before the first one of the program's own code that
+// are C++ library frames; 0 if there is no such program frame.
+static uptr LeadingCxxLibraryFrames(const StackTrace &stack) {
+  uptr count = 0;
+  for (uptr i = 0; i < stack.size; i++) {
+    uptr pc = StackTrace::GetPreviousInstructionPc(stack.trace[i]);
+    SymbolizedStackHolder holder(Symbolizer::GetOrInit()->SymbolizePC(pc));
+    const SymbolizedStack *frame = holder.get();
+    if (!frame)
+      return 0;
+    for (; frame; frame = frame->next, count++)
+      if (!IsCxxLibraryFunction(frame->info.function))
+        return count;
+  }
+  return 0;
+}
+
+// The frames of the code at pc, innermost (inlined) first, after skipping
+// *skip of them; a frame of the runtime itself is left out.
+static uptr SymbolizeCode(uptr pc, struct efsan_frame *frames, uptr max_frames,
+                          uptr *skip) {
+  uptr count = 0;
+  SymbolizedStackHolder holder(Symbolizer::GetOrInit()->SymbolizePC(pc));
+  const SymbolizedStack *frame = holder.get();
+  if (!frame) {
+    AddressInfo none;
+    if (max_frames)
+      frames[count++] = {pc, ModuleAndOffset(none, pc), nullptr, 0};
+    return count;
+  }
+  for (; frame && count < max_frames; frame = frame->next) {
+    if (*skip) {
+      --*skip;
+      continue;
+    }
+    const AddressInfo &info = frame->info;
+    // The runtime's own frames (main's wrapper below main) are not the
+    // program's.
+    if (info.function &&
+        (!internal_strncmp(info.function, "__efsan::", 9) ||
+         !internal_strncmp(info.function, "__sanitizer::", 13)))
+      continue;
+    frames[count].pc = pc;
+    frames[count].function =
+        info.function ? Intern(info.function) : ModuleAndOffset(info, pc);
+    frames[count].file = Intern(info.file);
+    frames[count].line = (int)info.line;
+    count++;
+  }
+  return count;
+}
+
+static const char *FunctionSymbol(uptr pc, bool *runtime);
+
+extern "C" uptr efsan_symbolize_stack(u32 stack_id, struct efsan_frame *frames,
+                                      uptr max_frames) {
+  if (!stack_id)
+    return 0;
+  StackTrace stack = StackDepotGet(stack_id);
+  // The stack ends at main: the frames below it (libc's start-up) say
+  // nothing about the program, and symbolizing them makes the symbolizer
+  // load libc's tables (about 70 ms at exit). It also ends before the
+  // runtime's own frames: a thread's start routine is called by the
+  // runtime's trampoline (below it, libc's start_thread), and a runtime
+  // function deeper down is a stale return address the frame-pointer
+  // unwinder picked up after code built without frame pointers (a library
+  // that called malloc): what follows it is a guess. Both are found in the
+  // symbol table, without the symbolizer.
+  for (uptr i = 0; i < stack.size; i++) {
+    bool runtime;
+    const char *name = FunctionSymbol(
+        StackTrace::GetPreviousInstructionPc(stack.trace[i]), &runtime);
+    if (runtime) {
+      stack.size = i;
+      break;
+    }
+    if (name && !internal_strcmp(name, "main")) {
+      stack.size = i + 1;
+      break;
+    }
+  }
+  // A C++ allocation starts in operator new's caller, often six frames of
+  // std::vector and std::allocator before the program's line: those are
+  // left out, so that the stack (and the line a report names) starts where
+  // the program allocates.
+  uptr skip = LeadingCxxLibraryFrames(stack);
+  uptr count = 0;
+  for (uptr i = 0; i < stack.size && count < max_frames; i++)
+    count += SymbolizeCode(StackTrace::GetPreviousInstructionPc(stack.trace[i]),
+                           frames + count, max_frames - count, &skip);
+  return count;
+}
+
+extern "C" uptr efsan_symbolize_pc(uptr pc, struct efsan_frame *frames,
+                                   uptr max_frames) {
+  uptr skip = 0;
+  return pc ? SymbolizeCode(StackTrace::GetPreviousInstructionPc(pc), frames,
+                            max_frames, &skip)
+            : 0;
+}
+
+// Globals (and thread start functions) are looked up in the ELF symbol
+// table of the module that holds them first: naming a global then starts no symbolizer process (tens of
+// milliseconds at exit, most of a short program's overhead). The module's
+// file stays mapped for the next lookup.
+namespace {
+struct MappedModule {
+  char path[kMaxPathLength];
+  uptr bias = 0;
+  const u8 *file = nullptr;
+  uptr file_size = 0;
+};
+MappedModule mapped_module;
+} // namespace
+
+static const u8 *MapModuleOf(uptr addr, uptr *bias, uptr *file_size) {
+  static ListOfModules *modules;
+  if (!modules) {
+    modules = new (InternalAlloc(sizeof(ListOfModules))) ListOfModules();
+    modules->init();
+  }
+  for (const LoadedModule &m : *modules) {
+    if (!m.containsAddress(addr))
+      continue;
+    if (!mapped_module.file || internal_strcmp(mapped_module.path, m.full_name())) {
+      if (mapped_module.file)
+        UnmapOrDie((void *)mapped_module.file, mapped_module.file_size);
+      mapped_module.file = (const u8 *)MapFileToMemory(m.full_name(),
+                                                       &mapped_module.file_size);
+      internal_strncpy(mapped_module.path, m.full_name(),
+                       sizeof(mapped_module.path) - 1);
+      mapped_module.bias = m.base_address();
+    }
+    *bias = mapped_module.bias;
+    *file_size = mapped_module.file_size;
+    return mapped_module.file;
+  }
+  return nullptr;
+}
+
+// The sanitizer runtime's own source files (linked into the program): their
+// file-local symbols follow an STT_FILE symbol with one of these names.
+static bool RuntimeSourceFile(const char *name) {
+  static const char *const kPrefixes[] = {"efsan", "sanitizer_", "sancov_",
+                                          "interception_", "ubsan_"};
+  for (const char *prefix : kPrefixes)
+    if (!internal_strncmp(name, prefix, internal_strlen(prefix)))
+      return true;
+  return false;
+}
+
+// Calls visit(raw name, start, size, runtime_local) for every defined symbol
+// of the given type in the .symtab of the module holding addr, until it
+// returns true; runtime_local says the symbol is a file-local one of the
+// sanitizer runtime's own sources. Returns false if the module has no
+// readable symbol table.
+template <typename Visit>
+static bool ForEachElfSymbol(uptr addr, unsigned type, Visit visit) {
+  uptr bias, file_size;
+  const u8 *file = MapModuleOf(addr, &bias, &file_size);
+  if (!file || file_size < sizeof(Elf64_Ehdr))
+    return false;
+  const Elf64_Ehdr *eh = (const Elf64_Ehdr *)file;
+  if (internal_memcmp(eh->e_ident, ELFMAG, SELFMAG) ||
+      eh->e_ident[EI_CLASS] != ELFCLASS64 ||
+      eh->e_shoff + (uptr)eh->e_shnum * sizeof(Elf64_Shdr) > file_size)
+    return false;
+  const Elf64_Shdr *sections = (const Elf64_Shdr *)(file + eh->e_shoff);
+  for (uptr i = 0; i < eh->e_shnum; i++) {
+    const Elf64_Shdr *symtab = &sections[i];
+    if (symtab->sh_type != SHT_SYMTAB || symtab->sh_link >= eh->e_shnum)
+      continue;
+    const Elf64_Shdr *strtab = &sections[symtab->sh_link];
+    if (symtab->sh_offset + symtab->sh_size > file_size ||
+        strtab->sh_offset + strtab->sh_size > file_size)
+      return false;
+    const Elf64_Sym *syms = (const Elf64_Sym *)(file + symtab->sh_offset);
+    uptr count = symtab->sh_size / sizeof(Elf64_Sym);
+    bool runtime_file = false;
+    for (uptr k = 0; k < count; k++) {
+      const Elf64_Sym *sym = &syms[k];
+      if (ELF64_ST_TYPE(sym->st_info) == STT_FILE &&
+          sym->st_name < strtab->sh_size)
+        runtime_file = RuntimeSourceFile(
+            (const char *)(file + strtab->sh_offset + sym->st_name));
+      if (ELF64_ST_TYPE(sym->st_info) != type || !sym->st_size ||
+          sym->st_shndx == SHN_UNDEF || sym->st_name >= strtab->sh_size)
+        continue;
+      bool runtime_local =
+          runtime_file && ELF64_ST_BIND(sym->st_info) == STB_LOCAL;
+      if (visit((const char *)(file + strtab->sh_offset + sym->st_name),
+                bias + sym->st_value, (uptr)sym->st_size, runtime_local))
+        break;
+    }
+    return true;
+  }
+  return false;
+}
+
+static bool LookupElfSymbol(uptr addr, unsigned type, const char **name,
+                            uptr *start, uptr *size) {
+  bool found = false;
+  ForEachElfSymbol(addr, type, [&](const char *raw, uptr lo, uptr length,
+                                   bool runtime_local) {
+    if (addr < lo || addr - lo >= length)
+      return false;
+    // C++ names as the symbolizer would print them (ns::counters).
+    *name = Intern(raw[0] == '_' && raw[1] == 'Z'
+                       ? Symbolizer::GetOrInit()->Demangle(raw)
+                       : raw);
+    *start = lo;
+    *size = length;
+    found = true;
+    return true;
+  });
+  return found;
+}
+
+// The runtime's own data (linked into the executable) is not the program's:
+// a line a program's string literal shares with it must not be named after
+// it in the working set's data structures.
+static bool RuntimeSymbol(const char *raw) {
+  static const char *const kPrefixes[] = {
+      "__efsan",          "_ZN7__efsan",    "_ZZN7__efsan",
+      "__sanitizer",
+      "_ZN11__sanitizer", "_ZZN11__sanitizer", "_ZTVN11__sanitizer",
+      "__interception",   "_ZN14__interception", "__ubsan",
+      "_ZN7__ubsan",      "_ZZN7__ubsan"};
+  for (const char *prefix : kPrefixes)
+    if (!internal_strncmp(raw, prefix, internal_strlen(prefix)))
+      return true;
+  return false;
+}
+
+extern "C" bool efsan_for_each_global_symbol(uptr addr,
+                                             efsan_symbol_visitor visit,
+                                             void *arg) {
+  return ForEachElfSymbol(addr, STT_OBJECT,
+                          [&](const char *raw, uptr lo, uptr length,
+                              bool runtime_local) {
+                            if (!runtime_local && !RuntimeSymbol(raw))
+                              visit(lo, length, arg);
+                            return false;
+                          });
+}
+
+extern "C" const char *efsan_global_name(uptr start) {
+  const char *name;
+  uptr lo, size;
+  return LookupElfSymbol(start, STT_OBJECT, &name, &lo, &size) ? name
+                                                               : nullptr;
+}
+
+// The function holding pc, from the symbol table of its module (null if
+// none), and whether it is one of the runtime's (file-local in its sources,
+// or named as its functions are).
+static const char *FunctionSymbol(uptr pc, bool *runtime) {
+  const char *name = nullptr;
+  *runtime = false;
+  if (!pc)
+    return nullptr;
+  ForEachElfSymbol(pc, STT_FUNC, [&](const char *raw, uptr lo, uptr length,
+                                     bool runtime_local) {
+    if (pc < lo || pc - lo >= length)
+      return false;
+    *runtime = runtime_local || RuntimeSymbol(raw) ||
+               !internal_strncmp(raw, "efsan_", 6);
+    name = Intern(raw[0] == '_' && raw[1] == 'Z'
+                      ? Symbolizer::GetOrInit()->Demangle(raw)
+                      : raw);
+    return true;
+  });
+  return name;
+}
+
+extern "C" const char *efsan_function_name(uptr pc) {
+  bool runtime;
+  return FunctionSymbol(pc, &runtime);
+}
+
+extern "C" bool efsan_symbolize_global(uptr addr, const char **name,
+                                       uptr *start, uptr *size) {
+  if (LookupElfSymbol(addr, STT_OBJECT, name, start, size))
+    return true;
+  DataInfo info;
+  if (!Symbolizer::GetOrInit()->SymbolizeData(addr, &info) || !info.name)
+    return false;
+  *name = Intern(info.name);
+  *start = info.start;
+  *size = info.size;
+  return true;
+}
