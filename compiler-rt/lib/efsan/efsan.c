@@ -108,6 +108,29 @@ void efsan_format_frame(char *buffer, uptr size, const struct efsan_frame *frame
     efsan_snprintf(buffer, size, "%s%s", frame->function, place);
 }
 
+bool efsan_same_place(const struct efsan_frame *a, const struct efsan_frame *b) {
+  if (a->line != b->line || !a->file != !b->file ||
+      (a->file && efsan_internal_strcmp(a->file, b->file)))
+    return false;
+  return !efsan_internal_strcmp(a->function, b->function);
+}
+
+bool efsan_stacks_alike(u32 a, u32 b, uptr from, uptr frames) {
+  if (a == b)
+    return true;
+  struct efsan_frame fa[EFSAN_MAX_COMPARED_FRAMES], fb[EFSAN_MAX_COMPARED_FRAMES];
+  if (frames > EFSAN_MAX_COMPARED_FRAMES)
+    frames = EFSAN_MAX_COMPARED_FRAMES;
+  uptr na = efsan_symbolize_stack(a, fa, frames);
+  uptr nb = efsan_symbolize_stack(b, fb, frames);
+  if (na != nb)
+    return false;
+  for (uptr i = from; i < na; i++)
+    if (!efsan_same_place(&fa[i], &fb[i]))
+      return false;
+  return true;
+}
+
 static void print_report(bool at_exit) {
   efsan_report_begin(at_exit);
   if (efsan_active_tool == EFSAN_TOOL_WORKING_SET)

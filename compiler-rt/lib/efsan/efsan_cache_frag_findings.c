@@ -897,31 +897,10 @@ const char *cf_thread_function(u32 thread) {
   return efsan_function_name(efsan_cache_frag_thread_start_routine(thread));
 }
 
-// Frames at the same source line.
-static bool cf_same_place(const struct efsan_frame *a,
-                          const struct efsan_frame *b) {
-  if (a->line != b->line || !a->file != !b->file ||
-      (a->file && efsan_internal_strcmp(a->file, b->file)))
-    return false;
-  return !efsan_internal_strcmp(a->function, b->function);
-}
-
 // Stacks that name the same source lines (an unrolled loop of
 // pthread_create calls has several return addresses, one line).
 static bool cf_same_source_stack(u32 a, u32 b) {
-  if (a == b)
-    return true;
-  if (!a || !b)
-    return false;
-  struct efsan_frame fa[CF_MAX_FRAMES], fb[CF_MAX_FRAMES];
-  uptr na = efsan_symbolize_stack(a, fa, CF_MAX_FRAMES);
-  uptr nb = efsan_symbolize_stack(b, fb, CF_MAX_FRAMES);
-  if (na != nb)
-    return false;
-  for (uptr i = 0; i < na; i++)
-    if (!cf_same_place(&fa[i], &fb[i]))
-      return false;
-  return true;
+  return efsan_stacks_alike(a, b, 0, CF_MAX_FRAMES);
 }
 
 u32 cf_creation_groups(u32 view_count, struct cf_creation_group *groups) {
@@ -1050,7 +1029,7 @@ uptr cf_collect_sites(const struct cf_finding *f, u32 view_count) {
     struct cf_finding_site *same = 0;
     for (uptr k = 0; k < places && !same; k++)
       if (cf_sites[k].thread == site->thread &&
-          cf_same_place(&cf_sites[k].frame, &site->frame))
+          efsan_same_place(&cf_sites[k].frame, &site->frame))
         same = &cf_sites[k];
     if (!same) {
       cf_sites[places++] = *site;

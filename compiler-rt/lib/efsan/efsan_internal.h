@@ -117,6 +117,14 @@ extern bool efsan_heap_keep_freed;
 // "...", so the place always shows.
 #define kEfsanMaxPlace 1024
 void efsan_format_frame(char *buffer, uptr size, const struct efsan_frame *frame);
+// Frames at the same source line of the same function.
+bool efsan_same_place(const struct efsan_frame *a, const struct efsan_frame *b);
+// Whether two depot stacks name the same places in their symbolized frames
+// [from, frames) (at most EFSAN_MAX_COMPARED_FRAMES): stacks a report would
+// print alike (an unrolled loop of calls has several return addresses for
+// one line; frames below the printed ones differ).
+#define EFSAN_MAX_COMPARED_FRAMES 16
+bool efsan_stacks_alike(u32 a, u32 b, uptr from, uptr frames);
 
 //===-- JSON reports (efsan_json.c) ----------------------------------------===//
 // The version of the JSON report schema (docs/JSONSchema.md): bumped when a

@@ -657,12 +657,6 @@ static const char *object_name(struct efsan_ws_objects *t, u64 id,
 #define PRINTED_CALLERS 2
 #define MAX_STACK_FRAMES 8
 
-static bool same_frame(const struct efsan_frame *a, const struct efsan_frame *b) {
-  return a->line == b->line && !efsan_internal_strcmp(a->function, b->function) &&
-         !a->file == !b->file &&
-         (!a->file || !efsan_internal_strcmp(a->file, b->file));
-}
-
 // Whether two listed objects would print the same lines: two allocation
 // stacks that differ only in frames the report does not show (cut at the
 // runtime's frames or below the printed callers) are one site to a user.
@@ -670,17 +664,9 @@ static bool prints_alike(const struct efsan_ws_object *a,
                          const struct efsan_ws_object *b) {
   if (a->kind != b->kind || efsan_internal_strcmp(a->name, b->name))
     return false;
-  if (a->kind != EFSAN_WS_OBJECT_HEAP || a->stack_id == b->stack_id)
+  if (a->kind != EFSAN_WS_OBJECT_HEAP)
     return true;
-  struct efsan_frame fa[1 + PRINTED_CALLERS], fb[1 + PRINTED_CALLERS];
-  uptr na = efsan_symbolize_stack(a->stack_id, fa, 1 + PRINTED_CALLERS);
-  uptr nb = efsan_symbolize_stack(b->stack_id, fb, 1 + PRINTED_CALLERS);
-  if (na != nb)
-    return false;
-  for (uptr f = 1; f < na; f++)
-    if (!same_frame(&fa[f], &fb[f]))
-      return false;
-  return true;
+  return efsan_stacks_alike(a->stack_id, b->stack_id, 1, 1 + PRINTED_CALLERS);
 }
 
 void efsan_ws_objects_top(struct efsan_ws_objects *t, u32 max,
