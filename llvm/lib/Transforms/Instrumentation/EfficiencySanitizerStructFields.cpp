@@ -132,25 +132,27 @@ StructFieldTables::findStructField(const MemoryAccess &Access) {
   return Tagged;
 }
 
+// Ty if it is a named, sized struct type (one a field table can describe).
+static StructType *namedStruct(Type *Ty) {
+  auto *STy = dyn_cast<StructType>(Ty);
+  if (!STy || STy->isLiteral() || !STy->hasName() || STy->isOpaque() ||
+      !STy->isSized() || STy->isScalableTy())
+    return nullptr;
+  return STy;
+}
+
 // Walks the address back through constant-offset GEPs to a named struct it
 // points into: a GEP whose source element type is that struct (array-style
 // `getelementptr %struct.T, ptr %p, i64 %i`, or with constant field indices
 // after the first), or a global or stack slot of that type.
 std::optional<StructOffset>
 StructFieldTables::findStructAtAddress(Value *Addr) {
-  auto NamedStruct = [](Type *Ty) -> StructType * {
-    auto *STy = dyn_cast<StructType>(Ty);
-    if (!STy || STy->isLiteral() || !STy->hasName() || STy->isOpaque() ||
-        !STy->isSized() || STy->isScalableTy())
-      return nullptr;
-    return STy;
-  };
   int64_t Offset = 0;
   for (unsigned Steps = 0; Steps < 16; ++Steps) { // real chains: 1 or 2 GEPs
     StructType *Struct = nullptr;
     int64_t Inner = 0;
     if (auto *GEP = dyn_cast<GEPOperator>(Addr)) {
-      if ((Struct = NamedStruct(GEP->getSourceElementType()))) {
+      if ((Struct = namedStruct(GEP->getSourceElementType()))) {
         // The first index steps over whole objects; the rest must be constant
         // to know where inside the object the GEP points.
         SmallVector<Value *, 4> Indices = {ConstantInt::get(Int64Ty, 0)};
@@ -169,9 +171,9 @@ StructFieldTables::findStructAtAddress(Value *Addr) {
         continue;
       }
     } else if (auto *GV = dyn_cast<GlobalVariable>(Addr)) {
-      Struct = NamedStruct(GV->getValueType());
+      Struct = namedStruct(GV->getValueType());
     } else if (auto *Slot = dyn_cast<AllocaInst>(Addr)) {
-      Struct = NamedStruct(Slot->getAllocatedType());
+      Struct = namedStruct(Slot->getAllocatedType());
     }
     if (!Struct)
       return std::nullopt;
@@ -387,13 +389,6 @@ static Value *loopPointerStart(Value *Addr) {
 // GEP on the way picked a field of a named struct by its index.
 std::optional<StructOffset>
 StructFieldTables::findOutermostStruct(Value *Addr, bool &ThroughFieldIndex) {
-  auto NamedStruct = [](Type *Ty) -> StructType * {
-    auto *STy = dyn_cast<StructType>(Ty);
-    if (!STy || STy->isLiteral() || !STy->hasName() || STy->isOpaque() ||
-        !STy->isSized() || STy->isScalableTy())
-      return nullptr;
-    return STy;
-  };
   auto InBounds = [&](StructType *Struct, int64_t Offset) {
     return Offset >= 0 &&
            uint64_t(Offset) < DL.getTypeAllocSize(Struct).getFixedValue();
@@ -434,14 +429,14 @@ StructFieldTables::findOutermostStruct(Value *Addr, bool &ThroughFieldIndex) {
            GTI != E; ++GTI) {
         auto *Index = dyn_cast<ConstantInt>(GTI.getOperand());
         if (StructType *STy = GTI.getStructTypeOrNull()) {
-          if (!First && NamedStruct(STy)) {
+          if (!First && namedStruct(STy)) {
             First = STy;
             FirstStart = Local;
           }
           Local += DL.getStructLayout(STy)
                        ->getElementOffset(Index->getZExtValue())
                        .getFixedValue();
-          if (NamedStruct(STy))
+          if (namedStruct(STy))
             FieldIndexSoFar = true;
           continue;
         }
@@ -454,7 +449,7 @@ StructFieldTables::findOutermostStruct(Value *Addr, bool &ThroughFieldIndex) {
           VariableStride = std::min<uint64_t>(VariableStride,
                                               Stride.getFixedValue());
         if (Leading) { // whole objects of the source type
-          if (StructType *Source = NamedStruct(GEP->getSourceElementType())) {
+          if (StructType *Source = namedStruct(GEP->getSourceElementType())) {
             First = Source;
             FirstStart = Local;
           }
@@ -462,7 +457,7 @@ StructFieldTables::findOutermostStruct(Value *Addr, bool &ThroughFieldIndex) {
         Leading = false;
       }
       if (Leading) // no index at all: the pointer itself
-        if (StructType *Source = NamedStruct(GEP->getSourceElementType())) {
+        if (StructType *Source = namedStruct(GEP->getSourceElementType())) {
           First = Source;
           FirstStart = 0;
         }
@@ -470,7 +465,7 @@ StructFieldTables::findOutermostStruct(Value *Addr, bool &ThroughFieldIndex) {
       // it (`getelementptr [64 x %struct.S], ptr @a, i64 0, i64 %i`, then a
       // byte offset into the element): the GEP points at that struct.
       if (!First)
-        if (StructType *Result = NamedStruct(GEP->getResultElementType())) {
+        if (StructType *Result = namedStruct(GEP->getResultElementType())) {
           First = Result;
           FirstStart = Local;
         }
@@ -487,9 +482,9 @@ StructFieldTables::findOutermostStruct(Value *Addr, bool &ThroughFieldIndex) {
     }
     StructType *Struct = nullptr;
     if (auto *GV = dyn_cast<GlobalVariable>(Addr))
-      Struct = NamedStruct(GV->getValueType());
+      Struct = namedStruct(GV->getValueType());
     else if (auto *Slot = dyn_cast<AllocaInst>(Addr))
-      Struct = NamedStruct(Slot->getAllocatedType());
+      Struct = namedStruct(Slot->getAllocatedType());
     else if (isa<Argument>(Addr) || isa<Instruction>(Addr))
       Struct = structTypeOfPointerVariable(Addr);
     if (!Struct) {
