@@ -1,7 +1,8 @@
 //===-- efsan_cache_frag_internal.h - cache-frag tool internals --*- C -*-===//
 //
-// Shared between the files of the cache-frag tool: sampling and the per-line
-// records (efsan_cache_frag.c), the contention model that turns records into
+// Shared between the files of the cache-frag tool: sampling
+// (efsan_cache_frag.c), the per-line states and records
+// (efsan_cache_frag_lines.c), the contention model that turns records into
 // estimates (efsan_cache_frag_model.c), the live-allocation map
 // (efsan_heap.c, shared with the working-set tool), struct field counters
 // (efsan_cache_frag_structs.c) and the report (the finding model in
@@ -129,6 +130,19 @@ static inline u32 cf_owner(struct cf_line_record *record, int i) {
 // Sampling (efsan_cache_frag.c).
 // Mean sampling period in accesses (1: every access is seen).
 u64 cf_sample_period(void);
+
+// The line state machine (efsan_cache_frag_lines.c): set up with the record
+// table's capacity, the mean sampling period and the sampled writes that
+// make a line a candidate (one thread: prediction; another thread reading:
+// tracking).
+void cf_lines_init(u32 record_capacity, u64 mean_period, u64 prediction_samples,
+                   u64 tracking_samples);
+// One sampled access of thread_plus1 to [line + offset, + length), at the
+// thread's virtual clock; pc is the code address that made it.
+void cf_sample_line(uptr line, uptr offset, uptr length, bool is_write,
+                    u32 thread_plus1, u64 clock, uptr pc);
+// After fork: the locks other threads held in the records are released.
+void cf_lines_fork_child(void);
 // Tracked-line records in creation order, and their count.
 struct cf_line_record *cf_records(u32 *count);
 struct cf_line_record *cf_find_record(uptr line);
