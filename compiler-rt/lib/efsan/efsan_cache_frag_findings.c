@@ -659,9 +659,9 @@ static bool cf_line_under_lock(const struct cf_finding *f) {
     if (!record)
       continue;
     for (int slot = 0; slot < CF_THREAD_SLOTS; slot++) {
-      if (!cf_owner(record, slot))
+      const struct cf_thread_line *line = cf_thread_part(record, slot);
+      if (!cf_owner(record, slot) || !line)
         continue;
-      const struct cf_thread_line *line = &record->threads[slot];
       all += cf_load(&line->other_site_writes);
       locked += cf_load(&line->other_site_locked_writes);
       for (int i = 0; i < CF_SITES; i++) {
@@ -980,9 +980,9 @@ uptr cf_collect_sites(const struct cf_finding *f, u32 view_count) {
       if (!record)
         continue;
       for (int slot = 0; slot < CF_THREAD_SLOTS; slot++) {
-        if (cf_owner(record, slot) != thread + 1)
+        struct cf_thread_line *line = cf_thread_part(record, slot);
+        if (cf_owner(record, slot) != thread + 1 || !line)
           continue;
-        struct cf_thread_line *line = &record->threads[slot];
         cf_other_site_samples +=
             cf_load(&line->other_site_reads) + cf_load(&line->other_site_writes);
         for (int i = 0; i < CF_SITES; i++) {
