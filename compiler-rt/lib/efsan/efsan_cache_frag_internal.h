@@ -36,8 +36,11 @@
 // other_site counts.
 #define CF_SITES 8
 // Activity intervals kept per thread and line (the closest ones are merged
-// beyond that).
+// beyond that): the first CF_INLINE_INTERVALS in the thread's part, the rest
+// in a block of their own, allocated when needed (most threads use a line
+// in a few bursts).
 #define CF_INTERVALS 32
+#define CF_INLINE_INTERVALS 4
 struct cf_interval {
   u64 first, last; // virtual clock of the first and last sample
   u64 samples;
@@ -87,9 +90,17 @@ struct cf_thread_line {
   // When the thread used the line: intervals of virtual clock, in order,
   // each from its first sample to its last, so that the model sees bursts
   // (turns taken under a lock), not just a first-to-last span.
-  u32 interval_count;
-  struct cf_interval intervals[CF_INTERVALS];
+  u32 interval_count; // published after the intervals it counts
+  struct cf_interval intervals[CF_INLINE_INTERVALS];
+  struct cf_interval *more; // CF_INTERVALS - CF_INLINE_INTERVALS, or null
 } __attribute__((aligned(64)));
+
+// The thread part's k-th interval (k < interval_count).
+static inline struct cf_interval *cf_interval_at(struct cf_thread_line *t,
+                                                 u32 k) {
+  return k < CF_INLINE_INTERVALS ? &t->intervals[k]
+                                 : &t->more[k - CF_INLINE_INTERVALS];
+}
 
 // A two-entry cache history table (Predator): each half holds a thread index
 // + 1, 0 for an empty entry; the high half is only set when the low one is.

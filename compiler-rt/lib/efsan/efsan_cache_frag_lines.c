@@ -54,6 +54,9 @@ static u32 cf_record_count;
 static struct cf_thread_line *cf_thread_line_pool;
 static u32 cf_thread_line_capacity;
 static u32 cf_thread_line_count;
+#define CF_INTERVAL_BLOCK (CF_INTERVALS - CF_INLINE_INTERVALS)
+static struct cf_interval *cf_interval_blocks; // one per thread part at most
+static u32 cf_interval_block_count;
 
 static bool cf_is_record(u32 value) {
   return (value & CF_INDEX_KIND) == CF_RECORD_BIT;
@@ -222,6 +225,17 @@ static u64 cf_byte_mask(uptr offset, uptr length) {
       cf_store((p), old_ + 1);                                                 \
   } while (0)
 
+// Blocks of further activity intervals for threads' parts, handed out in
+// order (address space only until used); null when they run out.
+static struct cf_interval *cf_new_intervals(void) {
+  u32 index = cf_add(&cf_interval_block_count, 1);
+  if (index >= cf_thread_line_capacity) {
+    cf_store(&cf_interval_block_count, cf_thread_line_capacity);
+    return 0;
+  }
+  return &cf_interval_blocks[(uptr)index * CF_INTERVAL_BLOCK];
+}
+
 // Threads' parts of records, handed out in order (address space only until
 // used); null when they run out.
 static struct cf_thread_line *cf_new_thread_line(void) {
@@ -330,7 +344,7 @@ static void cf_note_activity(struct cf_thread_line *slot, u64 clock,
                              u64 samples) {
   u32 n = slot->interval_count;
   if (n) {
-    struct cf_interval *last = &slot->intervals[n - 1];
+    struct cf_interval *last = cf_interval_at(slot, n - 1);
     u64 first_clock = slot->intervals[0].first;
     bool ordinary = samples >= 2 ? (clock - last->last) * (samples - 1) <=
                                        4 * (last->last - first_clock)
@@ -342,25 +356,31 @@ static void cf_note_activity(struct cf_thread_line *slot, u64 clock,
       return;
     }
   }
-  if (n == CF_INTERVALS) {
+  if (n == CF_INLINE_INTERVALS && !slot->more)
+    __atomic_store_n(&slot->more, cf_new_intervals(), __ATOMIC_RELEASE);
+  if (n == (slot->more ? CF_INTERVALS : CF_INLINE_INTERVALS)) {
     u32 best = 0;
     for (u32 i = 1; i + 1 < n; i++)
-      if (slot->intervals[i + 1].first - slot->intervals[i].last <
-          slot->intervals[best + 1].first - slot->intervals[best].last)
+      if (cf_interval_at(slot, i + 1)->first - cf_interval_at(slot, i)->last <
+          cf_interval_at(slot, best + 1)->first - cf_interval_at(slot, best)->last)
         best = i;
-    struct cf_interval *a = &slot->intervals[best], *b = &slot->intervals[best + 1];
+    struct cf_interval *a = cf_interval_at(slot, best);
+    struct cf_interval *b = cf_interval_at(slot, best + 1);
     cf_store(&a->last, b->last);
     cf_store(&a->samples, a->samples + b->samples);
     for (u32 i = best + 1; i + 1 < n; i++) {
-      cf_store(&slot->intervals[i].first, slot->intervals[i + 1].first);
-      cf_store(&slot->intervals[i].last, slot->intervals[i + 1].last);
-      cf_store(&slot->intervals[i].samples, slot->intervals[i + 1].samples);
+      struct cf_interval *to = cf_interval_at(slot, i);
+      struct cf_interval *from = cf_interval_at(slot, i + 1);
+      cf_store(&to->first, from->first);
+      cf_store(&to->last, from->last);
+      cf_store(&to->samples, from->samples);
     }
     n--;
   }
-  cf_store(&slot->intervals[n].first, clock);
-  cf_store(&slot->intervals[n].last, clock);
-  cf_store(&slot->intervals[n].samples, 1);
+  struct cf_interval *fresh = cf_interval_at(slot, n);
+  cf_store(&fresh->first, clock);
+  cf_store(&fresh->last, clock);
+  cf_store(&fresh->samples, 1);
   __atomic_store_n(&slot->interval_count, n + 1, __ATOMIC_RELEASE);
 }
 
@@ -710,8 +730,8 @@ static bool cf_line_meets(uptr line, u32 thread_plus1, u64 from, u64 to) {
     struct cf_thread_line *slot = cf_thread_part(record, i);
     u32 n = slot ? __atomic_load_n(&slot->interval_count, __ATOMIC_ACQUIRE) : 0;
     if (owner != thread_plus1 && n &&
-        cf_spans_meet(from, to, cf_load(&slot->intervals[n - 1].first),
-                      cf_load(&slot->intervals[n - 1].last)))
+        cf_spans_meet(from, to, cf_load(&cf_interval_at(slot, n - 1)->first),
+                      cf_load(&cf_interval_at(slot, n - 1)->last)))
       return true;
   }
   struct cf_thread_line *others = cf_others_part(record);
@@ -938,12 +958,16 @@ static bool cf_neighbour_has_other_thread(uptr line, u32 thread_plus1) {
 }
 
 void cf_lines_print_stats(void) {
-  efsan_report_line("cache-frag lines: %u records, %u thread parts, %u shared "
-                    "summaries, %u solo summaries (%llu KiB if all resident)\n",
+  efsan_report_line("cache-frag lines: %u records, %u thread parts (%u with "
+                    "more than %d bursts), %u shared summaries, %u solo "
+                    "summaries (%llu KiB if all resident)\n",
                     cf_load(&cf_record_count), cf_load(&cf_thread_line_count),
+                    cf_load(&cf_interval_block_count), CF_INLINE_INTERVALS,
                     cf_load(&cf_summary_count), cf_load(&cf_solo_count),
                     ((u64)cf_load(&cf_record_count) * sizeof(struct cf_line_record) +
                      (u64)cf_load(&cf_thread_line_count) * sizeof(struct cf_thread_line) +
+                     (u64)cf_load(&cf_interval_block_count) * CF_INTERVAL_BLOCK *
+                         sizeof(struct cf_interval) +
                      (u64)cf_load(&cf_summary_count) * sizeof(struct cf_summary) +
                      (u64)cf_load(&cf_solo_count) * sizeof(struct cf_line_use)) >> 10);
 }
@@ -1072,6 +1096,9 @@ void cf_lines_init(u32 record_capacity, u64 mean_period, u64 prediction_samples,
   cf_thread_line_capacity = cf_record_capacity * (CF_THREAD_SLOTS + 1);
   cf_thread_line_pool = (struct cf_thread_line *)efsan_mmap_noreserve(
       (uptr)cf_thread_line_capacity * sizeof(struct cf_thread_line));
+  cf_interval_blocks = (struct cf_interval *)efsan_mmap_noreserve(
+      (uptr)cf_thread_line_capacity * CF_INTERVAL_BLOCK *
+      sizeof(struct cf_interval));
   // Lines written often by one thread alone are common (private data):
   // room for 16 per record, 64 bytes each.
   cf_solo_capacity = cf_record_capacity * 16u;

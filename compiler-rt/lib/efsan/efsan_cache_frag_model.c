@@ -252,12 +252,14 @@ static void cf_add_intervals(struct cf_view *view, struct cf_thread_line *t) {
   while (a < view->interval_count || b < n) {
     struct cf_interval next;
     if (b >= n || (a < view->interval_count &&
-                   view->intervals[a].first <= cf_load(&t->intervals[b].first))) {
+                   view->intervals[a].first <=
+                       cf_load(&cf_interval_at(t, b)->first))) {
       next = view->intervals[a++];
     } else {
-      next.first = cf_load(&t->intervals[b].first);
-      next.last = cf_load(&t->intervals[b].last);
-      next.samples = cf_load(&t->intervals[b].samples);
+      struct cf_interval *in = cf_interval_at(t, b);
+      next.first = cf_load(&in->first);
+      next.last = cf_load(&in->last);
+      next.samples = cf_load(&in->samples);
       b++;
     }
     if (m && next.first <= merged[m - 1].last) {
