@@ -566,9 +566,9 @@ static void cf_describe_object(char *buffer, uptr length,
     efsan_snprintf(buffer, length, "global '%s'", object->name);
     return;
   case CF_OBJECT_HEAP: {
+    // Named by its site: the first frame outside the allocation wrappers.
     struct efsan_frame frame;
-    if (object->stack_id && efsan_symbolize_stack(object->stack_id, &frame, 1) &&
-        frame.file)
+    if (efsan_symbolize_site(object->stack_id, &frame) && frame.file)
       efsan_snprintf(buffer, length, "the heap object allocated at %s:%d",
                      frame.file, frame.line);
     else
@@ -900,7 +900,7 @@ const char *cf_thread_function(u32 thread) {
 // Stacks that name the same source lines (an unrolled loop of
 // pthread_create calls has several return addresses, one line).
 static bool cf_same_source_stack(u32 a, u32 b) {
-  return efsan_stacks_alike(a, b, 0, CF_MAX_FRAMES);
+  return efsan_stacks_alike(a, b, CF_MAX_FRAMES);
 }
 
 u32 cf_creation_groups(u32 view_count, struct cf_creation_group *groups) {

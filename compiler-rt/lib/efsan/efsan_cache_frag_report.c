@@ -22,13 +22,18 @@ static void cf_print_stack(u32 stack_id, const char *indent, const char *what) {
     efsan_report_line("%s<%s stack not available>\n", indent, what);
     return;
   }
+  // The frames of allocation wrappers are marked: the object is named by
+  // the first frame after them.
   for (uptr i = 0; i < n; i++) {
+    const char *mark = frames[i].allocation_wrapper ? " (allocation wrapper)"
+                                                    : "";
     if (frames[i].file)
-      efsan_report_line("%s#%zu 0x%zx in %s %s:%d\n", indent, i, frames[i].pc,
-                        frames[i].function, frames[i].file, frames[i].line);
+      efsan_report_line("%s#%zu 0x%zx in %s %s:%d%s\n", indent, i,
+                        frames[i].pc, frames[i].function, frames[i].file,
+                        frames[i].line, mark);
     else
-      efsan_report_line("%s#%zu 0x%zx in %s\n", indent, i, frames[i].pc,
-                        frames[i].function);
+      efsan_report_line("%s#%zu 0x%zx in %s%s\n", indent, i, frames[i].pc,
+                        frames[i].function, mark);
   }
 }
 
