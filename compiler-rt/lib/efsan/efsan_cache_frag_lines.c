@@ -572,6 +572,19 @@ static void cf_record_sample(struct cf_line_record *record, uptr offset,
 
 //===-- Summaries -------------------------------------------------------------===//
 
+// Where a thread's activity on the line began, as far as meeting other
+// threads goes: its first sample when its samples came at most CF_BURST_GAP
+// periods apart on average (it used the line steadily all along, even if
+// this run's scheduler ran it alone), else the start of its current burst
+// (it came back to the line from time to time: turns, hand-overs).
+static u64 cf_use_start_clock(const struct cf_line_use *use) {
+  u64 first = cf_load(&use->first_clock), last = cf_load(&use->last_clock);
+  u64 samples = (u64)cf_load(&use->reads) + cf_load(&use->writes);
+  if (last - first <= samples * CF_BURST_GAP * cf_mean_period)
+    return first;
+  return cf_load(&use->burst_clock);
+}
+
 // The kind of access over the bytes of mask when they are one run of bytes;
 // else the accesses go to the thread's overflow counts, which keep the
 // bytes exactly (interleaved bytes stay apart from other threads' bytes).
@@ -604,9 +617,10 @@ static void cf_seed_shape(struct cf_line_record *record,
 // A thread's summed samples become its part of the record: counts, bytes,
 // its first site, and its reads and writes as one kind of access each, over
 // the bytes they covered (the invalidations it caused go with its writes).
-// Its activity is its current burst: its earlier bursts met no other
-// thread's (else the line would have had a record then), so they are
-// counted there rather than as an interval that would span the other
+// Its activity is one interval, from cf_use_start_clock to its last sample:
+// a thread that came back to the line in bursts has its earlier bursts,
+// which met no other thread's (else the line would have had a record then),
+// counted in its current one rather than as an interval spanning the other
 // threads' turns. held_bytes: the bytes it used since it last got the line.
 static void cf_seed_slot(struct cf_line_record *record,
                          const struct cf_line_use *use, u64 held_bytes,
@@ -621,7 +635,7 @@ static void cf_seed_slot(struct cf_line_record *record,
   cf_store(&slot->written_bytes, use->written_bytes);
   cf_store(&slot->first_clock, use->first_clock);
   cf_store(&slot->last_clock, use->last_clock);
-  cf_store(&slot->intervals[0].first, use->burst_clock);
+  cf_store(&slot->intervals[0].first, cf_use_start_clock(use));
   cf_store(&slot->intervals[0].last, use->last_clock);
   cf_store(&slot->intervals[0].samples, (u64)use->reads + use->writes);
   __atomic_store_n(&slot->interval_count, 1, __ATOMIC_RELEASE);
@@ -687,9 +701,14 @@ static void cf_use_sample_shared(struct cf_line_use *use, u64 mask,
 }
 
 // Whether a burst [from, to] of one thread meets the activity [first, last]
-// of another: a sample stands for the period of accesses after it.
+// of another: closer than a burst's own gap (CF_BURST_GAP periods). A line
+// each thread samples thinly (a shared counter bumped every 50th write) has
+// bursts of a few samples; two threads using it at once are within that
+// gap of each other, threads that take it in turn (a phase, a queue's hand-
+// over, a block freed and reused) are much further apart.
 static bool cf_spans_meet(u64 from, u64 to, u64 first, u64 last) {
-  return first <= to + cf_mean_period && from <= last + cf_mean_period;
+  u64 gap = CF_BURST_GAP * cf_mean_period;
+  return first <= to + gap && from <= last + gap;
 }
 
 // Whether another thread than thread_plus1 was active on the line during
@@ -701,7 +720,7 @@ static bool cf_summary_meets(struct cf_summary *summary, u32 thread_plus1,
     u32 owner = cf_load(&use->thread_plus1);
     u64 last = __atomic_load_n(&use->last_clock, __ATOMIC_ACQUIRE);
     if (owner && owner != thread_plus1 && last &&
-        cf_spans_meet(from, to, cf_load(&use->burst_clock), last))
+        cf_spans_meet(from, to, cf_use_start_clock(use), last))
       return true;
   }
   return false;
@@ -728,7 +747,7 @@ static bool cf_line_meets(uptr line, u32 thread_plus1, u64 from, u64 to) {
   if (cf_is_solo(value)) {
     struct cf_line_use *solo = cf_solo_of(value);
     if (solo->thread_plus1 == thread_plus1 ||
-        !cf_spans_meet(from, to, cf_load(&solo->burst_clock),
+        !cf_spans_meet(from, to, cf_use_start_clock(solo),
                        cf_load(&solo->last_clock)))
       return false;
     cf_record_now(state, line, value);
@@ -866,7 +885,7 @@ static void cf_summary_sample(u32 *state, u32 value, uptr line, uptr offset,
   if ((cf_load(&summary->held_bytes[index]) & mask) != mask)
     __atomic_fetch_or(&summary->held_bytes[index], mask, __ATOMIC_RELAXED);
 
-  u64 from = cf_load(&use->burst_clock), to = clock;
+  u64 from = cf_use_start_clock(use), to = clock;
   if (cf_load(&summary->observed) >= cf_detail_invalidations ||
       cf_summary_meets(summary, thread_plus1, from, to) ||
       cf_neighbour_meets(line, thread_plus1, from, to))
@@ -985,7 +1004,7 @@ void cf_sample_line(uptr line, uptr offset, uptr length, bool is_write,
       // (latent sharing: the line gets a record at once).
       if (solo->thread_plus1 == thread_plus1) {
         cf_use_sample(solo, cf_byte_mask(offset, length), is_write, clock);
-        if (cf_neighbour_meets(line, thread_plus1, cf_load(&solo->burst_clock),
+        if (cf_neighbour_meets(line, thread_plus1, cf_use_start_clock(solo),
                                clock))
           cf_record_now(state, line, value);
         return;
