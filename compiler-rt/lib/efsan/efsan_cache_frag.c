@@ -184,7 +184,8 @@ static u32 cf_end_period(u64 *clock) {
 }
 
 static void cf_sample_range(uptr addr, uptr size, bool is_write,
-                            u32 thread_plus1, u64 clock, uptr pc) {
+                            bool locked_rmw, u32 thread_plus1, u64 clock,
+                            uptr pc) {
   uptr end = addr + size;
   if (end < addr || end > EFSAN_APP_END)
     return;
@@ -193,8 +194,8 @@ static void cf_sample_range(uptr addr, uptr size, bool is_write,
     uptr lo = addr > line ? addr : line;
     uptr hi = end < line + EFSAN_CACHE_LINE_SIZE ? end
                                                   : line + EFSAN_CACHE_LINE_SIZE;
-    cf_sample_line(line, lo - line, hi - lo, is_write, thread_plus1, clock,
-                   pc);
+    cf_sample_line(line, lo - line, hi - lo, is_write, locked_rmw, thread_plus1,
+                   clock, pc);
   }
 }
 
@@ -213,8 +214,8 @@ EFSAN_INTERFACE void __efsan_cache_frag_access(void *addr, uptr size,
       cf_add(&field_counter[i], 1);
   }
   // The pass gives the call the access's debug location.
-  cf_sample_range((uptr)addr, size, flags & 1, thread_plus1, clock,
-                  (uptr)__builtin_return_address(0));
+  cf_sample_range((uptr)addr, size, flags & 1, (flags & 2) != 0, thread_plus1,
+                  clock, (uptr)__builtin_return_address(0));
 }
 
 // Each range a libc interceptor reports counts as one access: whether it is
@@ -245,7 +246,7 @@ void efsan_cache_frag_libc_range(uptr addr, uptr size, int is_write,
   uptr line = first_line + (cf_next_random() % lines) * EFSAN_CACHE_LINE_SIZE;
   uptr lo = addr > line ? addr : line;
   uptr hi = end < line + EFSAN_CACHE_LINE_SIZE ? end : line + EFSAN_CACHE_LINE_SIZE;
-  cf_sample_range(lo, hi - lo, is_write != 0, cf_libc_thread_plus1,
+  cf_sample_range(lo, hi - lo, is_write != 0, false, cf_libc_thread_plus1,
                   cf_libc_clock, pc);
 }
 
@@ -282,7 +283,8 @@ void efsan_cache_frag_access(uptr addr, uptr size, int is_write, uptr pc) {
     uptr lo = addr > line ? addr : line;
     uptr hi = end < line + EFSAN_CACHE_LINE_SIZE ? end
                                                   : line + EFSAN_CACHE_LINE_SIZE;
-    cf_sample_range(lo, hi - lo, is_write != 0, thread_plus1, clock, pc);
+    cf_sample_range(lo, hi - lo, is_write != 0, false, thread_plus1, clock,
+                    pc);
     left = __efsan_cache_frag_countdown;
   }
 }
