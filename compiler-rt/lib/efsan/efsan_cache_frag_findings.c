@@ -47,7 +47,8 @@ static u32 cf_writers(u32 view_count, bool *shared_bytes);
 // locked read-modify-write cannot be hidden behind the store buffer: its
 // invalidations stall for the whole transfer, and the thread can lose up to
 // CF_CONTENDED_RMW_SHARE; a thread that writes both ways is priced in
-// proportion.
+// proportion. The threads' time is their CPU time less the tool's own
+// sampled path (the program's own time, as a plain build would spend it).
 // Padding removes the false-sharing invalidations only: where each byte has
 // one writer and other threads read it (a queue's indices), the readers
 // still need each new value. Private copies (several writers of the same
@@ -71,7 +72,8 @@ static void cf_set_impact(struct cf_finding *f, struct cf_view *views,
     // after the others ended must not dilute the share.
     if (!v->involved || v->thread == EFSAN_INTERNAL_THREAD)
       continue;
-    u64 cpu = cf_thread_cpu_ns(v->thread);
+    u64 cpu = cf_thread_cpu_ns(v->thread), tool = cf_thread_tool_ns(v->thread);
+    cpu = cpu > tool ? cpu - tool : 0;
     u64 accesses = cf_thread_accesses(v->thread);
     if (!cpu || !accesses)
       continue;
@@ -114,13 +116,13 @@ static void cf_set_impact(struct cf_finding *f, struct cf_view *views,
       efsan_report_line("cache-frag impact: line 0x%zx T%u cpu %llu ns, "
                         "accesses %llu, active %llu ns, overlap %llu ns, "
                         "caused %llu invalidations, sampled line accesses "
-                        "%llu, locked RMW ppm %llu, lost %llu "
+                        "%llu, locked RMW ppm %llu, tool %llu ns, lost %llu "
                         "ns\n",
                         f->address, views[i].thread, (u64)threads[i],
                         cf_thread_accesses(views[i].thread), (u64)active[i],
                         (u64)overlap, (u64)caused[i],
                         (views[i].reads + views[i].writes) * period, (u64)(rmw * 1e6),
-                        (u64)mine);
+                        cf_thread_tool_ns(views[i].thread), (u64)mine);
     lost += mine;
     if (threads[i] > slowest)
       slowest = threads[i];

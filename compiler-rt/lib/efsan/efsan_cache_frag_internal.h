@@ -190,6 +190,9 @@ u64 cf_thread_final_clock(u32 thread);
 // CPU time of a program thread: at its exit, or now while it runs (0 if
 // unknown).
 u64 cf_thread_cpu_ns(u32 thread);
+// The part of it the tool's sampled path took, and that of all threads.
+u64 cf_thread_tool_ns(u32 thread);
+u64 cf_tool_ns(void);
 
 // What the machine does (efsan_cache_frag_machine.c), decided at start-up:
 // the cost of moving a line between two cores, in ns, and where the value
