@@ -12,7 +12,9 @@ bin=$(mktemp -d)/contended_rmw
 trap 'rm -rf "$(dirname "$bin")"' EXIT
 clang-19 -O2 -pthread "$dir/contended_rmw.c" -o "$bin"
 median() { sort -n | awk '{v[NR]=$1} END {print v[int((NR+1)/2)]}'; }
-printf '%-5s %-6s %-7s %-7s %-7s %-7s %-7s %s\n' work plain= plain/ rmw= rmw/ none/ fs-gain atomic-gain
+# Columns: median CPU s of plain-shared, plain-apart, rmw-shared, rmw-apart,
+# none-apart; then the two fixes' gains.
+printf '%-5s %-6s %-6s %-6s %-6s %-6s %-7s %s\n' work p-shr p-apt r-shr r-apt n-apt fs-gain atomic-gain
 for work in 0 1 3 10 25; do
   declare -A t=()
   for ((r = 0; r < runs; r++)); do
@@ -24,6 +26,6 @@ for work in 0 1 3 10 25; do
   ps=$(m "plain shared"); pa=$(m "plain apart"); rs=$(m "rmw shared")
   ra=$(m "rmw apart"); na=$(m "none apart")
   awk -v w="$work" -v ps="$ps" -v pa="$pa" -v rs="$rs" -v ra="$ra" -v na="$na" \
-    'BEGIN {printf "%-5s %-6s %-7s %-7s %-7s %-7s %-7.2f %.2f\n", w, ps, pa, rs, ra, na, (ps - pa) / ps, (rs - na) / rs}' 
+    'BEGIN {printf "%-5s %-6s %-6s %-6s %-6s %-6s %-7.2f %.2f\n", w, ps, pa, rs, ra, na, (ps - pa) / ps, (rs - na) / rs}' 
   unset t
 done
