@@ -35,6 +35,7 @@ struct cf_sampler {
   u64 clock_base;
   u64 random;
   bool started;
+  u64 samples, tool_ticks; // samples taken, TSC ticks they took
 };
 static __thread struct cf_sampler cf_self
     __attribute__((tls_model("initial-exec")));
@@ -55,6 +56,7 @@ struct cf_thread_info {
   u32 creation_stack; // where it was created
   u32 tid;            // kernel thread id, for its CPU clock while it runs
   u64 cpu_ns;         // CPU time at exit
+  u64 tool_ticks;     // TSC ticks the thread spent in the sampled path
   u8 exited;
 } __attribute__((aligned(64)));
 #define CF_MAX_THREAD_INFOS (1u << 20)
@@ -78,6 +80,55 @@ u64 cf_thread_final_clock(u32 thread) {
   if (thread >= CF_MAX_THREAD_INFOS)
     return 0;
   return cf_load(&cf_thread_infos[thread].final_clock);
+}
+
+//===-- The tool's own time -------------------------------------------------===//
+
+// The runtime's part of a thread's CPU time: the sampled path, timed with
+// the TSC (about 20 cycles a read; one sample per thousand accesses), so
+// that the impact prices the program's own time, not the instrumented
+// run's (docs/CacheFrag.md, "The tool's own time"). A sample that took
+// longer than CF_MAX_SAMPLE_TICKS was descheduled midway (a loaded machine,
+// two threads on one core): it counts as the thread's mean sample so far,
+// so that time the thread spent waiting for a CPU is not taken for the
+// tool's.
+#define CF_MAX_SAMPLE_TICKS 400000 // about 0.1 ms at 2-4 GHz
+static u64 cf_tsc_at_init, cf_ns_at_init;
+
+static inline u64 cf_ticks(void) { return __builtin_ia32_rdtsc(); }
+
+static void cf_count_tool_ticks(u32 thread, u64 start) {
+  if (thread >= CF_MAX_THREAD_INFOS)
+    return;
+  u64 ticks = cf_ticks() - start;
+  cf_self.samples++;
+  if (ticks > CF_MAX_SAMPLE_TICKS)
+    ticks = cf_self.tool_ticks / cf_self.samples;
+  cf_self.tool_ticks += ticks;
+  cf_store(&cf_thread_infos[thread].tool_ticks, cf_self.tool_ticks);
+}
+
+// TSC ticks to ns at the rate they ran since start-up.
+static u64 cf_ticks_to_ns(u64 ticks) {
+  u64 ns = efsan_monotonic_ns() - cf_ns_at_init;
+  u64 elapsed = cf_ticks() - cf_tsc_at_init;
+  if (!elapsed || !ns)
+    return 0;
+  return (u64)((double)ticks * (double)ns / (double)elapsed);
+}
+
+u64 cf_thread_tool_ns(u32 thread) {
+  if (thread >= CF_MAX_THREAD_INFOS)
+    return 0;
+  return cf_ticks_to_ns(cf_load(&cf_thread_infos[thread].tool_ticks));
+}
+
+u64 cf_tool_ns(void) {
+  u64 ticks = 0;
+  u32 threads = efsan_thread_count();
+  for (u32 t = 0; t < threads && t < CF_MAX_THREAD_INFOS; t++)
+    ticks += cf_load(&cf_thread_infos[t].tool_ticks);
+  return cf_ticks_to_ns(ticks);
 }
 
 u64 cf_thread_cpu_ns(u32 thread) {
@@ -184,7 +235,8 @@ static u32 cf_end_period(u64 *clock) {
 }
 
 static void cf_sample_range(uptr addr, uptr size, bool is_write,
-                            u32 thread_plus1, u64 clock, uptr pc) {
+                            bool locked_rmw, u32 thread_plus1, u64 clock,
+                            uptr pc) {
   uptr end = addr + size;
   if (end < addr || end > EFSAN_APP_END)
     return;
@@ -193,8 +245,8 @@ static void cf_sample_range(uptr addr, uptr size, bool is_write,
     uptr lo = addr > line ? addr : line;
     uptr hi = end < line + EFSAN_CACHE_LINE_SIZE ? end
                                                   : line + EFSAN_CACHE_LINE_SIZE;
-    cf_sample_line(line, lo - line, hi - lo, is_write, thread_plus1, clock,
-                   pc);
+    cf_sample_line(line, lo - line, hi - lo, is_write, locked_rmw, thread_plus1,
+                   clock, pc);
   }
 }
 
@@ -202,6 +254,7 @@ EFSAN_INTERFACE void __efsan_cache_frag_access(void *addr, uptr size,
                                                u32 flags, u64 *field_counter) {
   if (!size || --__efsan_cache_frag_countdown > 0)
     return;
+  u64 start = cf_ticks();
   u64 clock;
   u32 thread_plus1 = cf_end_period(&clock);
   if (!thread_plus1)
@@ -213,8 +266,9 @@ EFSAN_INTERFACE void __efsan_cache_frag_access(void *addr, uptr size,
       cf_add(&field_counter[i], 1);
   }
   // The pass gives the call the access's debug location.
-  cf_sample_range((uptr)addr, size, flags & 1, thread_plus1, clock,
-                  (uptr)__builtin_return_address(0));
+  cf_sample_range((uptr)addr, size, flags & 1, (flags & 2) != 0, thread_plus1,
+                  clock, (uptr)__builtin_return_address(0));
+  cf_count_tool_ticks(thread_plus1 - 1, start);
 }
 
 // Each range a libc interceptor reports counts as one access: whether it is
@@ -245,7 +299,7 @@ void efsan_cache_frag_libc_range(uptr addr, uptr size, int is_write,
   uptr line = first_line + (cf_next_random() % lines) * EFSAN_CACHE_LINE_SIZE;
   uptr lo = addr > line ? addr : line;
   uptr hi = end < line + EFSAN_CACHE_LINE_SIZE ? end : line + EFSAN_CACHE_LINE_SIZE;
-  cf_sample_range(lo, hi - lo, is_write != 0, cf_libc_thread_plus1,
+  cf_sample_range(lo, hi - lo, is_write != 0, false, cf_libc_thread_plus1,
                   cf_libc_clock, pc);
 }
 
@@ -282,7 +336,8 @@ void efsan_cache_frag_access(uptr addr, uptr size, int is_write, uptr pc) {
     uptr lo = addr > line ? addr : line;
     uptr hi = end < line + EFSAN_CACHE_LINE_SIZE ? end
                                                   : line + EFSAN_CACHE_LINE_SIZE;
-    cf_sample_range(lo, hi - lo, is_write != 0, thread_plus1, clock, pc);
+    cf_sample_range(lo, hi - lo, is_write != 0, false, thread_plus1, clock,
+                    pc);
     left = __efsan_cache_frag_countdown;
   }
 }
@@ -494,6 +549,8 @@ void efsan_cache_frag_init(void) {
                 prediction_samples, samples,
                 (u32)efsan_flags.cache_frag_report_threshold);
   // Address space only: thread entries become resident when used.
+  cf_tsc_at_init = cf_ticks();
+  cf_ns_at_init = efsan_monotonic_ns();
   cf_thread_infos = (struct cf_thread_info *)efsan_mmap_noreserve(
       CF_MAX_THREAD_INFOS * sizeof(struct cf_thread_info));
   cf_handle_index = (u32 *)efsan_mmap_noreserve(CF_HANDLE_SLOTS * sizeof(u32));

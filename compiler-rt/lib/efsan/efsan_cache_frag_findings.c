@@ -43,7 +43,12 @@ static u32 cf_writers(u32 view_count, bool *shared_bytes);
 // and the threads' CPU time. A writer's invalidation makes it wait for the
 // line: one transfer, less what the core hides behind independent work. A
 // thread cannot lose more than CF_CONTENDED_SHARE of the time it used the
-// line while another thread did: the line is at one core at a time.
+// line while another thread did: the line is at one core at a time. A
+// locked read-modify-write cannot be hidden behind the store buffer: its
+// invalidations stall for the whole transfer, and the thread can lose up to
+// CF_CONTENDED_RMW_SHARE; a thread that writes both ways is priced in
+// proportion. The threads' time is their CPU time less the tool's own
+// sampled path (the program's own time, as a plain build would spend it).
 // Padding removes the false-sharing invalidations only: where each byte has
 // one writer and other threads read it (a queue's indices), the readers
 // still need each new value. Private copies (several writers of the same
@@ -67,7 +72,8 @@ static void cf_set_impact(struct cf_finding *f, struct cf_view *views,
     // after the others ended must not dilute the share.
     if (!v->involved || v->thread == EFSAN_INTERNAL_THREAD)
       continue;
-    u64 cpu = cf_thread_cpu_ns(v->thread);
+    u64 cpu = cf_thread_cpu_ns(v->thread), tool = cf_thread_tool_ns(v->thread);
+    cpu = cpu > tool ? cpu - tool : 0;
     u64 accesses = cf_thread_accesses(v->thread);
     if (!cpu || !accesses)
       continue;
@@ -85,28 +91,38 @@ static void cf_set_impact(struct cf_finding *f, struct cf_view *views,
                                       v->shapes[s].true_invalidations) *
                    scale;
   }
-  double lost = 0, slowest = 0, slowest_after = 0;
+  double lost = 0, slowest = 0, slowest_after = 0, cap = CF_CONTENDED_SHARE;
   for (u32 i = 0; i < count && i < CF_MAX_VIEWS; i++) {
     if (!threads[i])
       continue;
+    double rmw = views[i].writes
+                     ? views[i].locked_rmw_writes / (double)views[i].writes
+                     : 0;
+    if (rmw > 1)
+      rmw = 1;
+    double my_cap =
+        CF_CONTENDED_SHARE + rmw * (CF_CONTENDED_RMW_SHARE - CF_CONTENDED_SHARE);
+    if (my_cap > cap)
+      cap = my_cap;
     double others = 0;
     for (u32 j = 0; j < count && j < CF_MAX_VIEWS; j++)
       if (j != i && active[j] > others)
         others = active[j];
     double overlap = active[i] < others ? active[i] : others;
-    double mine = caused[i] * stall;
-    if (mine > CF_CONTENDED_SHARE * overlap)
-      mine = CF_CONTENDED_SHARE * overlap;
+    double mine = caused[i] * ((1 - rmw) * stall + rmw * transfer);
+    if (mine > my_cap * overlap)
+      mine = my_cap * overlap;
     if (efsan_verbosity() >= 2)
       efsan_report_line("cache-frag impact: line 0x%zx T%u cpu %llu ns, "
                         "accesses %llu, active %llu ns, overlap %llu ns, "
                         "caused %llu invalidations, sampled line accesses "
-                        "%llu, lost %llu ns\n",
+                        "%llu, locked RMW ppm %llu, tool %llu ns, lost %llu "
+                        "ns\n",
                         f->address, views[i].thread, (u64)threads[i],
                         cf_thread_accesses(views[i].thread), (u64)active[i],
                         (u64)overlap, (u64)caused[i],
-                        (views[i].reads + views[i].writes) * period,
-                        (u64)mine);
+                        (views[i].reads + views[i].writes) * period, (u64)(rmw * 1e6),
+                        cf_thread_tool_ns(views[i].thread), (u64)mine);
     lost += mine;
     if (threads[i] > slowest)
       slowest = threads[i];
@@ -114,6 +130,7 @@ static void cf_set_impact(struct cf_finding *f, struct cf_view *views,
       slowest_after = threads[i] - mine;
   }
   f->lost_ns = cf_round(lost);
+  f->cap_ppm = (u32)(cap * 1000000);
   f->wall_ns = cf_round(slowest - slowest_after);
   u64 run = cf_run_ns > f->threads_ns ? cf_run_ns : f->threads_ns;
   f->share_ppm =

@@ -38,6 +38,9 @@ struct cf_finding {
   u32 share_ppm;
   u64 wall_ns;
   u64 threads_ns;
+  // The largest share of its time an involved thread could lose to the
+  // line (CF_CONTENDED_SHARE, more for locked read-modify-writes), in ppm.
+  u32 cap_ppm;
   // A 128-byte-line prediction on a CPU that does not pair lines: no gain
   // on this machine; lost_ns and share_ppm are what it would cost on one
   // that does (a portability note).
@@ -61,6 +64,16 @@ struct cf_finding {
 // pairs on a 2-core AMD EPYC VM are 0.5 to 0.9 of the sharing run's time
 // (docs/performance.md, calibration table); 0.65 errs least over them.
 #define CF_CONTENDED_SHARE 0.65
+// The same for a thread whose writes of the line are locked
+// read-modify-writes (atomicrmw, cmpxchg, seq_cst stores): a locked
+// instruction cannot retire into the store buffer, so the core waits out
+// every transfer instead of going on past it. Two threads bumping one
+// atomic with 0-1 xorshift steps between bumps lose 0.90-0.96 of the time
+// that the same loop without the atomic takes, measured on the same VM
+// (utils/bench/contended_rmw.c, docs/performance.md); 0.9 is the lower end.
+// Such a thread's invalidations stall for the whole transfer (no part is
+// hidden).
+#define CF_CONTENDED_RMW_SHARE 0.9
 
 struct cf_object {
   int kind;

@@ -77,6 +77,7 @@ struct cf_site {
 // threads use.
 struct cf_thread_line {
   u64 reads, writes;              // sampled accesses
+  u64 locked_rmw_writes;          // writes that were locked read-modify-writes
   u64 read_bytes, written_bytes;  // bit i: byte i was read / written
   u64 held_bytes;                 // bytes used since the thread last got the
                                   // line, in the history table's view
@@ -163,9 +164,11 @@ u64 cf_sample_period(void);
 void cf_lines_init(u32 record_capacity, u64 mean_period, u64 prediction_samples,
                    u64 tracking_samples, u32 report_threshold);
 // One sampled access of thread_plus1 to [line + offset, + length), at the
-// thread's virtual clock; pc is the code address that made it.
+// thread's virtual clock; pc is the code address that made it. locked_rmw:
+// a write the core could not retire into its store buffer (atomicrmw,
+// cmpxchg, seq_cst store: flags bit 1, docs/InstrumentationABI.md).
 void cf_sample_line(uptr line, uptr offset, uptr length, bool is_write,
-                    u32 thread_plus1, u64 clock, uptr pc);
+                    bool locked_rmw, u32 thread_plus1, u64 clock, uptr pc);
 // After fork: the locks other threads held in the records are released.
 void cf_lines_fork_child(void);
 // Tracked-line records in creation order, and their count.
@@ -187,6 +190,9 @@ u64 cf_thread_final_clock(u32 thread);
 // CPU time of a program thread: at its exit, or now while it runs (0 if
 // unknown).
 u64 cf_thread_cpu_ns(u32 thread);
+// The part of it the tool's sampled path took, and that of all threads.
+u64 cf_thread_tool_ns(u32 thread);
+u64 cf_tool_ns(void);
 
 // What the machine does (efsan_cache_frag_machine.c), decided at start-up:
 // the cost of moving a line between two cores, in ns, and where the value
@@ -221,6 +227,7 @@ struct cf_view {
   u32 thread; // index, or EFSAN_INTERNAL_THREAD for "other threads"
   bool involved; // out: took part in estimated or observed invalidations
   u64 reads, writes; // sampled
+  double locked_rmw_writes; // of the writes (sampled), the locked RMWs
   u64 bytes[2];      // bytes used (bit i of word i/64)
   u64 first_clock, last_clock;
   // The intervals in which the thread used the (virtual) line, in order,

@@ -8,7 +8,8 @@
 // one thread writes often (in a process with threads) gets a 64-byte summary
 // of that thread's samples, until another thread uses it or a neighbouring
 // line (latent sharing): private data stays cheap. Then the line gets a
-// record: per thread sampled reads and writes, byte masks, the kinds of
+// record: per thread sampled reads and writes (and how many of the writes
+// were locked read-modify-writes), byte masks, the kinds of
 // access with the heap object live at the time, the intervals of clock
 // (bursts) in which it used the line, and Predator's two-entry history
 // table over the accesses seen, classifying each invalidation byte by byte.
@@ -528,8 +529,8 @@ static void cf_count_site(struct cf_thread_line *slot, uptr pc, bool is_write,
 }
 
 static void cf_record_sample(struct cf_line_record *record, uptr offset,
-                             uptr length, bool is_write, u32 thread_plus1,
-                             u64 clock, uptr pc) {
+                             uptr length, bool is_write, bool locked_rmw,
+                             u32 thread_plus1, u64 clock, uptr pc) {
   u64 mask = cf_byte_mask(offset, length);
   struct cf_thread_line *slot = cf_slot_of(record, thread_plus1, true);
   struct cf_shape *shape = 0;
@@ -538,6 +539,8 @@ static void cf_record_sample(struct cf_line_record *record, uptr offset,
     // Only this thread writes these fields: plain updates.
     if (is_write) {
       cf_store(&slot->writes, slot->writes + 1);
+      if (locked_rmw)
+        cf_store(&slot->locked_rmw_writes, slot->locked_rmw_writes + 1);
       if ((slot->written_bytes & mask) != mask)
         cf_store(&slot->written_bytes, slot->written_bytes | mask);
     } else {
@@ -553,6 +556,8 @@ static void cf_record_sample(struct cf_line_record *record, uptr offset,
     cf_count_site(slot, pc, is_write, mask);
   } else if ((others = cf_others_of(record))) {
     cf_add(is_write ? &others->writes : &others->reads, 1);
+    if (is_write && locked_rmw)
+      cf_add(&others->locked_rmw_writes, 1);
     u64 *bytes = is_write ? &others->written_bytes : &others->read_bytes;
     if ((cf_load(bytes) & mask) != mask)
       __atomic_fetch_or(bytes, mask, __ATOMIC_RELAXED);
@@ -979,7 +984,7 @@ u64 cf_summarized_lines(void) {
 
 // One sampled access to [line + offset, line + offset + length).
 void cf_sample_line(uptr line, uptr offset, uptr length, bool is_write,
-                    u32 thread_plus1, u64 clock, uptr pc) {
+                    bool locked_rmw, u32 thread_plus1, u64 clock, uptr pc) {
   u32 *state = cf_line_state(line, true);
   if (!state)
     return;
@@ -989,7 +994,7 @@ void cf_sample_line(uptr line, uptr offset, uptr length, bool is_write,
       return;
     if (cf_is_record(value)) {
       cf_record_sample(&cf_record_table[value & ~CF_RECORD_BIT], offset,
-                       length, is_write, thread_plus1, clock, pc);
+                       length, is_write, locked_rmw, thread_plus1, clock, pc);
       return;
     }
     if (cf_is_summary(value)) {

@@ -304,6 +304,13 @@ static void cf_add_thread_line(struct cf_view *view,
                  record, 0);
   }
   any = view->reads != reads_before || view->writes != writes_before;
+  // The locked read-modify-writes among the writes that fell in the
+  // (virtual) line, in the thread's proportion on the real one.
+  u64 writes = cf_load(&t->writes);
+  if (writes && view->writes > writes_before)
+    view->locked_rmw_writes += (double)cf_load(&t->locked_rmw_writes) *
+                               (double)(view->writes - writes_before) /
+                               (double)writes;
   if (!any || !first)
     return;
   if (!view->first_clock || first < view->first_clock)

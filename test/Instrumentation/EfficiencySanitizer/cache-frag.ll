@@ -2,9 +2,10 @@
 ; the thread's countdown at entry and keeps it in a register; each run of n
 ; accesses (the part of a block between call sites) subtracts n at its end and
 ; branches, when the count has run out, to a cold block that reports to
-; __efsan_cache_frag_access (address, size, flags with bit 0 = write, field
-; counter or null) and reloads the countdown. For n = 1 it stores the count
-; from before the run back and makes the one call. For n >= 2 it switches on
+; __efsan_cache_frag_access (address, size, flags with bit 0 = write and bit
+; 1 = locked read-modify-write, field counter or null) and reloads the
+; countdown. For n = 1 it stores the count from before the run back and makes
+; the one call. For n >= 2 it switches on
 ; c - 1, the access at which the count ran out: that case stores 1 and calls
 ; for that access only, then counts the accesses after it off the new period
 ; if it is longer, else goes on down a chain that calls for each access in
@@ -161,8 +162,9 @@ define void @nested(ptr %o, i8 %c) {
 ; CHECK-NEXT:    ret void
 
 ; Plain pointers: a null counter, the access's size whatever its alignment
-; (the runtime handles accesses that straddle lines); atomics are writes. No
-; repeated-access skipping for cache-frag: reads and writes are told apart.
+; (the runtime handles accesses that straddle lines); atomicrmw and cmpxchg are
+; writes and locked read-modify-writes (flags 3). No repeated-access skipping
+; for cache-frag: reads and writes are told apart.
 define void @callouts(ptr %p) {
   %a = load i16, ptr %p, align 2
   store i16 %a, ptr %p, align 2
@@ -243,7 +245,7 @@ define void @callouts(ptr %p) {
 ; CHECK:       {{^}}[[CASE4]]:
 ; CHECK-NEXT:    call ptr @llvm.threadlocal.address.p0(
 ; CHECK-NEXT:    store i64 1, ptr
-; CHECK-NEXT:    call void @__efsan_cache_frag_access(ptr %p, i64 8, i32 1, ptr null)
+; CHECK-NEXT:    call void @__efsan_cache_frag_access(ptr %p, i64 8, i32 3, ptr null)
 ; CHECK-NEXT:    call ptr @llvm.threadlocal.address.p0(
 ; CHECK-NEXT:    [[T:%[0-9]+]] = load i64, ptr
 ; CHECK-NEXT:    [[COVERS:%[0-9]+]] = icmp sgt i64 [[T]], 2
@@ -255,7 +257,7 @@ define void @callouts(ptr %p) {
 ; CHECK:       {{^}}[[CASE5]]:
 ; CHECK-NEXT:    call ptr @llvm.threadlocal.address.p0(
 ; CHECK-NEXT:    store i64 1, ptr
-; CHECK-NEXT:    call void @__efsan_cache_frag_access(ptr %p, i64 4, i32 1, ptr null)
+; CHECK-NEXT:    call void @__efsan_cache_frag_access(ptr %p, i64 4, i32 3, ptr null)
 ; CHECK-NEXT:    call ptr @llvm.threadlocal.address.p0(
 ; CHECK-NEXT:    [[T:%[0-9]+]] = load i64, ptr
 ; CHECK-NEXT:    [[COVERS:%[0-9]+]] = icmp sgt i64 [[T]], 1
@@ -286,10 +288,10 @@ define void @callouts(ptr %p) {
 ; CHECK-NEXT:    call void @__efsan_cache_frag_access(ptr %p, i64 32, i32 0, ptr null)
 ; CHECK-NEXT:    br label %[[CHAIN4]]
 ; CHECK:       {{^}}[[CHAIN4]]:
-; CHECK-NEXT:    call void @__efsan_cache_frag_access(ptr %p, i64 8, i32 1, ptr null)
+; CHECK-NEXT:    call void @__efsan_cache_frag_access(ptr %p, i64 8, i32 3, ptr null)
 ; CHECK-NEXT:    br label %[[CHAIN5]]
 ; CHECK:       {{^}}[[CHAIN5]]:
-; CHECK-NEXT:    call void @__efsan_cache_frag_access(ptr %p, i64 4, i32 1, ptr null)
+; CHECK-NEXT:    call void @__efsan_cache_frag_access(ptr %p, i64 4, i32 3, ptr null)
 ; CHECK-NEXT:    br label %[[CHAIN6]]
 ; CHECK:       {{^}}[[CHAIN6]]:
 ; CHECK-NEXT:    call void @__efsan_cache_frag_access(ptr %p, i64 16, i32 0, ptr null)

@@ -34,7 +34,8 @@ using namespace llvm::efsan;
 
 static constexpr char kCountdownName[] = "__efsan_cache_frag_countdown";
 static constexpr char kCacheFragAccessName[] = "__efsan_cache_frag_access";
-static constexpr uint32_t kCacheFragWriteFlag = 1; // flags bit 0
+static constexpr uint32_t kCacheFragWriteFlag = 1;       // flags bit 0
+static constexpr uint32_t kCacheFragLockedRMWFlag = 2;   // flags bit 1
 
 CacheFragCountdown::CacheFragCountdown(Module &M,
                                        StructFieldTables &StructFields)
@@ -256,11 +257,28 @@ void CacheFragCountdown::promoteCountdown(Function &F) {
 // The runtime bumps the field's counter(s) when it samples the access.
 void CacheFragCountdown::emitCacheFragAccess(IRBuilder<> &IRB, Value *Addr,
                                              Value *Size, bool IsWrite,
-                                             FieldCounter Field) {
-  uint32_t Flags = (IsWrite ? kCacheFragWriteFlag : 0) | Field.SpanFlags;
+                                             FieldCounter Field,
+                                             uint32_t LockedRMWFlag) {
+  uint32_t Flags =
+      (IsWrite ? kCacheFragWriteFlag : 0) | Field.SpanFlags | LockedRMWFlag;
   CallInst *Call = IRB.CreateCall(
       CacheFragAccess, {Addr, Size, IRB.getInt32(Flags), Field.Address});
   markNoSanitize(Call);
+}
+
+// A write the core cannot retire into its store buffer: atomicrmw and
+// cmpxchg (a lock-prefixed instruction on x86), and a seq_cst store (xchg).
+// Each one whose line another core took waits for the whole transfer, where
+// a plain store waits in the store buffer while the core goes on; the
+// runtime prices the two apart (docs/CacheFrag.md, "Impact and thresholds").
+// The flag is a constant of the cold call: nothing on the fast path.
+static uint32_t lockedRMWFlag(const Instruction &I) {
+  if (isa<AtomicRMWInst>(I) || isa<AtomicCmpXchgInst>(I))
+    return kCacheFragLockedRMWFlag;
+  if (auto *Store = dyn_cast<StoreInst>(&I))
+    if (Store->getOrdering() == AtomicOrdering::SequentiallyConsistent)
+      return kCacheFragLockedRMWFlag;
+  return 0;
 }
 
 // The call of a run's access, placed at the run's end, carries the access's
@@ -273,7 +291,7 @@ void CacheFragCountdown::emitCacheFragAccess(IRBuilder<> &IRB,
   if (DebugLoc Loc = Access.I->getDebugLoc())
     IRB.SetCurrentDebugLocation(Loc);
   emitCacheFragAccess(IRB, Access.Addr, IRB.getInt64(Access.Size),
-                      Access.IsWrite, Field);
+                      Access.IsWrite, Field, lockedRMWFlag(*Access.I));
 }
 
 Value *CacheFragCountdown::loadLocalCountdown(IRBuilder<> &IRB) {

@@ -224,7 +224,8 @@ public:
   void promoteCountdown(Function &F);
   /// __efsan_cache_frag_access(Addr, Size, flags, Field's counter).
   void emitCacheFragAccess(IRBuilder<> &IRB, Value *Addr, Value *Size,
-                           bool IsWrite, FieldCounter Field);
+                           bool IsWrite, FieldCounter Field,
+                           uint32_t LockedRMWFlag = 0);
 
 private:
   void instrumentCacheFragRun(Instruction *End,

@@ -3,7 +3,7 @@
   check_findings.py REPORT.json [--expect KIND:OBJECT]... [--only] [--none]
                     [--threads T,T...] [--bytes T:OFFSET:LENGTH]...
                     [--max-invalidations N] [--min-invalidations N]
-                    [--min-objects N]
+                    [--min-objects N] [--min-share S] [--max-share S]
 
 KIND is false-sharing, true-sharing or predicted-false-sharing; OBJECT is
 global=NAME, heap=FILE (a frame of the allocation stack is in FILE),
@@ -58,6 +58,8 @@ def main():
     p.add_argument("--min-objects", type=int)
     p.add_argument("--max-share", type=float,
                    help="the expected findings' impact.share is at most this")
+    p.add_argument("--min-share", type=float,
+                   help="the expected findings' impact.share is at least this")
     p.add_argument("--suggestion", action="append", default=[],
                    help="text the expected findings' suggestion contains")
     p.add_argument("--no-suggestion", action="append", default=[],
@@ -122,6 +124,8 @@ def main():
                 problems.append("%s: threads %s, expected %s" % (spec, f["threads"], want))
         if a.max_share is not None and f["impact"]["share"] > a.max_share:
             problems.append("%s: share %r > %r" % (spec, f["impact"]["share"], a.max_share))
+        if a.min_share is not None and f["impact"]["share"] < a.min_share:
+            problems.append("%s: share %r < %r" % (spec, f["impact"]["share"], a.min_share))
         for text in a.suggestion:
             if text not in f["suggestion"]:
                 problems.append("%s: suggestion lacks %r: %r" % (spec, text, f["suggestion"]))
