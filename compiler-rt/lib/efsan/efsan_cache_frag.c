@@ -202,10 +202,11 @@ static void cf_sample_range(uptr addr, uptr size, bool is_write,
   }
 }
 
-EFSAN_INTERFACE void __efsan_cache_frag_access(void *addr, uptr size,
-                                               u32 flags, u64 *field_counter) {
-  if (!size || --__efsan_cache_frag_countdown > 0)
-    return;
+// The sampled access: the period ended at it.
+static __attribute__((noinline)) void cf_sample_access(void *addr, uptr size,
+                                                       u32 flags,
+                                                       u64 *field_counter,
+                                                       uptr pc) {
   u64 clock;
   u32 thread_plus1 = cf_end_period(&clock);
   if (!thread_plus1)
@@ -216,9 +217,22 @@ EFSAN_INTERFACE void __efsan_cache_frag_access(void *addr, uptr size,
     for (u32 i = 0; i < fields; i++)
       cf_add(&field_counter[i], 1);
   }
+  cf_sample_range((uptr)addr, size, flags & 1, thread_plus1, clock, pc);
+}
+
+// preserve_most: the caller keeps its values in every register but r11
+// across the call, so that the cold block of a hot loop does not make the
+// loop spill (ph_linear_regression: five sums in registers, 1.40x -> 1.20x).
+// The sampled path is a C function of its own, so that this one only saves
+// the registers that call may clobber.
+EFSAN_INTERFACE __attribute__((preserve_most)) void
+__efsan_cache_frag_access(void *addr, uptr size, u32 flags,
+                          u64 *field_counter) {
+  if (!size || --__efsan_cache_frag_countdown > 0)
+    return;
   // The pass gives the call the access's debug location.
-  cf_sample_range((uptr)addr, size, flags & 1, thread_plus1, clock,
-                  (uptr)__builtin_return_address(0));
+  cf_sample_access(addr, size, flags, field_counter,
+                   (uptr)__builtin_return_address(0));
 }
 
 // Each range a libc interceptor reports counts as one access: whether it is

@@ -44,6 +44,8 @@ void CacheFragCountdown::declareRuntimeFunctions(AttributeList Attrs) {
   CacheFragAccess =
       M.getOrInsertFunction(kCacheFragAccessName, Attrs, Type::getVoidTy(Ctx),
                             PtrTy, Int64Ty, Int32Ty, PtrTy);
+  if (auto *F = dyn_cast<Function>(CacheFragAccess.getCallee()))
+    F->setCallingConv(CallingConv::PreserveMost);
 }
 
 // Cache-frag samples accesses per thread: the runtime keeps a thread-local
@@ -260,6 +262,7 @@ void CacheFragCountdown::emitCacheFragAccess(IRBuilder<> &IRB, Value *Addr,
   uint32_t Flags = (IsWrite ? kCacheFragWriteFlag : 0) | Field.SpanFlags;
   CallInst *Call = IRB.CreateCall(
       CacheFragAccess, {Addr, Size, IRB.getInt32(Flags), Field.Address});
+  Call->setCallingConv(CallingConv::PreserveMost);
   markNoSanitize(Call);
 }
 
