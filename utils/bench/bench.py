@@ -62,12 +62,17 @@ PROGRAM_SCRIPT = os.path.join(REPO, "utils", "bench", "programs.sh")
 # Real programs, built by programs.sh from Debian's source packages, each with
 # a fixed single-threaded workload on a generated text of TEXT_MIB MiB:
 # name -> (binary, arguments; {input} and {output} are replaced).
+# zstd_mt is the same zstd with two worker threads (the input read and the
+# output written by the main thread): a real multi-threaded program whose
+# output is the same whatever the number of workers.
 PROGRAMS = {
     "zstd": ("zstd", ["-q", "-f", "-T1", "-10", "{input}", "-o", "{output}"]),
     "xz": ("xz", ["-q", "-k", "-c", "-T1", "-6", "{input}"]),
+    "zstd_mt": ("zstd", ["-q", "-f", "-T2", "-10", "{input}", "-o", "{output}"]),
 }
-PROGRAM_WORKLOADS = {"zstd": "zstd -10 of 32 MiB", "xz": "xz -6 of 2 MiB"}
-TEXT_MIB = {"zstd": 32, "xz": 2}
+PROGRAM_WORKLOADS = {"zstd": "zstd -10 of 32 MiB", "xz": "xz -6 of 2 MiB",
+                     "zstd_mt": "zstd -T2 -10 of 32 MiB, 2 worker threads"}
+TEXT_MIB = {"zstd": 32, "xz": 2, "zstd_mt": 32}
 
 # What cache-frag's default report must say of each kernel: the sharing it
 # has by construction, as (kind, object) pairs, [] for none. Kernels not
@@ -456,12 +461,13 @@ def kernel_group(kernel):
 # The summary rows: (label, which kernels and programs), in table order.
 # None of them includes a contended kernel.
 SUMMARIES = [
-    ("1-thread kernels", lambda k, programs: kernel_group(k) == "1-thread"),
-    ("2-thread kernels (not contended)", lambda k, programs: kernel_group(k) == "2-thread"),
-    ("Phoenix-shape kernels", lambda k, programs: kernel_group(k) == "phoenix"),
+    ("1-thread kernels", lambda k, programs: k not in programs and kernel_group(k) == "1-thread"),
+    ("2-thread kernels (not contended)",
+     lambda k, programs: k not in programs and kernel_group(k) == "2-thread"),
+    ("Phoenix-shape kernels", lambda k, programs: k not in programs and kernel_group(k) == "phoenix"),
     ("real programs", lambda k, programs: k in programs),
     ("Phoenix-shape kernels and real programs",
-     lambda k, programs: kernel_group(k) == "phoenix" or k in programs),
+     lambda k, programs: k in programs or kernel_group(k) == "phoenix"),
     ("all kernels but the contended ones",
      lambda k, programs: k not in programs and kernel_group(k) != "contended"),
 ]
@@ -525,7 +531,7 @@ def format_table(args, configs, medians, ratios, summary, detections):
             rows.append([k, "%.3f" % medians[((k, "base"), CPU)], "%.3f" % medians[((k, "base"), WALL)]]
                         + cells(k) + ([detections[k][0]] if detections else []))
     if args.programs:
-        rows.append(heading("real programs (1 thread)"))
+        rows.append(heading("real programs"))
     for k in args.programs:
         rows.append(["%s (program)" % k, "%.3f" % medians[((k, "base"), CPU)],
                      "%.3f" % medians[((k, "base"), WALL)]] + cells(k) + pad)
@@ -641,7 +647,7 @@ def write_doc(args, configs, skipped, failed, table, targets, load_before, start
             "build and the median ratio of each configuration to it in both; the targets are on "
             "CPU time; the whole run took %.0f s" % (args.runs, seconds),
             "- programs: %s, built from Debian 12's source packages by utils/bench/programs.sh "
-            "(-O2 -g), compressing a generated text (fixed seed), single-threaded; the checksum "
+            "(-O2 -g), compressing a generated text (fixed seed); the checksum "
             "is that of the compressed output"
             % ("; ".join("`%s` (%s)" % (p, PROGRAM_WORKLOADS[p]) for p in args.programs) or "none"),
             "- configurations: " + "; ".join("`%s` = %s" % (c, CONFIGS[c][0]) for c in configs)]
