@@ -114,6 +114,7 @@ done
 new_files=(
   llvm/include/llvm/Transforms/Instrumentation/EfficiencySanitizer.h
   llvm/lib/Transforms/Instrumentation/EfficiencySanitizer.cpp
+  llvm/lib/Transforms/Instrumentation/EfficiencySanitizerAllocWrappers.cpp
   llvm/lib/Transforms/Instrumentation/EfficiencySanitizerInternal.h
   llvm/lib/Transforms/Instrumentation/EfficiencySanitizerCountdown.cpp
   llvm/lib/Transforms/Instrumentation/EfficiencySanitizerLoopRanges.cpp

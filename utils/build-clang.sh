@@ -45,6 +45,7 @@ EXTRA_TUS=(
 # The pass's own translation units (llvm-patches/apply.sh copies them in).
 PASS_TUS=(
   llvm/lib/Transforms/Instrumentation/EfficiencySanitizer.cpp
+  llvm/lib/Transforms/Instrumentation/EfficiencySanitizerAllocWrappers.cpp
   llvm/lib/Transforms/Instrumentation/EfficiencySanitizerCountdown.cpp
   llvm/lib/Transforms/Instrumentation/EfficiencySanitizerLoopRanges.cpp
   llvm/lib/Transforms/Instrumentation/EfficiencySanitizerMemberNames.cpp

@@ -115,17 +115,41 @@ bool efsan_same_place(const struct efsan_frame *a, const struct efsan_frame *b) 
   return !efsan_internal_strcmp(a->function, b->function);
 }
 
-bool efsan_stacks_alike(u32 a, u32 b, uptr from, uptr frames) {
+uptr efsan_site_index(const struct efsan_frame *frames, uptr count) {
+  uptr site = 0;
+  while (site < count && frames[site].allocation_wrapper)
+    site++;
+  return site < count ? site : 0;
+}
+
+bool efsan_symbolize_site(u32 stack_id, struct efsan_frame *site) {
+  struct efsan_frame frames[EFSAN_MAX_COMPARED_FRAMES];
+  uptr n = stack_id ? efsan_symbolize_stack(stack_id, frames,
+                                            EFSAN_MAX_COMPARED_FRAMES)
+                    : 0;
+  if (!n)
+    return false;
+  *site = frames[efsan_site_index(frames, n)];
+  return true;
+}
+
+bool efsan_stacks_alike(u32 a, u32 b, uptr callers) {
   if (a == b)
     return true;
   struct efsan_frame fa[EFSAN_MAX_COMPARED_FRAMES], fb[EFSAN_MAX_COMPARED_FRAMES];
-  if (frames > EFSAN_MAX_COMPARED_FRAMES)
-    frames = EFSAN_MAX_COMPARED_FRAMES;
-  uptr na = efsan_symbolize_stack(a, fa, frames);
-  uptr nb = efsan_symbolize_stack(b, fb, frames);
+  uptr na = efsan_symbolize_stack(a, fa, EFSAN_MAX_COMPARED_FRAMES);
+  uptr nb = efsan_symbolize_stack(b, fb, EFSAN_MAX_COMPARED_FRAMES);
+  uptr site = efsan_site_index(fa, na);
+  if (site != efsan_site_index(fb, nb))
+    return false;
+  uptr printed = site + 1 + callers;
+  if (na > printed)
+    na = printed;
+  if (nb > printed)
+    nb = printed;
   if (na != nb)
     return false;
-  for (uptr i = from; i < na; i++)
+  for (uptr i = 0; i < na; i++)
     if (!efsan_same_place(&fa[i], &fb[i]))
       return false;
   return true;

@@ -260,11 +260,16 @@ struct efsan_frame {
   const char *function; // never null ("<unknown>" if the symbolizer failed)
   const char *file;     // null if unknown
   int line;             // 0 if unknown
+  // One of the program's allocation wrappers (xmalloc...) before the first
+  // frame that is not one, the site a report names (efsan_site_index).
+  bool allocation_wrapper;
 };
 // Symbolizes the stack with depot id stack_id into at most max_frames frames
 // (inlined frames expanded, runtime frames skipped, and the C++ library's
 // frames before the program's first one skipped); returns the count. The
-// strings stay valid for the life of the process.
+// leading frames of allocation wrappers are marked when a frame outside them
+// follows within max_frames. The strings stay valid for the life of the
+// process.
 uptr efsan_symbolize_stack(u32 stack_id, struct efsan_frame *frames,
                            uptr max_frames);
 // Symbolizes the code address pc (a return address: the call before it is

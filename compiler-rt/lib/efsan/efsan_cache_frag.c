@@ -509,7 +509,8 @@ void efsan_cache_frag_init(void) {
   if (cf_mean_period > 1 && samples < 2)
     samples = 2;
   cf_lines_init((u32)efsan_flags.cache_frag_max_tracked_lines, cf_mean_period,
-                prediction_samples, samples);
+                prediction_samples, samples,
+                (u32)efsan_flags.cache_frag_report_threshold);
   // Address space only: thread entries become resident when used.
   cf_thread_infos = (struct cf_thread_info *)efsan_mmap_noreserve(
       CF_MAX_THREAD_INFOS * sizeof(struct cf_thread_info));

@@ -566,9 +566,9 @@ static void cf_describe_object(char *buffer, uptr length,
     efsan_snprintf(buffer, length, "global '%s'", object->name);
     return;
   case CF_OBJECT_HEAP: {
+    // Named by its site: the first frame outside the allocation wrappers.
     struct efsan_frame frame;
-    if (object->stack_id && efsan_symbolize_stack(object->stack_id, &frame, 1) &&
-        frame.file)
+    if (efsan_symbolize_site(object->stack_id, &frame) && frame.file)
       efsan_snprintf(buffer, length, "the heap object allocated at %s:%d",
                      frame.file, frame.line);
     else
@@ -659,9 +659,9 @@ static bool cf_line_under_lock(const struct cf_finding *f) {
     if (!record)
       continue;
     for (int slot = 0; slot < CF_THREAD_SLOTS; slot++) {
-      if (!cf_owner(record, slot))
+      const struct cf_thread_line *line = cf_thread_part(record, slot);
+      if (!cf_owner(record, slot) || !line)
         continue;
-      const struct cf_thread_line *line = &record->threads[slot];
       all += cf_load(&line->other_site_writes);
       locked += cf_load(&line->other_site_locked_writes);
       for (int i = 0; i < CF_SITES; i++) {
@@ -900,7 +900,7 @@ const char *cf_thread_function(u32 thread) {
 // Stacks that name the same source lines (an unrolled loop of
 // pthread_create calls has several return addresses, one line).
 static bool cf_same_source_stack(u32 a, u32 b) {
-  return efsan_stacks_alike(a, b, 0, CF_MAX_FRAMES);
+  return efsan_stacks_alike(a, b, CF_MAX_FRAMES);
 }
 
 u32 cf_creation_groups(u32 view_count, struct cf_creation_group *groups) {
@@ -980,9 +980,9 @@ uptr cf_collect_sites(const struct cf_finding *f, u32 view_count) {
       if (!record)
         continue;
       for (int slot = 0; slot < CF_THREAD_SLOTS; slot++) {
-        if (cf_owner(record, slot) != thread + 1)
+        struct cf_thread_line *line = cf_thread_part(record, slot);
+        if (cf_owner(record, slot) != thread + 1 || !line)
           continue;
-        struct cf_thread_line *line = &record->threads[slot];
         cf_other_site_samples +=
             cf_load(&line->other_site_reads) + cf_load(&line->other_site_writes);
         for (int i = 0; i < CF_SITES; i++) {

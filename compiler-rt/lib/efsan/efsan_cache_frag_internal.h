@@ -36,8 +36,11 @@
 // other_site counts.
 #define CF_SITES 8
 // Activity intervals kept per thread and line (the closest ones are merged
-// beyond that).
+// beyond that): the first CF_INLINE_INTERVALS in the thread's part, the rest
+// in a block of their own, allocated when needed (most threads use a line
+// in a few bursts).
 #define CF_INTERVALS 32
+#define CF_INLINE_INTERVALS 4
 struct cf_interval {
   u64 first, last; // virtual clock of the first and last sample
   u64 samples;
@@ -69,7 +72,9 @@ struct cf_site {
 // One thread's sampled use of one line. Only that thread writes it (the
 // "other threads" entry uses atomics), except held_bytes, which a thread that
 // invalidates this one clears. Whole cache lines, so that threads updating
-// their own entries do not falsely share the runtime's metadata.
+// their own entries do not falsely share the runtime's metadata; allocated
+// when the thread first samples the line, so that a record costs what its
+// threads use.
 struct cf_thread_line {
   u64 reads, writes;              // sampled accesses
   u64 read_bytes, written_bytes;  // bit i: byte i was read / written
@@ -85,9 +90,17 @@ struct cf_thread_line {
   // When the thread used the line: intervals of virtual clock, in order,
   // each from its first sample to its last, so that the model sees bursts
   // (turns taken under a lock), not just a first-to-last span.
-  u32 interval_count;
-  struct cf_interval intervals[CF_INTERVALS];
+  u32 interval_count; // published after the intervals it counts
+  struct cf_interval intervals[CF_INLINE_INTERVALS];
+  struct cf_interval *more; // CF_INTERVALS - CF_INLINE_INTERVALS, or null
 } __attribute__((aligned(64)));
+
+// The thread part's k-th interval (k < interval_count).
+static inline struct cf_interval *cf_interval_at(struct cf_thread_line *t,
+                                                 u32 k) {
+  return k < CF_INLINE_INTERVALS ? &t->intervals[k]
+                                 : &t->more[k - CF_INLINE_INTERVALS];
+}
 
 // A two-entry cache history table (Predator): each half holds a thread index
 // + 1, 0 for an empty entry; the high half is only set when the low one is.
@@ -118,13 +131,25 @@ struct cf_line_record {
   u64 observed;
   u64 observed_true;
 
-  struct cf_thread_line threads[CF_THREAD_SLOTS];
-  struct cf_thread_line others;
+  // threads[i] belongs to owners[i] (null for a moment after the owner
+  // claimed the slot, or when the runtime ran out of them); others, null
+  // until used, sums the samples of threads beyond CF_THREAD_SLOTS.
+  struct cf_thread_line *threads[CF_THREAD_SLOTS];
+  struct cf_thread_line *others;
 };
 
 // The thread index + 1 that owns record->threads[i], or 0.
 static inline u32 cf_owner(struct cf_line_record *record, int i) {
   return cf_load(&record->owners[i]);
+}
+// The part of the record that owners[i] wrote, or null.
+static inline struct cf_thread_line *cf_thread_part(struct cf_line_record *record,
+                                                    int i) {
+  return __atomic_load_n(&record->threads[i], __ATOMIC_ACQUIRE);
+}
+// The other threads' part, or null when there were none.
+static inline struct cf_thread_line *cf_others_part(struct cf_line_record *record) {
+  return __atomic_load_n(&record->others, __ATOMIC_ACQUIRE);
 }
 
 // Sampling (efsan_cache_frag.c).
@@ -132,11 +157,11 @@ static inline u32 cf_owner(struct cf_line_record *record, int i) {
 u64 cf_sample_period(void);
 
 // The line state machine (efsan_cache_frag_lines.c): set up with the record
-// table's capacity, the mean sampling period and the sampled writes that
-// make a line a candidate (one thread: prediction; another thread reading:
-// tracking).
+// table's capacity, the mean sampling period, the sampled writes that make
+// a line a candidate (one thread: prediction; another thread reading:
+// tracking) and the invalidations a finding needs.
 void cf_lines_init(u32 record_capacity, u64 mean_period, u64 prediction_samples,
-                   u64 tracking_samples);
+                   u64 tracking_samples, u32 report_threshold);
 // One sampled access of thread_plus1 to [line + offset, + length), at the
 // thread's virtual clock; pc is the code address that made it.
 void cf_sample_line(uptr line, uptr offset, uptr length, bool is_write,
@@ -148,6 +173,12 @@ struct cf_line_record *cf_records(u32 *count);
 struct cf_line_record *cf_find_record(uptr line);
 // Lines that needed a record but found the table full.
 u64 cf_untracked_lines(void);
+// Lines that several threads used, each at other times (never meeting on
+// the virtual clock), summarized without a record: what they cost is one
+// transfer per hand-over.
+u64 cf_summarized_lines(void);
+// How many of each kind of per-line entry the run made (verbosity=1).
+void cf_lines_print_stats(void);
 // Accesses made by a program thread so far (0 if unknown), and the number of
 // thread indices handed out.
 u64 cf_thread_accesses(u32 thread);

@@ -21,18 +21,21 @@
 static u64 cf_mean_period;
 static u32 cf_prediction_samples;
 static u32 cf_tracking_samples;
+static u32 cf_detail_invalidations;
 
 //===-- Line states -------------------------------------------------------===//
 
 // State of a line without a record: bits 0-15 the sampling thread's index + 1
 // (CF_SEVERAL_READERS: more than one thread, all reading), bit 16 a write was
 // sampled, bits 17-30 the single thread's sampled writes (saturating). Bit 31
-// set: the low bits index the line's record (CF_NO_RECORD: the table was
-// full), or with bit 30 also set, its solo summary (a line one thread writes
-// often, alone so far).
+// set: the low 29 bits index the line's record (CF_NO_RECORD: the table was
+// full), or with bit 30 also set its solo summary (a line one thread writes
+// often, alone so far), or with bit 29 its shared summary (threads that used
+// the line at different times so far).
 #define CF_RECORD_BIT 0x80000000u
 #define CF_SOLO_BIT 0x40000000u
-#define CF_INDEX_KIND (CF_RECORD_BIT | CF_SOLO_BIT)
+#define CF_SUMMARY_BIT 0x20000000u
+#define CF_INDEX_KIND (CF_RECORD_BIT | CF_SOLO_BIT | CF_SUMMARY_BIT)
 #define CF_NO_RECORD 0xffffffffu
 #define CF_THREAD_MASK 0xffffu
 #define CF_SEVERAL_READERS 0xffffu
@@ -48,32 +51,76 @@ static u32 **cf_chunks; // CF_NUM_CHUNKS pointers, each to CF_LINES_PER_CHUNK st
 static struct cf_line_record *cf_record_table;
 static u32 cf_record_capacity;
 static u32 cf_record_count;
+static struct cf_thread_line *cf_thread_line_pool;
+static u32 cf_thread_line_capacity;
+static u32 cf_thread_line_count;
+#define CF_INTERVAL_BLOCK (CF_INTERVALS - CF_INLINE_INTERVALS)
+static struct cf_interval *cf_interval_blocks; // one per thread part at most
+static u32 cf_interval_block_count;
 
 static bool cf_is_record(u32 value) {
   return (value & CF_INDEX_KIND) == CF_RECORD_BIT;
 }
 static bool cf_is_solo(u32 value) {
-  return (value & CF_INDEX_KIND) == CF_INDEX_KIND && value != CF_NO_RECORD;
+  return (value & CF_INDEX_KIND) == (CF_RECORD_BIT | CF_SOLO_BIT);
+}
+static bool cf_is_summary(u32 value) {
+  return (value & CF_INDEX_KIND) == (CF_RECORD_BIT | CF_SUMMARY_BIT);
 }
 
-// A line that one thread writes often and no other thread has touched yet
-// (private data, most of the time) is not worth a record (22 KB of address
-// space, a few KB resident): its thread's samples are summed here, in 64
-// bytes, until a second thread touches the line or a neighbouring line
-// (latent sharing). Its record then starts with the summary as that
-// thread's part, so a thread that ran before the others arrived (one core,
-// a loaded machine) still counts. Only the owning thread writes a summary.
-struct cf_solo {
+// One thread's samples of a line, summed: what a line costs before it needs
+// a record (22 KB of address space, a few KB resident). Written by its
+// thread only (plain stores), except the "other threads" entry of a shared
+// summary (atomics).
+struct cf_line_use {
   u32 thread_plus1;
   u32 reads, writes; // sampled
-  u8 offset, length; // the first access's bytes in the line
   u64 read_bytes, written_bytes;
-  u64 first_clock, last_clock;
+  // The first sample, the first of the current burst (samples closer than
+  // CF_BURST_GAP periods apart) and the last.
+  u64 first_clock, burst_clock, last_clock;
   uptr pc; // the first access's code address
 } __attribute__((aligned(64)));
-static struct cf_solo *cf_solo_table;
+
+// A line that one thread writes often and no other thread has touched yet
+// (private data, most of the time) keeps its thread's samples in a solo
+// summary until a second thread touches the line or a neighbouring line
+// (latent sharing).
+static struct cf_line_use *cf_solo_table;
 static u32 cf_solo_capacity;
 static u32 cf_solo_count;
+
+// A line several threads used, each at other times so far (a heap block
+// freed by one thread and reused by the next, a buffer handed on at a
+// barrier, in real programs most lines more than one thread touches), keeps
+// a shared summary: per thread a cf_line_use, the line's history table and
+// the invalidations it counted. Such a line costs what one transfer per
+// hand-over costs, which no report could name; it gets a record as soon as
+// its threads' bursts meet on the virtual clock (or a neighbouring line's
+// other threads' do: latent sharing), or its history table counts
+// as many invalidations as a finding needs (cache_frag_report_threshold;
+// turns taken under a lock, each a hand-over). The record then starts with the
+// summary's threads, so a thread that ran before the others arrived (one
+// core, a loaded machine) still counts. With every access seen
+// (cache_frag_sample_period=1: exact counts), lines get records at once.
+#define CF_SUMMARY_THREADS 4
+#define CF_BURST_GAP 64
+struct cf_summary {
+  cf_history history;
+  u16 observed, observed_true; // saturating
+  u8 detail;                   // CF_DETAIL_*
+  // Invalidations each entry's thread caused by its writes, and of them
+  // true sharing (saturating).
+  u8 caused[CF_SUMMARY_THREADS + 1], caused_true[CF_SUMMARY_THREADS + 1];
+  u64 held_bytes[CF_SUMMARY_THREADS + 1]; // as cf_thread_line.held_bytes
+  // The last entry sums all further threads.
+  struct cf_line_use uses[CF_SUMMARY_THREADS + 1];
+};
+#define CF_DETAIL_RECORD 1 // the line has a record now
+#define CF_DETAIL_MISSED 2 // it needed one, but the table was full
+static struct cf_summary *cf_summary_table;
+static u32 cf_summary_capacity;
+static u32 cf_summary_count;
 static u64 cf_untracked;
 
 static u32 *cf_line_state(uptr line, bool create) {
@@ -118,8 +165,11 @@ u64 cf_untracked_lines(void) { return cf_load(&cf_untracked); }
 
 
 
-static struct cf_solo *cf_solo_of(u32 value) {
+static struct cf_line_use *cf_solo_of(u32 value) {
   return &cf_solo_table[value & ~CF_INDEX_KIND];
+}
+static struct cf_summary *cf_summary_of(u32 value) {
+  return &cf_summary_table[value & ~CF_INDEX_KIND];
 }
 
 // Gives the line a record (seeding its history table with the thread that
@@ -130,7 +180,7 @@ static struct cf_solo *cf_solo_of(u32 value) {
 // exchange succeeded gets it.
 static struct cf_line_record *cf_attach_record(u32 *state, uptr line,
                                                u32 value,
-                                               struct cf_solo **solo) {
+                                               struct cf_line_use **solo) {
   *solo = 0;
   for (;;) {
     if (value == CF_NO_RECORD)
@@ -145,7 +195,7 @@ static struct cf_line_record *cf_attach_record(u32 *state, uptr line,
       continue;
     }
     struct cf_line_record *record = &cf_record_table[index];
-    struct cf_solo *replaced = cf_is_solo(value) ? cf_solo_of(value) : 0;
+    struct cf_line_use *replaced = cf_is_solo(value) ? cf_solo_of(value) : 0;
     u32 holder = replaced ? replaced->thread_plus1 : value & CF_THREAD_MASK;
     if (holder && holder != CF_SEVERAL_READERS)
       record->history = holder;
@@ -167,6 +217,36 @@ static u64 cf_byte_mask(uptr offset, uptr length) {
   return bits << offset;
 }
 
+// Adds 1 to a small count that stays at its maximum.
+#define cf_add_saturating(p)                                                   \
+  do {                                                                         \
+    __typeof__(*(p)) old_ = cf_load(p);                                        \
+    if ((__typeof__(*(p)))(old_ + 1) > old_)                                   \
+      cf_store((p), old_ + 1);                                                 \
+  } while (0)
+
+// Blocks of further activity intervals for threads' parts, handed out in
+// order (address space only until used); null when they run out.
+static struct cf_interval *cf_new_intervals(void) {
+  u32 index = cf_add(&cf_interval_block_count, 1);
+  if (index >= cf_thread_line_capacity) {
+    cf_store(&cf_interval_block_count, cf_thread_line_capacity);
+    return 0;
+  }
+  return &cf_interval_blocks[(uptr)index * CF_INTERVAL_BLOCK];
+}
+
+// Threads' parts of records, handed out in order (address space only until
+// used); null when they run out.
+static struct cf_thread_line *cf_new_thread_line(void) {
+  u32 index = cf_add(&cf_thread_line_count, 1);
+  if (index >= cf_thread_line_capacity) {
+    cf_store(&cf_thread_line_count, cf_thread_line_capacity);
+    return 0;
+  }
+  return &cf_thread_line_pool[index];
+}
+
 // A thread's part of the record, or null when it has none (when all slots
 // belong to other threads). With claim, a thread without one takes a free
 // slot (its first sample of the line).
@@ -177,15 +257,30 @@ static struct cf_thread_line *cf_slot_of(struct cf_line_record *record,
     if (owner == 0) {
       if (!claim)
         return 0;
-      if (!cf_cas(&record->owners[i], &owner, thread_plus1) &&
-          owner != thread_plus1)
+      if (!cf_cas(&record->owners[i], &owner, thread_plus1))
         continue;
-      return &record->threads[i];
+      struct cf_thread_line *part = cf_new_thread_line();
+      __atomic_store_n(&record->threads[i], part, __ATOMIC_RELEASE);
+      return part;
     }
     if (owner == thread_plus1)
-      return &record->threads[i];
+      return cf_thread_part(record, i);
   }
   return 0;
+}
+
+// The record's part for threads beyond its slots, made on first use (null
+// when the runtime ran out of parts).
+static struct cf_thread_line *cf_others_of(struct cf_line_record *record) {
+  struct cf_thread_line *others = cf_others_part(record);
+  if (others)
+    return others;
+  struct cf_thread_line *fresh = cf_new_thread_line();
+  if (fresh && !__atomic_compare_exchange_n(&record->others, &others, fresh,
+                                            false, __ATOMIC_ACQ_REL,
+                                            __ATOMIC_ACQUIRE))
+    return others; // another thread's won; this one stays unused
+  return fresh;
 }
 
 // The record's entry for the live heap object holding addr (index + 1), or
@@ -249,7 +344,7 @@ static void cf_note_activity(struct cf_thread_line *slot, u64 clock,
                              u64 samples) {
   u32 n = slot->interval_count;
   if (n) {
-    struct cf_interval *last = &slot->intervals[n - 1];
+    struct cf_interval *last = cf_interval_at(slot, n - 1);
     u64 first_clock = slot->intervals[0].first;
     bool ordinary = samples >= 2 ? (clock - last->last) * (samples - 1) <=
                                        4 * (last->last - first_clock)
@@ -261,25 +356,31 @@ static void cf_note_activity(struct cf_thread_line *slot, u64 clock,
       return;
     }
   }
-  if (n == CF_INTERVALS) {
+  if (n == CF_INLINE_INTERVALS && !slot->more)
+    __atomic_store_n(&slot->more, cf_new_intervals(), __ATOMIC_RELEASE);
+  if (n == (slot->more ? CF_INTERVALS : CF_INLINE_INTERVALS)) {
     u32 best = 0;
     for (u32 i = 1; i + 1 < n; i++)
-      if (slot->intervals[i + 1].first - slot->intervals[i].last <
-          slot->intervals[best + 1].first - slot->intervals[best].last)
+      if (cf_interval_at(slot, i + 1)->first - cf_interval_at(slot, i)->last <
+          cf_interval_at(slot, best + 1)->first - cf_interval_at(slot, best)->last)
         best = i;
-    struct cf_interval *a = &slot->intervals[best], *b = &slot->intervals[best + 1];
+    struct cf_interval *a = cf_interval_at(slot, best);
+    struct cf_interval *b = cf_interval_at(slot, best + 1);
     cf_store(&a->last, b->last);
     cf_store(&a->samples, a->samples + b->samples);
     for (u32 i = best + 1; i + 1 < n; i++) {
-      cf_store(&slot->intervals[i].first, slot->intervals[i + 1].first);
-      cf_store(&slot->intervals[i].last, slot->intervals[i + 1].last);
-      cf_store(&slot->intervals[i].samples, slot->intervals[i + 1].samples);
+      struct cf_interval *to = cf_interval_at(slot, i);
+      struct cf_interval *from = cf_interval_at(slot, i + 1);
+      cf_store(&to->first, from->first);
+      cf_store(&to->last, from->last);
+      cf_store(&to->samples, from->samples);
     }
     n--;
   }
-  cf_store(&slot->intervals[n].first, clock);
-  cf_store(&slot->intervals[n].last, clock);
-  cf_store(&slot->intervals[n].samples, 1);
+  struct cf_interval *fresh = cf_interval_at(slot, n);
+  cf_store(&fresh->first, clock);
+  cf_store(&fresh->last, clock);
+  cf_store(&fresh->samples, 1);
   __atomic_store_n(&slot->interval_count, n + 1, __ATOMIC_RELEASE);
 }
 
@@ -365,9 +466,11 @@ static void cf_observe(struct cf_line_record *record, u32 thread_plus1,
   bool true_sharing = false;
   for (int i = 0; i < n; i++) {
     struct cf_thread_line *victim = cf_slot_of(record, victims[i], false);
-    u64 held = victim ? cf_load(&victim->held_bytes)
-                      : cf_load(&record->others.read_bytes) |
-                            cf_load(&record->others.written_bytes);
+    struct cf_thread_line *others = cf_others_part(record);
+    u64 held = victim   ? cf_load(&victim->held_bytes)
+               : others ? cf_load(&others->read_bytes) |
+                              cf_load(&others->written_bytes)
+                        : 0;
     if (held & mask)
       true_sharing = true;
     if (victim && held)
@@ -430,6 +533,7 @@ static void cf_record_sample(struct cf_line_record *record, uptr offset,
   u64 mask = cf_byte_mask(offset, length);
   struct cf_thread_line *slot = cf_slot_of(record, thread_plus1, true);
   struct cf_shape *shape = 0;
+  struct cf_thread_line *others;
   if (slot) {
     // Only this thread writes these fields: plain updates.
     if (is_write) {
@@ -447,8 +551,7 @@ static void cf_record_sample(struct cf_line_record *record, uptr offset,
     cf_store(&slot->last_clock, clock);
     shape = cf_count_shape(record, slot, offset, length, is_write, mask);
     cf_count_site(slot, pc, is_write, mask);
-  } else {
-    struct cf_thread_line *others = &record->others;
+  } else if ((others = cf_others_of(record))) {
     cf_add(is_write ? &others->writes : &others->reads, 1);
     u64 *bytes = is_write ? &others->written_bytes : &others->read_bytes;
     if ((cf_load(bytes) & mask) != mask)
@@ -467,65 +570,321 @@ static void cf_record_sample(struct cf_line_record *record, uptr offset,
     __atomic_fetch_or(&slot->held_bytes, mask, __ATOMIC_RELAXED);
 }
 
-//===-- Solo lines ------------------------------------------------------------===//
+//===-- Summaries -------------------------------------------------------------===//
 
-// The summary's thread becomes the record's first thread, as if the record
-// had been there from its first sample: counts, bytes, one activity
-// interval from its first to its last sample, its first site and access
-// shape (all its samples count for them).
-static void cf_seed_record(struct cf_line_record *record,
-                           const struct cf_solo *solo) {
-  struct cf_thread_line *slot = cf_slot_of(record, solo->thread_plus1, true);
-  if (!slot)
+// The kind of access over the bytes of mask when they are one run of bytes;
+// else the accesses go to the thread's overflow counts, which keep the
+// bytes exactly (interleaved bytes stay apart from other threads' bytes).
+static void cf_seed_shape(struct cf_line_record *record,
+                          struct cf_thread_line *slot, u64 mask, u32 reads,
+                          u32 writes, u32 invalidations,
+                          u32 true_invalidations) {
+  if (!mask || reads + writes == 0)
     return;
-  u64 bytes = solo->read_bytes | solo->written_bytes;
-  cf_store(&slot->reads, solo->reads);
-  cf_store(&slot->writes, solo->writes);
-  cf_store(&slot->read_bytes, solo->read_bytes);
-  cf_store(&slot->written_bytes, solo->written_bytes);
-  cf_store(&slot->first_clock, solo->first_clock);
-  cf_store(&slot->last_clock, solo->last_clock);
-  cf_store(&slot->intervals[0].first, solo->first_clock);
-  cf_store(&slot->intervals[0].last, solo->last_clock);
-  cf_store(&slot->intervals[0].samples, (u64)solo->reads + solo->writes);
+  uptr first = (uptr)__builtin_ctzll(mask);
+  uptr length = 64 - (uptr)__builtin_clzll(mask) - first;
+  if (mask != cf_byte_mask(first, length)) {
+    slot->overflow_reads += reads;
+    slot->overflow_writes += writes;
+    slot->overflow_bytes |= mask;
+    return;
+  }
+  // Counted as one access first (which names the heap object there).
+  bool is_write = writes > 0;
+  struct cf_shape *shape =
+      cf_count_shape(record, slot, first, length, is_write, mask);
+  if (!shape)
+    return;
+  shape->reads += is_write ? reads : reads - 1;
+  shape->writes += is_write ? writes - 1 : 0;
+  shape->invalidations += invalidations;
+  shape->true_invalidations += true_invalidations;
+}
+
+// A thread's summed samples become its part of the record: counts, bytes,
+// its first site, and its reads and writes as one kind of access each, over
+// the bytes they covered (the invalidations it caused go with its writes).
+// Its activity is its current burst: its earlier bursts met no other
+// thread's (else the line would have had a record then), so they are
+// counted there rather than as an interval that would span the other
+// threads' turns. held_bytes: the bytes it used since it last got the line.
+static void cf_seed_slot(struct cf_line_record *record,
+                         const struct cf_line_use *use, u64 held_bytes,
+                         u32 caused, u32 caused_true) {
+  struct cf_thread_line *slot = cf_slot_of(record, use->thread_plus1, true);
+  if (!slot || use->reads + use->writes == 0)
+    return;
+  u64 bytes = use->read_bytes | use->written_bytes;
+  cf_store(&slot->reads, use->reads);
+  cf_store(&slot->writes, use->writes);
+  cf_store(&slot->read_bytes, use->read_bytes);
+  cf_store(&slot->written_bytes, use->written_bytes);
+  cf_store(&slot->first_clock, use->first_clock);
+  cf_store(&slot->last_clock, use->last_clock);
+  cf_store(&slot->intervals[0].first, use->burst_clock);
+  cf_store(&slot->intervals[0].last, use->last_clock);
+  cf_store(&slot->intervals[0].samples, (u64)use->reads + use->writes);
   __atomic_store_n(&slot->interval_count, 1, __ATOMIC_RELEASE);
   struct cf_site *site = &slot->sites[0];
-  cf_store(&site->reads, solo->reads);
-  cf_store(&site->writes, solo->writes);
+  cf_store(&site->reads, use->reads);
+  cf_store(&site->writes, use->writes);
   cf_store(&site->bytes, bytes);
-  __atomic_store_n(&site->pc, solo->pc, __ATOMIC_RELEASE);
-  struct cf_shape *shape = &slot->shapes[0];
-  shape->offset = solo->offset;
-  shape->object = cf_object_of(record, record->line + solo->offset);
-  shape->reads = solo->reads;
-  shape->writes = solo->writes;
-  __atomic_store_n(&shape->length, solo->length, __ATOMIC_RELEASE);
-  __atomic_fetch_or(&slot->held_bytes, bytes, __ATOMIC_RELAXED);
-}
-
-// The line's record, made now if it has none (from its summary, if any);
-// null when the record table is full.
-static struct cf_line_record *cf_track(u32 *state, uptr line, u32 value) {
-  struct cf_solo *solo;
-  struct cf_line_record *record = cf_attach_record(state, line, value, &solo);
-  if (record && solo)
-    cf_seed_record(record, solo);
-  return record;
-}
-
-static void cf_solo_sample(struct cf_solo *solo, uptr offset, uptr length,
-                           bool is_write, u64 clock) {
-  u64 mask = cf_byte_mask(offset, length);
-  if (is_write) {
-    cf_store(&solo->writes, solo->writes + 1);
-    if ((solo->written_bytes & mask) != mask)
-      cf_store(&solo->written_bytes, solo->written_bytes | mask);
+  __atomic_store_n(&site->pc, use->pc, __ATOMIC_RELEASE);
+  if (use->read_bytes == use->written_bytes) {
+    cf_seed_shape(record, slot, bytes, use->reads, use->writes, caused,
+                  caused_true);
   } else {
-    cf_store(&solo->reads, solo->reads + 1);
-    if ((solo->read_bytes & mask) != mask)
-      cf_store(&solo->read_bytes, solo->read_bytes | mask);
+    cf_seed_shape(record, slot, use->written_bytes, 0, use->writes, caused,
+                  caused_true);
+    cf_seed_shape(record, slot, use->read_bytes, use->reads, 0, 0, 0);
   }
-  cf_store(&solo->last_clock, clock);
+  __atomic_fetch_or(&slot->held_bytes, held_bytes, __ATOMIC_RELAXED);
+}
+
+// The entry's first sample (its thread is already set).
+static void cf_use_start(struct cf_line_use *use, u64 clock, uptr pc) {
+  use->pc = pc;
+  cf_store(&use->first_clock, clock);
+  cf_store(&use->burst_clock, clock);
+  // Published last: other threads compare clocks of entries that have one.
+  __atomic_store_n(&use->last_clock, clock, __ATOMIC_RELEASE);
+}
+
+// Adds a sample of the entry's own thread.
+static void cf_use_sample(struct cf_line_use *use, u64 mask, bool is_write,
+                          u64 clock) {
+  if (is_write) {
+    cf_store(&use->writes, use->writes + 1);
+    if ((use->written_bytes & mask) != mask)
+      cf_store(&use->written_bytes, use->written_bytes | mask);
+  } else {
+    cf_store(&use->reads, use->reads + 1);
+    if ((use->read_bytes & mask) != mask)
+      cf_store(&use->read_bytes, use->read_bytes | mask);
+  }
+  if (clock > use->last_clock + CF_BURST_GAP * cf_mean_period)
+    cf_store(&use->burst_clock, clock);
+  if (clock > use->last_clock)
+    cf_store(&use->last_clock, clock);
+}
+
+// Adds a sample to the "other threads" entry, which they share.
+static void cf_use_sample_shared(struct cf_line_use *use, u64 mask,
+                                 bool is_write, u64 clock) {
+  cf_add(is_write ? &use->writes : &use->reads, 1);
+  u64 *bytes = is_write ? &use->written_bytes : &use->read_bytes;
+  if ((cf_load(bytes) & mask) != mask)
+    __atomic_fetch_or(bytes, mask, __ATOMIC_RELAXED);
+  u64 first = cf_load(&use->first_clock);
+  while ((!first || clock < first) && !cf_cas(&use->first_clock, &first, clock)) {
+  }
+  // Their bursts as if one thread's: a sample long after the last starts one.
+  u64 last = cf_load(&use->last_clock);
+  if (!last || clock > last + CF_BURST_GAP * cf_mean_period)
+    cf_store(&use->burst_clock, clock);
+  while (clock > last && !cf_cas(&use->last_clock, &last, clock)) {
+  }
+}
+
+// Whether a burst [from, to] of one thread meets the activity [first, last]
+// of another: a sample stands for the period of accesses after it.
+static bool cf_spans_meet(u64 from, u64 to, u64 first, u64 last) {
+  return first <= to + cf_mean_period && from <= last + cf_mean_period;
+}
+
+// Whether another thread than thread_plus1 was active on the line during
+// [from, to] (its current burst, or for threads summed together, its span).
+static bool cf_summary_meets(struct cf_summary *summary, u32 thread_plus1,
+                             u64 from, u64 to) {
+  for (int i = 0; i <= CF_SUMMARY_THREADS; i++) {
+    struct cf_line_use *use = &summary->uses[i];
+    u32 owner = cf_load(&use->thread_plus1);
+    u64 last = __atomic_load_n(&use->last_clock, __ATOMIC_ACQUIRE);
+    if (owner && owner != thread_plus1 && last &&
+        cf_spans_meet(from, to, cf_load(&use->burst_clock), last))
+      return true;
+  }
+  return false;
+}
+
+static bool cf_line_meets(uptr line, u32 thread_plus1, u64 from, u64 to) {
+  u32 *state = cf_line_state(line, false);
+  if (!state)
+    return false;
+  u32 value = __atomic_load_n(state, __ATOMIC_ACQUIRE);
+  if (cf_is_solo(value)) {
+    struct cf_line_use *solo = cf_solo_of(value);
+    return solo->thread_plus1 != thread_plus1 &&
+           cf_spans_meet(from, to, cf_load(&solo->burst_clock),
+                         cf_load(&solo->last_clock));
+  }
+  if (cf_is_summary(value))
+    return cf_summary_meets(cf_summary_of(value), thread_plus1, from, to);
+  if (!cf_is_record(value))
+    return false; // no clocks: a thread that used the line little
+  struct cf_line_record *record = &cf_record_table[value & ~CF_RECORD_BIT];
+  for (int i = 0; i < CF_THREAD_SLOTS; i++) {
+    u32 owner = cf_owner(record, i);
+    if (!owner)
+      break;
+    struct cf_thread_line *slot = cf_thread_part(record, i);
+    u32 n = slot ? __atomic_load_n(&slot->interval_count, __ATOMIC_ACQUIRE) : 0;
+    if (owner != thread_plus1 && n &&
+        cf_spans_meet(from, to, cf_load(&cf_interval_at(slot, n - 1)->first),
+                      cf_load(&cf_interval_at(slot, n - 1)->last)))
+      return true;
+  }
+  struct cf_thread_line *others = cf_others_part(record);
+  return others && cf_load(&others->reads) + cf_load(&others->writes) &&
+         cf_spans_meet(from, to, cf_load(&others->first_clock),
+                       cf_load(&others->last_clock));
+}
+
+// Makes the record a summarized line needs (the one caller whose exchange
+// succeeds installs it); when the table is full, the line stays summarized
+// and counts as untracked.
+static void cf_detail(u32 *state, u32 value, uptr line,
+                      struct cf_summary *summary) {
+  if (cf_load(&summary->detail))
+    return;
+  u32 index = cf_add(&cf_record_count, 1);
+  if (index >= cf_record_capacity) {
+    cf_store(&cf_record_count, cf_record_capacity);
+    u8 none = 0;
+    if (cf_cas(&summary->detail, &none, CF_DETAIL_MISSED))
+      cf_add(&cf_untracked, 1);
+    return;
+  }
+  struct cf_line_record *record = &cf_record_table[index];
+  record->line = line;
+  record->history = cf_load(&summary->history);
+  record->observed = cf_load(&summary->observed);
+  record->observed_true = cf_load(&summary->observed_true);
+  for (int i = 0; i < CF_SUMMARY_THREADS; i++) {
+    struct cf_line_use *use = &summary->uses[i];
+    if (__atomic_load_n(&use->thread_plus1, __ATOMIC_ACQUIRE))
+      cf_seed_slot(record, use, cf_load(&summary->held_bytes[i]),
+                   cf_load(&summary->caused[i]),
+                   cf_load(&summary->caused_true[i]));
+  }
+  struct cf_line_use *summed = &summary->uses[CF_SUMMARY_THREADS];
+  struct cf_thread_line *others;
+  if (cf_load(&summed->thread_plus1) && (others = cf_others_of(record))) {
+    others->reads = cf_load(&summed->reads);
+    others->writes = cf_load(&summed->writes);
+    others->read_bytes = cf_load(&summed->read_bytes);
+    others->written_bytes = cf_load(&summed->written_bytes);
+    others->first_clock = cf_load(&summed->first_clock);
+    others->last_clock = cf_load(&summed->last_clock);
+  }
+  if (cf_cas(state, &value, index | CF_RECORD_BIT))
+    cf_store(&summary->detail, CF_DETAIL_RECORD);
+  else
+    cf_store(&record->line, 0); // never reachable: the report skips it
+}
+
+// The summary entry of thread_plus1, claimed on its first sample; the
+// shared last entry when the others are taken (*shared set).
+static struct cf_line_use *cf_summary_use(struct cf_summary *summary,
+                                          u32 thread_plus1, bool *shared) {
+  *shared = false;
+  for (int i = 0; i < CF_SUMMARY_THREADS; i++) {
+    struct cf_line_use *use = &summary->uses[i];
+    u32 owner = cf_load(&use->thread_plus1);
+    if (!owner && (cf_cas(&use->thread_plus1, &owner, thread_plus1) ||
+                   owner == thread_plus1))
+      return use;
+    if (owner == thread_plus1)
+      return use;
+  }
+  *shared = true;
+  return &summary->uses[CF_SUMMARY_THREADS];
+}
+
+// A sample of a summarized line: counted, run through the line's history
+// table, and the line gets a record when its threads' use meets.
+static void cf_summary_sample(u32 *state, u32 value, uptr line, uptr offset,
+                              uptr length, bool is_write, u32 thread_plus1,
+                              u64 clock, uptr pc) {
+  struct cf_summary *summary = cf_summary_of(value);
+  u64 mask = cf_byte_mask(offset, length);
+  bool shared;
+  struct cf_line_use *use = cf_summary_use(summary, thread_plus1, &shared);
+  u32 index = (u32)(use - summary->uses);
+  if (shared) {
+    u32 none = 0;
+    cf_cas(&use->thread_plus1, &none, CF_SEVERAL_READERS);
+    cf_use_sample_shared(use, mask, is_write, clock);
+  } else {
+    if (!use->last_clock)
+      cf_use_start(use, clock, pc);
+    cf_use_sample(use, mask, is_write, clock);
+  }
+  u32 victims[2];
+  int n = cf_history_access(&summary->history, thread_plus1, is_write, victims);
+  if (n) {
+    bool true_sharing = false;
+    for (int v = 0; v < n; v++) {
+      u32 k = CF_SUMMARY_THREADS;
+      for (u32 i = 0; i < CF_SUMMARY_THREADS; i++)
+        if (cf_load(&summary->uses[i].thread_plus1) == victims[v])
+          k = i;
+      if (cf_load(&summary->held_bytes[k]) & mask)
+        true_sharing = true;
+      if (k < CF_SUMMARY_THREADS)
+        cf_store(&summary->held_bytes[k], 0);
+    }
+    cf_add_saturating(&summary->observed);
+    cf_add_saturating(&summary->caused[index]);
+    if (true_sharing) {
+      cf_add_saturating(&summary->observed_true);
+      cf_add_saturating(&summary->caused_true[index]);
+    }
+  }
+  if ((cf_load(&summary->held_bytes[index]) & mask) != mask)
+    __atomic_fetch_or(&summary->held_bytes[index], mask, __ATOMIC_RELAXED);
+
+  u64 from = cf_load(&use->burst_clock), to = clock;
+  if (cf_load(&summary->observed) >= cf_detail_invalidations ||
+      cf_summary_meets(summary, thread_plus1, from, to) ||
+      (line >= EFSAN_CACHE_LINE_SIZE &&
+       cf_line_meets(line - EFSAN_CACHE_LINE_SIZE, thread_plus1, from, to)) ||
+      cf_line_meets(line + EFSAN_CACHE_LINE_SIZE, thread_plus1, from, to))
+    cf_detail(state, value, line, summary);
+}
+
+// The line's summary, made now if it has none, from its solo summary or
+// with the thread that held the line so far in its history table (so that
+// the first access of another thread is an invalidation as it would have
+// been). Without room for summaries, the line gets a record right away.
+// Returns the line's state after.
+static u32 cf_track(u32 *state, uptr line, u32 value) {
+  if (value == CF_NO_RECORD || cf_is_record(value) || cf_is_summary(value))
+    return value;
+  u32 index = cf_mean_period > 1 ? cf_add(&cf_summary_count, 1) : ~0u;
+  if (index >= cf_summary_capacity) {
+    if (index != ~0u)
+      cf_store(&cf_summary_count, cf_summary_capacity);
+    struct cf_line_use *solo;
+    struct cf_line_record *record = cf_attach_record(state, line, value, &solo);
+    if (record && solo)
+      cf_seed_slot(record, solo, solo->read_bytes | solo->written_bytes, 0, 0);
+    return __atomic_load_n(state, __ATOMIC_ACQUIRE);
+  }
+  struct cf_summary *summary = &cf_summary_table[index];
+  if (cf_is_solo(value)) {
+    struct cf_line_use *solo = cf_solo_of(value);
+    summary->uses[0] = *solo;
+    summary->held_bytes[0] = solo->read_bytes | solo->written_bytes;
+    summary->history = solo->thread_plus1;
+  } else {
+    u32 holder = value & CF_THREAD_MASK;
+    if (holder && holder != CF_SEVERAL_READERS)
+      summary->history = holder;
+  }
+  // Published by the exchange; an entry lost to a race stays unused.
+  cf_cas(state, &value, index | CF_RECORD_BIT | CF_SUMMARY_BIT);
+  return __atomic_load_n(state, __ATOMIC_ACQUIRE);
 }
 
 // Starts the summary of a line that thread_plus1 has written often alone,
@@ -540,20 +899,17 @@ static bool cf_start_solo(u32 *state, u32 value, u32 thread_plus1,
     cf_store(&cf_solo_count, cf_solo_capacity);
     return false;
   }
-  struct cf_solo *solo = &cf_solo_table[index];
+  struct cf_line_use *solo = &cf_solo_table[index];
   solo->thread_plus1 = thread_plus1;
-  solo->offset = (u8)offset;
-  solo->length = (u8)length;
-  solo->pc = pc;
-  solo->first_clock = clock;
-  cf_solo_sample(solo, offset, length, true, clock);
+  cf_use_start(solo, clock, pc);
+  cf_use_sample(solo, cf_byte_mask(offset, length), true, clock);
   // Published by the exchange; an entry lost to a race stays unused.
-  return cf_cas(state, &value, index | CF_INDEX_KIND);
+  return cf_cas(state, &value, index | CF_RECORD_BIT | CF_SOLO_BIT);
 }
 
 // Whether a thread other than thread_plus1 has sampled the line. Another
-// thread's summary there becomes a record (its thread may be long done):
-// latent sharing with this thread's line is compared with all of it.
+// thread's solo summary there becomes a shared one (its thread may be long
+// done): latent sharing with this thread's line is compared with all of it.
 static bool cf_line_has_other_thread(uptr line, u32 thread_plus1) {
   u32 *state = cf_line_state(line, false);
   if (!state)
@@ -567,6 +923,15 @@ static bool cf_line_has_other_thread(uptr line, u32 thread_plus1) {
     cf_track(state, line, value);
     return true;
   }
+  if (cf_is_summary(value)) {
+    struct cf_summary *summary = cf_summary_of(value);
+    for (int i = 0; i <= CF_SUMMARY_THREADS; i++) {
+      u32 owner = cf_load(&summary->uses[i].thread_plus1);
+      if (owner && owner != thread_plus1)
+        return true;
+    }
+    return false;
+  }
   if (!cf_is_record(value)) {
     u32 holder = value & CF_THREAD_MASK;
     return holder && holder != thread_plus1;
@@ -579,7 +944,8 @@ static bool cf_line_has_other_thread(uptr line, u32 thread_plus1) {
     if (owner != thread_plus1)
       return true;
   }
-  return cf_load(&record->others.reads) + cf_load(&record->others.writes) > 0;
+  struct cf_thread_line *others = cf_others_part(record);
+  return others && cf_load(&others->reads) + cf_load(&others->writes) > 0;
 }
 
 // Latent false sharing (128-byte lines, other object start offsets) needs
@@ -591,36 +957,71 @@ static bool cf_neighbour_has_other_thread(uptr line, u32 thread_plus1) {
          cf_line_has_other_thread(line + EFSAN_CACHE_LINE_SIZE, thread_plus1);
 }
 
+void cf_lines_print_stats(void) {
+  efsan_report_line("cache-frag lines: %u records, %u thread parts (%u with "
+                    "more than %d bursts), %u shared summaries, %u solo "
+                    "summaries (%llu KiB if all resident)\n",
+                    cf_load(&cf_record_count), cf_load(&cf_thread_line_count),
+                    cf_load(&cf_interval_block_count), CF_INLINE_INTERVALS,
+                    cf_load(&cf_summary_count), cf_load(&cf_solo_count),
+                    ((u64)cf_load(&cf_record_count) * sizeof(struct cf_line_record) +
+                     (u64)cf_load(&cf_thread_line_count) * sizeof(struct cf_thread_line) +
+                     (u64)cf_load(&cf_interval_block_count) * CF_INTERVAL_BLOCK *
+                         sizeof(struct cf_interval) +
+                     (u64)cf_load(&cf_summary_count) * sizeof(struct cf_summary) +
+                     (u64)cf_load(&cf_solo_count) * sizeof(struct cf_line_use)) >> 10);
+}
+
+u64 cf_summarized_lines(void) {
+  u32 n = cf_load(&cf_summary_count);
+  if (n > cf_summary_capacity)
+    n = cf_summary_capacity;
+  u64 lines = 0;
+  for (u32 i = 0; i < n; i++) {
+    struct cf_summary *summary = &cf_summary_table[i];
+    if (cf_load(&summary->detail) == CF_DETAIL_RECORD)
+      continue;
+    u32 threads = 0;
+    for (int k = 0; k <= CF_SUMMARY_THREADS; k++)
+      threads += cf_load(&summary->uses[k].thread_plus1) != 0;
+    lines += threads >= 2;
+  }
+  return lines;
+}
+
 //===-- The line state machine ------------------------------------------------===//
 
 // One sampled access to [line + offset, line + offset + length).
 void cf_sample_line(uptr line, uptr offset, uptr length, bool is_write,
-                           u32 thread_plus1, u64 clock, uptr pc) {
+                    u32 thread_plus1, u64 clock, uptr pc) {
   u32 *state = cf_line_state(line, true);
   if (!state)
     return;
   u32 value = __atomic_load_n(state, __ATOMIC_ACQUIRE);
-  struct cf_line_record *record = 0;
-  while (!record) {
+  for (;;) {
     if (value == CF_NO_RECORD)
       return;
     if (cf_is_record(value)) {
-      record = &cf_record_table[value & ~CF_RECORD_BIT];
-      break;
+      cf_record_sample(&cf_record_table[value & ~CF_RECORD_BIT], offset,
+                       length, is_write, thread_plus1, clock, pc);
+      return;
+    }
+    if (cf_is_summary(value)) {
+      cf_summary_sample(state, value, line, offset, length, is_write,
+                        thread_plus1, clock, pc);
+      return;
     }
     if (cf_is_solo(value)) {
-      struct cf_solo *solo = cf_solo_of(value);
+      struct cf_line_use *solo = cf_solo_of(value);
       // The summary's thread goes on alone until another thread uses this
       // line or the next one.
       if (solo->thread_plus1 == thread_plus1 &&
           !cf_neighbour_has_other_thread(line, thread_plus1)) {
-        cf_solo_sample(solo, offset, length, is_write, clock);
+        cf_use_sample(solo, cf_byte_mask(offset, length), is_write, clock);
         return;
       }
-      record = cf_track(state, line, value);
-      if (!record)
-        return;
-      break;
+      value = cf_track(state, line, value);
+      continue;
     }
     u32 holder = value & CF_THREAD_MASK;
     u32 updated;
@@ -639,19 +1040,15 @@ void cf_sample_line(uptr line, uptr offset, uptr length, bool is_write,
         // One thread writes the line often: keep its samples, so that a
         // thread that comes later (in this run's schedule, or on a
         // neighbouring line: prediction) is compared with all of them. In a
-        // summary while the line's neighbours are this thread's alone, else
-        // (or when the summaries are full) in a record.
+        // solo summary while the line's neighbours are this thread's alone,
+        // else (or when those are full) in a shared one.
         if (!cf_neighbour_has_other_thread(line, thread_plus1) &&
             cf_start_solo(state, value, thread_plus1, offset, length, clock,
                           pc))
           return;
-        value = __atomic_load_n(state, __ATOMIC_ACQUIRE);
-        if (cf_is_solo(value) || holder != (value & CF_THREAD_MASK))
-          continue; // changed meanwhile: look again
-        record = cf_track(state, line, value);
-        if (!record)
-          return;
-        break;
+        u32 now = __atomic_load_n(state, __ATOMIC_ACQUIRE);
+        value = now == value ? cf_track(state, line, value) : now;
+        continue;
       }
       updated = (value & ~(CF_WRITE_COUNT_MAX << CF_WRITE_COUNT_SHIFT)) |
                 CF_WRITTEN_BIT | ((writes + 1) << CF_WRITE_COUNT_SHIFT);
@@ -667,22 +1064,23 @@ void cf_sample_line(uptr line, uptr offset, uptr length, bool is_write,
       // not a candidate yet.
       return;
     } else {
-      record = cf_track(state, line, value);
-      if (!record)
-        return;
-      break;
+      value = cf_track(state, line, value);
+      continue;
     }
     if (cf_cas(state, &value, updated))
       return;
   }
-  cf_record_sample(record, offset, length, is_write, thread_plus1, clock, pc);
 }
 
 //===-- Set-up ---------------------------------------------------------------===//
 
 void cf_lines_init(u32 record_capacity, u64 mean_period, u64 prediction_samples,
-                   u64 tracking_samples) {
+                   u64 tracking_samples, u32 report_threshold) {
   cf_mean_period = mean_period;
+  // Summaries count invalidations in 16 bits.
+  cf_detail_invalidations = report_threshold < 1        ? 1
+                            : report_threshold > 0xffff ? 0xffff
+                                                        : report_threshold;
   cf_prediction_samples = prediction_samples > CF_WRITE_COUNT_MAX
                               ? CF_WRITE_COUNT_MAX
                               : (u32)prediction_samples;
@@ -694,11 +1092,23 @@ void cf_lines_init(u32 record_capacity, u64 mean_period, u64 prediction_samples,
   cf_record_capacity = record_capacity;
   cf_record_table = (struct cf_line_record *)efsan_mmap_noreserve(
       (uptr)cf_record_capacity * sizeof(struct cf_line_record));
+  // Room for every slot of every record and its other threads.
+  cf_thread_line_capacity = cf_record_capacity * (CF_THREAD_SLOTS + 1);
+  cf_thread_line_pool = (struct cf_thread_line *)efsan_mmap_noreserve(
+      (uptr)cf_thread_line_capacity * sizeof(struct cf_thread_line));
+  cf_interval_blocks = (struct cf_interval *)efsan_mmap_noreserve(
+      (uptr)cf_thread_line_capacity * CF_INTERVAL_BLOCK *
+      sizeof(struct cf_interval));
   // Lines written often by one thread alone are common (private data):
   // room for 16 per record, 64 bytes each.
   cf_solo_capacity = cf_record_capacity * 16u;
-  cf_solo_table = (struct cf_solo *)efsan_mmap_noreserve(
-      (uptr)cf_solo_capacity * sizeof(struct cf_solo));
+  cf_solo_table = (struct cf_line_use *)efsan_mmap_noreserve(
+      (uptr)cf_solo_capacity * sizeof(struct cf_line_use));
+  // Most lines several threads use are used in turn: room for 4 per
+  // record, 384 bytes each.
+  cf_summary_capacity = cf_record_capacity * 4u;
+  cf_summary_table = (struct cf_summary *)efsan_mmap_noreserve(
+      (uptr)cf_summary_capacity * sizeof(struct cf_summary));
 }
 
 void cf_lines_fork_child(void) {

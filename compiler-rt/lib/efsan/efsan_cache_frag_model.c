@@ -252,12 +252,14 @@ static void cf_add_intervals(struct cf_view *view, struct cf_thread_line *t) {
   while (a < view->interval_count || b < n) {
     struct cf_interval next;
     if (b >= n || (a < view->interval_count &&
-                   view->intervals[a].first <= cf_load(&t->intervals[b].first))) {
+                   view->intervals[a].first <=
+                       cf_load(&cf_interval_at(t, b)->first))) {
       next = view->intervals[a++];
     } else {
-      next.first = cf_load(&t->intervals[b].first);
-      next.last = cf_load(&t->intervals[b].last);
-      next.samples = cf_load(&t->intervals[b].samples);
+      struct cf_interval *in = cf_interval_at(t, b);
+      next.first = cf_load(&in->first);
+      next.last = cf_load(&in->last);
+      next.samples = cf_load(&in->samples);
       b++;
     }
     if (m && next.first <= merged[m - 1].last) {
@@ -282,7 +284,7 @@ static void cf_add_thread_line(struct cf_view *view,
   u64 first = cf_load(&t->first_clock), last = cf_load(&t->last_clock);
   bool any = false;
   u32 reads_before = (u32)view->reads, writes_before = (u32)view->writes;
-  if (t == &record->others) {
+  if (t == cf_others_part(record)) {
     cf_add_shape(view, cf_load(&t->read_bytes) | cf_load(&t->written_bytes),
                  shift, limit, (u32)cf_load(&t->reads), (u32)cf_load(&t->writes),
                  0, 0, record, 0);
@@ -308,7 +310,7 @@ static void cf_add_thread_line(struct cf_view *view,
     view->first_clock = first;
   if (last > view->last_clock)
     view->last_clock = last;
-  if (t != &record->others) {
+  if (t != cf_others_part(record)) {
     cf_add_intervals(view, t);
   } else {
     // Other threads: one interval over their whole span.
@@ -337,12 +339,15 @@ static void cf_add_record(struct cf_view *views, u32 *count,
     u32 owner = cf_owner(record, i);
     if (!owner)
       break;
-    cf_add_thread_line(cf_view_for(views, count, owner - 1), record,
-                       &record->threads[i], shift, limit);
+    struct cf_thread_line *part = cf_thread_part(record, i);
+    if (part)
+      cf_add_thread_line(cf_view_for(views, count, owner - 1), record, part,
+                         shift, limit);
   }
-  if (cf_load(&record->others.reads) || cf_load(&record->others.writes))
+  struct cf_thread_line *others = cf_others_part(record);
+  if (others && (cf_load(&others->reads) || cf_load(&others->writes)))
     cf_add_thread_line(cf_view_for(views, count, EFSAN_INTERNAL_THREAD), record,
-                       &record->others, shift, limit);
+                       others, shift, limit);
 }
 
 // Views without accesses (a thread whose bytes all fell outside a virtual

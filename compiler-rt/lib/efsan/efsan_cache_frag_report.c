@@ -22,13 +22,18 @@ static void cf_print_stack(u32 stack_id, const char *indent, const char *what) {
     efsan_report_line("%s<%s stack not available>\n", indent, what);
     return;
   }
+  // The frames of allocation wrappers are marked: the object is named by
+  // the first frame after them.
   for (uptr i = 0; i < n; i++) {
+    const char *mark = frames[i].allocation_wrapper ? " (allocation wrapper)"
+                                                    : "";
     if (frames[i].file)
-      efsan_report_line("%s#%zu 0x%zx in %s %s:%d\n", indent, i, frames[i].pc,
-                        frames[i].function, frames[i].file, frames[i].line);
+      efsan_report_line("%s#%zu 0x%zx in %s %s:%d%s\n", indent, i,
+                        frames[i].pc, frames[i].function, frames[i].file,
+                        frames[i].line, mark);
     else
-      efsan_report_line("%s#%zu 0x%zx in %s\n", indent, i, frames[i].pc,
-                        frames[i].function);
+      efsan_report_line("%s#%zu 0x%zx in %s%s\n", indent, i, frames[i].pc,
+                        frames[i].function, mark);
   }
 }
 
@@ -744,7 +749,9 @@ void efsan_cache_frag_report(void) {
   while (structs_with_counts < struct_count && structs[structs_with_counts].total)
     structs_with_counts++;
 
-  u64 tracked = 0;
+  u64 tracked = 0, handed_over = cf_summarized_lines();
+  if (efsan_verbosity() >= 1)
+    cf_lines_print_stats();
   for (u32 i = 0; i < record_count; i++)
     if (cf_load(&records[i].line))
       tracked++;
@@ -790,6 +797,7 @@ void efsan_cache_frag_report(void) {
                  "  \"min_share\": %d.%06d,\n  \"hidden_findings\": %zu,\n"
                  "  \"report_threshold\": %d,\n"
                  "  \"tracked_lines\": %llu,\n  \"untracked_lines\": %llu,\n"
+                 "  \"handed_over_lines\": %llu,\n"
                  "  \"findings\": [%s",
                  cf_run_ns / 1000000000ull, cf_run_ns % 1000000000ull,
                  gain_ns / 1000000000ull, gain_ns % 1000000000ull,
@@ -797,7 +805,7 @@ void efsan_cache_frag_report(void) {
                  gain_wall_ns / 1000000000ull, gain_wall_ns % 1000000000ull,
                  share / 1000000, share % 1000000, cf_hidden_findings,
                  efsan_flags.cache_frag_report_threshold, tracked,
-                 cf_untracked_lines(), shown ? "\n" : "");
+                 cf_untracked_lines(), handed_over, shown ? "\n" : "");
     for (uptr i = 0; i < shown; i++)
       cf_print_json_finding(&findings[i], i + 1 == shown);
     efsan_printf("%s],\n", shown ? "  " : "");
@@ -818,6 +826,11 @@ void efsan_cache_frag_report(void) {
                       "(%s) and its invalidations number at least %d.\n",
                       tracked, min_share, run,
                       efsan_flags.cache_frag_report_threshold);
+    if (handed_over)
+      efsan_report_line("Cache lines used by several threads in turn, never at "
+                        "the same time (heap blocks reused, data handed on): "
+                        "%llu; each hand-over costs one line transfer.\n",
+                        handed_over);
     efsan_report_line("A line moving between cores costs %u ns (%s); "
                       "128-byte line pairs: %s (%s).\n",
                       cf_transfer_ns(), cf_transfer_source(),

@@ -146,6 +146,9 @@ static void CheckIncludeFile(const char *value, uptr len) {
 
 static void CheckOptionsSyntax(const char *options) {
   const char *p = options;
+  // The option before, if it takes a list and its value was not quoted:
+  // alloc_wrappers=a,b is cut at the comma.
+  const char *unquoted_list = nullptr;
   for (;;) {
     while (IsSeparator(*p))
       p++;
@@ -155,9 +158,15 @@ static void CheckOptionsSyntax(const char *options) {
     while (*p && *p != '=' && !IsSeparator(*p))
       p++;
     uptr name_len = p - name;
+    if (*p != '=' && unquoted_list)
+      OptionError("invalid value for option '%.*s': quote a list of several "
+                  "names (%.*s='a,b')",
+                  unquoted_list, internal_strlen(unquoted_list), unquoted_list,
+                  internal_strlen(unquoted_list), "");
     if (*p != '=')
       OptionError("expected '=' after '%.*s'%.*s", name, name_len, "", 0,
                   " (options are name=value, separated by ':')");
+    unquoted_list = nullptr;
     p++;
     const char *value = p;
     uptr value_len;
@@ -193,12 +202,38 @@ static void CheckOptionsSyntax(const char *options) {
     // sanitizer_common dies with exitcode (maybe 0) on a missing include.
     if (!internal_strcmp(known->name, "include"))
       CheckIncludeFile(value, value_len);
+    if (!internal_strcmp(known->name, "alloc_wrappers") && value[-1] != '\'' &&
+        value[-1] != '"')
+      unquoted_list = known->name;
   }
 }
 
 [[noreturn]] static void BadValue(const char *name, const char *why) {
   ErrorAndExit("%s: invalid value for option '%s': %s", kOptionsEnv, name,
                why);
+}
+
+// alloc_wrappers: names separated by single commas, each a function name as
+// a report prints it (no spaces at its ends, which a quoted list may have).
+static void CheckAllocWrappers(const char *list) {
+  const uptr kMaxNameLength = 1024;
+  for (const char *p = list; *p;) {
+    const char *end = internal_strchr(p, ',');
+    uptr length = end ? (uptr)(end - p) : internal_strlen(p);
+    if (!length)
+      BadValue("alloc_wrappers", "an empty name (names are separated by "
+                                 "single commas)");
+    if (length > kMaxNameLength)
+      BadValue("alloc_wrappers", "a name longer than 1024 characters");
+    if (p[0] == ' ' || p[length - 1] == ' ')
+      BadValue("alloc_wrappers", "a name begins or ends with a space");
+    if (!end)
+      return;
+    p = end + 1;
+    if (!*p)
+      BadValue("alloc_wrappers", "an empty name (names are separated by "
+                                 "single commas)");
+  }
 }
 
 static void CheckValues() {
@@ -239,6 +274,7 @@ static void CheckValues() {
        report_signal == SIGHUP))
     BadValue("report_signal", "must not be SIGTERM, SIGINT or SIGHUP with "
                               "report_on_signals=1");
+  CheckAllocWrappers(efsan_flags.alloc_wrappers);
   // sanitizer_common enforces the limit with an internal CHECK that fails
   // with no explanation; efsan's tables (hundreds of MiB of reserved address
   // space for cache-frag) would hit any useful limit at start-up.

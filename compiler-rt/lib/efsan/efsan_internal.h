@@ -119,12 +119,18 @@ extern bool efsan_heap_keep_freed;
 void efsan_format_frame(char *buffer, uptr size, const struct efsan_frame *frame);
 // Frames at the same source line of the same function.
 bool efsan_same_place(const struct efsan_frame *a, const struct efsan_frame *b);
+// The site of a symbolized stack: the index of its first frame outside the
+// program's allocation wrappers (0 if there is none).
+uptr efsan_site_index(const struct efsan_frame *frames, uptr count);
+// The site frame of the depot stack stack_id; false if it has no frames.
+bool efsan_symbolize_site(u32 stack_id, struct efsan_frame *site);
 // Whether two depot stacks name the same places in their symbolized frames
-// [from, frames) (at most EFSAN_MAX_COMPARED_FRAMES): stacks a report would
+// up to `callers` frames past their sites (the wrapper frames and the site
+// included; at most EFSAN_MAX_COMPARED_FRAMES in all): stacks a report would
 // print alike (an unrolled loop of calls has several return addresses for
 // one line; frames below the printed ones differ).
 #define EFSAN_MAX_COMPARED_FRAMES 16
-bool efsan_stacks_alike(u32 a, u32 b, uptr from, uptr frames);
+bool efsan_stacks_alike(u32 a, u32 b, uptr callers);
 
 //===-- JSON reports (efsan_json.c) ----------------------------------------===//
 // The version of the JSON report schema (docs/JSONSchema.md): bumped when a

@@ -59,7 +59,10 @@ void efsan_json_stack(u32 stack_id) {
       efsan_json_string(frames[i].file);
     else
       efsan_printf("null");
-    efsan_printf(", \"line\": %d}", frames[i].line);
+    efsan_printf(", \"line\": %d", frames[i].line);
+    if (frames[i].allocation_wrapper)
+      efsan_printf(", \"allocation_wrapper\": true");
+    efsan_printf("}");
   }
   efsan_printf("]");
 }

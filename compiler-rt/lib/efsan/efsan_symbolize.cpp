@@ -3,7 +3,9 @@
 // What efsan.h promises the C core about code and data addresses: stack
 // capture for allocations and thread creations (each thread's bounds learned
 // at its start), symbolization of stacks and code addresses (inlined frames,
-// the runtime's and the C++ library's leading frames left out), and names of
+// the runtime's and the C++ library's leading frames left out), the
+// program's allocation wrappers (registered by the modules, named by the
+// option alloc_wrappers) and the marks on their frames, and names of
 // globals and functions from the modules' ELF symbol tables, which start no
 // symbolizer process. Not here: output, flags, start-up (efsan_rtl.cpp).
 //
@@ -126,6 +128,97 @@ static uptr LeadingCxxLibraryFrames(const StackTrace &stack) {
   return 0;
 }
 
+//===-- Allocation wrappers -----------------------------------------------===//
+
+// The program's allocation wrappers: those the pass found by their shape
+// (each module's constructor registers its own) and those the option
+// alloc_wrappers names. A heap object is named by the first frame of its
+// allocation stack outside them. Names are kept as given (a C++ linkage
+// name is demangled when first compared, at report time, not in the
+// module constructor).
+namespace {
+struct AllocationWrapper {
+  const char *name;
+  const char *demangled; // null until compared, then the name if not mangled
+};
+const uptr kMaxAllocationWrappers = 4096;
+AllocationWrapper allocation_wrappers[kMaxAllocationWrappers];
+uptr allocation_wrapper_count;
+StaticSpinMutex allocation_wrappers_mu;
+bool option_wrappers_added;
+} // namespace
+
+static void AddAllocationWrapper(const char *name, uptr length) {
+  for (uptr i = 0; i < allocation_wrapper_count; i++)
+    if (internal_strlen(allocation_wrappers[i].name) == length &&
+        !internal_strncmp(allocation_wrappers[i].name, name, length))
+      return;
+  if (allocation_wrapper_count == kMaxAllocationWrappers)
+    return;
+  char *copy = (char *)InternalAlloc(length + 1);
+  internal_memcpy(copy, name, length);
+  copy[length] = 0;
+  allocation_wrappers[allocation_wrapper_count++] = {copy, nullptr};
+}
+
+extern "C" SANITIZER_INTERFACE_ATTRIBUTE void
+__efsan_register_alloc_wrappers(const char *const *names, uptr count) {
+  SpinMutexLock lock(&allocation_wrappers_mu);
+  for (uptr i = 0; i < count; i++)
+    AddAllocationWrapper(names[i], internal_strlen(names[i]));
+}
+
+// alloc_wrappers=name,name (efsan_flags.cpp checked the list).
+static void AddOptionWrappers() {
+  if (option_wrappers_added)
+    return;
+  option_wrappers_added = true;
+  for (const char *p = efsan_flags.alloc_wrappers; *p;) {
+    const char *end = internal_strchr(p, ',');
+    uptr length = end ? (uptr)(end - p) : internal_strlen(p);
+    AddAllocationWrapper(p, length);
+    p += length + (end ? 1 : 0);
+  }
+}
+
+// A symbolized name is the wrapper's if it is its name, its demangled
+// name, or (for a name given without parameters) that name followed by the
+// parameter list ("xmalloc" for "xmalloc(unsigned long)").
+static bool NamesWrapper(const char *function, AllocationWrapper &wrapper) {
+  if (!wrapper.demangled)
+    wrapper.demangled =
+        wrapper.name[0] == '_' && wrapper.name[1] == 'Z'
+            ? Intern(Symbolizer::GetOrInit()->Demangle(wrapper.name))
+            : wrapper.name;
+  if (!internal_strcmp(function, wrapper.name) ||
+      !internal_strcmp(function, wrapper.demangled))
+    return true;
+  uptr length = internal_strlen(wrapper.name);
+  return !internal_strncmp(function, wrapper.name, length) &&
+         function[length] == '(';
+}
+
+static bool IsAllocationWrapper(const char *function) {
+  SpinMutexLock lock(&allocation_wrappers_mu);
+  AddOptionWrappers();
+  for (uptr i = 0; i < allocation_wrapper_count; i++)
+    if (NamesWrapper(function, allocation_wrappers[i]))
+      return true;
+  return false;
+}
+
+// Marks the leading frames of allocation wrappers, if a frame outside them
+// follows (a stack cut inside the wrappers keeps its first frame as site).
+static void MarkAllocationWrappers(struct efsan_frame *frames, uptr count) {
+  uptr wrappers = 0;
+  while (wrappers < count && IsAllocationWrapper(frames[wrappers].function))
+    wrappers++;
+  if (wrappers == count)
+    return;
+  for (uptr i = 0; i < wrappers; i++)
+    frames[i].allocation_wrapper = true;
+}
+
 // The frames of the code at pc, innermost (inlined) first, after skipping
 // *skip of them; a frame of the runtime itself is left out.
 static uptr SymbolizeCode(uptr pc, struct efsan_frame *frames, uptr max_frames,
@@ -156,6 +249,7 @@ static uptr SymbolizeCode(uptr pc, struct efsan_frame *frames, uptr max_frames,
         info.function ? Intern(info.function) : ModuleAndOffset(info, pc);
     frames[count].file = Intern(info.file);
     frames[count].line = (int)info.line;
+    frames[count].allocation_wrapper = false;
     count++;
   }
   return count;
@@ -199,6 +293,7 @@ extern "C" uptr efsan_symbolize_stack(u32 stack_id, struct efsan_frame *frames,
   for (uptr i = 0; i < stack.size && count < max_frames; i++)
     count += SymbolizeCode(StackTrace::GetPreviousInstructionPc(stack.trace[i]),
                            frames + count, max_frames - count, &skip);
+  MarkAllocationWrappers(frames, count);
   return count;
 }
 

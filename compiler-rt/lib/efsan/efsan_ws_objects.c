@@ -614,8 +614,9 @@ static const char *object_name(struct efsan_ws_objects *t, u64 id,
     if (!value)
       return "heap memory of no known block";
     *stack_id = (u32)(value - 1);
+    // The site: the first frame outside the allocation wrappers.
     struct efsan_frame frame;
-    if (!*stack_id || !efsan_symbolize_stack(*stack_id, &frame, 1))
+    if (!efsan_symbolize_site(*stack_id, &frame))
       return "heap blocks without an allocation stack";
     efsan_format_frame(buffer, sizeof(buffer), &frame);
     return intern_name(buffer);
@@ -653,9 +654,10 @@ static const char *object_name(struct efsan_ws_objects *t, u64 id,
   }
 }
 
-// Frames of a heap site that the text report prints below its name.
+// Frames of a heap site that the text report prints below its name (after
+// the allocation wrappers it went through).
 #define PRINTED_CALLERS 2
-#define MAX_STACK_FRAMES 8
+#define MAX_STACK_FRAMES 16
 
 // Whether two listed objects would print the same lines: two allocation
 // stacks that differ only in frames the report does not show (cut at the
@@ -666,7 +668,7 @@ static bool prints_alike(const struct efsan_ws_object *a,
     return false;
   if (a->kind != EFSAN_WS_OBJECT_HEAP)
     return true;
-  return efsan_stacks_alike(a->stack_id, b->stack_id, 1, 1 + PRINTED_CALLERS);
+  return efsan_stacks_alike(a->stack_id, b->stack_id, PRINTED_CALLERS);
 }
 
 void efsan_ws_objects_top(struct efsan_ws_objects *t, u32 max,
@@ -734,11 +736,17 @@ void efsan_ws_objects_print_text(const struct efsan_ws_top *top,
       continue;
     struct efsan_frame frames[MAX_STACK_FRAMES];
     uptr n = efsan_symbolize_stack(o->stack_id, frames, MAX_STACK_FRAMES);
-    // The first frame is in the name already; the callers follow.
-    for (uptr f = 1; f < n && f <= PRINTED_CALLERS; f++)
-      efsan_report_line("%s          called from %s %s:%d\n", indent,
+    // The site is in the name already; the allocation wrappers it called
+    // (innermost first) and its callers follow.
+    uptr site = efsan_site_index(frames, n);
+    for (uptr f = 0; f < n && f <= site + PRINTED_CALLERS; f++) {
+      if (f == site)
+        continue;
+      efsan_report_line("%s          %s %s %s:%d\n", indent,
+                        f < site ? "through wrapper" : "called from",
                         frames[f].function, frames[f].file ? frames[f].file : "?",
                         frames[f].line);
+    }
   }
   if (top->rest_objects) {
     efsan_format_lines(size, sizeof(size), top->rest_lines);

@@ -20,10 +20,23 @@
 // NOEQ: EfficiencySanitizer: ERROR: ESAN_OPTIONS: expected '=' after 'sample_freq'
 // RUN: env "ESAN_OPTIONS=log_path='unterminated" not %run %t 2>&1 | FileCheck %s --check-prefix=QUOTE
 // QUOTE: unterminated quoted value for 'log_path'
+// alloc_wrappers: a list of several names must be quoted (the parser cuts
+// at commas), and names are not empty.
+// RUN: env ESAN_OPTIONS=alloc_wrappers=xmalloc,xcalloc not %run %t 2>&1 | FileCheck %s --check-prefix=WRAPPERS-QUOTE
+// WRAPPERS-QUOTE: EfficiencySanitizer: ERROR: ESAN_OPTIONS: invalid value for option 'alloc_wrappers': quote a list of several names (alloc_wrappers='a,b')
+// RUN: env ESAN_OPTIONS=alloc_wrappers=xmalloc,xcalloc not %run %t 2>&1 | count 1
+// RUN: env "ESAN_OPTIONS=alloc_wrappers='xmalloc,,xcalloc'" not %run %t 2>&1 | FileCheck %s --check-prefix=WRAPPERS-EMPTY
+// RUN: env "ESAN_OPTIONS=alloc_wrappers='xmalloc,'" not %run %t 2>&1 | FileCheck %s --check-prefix=WRAPPERS-EMPTY
+// RUN: env "ESAN_OPTIONS=alloc_wrappers=','" not %run %t 2>&1 | FileCheck %s --check-prefix=WRAPPERS-EMPTY
+// WRAPPERS-EMPTY: EfficiencySanitizer: ERROR: ESAN_OPTIONS: invalid value for option 'alloc_wrappers': an empty name (names are separated by single commas)
+// RUN: env "ESAN_OPTIONS=alloc_wrappers='xmalloc, xcalloc'" not %run %t 2>&1 | FileCheck %s --check-prefix=WRAPPERS-SPACE
+// WRAPPERS-SPACE: invalid value for option 'alloc_wrappers': a name begins or ends with a space
 // The exit status is 1, and main never ran.
 // RUN: env ESAN_OPTIONS=sample_freq=-5 %python -c "import subprocess, sys; r = subprocess.run([sys.argv[1]], capture_output=True); sys.exit(0 if r.returncode == 1 and b'main ran' not in r.stdout + r.stderr else 1)" %t
 // Well-formed options in every separator style are accepted.
 // RUN: env "ESAN_OPTIONS=sample_freq=5:snapshot_step=1,record_snapshots=true report_format='text'" %run %t 2>&1 | FileCheck %s --check-prefix=GOOD
+// RUN: env "ESAN_OPTIONS=alloc_wrappers=xmalloc:sample_freq=5" %run %t 2>&1 | FileCheck %s --check-prefix=GOOD
+// RUN: env "ESAN_OPTIONS=alloc_wrappers='xmalloc,ns::pool::get,operator new(unsigned long)',sample_freq=5" %run %t 2>&1 | FileCheck %s --check-prefix=GOOD
 // GOOD: main ran
 #include <stdio.h>
 int main(void) {

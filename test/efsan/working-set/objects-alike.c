@@ -18,11 +18,13 @@
 #include <string.h>
 
 #define FRAME __attribute__((noinline, disable_tail_calls)) static char *
-FRAME alloc_buf(size_t size) { return malloc(size); }
-FRAME make(size_t size) { return alloc_buf(size); }
-FRAME build(size_t size) { return make(size); }
-FRAME via_a(void) { return build(100 * 64); }
-FRAME via_b(void) { return build(100 * 64); }
+// A fixed size: alloc_buf is the site, not an allocation wrapper (whose
+// size comes from its caller; those are alloc-wrappers.c's).
+FRAME alloc_buf(void) { return malloc(100 * 64); }
+FRAME make(void) { return alloc_buf(); }
+FRAME build(void) { return make(); }
+FRAME via_a(void) { return build(); }
+FRAME via_b(void) { return build(); }
 FRAME other(void) { return malloc(50 * 64); }
 
 static void use(char *p, size_t size) {

@@ -925,6 +925,7 @@ void EfficiencySanitizer::createModuleCtorAndDtor(Constant *ModuleInfo) {
       {ConstantInt::get(Int32Ty, Tool), ModuleInfo},
       [&](Function *Ctor, FunctionCallee) {
         appendToGlobalCtors(M, Ctor, /*Priority=*/0);
+        registerAllocationWrappers(M, Ctor);
       });
   if (Tool != EfficiencySanitizerOptions::ESAN_CacheFrag)
     return;

@@ -19,7 +19,9 @@
 //  - EfficiencySanitizerStructFields.cpp: cache-frag's struct field tables
 //    and the field each access counts for (StructFieldTables);
 //  - EfficiencySanitizerMemberNames.cpp: cache-frag's source names of types
-//    and members, from the debug info (MemberNames).
+//    and members, from the debug info (MemberNames);
+//  - EfficiencySanitizerAllocWrappers.cpp: the program's allocation wrappers
+//    (both tools), found by their shape and registered with the runtime.
 //
 // It owns no IR emission itself; the contract of what is emitted is
 // docs/InstrumentationABI.md.
@@ -106,6 +108,10 @@ void emitChangedPageMark(IRBuilder<> &IRB, Value *ShadowInt);
 GlobalVariable *createPrivateConstant(Module &M, Constant *Init,
                                       const Twine &Name);
 Constant *createCString(Module &M, StringRef Str, const Twine &Name);
+
+/// Registers the module's allocation wrappers (those recorded before
+/// inlining and those found now) from the module constructor Ctor.
+void registerAllocationWrappers(Module &M, Function *Ctor);
 
 // Debug-info helpers (EfficiencySanitizerMemberNames.cpp) that finding a
 // struct field uses too.

@@ -36,6 +36,10 @@ static void registerEfficiencySanitizer(PassBuilder &PB) {
   PB.registerPipelineParsingCallback(
       [](StringRef Name, ModulePassManager &MPM,
          ArrayRef<PassBuilder::PipelineElement>) {
+        if (Name == "efsan-alloc-wrappers") {
+          MPM.addPass(EfficiencySanitizerAllocWrappersPass());
+          return true;
+        }
         if (!PassBuilder::checkParametrizedPassName(Name, "efsan"))
           return false;
         StringRef Params = Name.drop_front(strlen("efsan"));
@@ -49,6 +53,14 @@ static void registerEfficiencySanitizer(PassBuilder &PB) {
         }
         MPM.addPass(EfficiencySanitizerPass(Options));
         return true;
+      });
+  // The allocation wrappers are found before inlining removes static inline
+  // helpers (a CALLOC in a header); the instrumentation registers them.
+  PB.registerPipelineStartEPCallback(
+      [](ModulePassManager &MPM, OptimizationLevel) {
+        if (getEfficiencySanitizerToolFromCommandLine() !=
+            EfficiencySanitizerOptions::ESAN_None)
+          MPM.addPass(EfficiencySanitizerAllocWrappersPass());
       });
   // Last in the optimisation pipeline (clang calls this at -O0 too, and in
   // the pre-link step of -flto and -flto=thin, the only step that loads the

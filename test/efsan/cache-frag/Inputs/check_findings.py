@@ -22,7 +22,7 @@ import sys
 
 TOP_KEYS = {"tool", "schema_version", "pid", "executable", "sampled", "sample_period",
             "transfer_ns", "min_share", "report_threshold", "tracked_lines",
-            "untracked_lines", "findings", "structs"}
+            "untracked_lines", "handed_over_lines", "findings", "structs"}
 FINDING_KEYS = {"kind", "line_address", "line_size", "invalidations",
                 "observed_invalidations", "estimated_parallel_invalidations",
                 "true_sharing_invalidations", "false_sharing_invalidations",

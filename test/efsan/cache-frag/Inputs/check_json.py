@@ -124,7 +124,8 @@ def main():
             if obj.get("size") != t["object"]["size"]:
                 fail("heap size: JSON %r, text %r" % (obj.get("size"), t["object"]["size"]))
             for frame in obj.get("alloc_stack", []):
-                if set(frame) != {"function", "file", "line"}:
+                if set(frame) - {"allocation_wrapper"} != {"function", "file", "line"} or \
+                        frame.get("allocation_wrapper", True) is not True:
                     fail("alloc_stack frame keys %r" % sorted(frame))
         accesses = []
         for a in j["accesses"]:

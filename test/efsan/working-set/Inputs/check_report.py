@@ -8,7 +8,8 @@ report's top-level keys, the region names (heap, globals, stack, other),
 `level0` (the level-0 series), `levels`, `filename_pid` (the PID in the file
 name) and `reports` (all parsed reports) as variables, and two helpers for the
 `objects` list: site(function) is the lines of the heap object whose
-allocation stack starts in that function (None if absent) and named(kind,
+allocation site (its first frame outside the allocation wrappers) is in that
+function (None if absent) and named(kind,
 name) is the object of that kind and name (None if absent). window(n, level,
 key='lines') is that level's `key` array (lines, std_error, sampled_fraction)
 for the snapshots whose periods all lie within samples WINDOW<n>_LO to
@@ -20,6 +21,11 @@ report: schema_version 3, a string executable, and the pid of its file name.
 import glob
 import json
 import sys
+
+
+def site_frame(stack):
+    """The allocation site: the first frame outside the allocation wrappers."""
+    return next((f for f in stack if not f.get("allocation_wrapper")), stack[0])
 
 
 def main():
@@ -61,7 +67,7 @@ def main():
         objects = report.get("objects", [])
         env["site"] = lambda function, objects=objects: next(
             (o["lines"] for o in objects if o["kind"] == "heap" and o["alloc_stack"]
-             and o["alloc_stack"][0]["function"] == function), None)
+             and site_frame(o["alloc_stack"])["function"] == function), None)
         env["named"] = lambda kind, name, objects=objects: next(
             (o for o in objects if o["kind"] == kind and o["name"] == name), None)
         def window(n, level, key="lines", report=report, env=env):

@@ -138,9 +138,10 @@ def is_allocator_frame(frame):
 
 
 def user_frames(stack):
-    """The allocation stack from the first frame that is not the allocator."""
+    """The allocation stack from the first frame that is neither the allocator
+    nor one of the program's allocation wrappers (the report marks those)."""
     for i, frame in enumerate(stack):
-        if not is_allocator_frame(frame):
+        if not is_allocator_frame(frame) and not frame.get("allocation_wrapper"):
             return stack[i:]
     return stack
 
@@ -167,7 +168,10 @@ def object_label(obj):
 def stack_html(stack, limit=6):
     if not stack:
         return ""
-    items = "".join("<li>%s</li>" % esc(frame_text(f)) for f in stack[:limit])
+    items = "".join("<li>%s%s</li>" % (esc(frame_text(f)),
+                                       ' <span class="muted">(allocation wrapper)</span>'
+                                       if f.get("allocation_wrapper") else "")
+                    for f in stack[:limit])
     more = '<li class="muted">… %d more</li>' % (len(stack) - limit) if len(stack) > limit else ""
     return '<ol class="stack">%s%s</ol>' % (items, more)
 

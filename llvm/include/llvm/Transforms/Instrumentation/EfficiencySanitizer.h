@@ -43,6 +43,17 @@ private:
   EfficiencySanitizerOptions Options;
 };
 
+/// Records the module's allocation wrappers (functions that only call an
+/// allocator and return its result, such as xmalloc) in the module's
+/// metadata, for EfficiencySanitizerPass to register them with the runtime.
+/// It runs before inlining, which removes static inline helpers. It changes
+/// no code.
+class EfficiencySanitizerAllocWrappersPass
+    : public PassInfoMixin<EfficiencySanitizerAllocWrappersPass> {
+public:
+  PreservedAnalyses run(Module &M, ModuleAnalysisManager &MAM);
+};
+
 /// The tool selected by -efsan-tool= (ESAN_None when it is not given). The
 /// pass plugin uses it to decide whether to add the pass to clang's pipeline.
 EfficiencySanitizerOptions::Type getEfficiencySanitizerToolFromCommandLine();
