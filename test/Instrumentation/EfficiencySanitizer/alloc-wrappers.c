@@ -22,7 +22,8 @@
 // CHECK-DAG: c"maybe_alloc\00"
 // CHECK-DAG: c"aligned_block\00"
 // CHECK-DAG: c"small_or_big\00"
-// CHECK: call void @__efsan_register_alloc_wrappers(ptr @efsan.alloc_wrappers, i64 8)
+// CHECK-DAG: c"my_malloc\00"
+// CHECK: call void @__efsan_register_alloc_wrappers(ptr @efsan.alloc_wrappers, i64 9)
 // NOT-NOT: c"node_new\00"
 // NOT-NOT: c"counted_malloc\00"
 // NOT-NOT: c"header_malloc\00"
@@ -95,6 +96,18 @@ __attribute__((noinline)) void *aligned_block(size_t n) {
   return p;
 }
 
+// c-blosc's: an error message when either the status or the block says the
+// allocation failed.
+__attribute__((noinline)) unsigned char *my_malloc(size_t size) {
+  void *block = NULL;
+  int res = posix_memalign(&block, 32, size);
+  if (res != 0 || block == NULL) {
+    printf("Error allocating memory!");
+    return NULL;
+  }
+  return (unsigned char *)block;
+}
+
 // Not wrappers.
 struct node {
   int value;
@@ -135,6 +148,6 @@ void *use(void) {
   void *blocks[] = {xnmalloc(4, 8), CALLOC(2, 8), xstrdup("x"), zalloc(8),
                     maybe_alloc(8), aligned_block(64), node_new(1),
                     counted_malloc(8), header_malloc(8), logged_malloc(8),
-                    small_or_big(8), alloc_table()};
-  return blocks[(long)allocations % 12];
+                    small_or_big(8), alloc_table(), my_malloc(8)};
+  return blocks[(long)allocations % 13];
 }

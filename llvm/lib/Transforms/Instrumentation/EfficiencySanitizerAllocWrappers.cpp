@@ -21,7 +21,6 @@
 #include "llvm/ADT/StringSet.h"
 #include "llvm/IR/CFG.h"
 #include "llvm/IR/DebugInfoMetadata.h"
-#include "llvm/IR/Dominators.h"
 #include "llvm/IR/InstIterator.h"
 #include "llvm/IR/IntrinsicInst.h"
 #include "llvm/IR/Metadata.h"
@@ -74,6 +73,8 @@ private:
   bool dependsOnArgument(const Value *V, unsigned Depth);
   bool isAllocationResult(const Value *V);
   bool isLocalSlotOfResult(const AllocaInst *Slot);
+  bool isStatusOfAllocation(const Value *V, unsigned Depth);
+  bool isFailureEdge(const BranchInst *Br, unsigned Successor);
   bool onFailurePath(const BasicBlock *BB);
   bool isHarmlessIntrinsic(const CallBase &CB);
 
@@ -82,7 +83,8 @@ private:
   SmallPtrSet<const CallBase *, 2> Allocations;
   SmallPtrSet<const Value *, 8> Visiting;
   SmallPtrSet<const BasicBlock *, 8> ReachesReturn;
-  std::optional<DominatorTree> DT;
+  // Blocks reached from the entry without taking a failure edge.
+  std::optional<SmallPtrSet<const BasicBlock *, 16>> NormalPaths;
 };
 } // namespace
 
@@ -186,31 +188,69 @@ bool WrapperShape::isAllocationResult(const Value *V) {
   return false;
 }
 
-// A block that runs only when the allocation returned null: dominated by the
-// null side of a branch on `result == null` (or `!= null`).
-bool WrapperShape::onFailurePath(const BasicBlock *BB) {
-  if (!DT)
-    DT.emplace(F);
-  for (const BasicBlock &Test : F) {
-    const auto *Br = dyn_cast<BranchInst>(Test.getTerminator());
-    if (!Br || !Br->isConditional())
-      continue;
-    const auto *Cmp = dyn_cast<ICmpInst>(Br->getCondition());
-    if (!Cmp || !Cmp->isEquality())
-      continue;
-    const Value *Tested = nullptr;
-    if (isa<ConstantPointerNull>(Cmp->getOperand(1)))
-      Tested = Cmp->getOperand(0);
-    else if (isa<ConstantPointerNull>(Cmp->getOperand(0)))
-      Tested = Cmp->getOperand(1);
-    if (!Tested || !resultOf(Tested))
-      continue;
-    unsigned NullSide = Cmp->getPredicate() == ICmpInst::ICMP_EQ ? 0 : 1;
-    BasicBlockEdge Edge(&Test, Br->getSuccessor(NullSide));
-    if (DT->dominates(Edge, BB))
-      return true;
+// Whether V is the status an allocator returned beside its result
+// (posix_memalign's 0 or error number), directly or through a local.
+bool WrapperShape::isStatusOfAllocation(const Value *V, unsigned Depth) {
+  if (const auto *CB = dyn_cast<CallBase>(V))
+    return Allocations.contains(CB) && !CB->getType()->isPointerTy();
+  const auto *Load = dyn_cast<LoadInst>(V);
+  if (!Load || Depth == 0)
+    return false;
+  const auto *Slot =
+      dyn_cast<AllocaInst>(Load->getPointerOperand()->stripPointerCasts());
+  return Slot && all_of(Slot->users(), [&](const User *U) {
+           if (const auto *Store = dyn_cast<StoreInst>(U))
+             return Store->getPointerOperand() == Slot &&
+                    isStatusOfAllocation(Store->getValueOperand(), Depth - 1);
+           if (const auto *II = dyn_cast<IntrinsicInst>(U))
+             return isa<DbgInfoIntrinsic>(II) || II->isLifetimeStartOrEnd();
+           return isa<LoadInst>(U);
+         });
+}
+
+// The side of a branch that the allocation's failure takes: the null side
+// of a test of the result, the non-zero side of a test of the status.
+bool WrapperShape::isFailureEdge(const BranchInst *Br, unsigned Successor) {
+  if (!Br->isConditional())
+    return false;
+  const auto *Cmp = dyn_cast<ICmpInst>(Br->getCondition());
+  if (!Cmp || !Cmp->isEquality())
+    return false;
+  unsigned EqualSide = Cmp->getPredicate() == ICmpInst::ICMP_EQ ? 0 : 1;
+  for (unsigned Op = 0; Op < 2; Op++) {
+    const Value *Tested = Cmp->getOperand(Op);
+    const Value *Other = Cmp->getOperand(1 - Op);
+    if (isa<ConstantPointerNull>(Other) && resultOf(Tested))
+      return Successor == EqualSide;
+    if (const auto *Zero = dyn_cast<ConstantInt>(Other);
+        Zero && Zero->isZero() && isStatusOfAllocation(Tested, 4))
+      return Successor != EqualSide;
   }
   return false;
+}
+
+// A block that runs only when the allocation failed: every path to it from
+// the entry takes a failure edge (error handling after `if (!p)`, or after
+// `if (posix_memalign(&p, ...) != 0 || !p)`).
+bool WrapperShape::onFailurePath(const BasicBlock *BB) {
+  if (!NormalPaths) {
+    NormalPaths.emplace();
+    SmallVector<const BasicBlock *, 16> Work{&F.getEntryBlock()};
+    NormalPaths->insert(&F.getEntryBlock());
+    while (!Work.empty()) {
+      const BasicBlock *From = Work.pop_back_val();
+      const auto *Br = dyn_cast<BranchInst>(From->getTerminator());
+      for (unsigned I = 0, E = From->getTerminator()->getNumSuccessors(); I < E;
+           I++) {
+        if (Br && isFailureEdge(Br, I))
+          continue;
+        const BasicBlock *To = From->getTerminator()->getSuccessor(I);
+        if (NormalPaths->insert(To).second)
+          Work.push_back(To);
+      }
+    }
+  }
+  return !NormalPaths->contains(BB);
 }
 
 bool WrapperShape::matches() {
