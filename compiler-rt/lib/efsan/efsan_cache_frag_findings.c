@@ -947,7 +947,7 @@ static struct efsan_frame cf_site_frame(uptr pc) {
   struct efsan_frame frames[8];
   uptr n = efsan_symbolize_pc(pc, frames, 8);
   if (!n) {
-    struct efsan_frame unknown = {pc, "<unknown>", 0, 0};
+    struct efsan_frame unknown = {pc, "<unknown>", 0, 0, false};
     return unknown;
   }
   for (uptr i = 0; i < n; i++)

@@ -742,10 +742,12 @@ void efsan_ws_objects_print_text(const struct efsan_ws_top *top,
     for (uptr f = 0; f < n && f <= site + PRINTED_CALLERS; f++) {
       if (f == site)
         continue;
-      efsan_report_line("%s          %s %s %s:%d\n", indent,
-                        f < site ? "through wrapper" : "called from",
-                        frames[f].function, frames[f].file ? frames[f].file : "?",
-                        frames[f].line);
+      // As the site is named: a frame without debug info (a library's
+      // module+offset) gets no "?:0".
+      char frame[kEfsanMaxPlace + 64];
+      efsan_format_frame(frame, sizeof(frame), &frames[f]);
+      efsan_report_line("%s          %s %s\n", indent,
+                        f < site ? "through wrapper" : "called from", frame);
     }
   }
   if (top->rest_objects) {
