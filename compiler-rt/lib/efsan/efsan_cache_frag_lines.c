@@ -707,6 +707,19 @@ static bool cf_summary_meets(struct cf_summary *summary, u32 thread_plus1,
   return false;
 }
 
+// The line's record, made now (seeded from its solo summary, if any): a
+// line with latent sharing on a neighbouring line.
+static void cf_record_now(u32 *state, uptr line, u32 value) {
+  struct cf_line_use *solo;
+  struct cf_line_record *record = cf_attach_record(state, line, value, &solo);
+  if (record && solo)
+    cf_seed_slot(record, solo, solo->read_bytes | solo->written_bytes, 0, 0);
+}
+
+// Whether another thread than thread_plus1 was active on the line during
+// [from, to]. A solo summary that meets it becomes a record (its thread may
+// be long done): the latent sharing of the two lines is predicted from both
+// lines' records.
 static bool cf_line_meets(uptr line, u32 thread_plus1, u64 from, u64 to) {
   u32 *state = cf_line_state(line, false);
   if (!state)
@@ -714,9 +727,12 @@ static bool cf_line_meets(uptr line, u32 thread_plus1, u64 from, u64 to) {
   u32 value = __atomic_load_n(state, __ATOMIC_ACQUIRE);
   if (cf_is_solo(value)) {
     struct cf_line_use *solo = cf_solo_of(value);
-    return solo->thread_plus1 != thread_plus1 &&
-           cf_spans_meet(from, to, cf_load(&solo->burst_clock),
-                         cf_load(&solo->last_clock));
+    if (solo->thread_plus1 == thread_plus1 ||
+        !cf_spans_meet(from, to, cf_load(&solo->burst_clock),
+                       cf_load(&solo->last_clock)))
+      return false;
+    cf_record_now(state, line, value);
+    return true;
   }
   if (cf_is_summary(value))
     return cf_summary_meets(cf_summary_of(value), thread_plus1, from, to);
@@ -738,6 +754,12 @@ static bool cf_line_meets(uptr line, u32 thread_plus1, u64 from, u64 to) {
   return others && cf_load(&others->reads) + cf_load(&others->writes) &&
          cf_spans_meet(from, to, cf_load(&others->first_clock),
                        cf_load(&others->last_clock));
+}
+
+static bool cf_neighbour_meets(uptr line, u32 thread_plus1, u64 from, u64 to) {
+  return (line >= EFSAN_CACHE_LINE_SIZE &&
+          cf_line_meets(line - EFSAN_CACHE_LINE_SIZE, thread_plus1, from, to)) ||
+         cf_line_meets(line + EFSAN_CACHE_LINE_SIZE, thread_plus1, from, to);
 }
 
 // Makes the record a summarized line needs (the one caller whose exchange
@@ -847,9 +869,7 @@ static void cf_summary_sample(u32 *state, u32 value, uptr line, uptr offset,
   u64 from = cf_load(&use->burst_clock), to = clock;
   if (cf_load(&summary->observed) >= cf_detail_invalidations ||
       cf_summary_meets(summary, thread_plus1, from, to) ||
-      (line >= EFSAN_CACHE_LINE_SIZE &&
-       cf_line_meets(line - EFSAN_CACHE_LINE_SIZE, thread_plus1, from, to)) ||
-      cf_line_meets(line + EFSAN_CACHE_LINE_SIZE, thread_plus1, from, to))
+      cf_neighbour_meets(line, thread_plus1, from, to))
     cf_detail(state, value, line, summary);
 }
 
@@ -865,10 +885,7 @@ static u32 cf_track(u32 *state, uptr line, u32 value) {
   if (index >= cf_summary_capacity) {
     if (index != ~0u)
       cf_store(&cf_summary_count, cf_summary_capacity);
-    struct cf_line_use *solo;
-    struct cf_line_record *record = cf_attach_record(state, line, value, &solo);
-    if (record && solo)
-      cf_seed_slot(record, solo, solo->read_bytes | solo->written_bytes, 0, 0);
+    cf_record_now(state, line, value);
     return __atomic_load_n(state, __ATOMIC_ACQUIRE);
   }
   struct cf_summary *summary = &cf_summary_table[index];
@@ -905,56 +922,6 @@ static bool cf_start_solo(u32 *state, u32 value, u32 thread_plus1,
   cf_use_sample(solo, cf_byte_mask(offset, length), true, clock);
   // Published by the exchange; an entry lost to a race stays unused.
   return cf_cas(state, &value, index | CF_RECORD_BIT | CF_SOLO_BIT);
-}
-
-// Whether a thread other than thread_plus1 has sampled the line. Another
-// thread's solo summary there becomes a shared one (its thread may be long
-// done): latent sharing with this thread's line is compared with all of it.
-static bool cf_line_has_other_thread(uptr line, u32 thread_plus1) {
-  u32 *state = cf_line_state(line, false);
-  if (!state)
-    return false;
-  u32 value = __atomic_load_n(state, __ATOMIC_ACQUIRE);
-  if (value == CF_NO_RECORD)
-    return true;
-  if (cf_is_solo(value)) {
-    if (cf_solo_of(value)->thread_plus1 == thread_plus1)
-      return false;
-    cf_track(state, line, value);
-    return true;
-  }
-  if (cf_is_summary(value)) {
-    struct cf_summary *summary = cf_summary_of(value);
-    for (int i = 0; i <= CF_SUMMARY_THREADS; i++) {
-      u32 owner = cf_load(&summary->uses[i].thread_plus1);
-      if (owner && owner != thread_plus1)
-        return true;
-    }
-    return false;
-  }
-  if (!cf_is_record(value)) {
-    u32 holder = value & CF_THREAD_MASK;
-    return holder && holder != thread_plus1;
-  }
-  struct cf_line_record *record = &cf_record_table[value & ~CF_RECORD_BIT];
-  for (int i = 0; i < CF_THREAD_SLOTS; i++) {
-    u32 owner = cf_owner(record, i);
-    if (!owner)
-      break;
-    if (owner != thread_plus1)
-      return true;
-  }
-  struct cf_thread_line *others = cf_others_part(record);
-  return others && cf_load(&others->reads) + cf_load(&others->writes) > 0;
-}
-
-// Latent false sharing (128-byte lines, other object start offsets) needs
-// another thread on a neighbouring line.
-static bool cf_neighbour_has_other_thread(uptr line, u32 thread_plus1) {
-  return (line >= EFSAN_CACHE_LINE_SIZE &&
-          cf_line_has_other_thread(line - EFSAN_CACHE_LINE_SIZE,
-                                   thread_plus1)) ||
-         cf_line_has_other_thread(line + EFSAN_CACHE_LINE_SIZE, thread_plus1);
 }
 
 void cf_lines_print_stats(void) {
@@ -1014,10 +981,13 @@ void cf_sample_line(uptr line, uptr offset, uptr length, bool is_write,
     if (cf_is_solo(value)) {
       struct cf_line_use *solo = cf_solo_of(value);
       // The summary's thread goes on alone until another thread uses this
-      // line or the next one.
-      if (solo->thread_plus1 == thread_plus1 &&
-          !cf_neighbour_has_other_thread(line, thread_plus1)) {
+      // line, or its burst meets another thread's on a neighbouring line
+      // (latent sharing: the line gets a record at once).
+      if (solo->thread_plus1 == thread_plus1) {
         cf_use_sample(solo, cf_byte_mask(offset, length), is_write, clock);
+        if (cf_neighbour_meets(line, thread_plus1, cf_load(&solo->burst_clock),
+                               clock))
+          cf_record_now(state, line, value);
         return;
       }
       value = cf_track(state, line, value);
@@ -1040,10 +1010,8 @@ void cf_sample_line(uptr line, uptr offset, uptr length, bool is_write,
         // One thread writes the line often: keep its samples, so that a
         // thread that comes later (in this run's schedule, or on a
         // neighbouring line: prediction) is compared with all of them. In a
-        // solo summary while the line's neighbours are this thread's alone,
-        // else (or when those are full) in a shared one.
-        if (!cf_neighbour_has_other_thread(line, thread_plus1) &&
-            cf_start_solo(state, value, thread_plus1, offset, length, clock,
+        // solo summary, or when those are full in a shared one.
+        if (cf_start_solo(state, value, thread_plus1, offset, length, clock,
                           pc))
           return;
         u32 now = __atomic_load_n(state, __ATOMIC_ACQUIRE);
