@@ -29,5 +29,5 @@ void ignored_store(int v) { shared = v; }
 // FUN: ret void
 void kept_store(int v) { shared = v; }
 
-// SRC-NOT: call void @__efsan_cache_frag_access
+// SRC-NOT: call preserve_mostcc void @__efsan_cache_frag_access
 // SRC-NOT: __efsan_cache_frag_countdown

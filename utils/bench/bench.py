@@ -45,17 +45,34 @@ DEFAULT_CONFIGS = ["base", "ws", "cf"]
 # The issues' targets, on CPU-time ratios: (kernel geomean, worst kernel,
 # each real program).
 TARGETS = {"ws": (1.15, 1.5, 1.3), "cf": (1.25, 2.0, None)}
+# cache-frag's targets of issue 24, on CPU-time ratios: the geomean and the
+# worst over the Phoenix-shape kernels and the real programs, and the
+# geomean of the 1-thread kernels.
+CF_PROGRAM_TARGETS = (1.25, 1.5)
+CF_SINGLE_THREAD_TARGET = 1.10
+
+# Two-thread kernels whose time follows the contention between the threads
+# more than the tool's cost: an instrumented build may finish sooner (the
+# shadow check between the contended accesses changes how often the line
+# moves; the spinning consumer of mt_queue polls less often), so they are
+# listed apart and left out of every geomean and worst.
+CONTENDED = ("mt_false_sharing", "mt_atomic_counter", "mt_queue")
 
 PROGRAM_SCRIPT = os.path.join(REPO, "utils", "bench", "programs.sh")
 # Real programs, built by programs.sh from Debian's source packages, each with
 # a fixed single-threaded workload on a generated text of TEXT_MIB MiB:
 # name -> (binary, arguments; {input} and {output} are replaced).
+# zstd_mt is the same zstd with two worker threads (the input read and the
+# output written by the main thread): a real multi-threaded program whose
+# output is the same whatever the number of workers.
 PROGRAMS = {
     "zstd": ("zstd", ["-q", "-f", "-T1", "-10", "{input}", "-o", "{output}"]),
     "xz": ("xz", ["-q", "-k", "-c", "-T1", "-6", "{input}"]),
+    "zstd_mt": ("zstd", ["-q", "-f", "-T2", "-10", "{input}", "-o", "{output}"]),
 }
-PROGRAM_WORKLOADS = {"zstd": "zstd -10 of 32 MiB", "xz": "xz -6 of 2 MiB"}
-TEXT_MIB = {"zstd": 32, "xz": 2}
+PROGRAM_WORKLOADS = {"zstd": "zstd -10 of 32 MiB", "xz": "xz -6 of 2 MiB",
+                     "zstd_mt": "zstd -T2 -10 of 32 MiB, 2 worker threads"}
+TEXT_MIB = {"zstd": 32, "xz": 2, "zstd_mt": 32}
 
 # What cache-frag's default report must say of each kernel: the sharing it
 # has by construction, as (kind, object) pairs, [] for none. Kernels not
@@ -69,6 +86,13 @@ KNOWN_SHARING = {
     # fix saves is below cache_frag_min_share (issue 21): none listed.
     "mt_queue": [],
     "mt_padded": [],
+    # The Phoenix shapes: each thread's data is its own heap block (or its
+    # own range of a shared read-only or written-once array).
+    "ph_histogram": [],
+    "ph_kmeans": [],
+    "ph_linear_regression": [],
+    "ph_matrix_multiply": [],
+    "ph_word_count": [],
 }
 # Findings a kernel may have besides: mt_padded's slots are padded to 64
 # bytes, so no real line is shared, but when the link puts them on a
@@ -420,74 +444,110 @@ def geomean(values):
 
 
 def is_multithreaded(kernel):
-    return kernel.startswith("mt_")
+    return kernel.startswith(("mt_", "ph_"))
+
+
+def kernel_group(kernel):
+    """Which part of the table a kernel belongs to: "1-thread", "2-thread"
+    (our 2-thread kernels), "contended" (listed apart, in no summary) or
+    "phoenix" (the Phoenix-shape kernels, 2 threads)."""
+    if kernel.startswith("ph_"):
+        return "phoenix"
+    if kernel in CONTENDED:
+        return "contended"
+    return "2-thread" if is_multithreaded(kernel) else "1-thread"
+
+
+# The summary rows: (label, which kernels and programs), in table order.
+# None of them includes a contended kernel.
+SUMMARIES = [
+    ("1-thread kernels", lambda k, programs: k not in programs and kernel_group(k) == "1-thread"),
+    ("2-thread kernels (not contended)",
+     lambda k, programs: k not in programs and kernel_group(k) == "2-thread"),
+    ("Phoenix-shape kernels", lambda k, programs: k not in programs and kernel_group(k) == "phoenix"),
+    ("real programs", lambda k, programs: k in programs),
+    ("Phoenix-shape kernels and real programs",
+     lambda k, programs: k in programs or kernel_group(k) == "phoenix"),
+    ("all kernels but the contended ones",
+     lambda k, programs: k not in programs and kernel_group(k) != "contended"),
+]
 
 
 WALL, CPU = 0, 1
 
 
 def summarise(args, configs, times):
-    """Medians and ratios for both measures; the summary (geomean, worst) is
-    over the kernels, per measure."""
+    """Medians and ratios for both measures; summary[(config, measure,
+    label)] is (geomean, worst ratio, worst name) over the kernels and
+    programs of that summary row (SUMMARIES) that were measured."""
     names = args.kernels + args.programs
     medians = {(key, m): statistics.median(t[m] for t in v)
                for key, v in times.items() if v for m in (WALL, CPU)}
     ratios = {(k, c, m): medians[((k, c), m)] / medians[((k, "base"), m)]
               for k in names for c in configs if c != "base" for m in (WALL, CPU)}
     summary = {}
-    for c in configs:
-        if c == "base":
+    for label, member in SUMMARIES:
+        members = [k for k in names if member(k, args.programs)]
+        if not members:
             continue
-        for m in (WALL, CPU):
-            worst_kernel = max(args.kernels, key=lambda k: ratios[(k, c, m)])
-            summary[(c, m)] = (
-                geomean([ratios[(k, c, m)] for k in args.kernels]),
-                ratios[(worst_kernel, c, m)], worst_kernel,
-                geomean([ratios[(k, c, m)] for k in args.kernels if not is_multithreaded(k)]),
-                geomean([ratios[(k, c, m)] for k in args.kernels if is_multithreaded(k)]))
+        for c in configs:
+            if c == "base":
+                continue
+            for m in (WALL, CPU):
+                worst = max(members, key=lambda k: ratios[(k, c, m)])
+                summary[(c, m, label)] = (geomean([ratios[(k, c, m)] for k in members]),
+                                          ratios[(worst, c, m)], worst)
     return medians, ratios, summary
 
 
+GROUP_HEADINGS = [("1-thread", "1-thread kernels"), ("2-thread", "2-thread kernels"),
+                  ("phoenix", "Phoenix-shape kernels (2 threads)"),
+                  ("contended", "contended 2-thread kernels (in no geomean)")]
+
+
 def format_table(args, configs, medians, ratios, summary, detections):
+    """One table: the kernels by group, the real programs, then a geomean
+    and a worst row per summary (SUMMARIES)."""
     measured = [c for c in configs if c != "base"]
     header = ["kernel / program", "base CPU (s)", "base wall (s)"]
     for c in measured:
         header += ["%s CPU" % c, "%s wall" % c]
     if detections:
         header.append("cf finds (default options)")
+    pad = [""] if detections else []
     def cells(k):
         out = []
         for c in measured:
             out += ["%.2fx" % ratios[(k, c, CPU)], "%.2fx" % ratios[(k, c, WALL)]]
         return out
+    def heading(text):
+        return ["*%s*" % text, "", ""] + ["", ""] * len(measured) + pad
     rows = []
-    for k in args.kernels:
-        rows.append([k, "%.3f" % medians[((k, "base"), CPU)], "%.3f" % medians[((k, "base"), WALL)]]
-                    + cells(k) + ([detections[k][0]] if detections else []))
-    pad = [""] if detections else []
-    if measured:
-        def summary_row(label, index, bold):
-            row = [label, "", ""]
-            for c in measured:
-                for m in (CPU, WALL):
-                    v = summary[(c, m)]
-                    text = "%.2fx" % v[index]
-                    if index == 1:
-                        text = ("**%s** (%s)" if bold else "%s (%s)") % (text, v[2])
-                    elif bold:
-                        text = "**%s**" % text
-                    row.append(text)
-            return row + pad
-        rows.append(summary_row("**geomean, kernels**", 0, True))
-        rows.append(summary_row("**worst kernel**", 1, True))
-        single = [k for k in args.kernels if not is_multithreaded(k)]
-        multi = [k for k in args.kernels if is_multithreaded(k)]
-        if single and multi:
-            rows.append(summary_row("geomean, 1-thread kernels", 3, False))
-            rows.append(summary_row("geomean, 2-thread kernels", 4, False))
+    for group, title in GROUP_HEADINGS:
+        kernels = [k for k in args.kernels if kernel_group(k) == group]
+        if kernels:
+            rows.append(heading(title))
+        for k in kernels:
+            rows.append([k, "%.3f" % medians[((k, "base"), CPU)], "%.3f" % medians[((k, "base"), WALL)]]
+                        + cells(k) + ([detections[k][0]] if detections else []))
+    if args.programs:
+        rows.append(heading("real programs"))
     for k in args.programs:
         rows.append(["%s (program)" % k, "%.3f" % medians[((k, "base"), CPU)],
                      "%.3f" % medians[((k, "base"), WALL)]] + cells(k) + pad)
+    if measured:
+        rows.append(heading("summaries (CPU and wall ratios of each configuration)"))
+    for label, _ in SUMMARIES:
+        if not measured or (measured[0], CPU, label) not in summary:
+            continue
+        geo = ["**geomean, %s**" % label, "", ""]
+        worst = ["worst, %s" % label, "", ""]
+        for c in measured:
+            for m in (CPU, WALL):
+                g, w, name = summary[(c, m, label)]
+                geo.append("**%.2fx**" % g)
+                worst.append("%.2fx (%s)" % (w, name))
+        rows += [geo + pad, worst + pad]
     lines = ["| " + " | ".join(header) + " |",
              "|" + "|".join("---" if i == 0 else "---:" for i in range(len(header))) + "|"]
     lines += ["| " + " | ".join(r) + " |" for r in rows]
@@ -503,10 +563,15 @@ def target_lines(args, summary, ratios, detections):
                    % (sum(verdicts), len(verdicts),
                       "" if all(verdicts) else ": " + ", ".join(
                           k for k, (_, v) in detections.items() if v is False)))
+    contended = [k for k in args.kernels if kernel_group(k) == "contended"]
+    if contended:
+        out.append("not in any geomean or worst: %s (contended: their time follows the "
+                   "contention, and an instrumented build may finish sooner)" % ", ".join(contended))
+    everything = "all kernels but the contended ones"
     for c, (geo_target, worst_target, program_target) in TARGETS.items():
-        if (c, CPU) not in summary:
+        if (c, CPU, everything) not in summary:
             continue
-        geo, worst, worst_kernel = summary[(c, CPU)][:3]
+        geo, worst, worst_kernel = summary[(c, CPU, everything)]
         ok = geo <= geo_target and worst <= worst_target
         line = ("%s (CPU time): kernel geomean %.2fx (target <= %.2fx), worst %.2fx on %s "
                 "(target <= %.2fx)" % (c, geo, geo_target, worst, worst_kernel, worst_target))
@@ -517,6 +582,21 @@ def target_lines(args, summary, ratios, detections):
                 ", ".join("%s %.2fx" % (k, ratios[(k, c, CPU)]) for k in args.programs),
                 program_target)
         out.append(line + ": " + ("meets target" if ok else "MISSES target"))
+    parts, ok = [], True
+    both = "Phoenix-shape kernels and real programs"
+    if ("cf", CPU, both) in summary:
+        geo, worst, name = summary[("cf", CPU, both)]
+        parts.append("Phoenix-shape kernels and real programs geomean %.2fx (target <= %.2fx), "
+                     "worst %.2fx on %s (target <= %.2fx)"
+                     % (geo, CF_PROGRAM_TARGETS[0], worst, name, CF_PROGRAM_TARGETS[1]))
+        ok = ok and geo <= CF_PROGRAM_TARGETS[0] and worst <= CF_PROGRAM_TARGETS[1]
+    if ("cf", CPU, "1-thread kernels") in summary:
+        geo = summary[("cf", CPU, "1-thread kernels")][0]
+        parts.append("1-thread kernels geomean %.2fx (target <= %.2fx)" % (geo, CF_SINGLE_THREAD_TARGET))
+        ok = ok and geo <= CF_SINGLE_THREAD_TARGET
+    if parts:
+        out.append("cf (CPU time, issue 24): " + "; ".join(parts) + ": "
+                   + ("meets target" if ok else "MISSES target"))
     return out
 
 
@@ -567,7 +647,7 @@ def write_doc(args, configs, skipped, failed, table, targets, load_before, start
             "build and the median ratio of each configuration to it in both; the targets are on "
             "CPU time; the whole run took %.0f s" % (args.runs, seconds),
             "- programs: %s, built from Debian 12's source packages by utils/bench/programs.sh "
-            "(-O2 -g), compressing a generated text (fixed seed), single-threaded; the checksum "
+            "(-O2 -g), compressing a generated text (fixed seed); the checksum "
             "is that of the compressed output"
             % ("; ".join("`%s` (%s)" % (p, PROGRAM_WORKLOADS[p]) for p in args.programs) or "none"),
             "- configurations: " + "; ".join("`%s` = %s" % (c, CONFIGS[c][0]) for c in configs)]

@@ -361,6 +361,21 @@ static inline bool efsan_core_ranges_wanted(void) {
   return __builtin_expect(efsan_active_tool == EFSAN_TOOL_WORKING_SET, 1) ||
          efsan_core_cache_frag_range_wanted();
 }
+// The thread's cache-frag countdown (efsan_cache_frag.c, the ABI's).
+extern __thread long long __efsan_cache_frag_countdown
+    __attribute__((tls_model("initial-exec")));
+// For cache-frag, counts n ranges off the thread's countdown at once when
+// none of them is its sampled access (true): what n calls of
+// efsan_core_ranges_wanted() returning false would do, without the calls,
+// for the interceptors of short, frequent calls (memcmp). False otherwise
+// and for the working set, which records every range.
+static inline bool efsan_core_ranges_skipped(long long n) {
+  if (efsan_active_tool != EFSAN_TOOL_CACHE_FRAG ||
+      __efsan_cache_frag_countdown <= n)
+    return false;
+  __efsan_cache_frag_countdown -= n;
+  return true;
+}
 // Ranges libc read or wrote on the program's behalf; pc is the caller of the
 // libc function.
 void efsan_core_cache_frag_range(uptr addr, uptr size, bool is_write,

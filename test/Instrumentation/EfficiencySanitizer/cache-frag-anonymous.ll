@@ -66,27 +66,27 @@ define void @array_element(ptr %p, i64 %i) {
 ; CHECK:       {{^}}[[CASE0]]:
 ; CHECK-NEXT:    call ptr @llvm.threadlocal.address.p0(
 ; CHECK-NEXT:    store i64 1, ptr
-; CHECK-NEXT:    call void @__efsan_cache_frag_access(ptr %y.addr, i64 8, i32 0, ptr getelementptr inbounds ([3 x i64], ptr @__efsan.struct.point_t.counters, i32 0, i32 1))
+; CHECK-NEXT:    call preserve_mostcc void @__efsan_cache_frag_access(ptr %y.addr, i64 8, i32 0, ptr getelementptr inbounds ([3 x i64], ptr @__efsan.struct.point_t.counters, i32 0, i32 1))
 ; CHECK:       {{^}}[[CASE1]]:
 ; CHECK-NEXT:    call ptr @llvm.threadlocal.address.p0(
 ; CHECK-NEXT:    store i64 1, ptr
-; CHECK-NEXT:    call void @__efsan_cache_frag_access(ptr %e, i64 8, i32 0, ptr @__efsan.struct.point_t.counters)
+; CHECK-NEXT:    call preserve_mostcc void @__efsan_cache_frag_access(ptr %e, i64 8, i32 0, ptr @__efsan.struct.point_t.counters)
 ; CHECK:       {{^}}[[CASE2]]:
 ; CHECK-NEXT:    call ptr @llvm.threadlocal.address.p0(
 ; CHECK-NEXT:    store i64 1, ptr
-; CHECK-NEXT:    call void @__efsan_cache_frag_access(ptr %e, i64 8, i32 1, ptr @__efsan.struct.point_t.counters)
+; CHECK-NEXT:    call preserve_mostcc void @__efsan_cache_frag_access(ptr %e, i64 8, i32 1, ptr @__efsan.struct.point_t.counters)
 ; CHECK:       {{^}}[[WHOLE]]:
 ; CHECK-NEXT:    call ptr @llvm.threadlocal.address.p0(
 ; CHECK-NEXT:    store i64 %{{[0-9]+}}, ptr
 ; CHECK-NEXT:    br label %[[CHAIN0:[0-9]+]]
 ; CHECK:       {{^}}[[CHAIN0]]:
-; CHECK-NEXT:    call void @__efsan_cache_frag_access(ptr %y.addr, i64 8, i32 0, ptr getelementptr inbounds ([3 x i64], ptr @__efsan.struct.point_t.counters, i32 0, i32 1))
+; CHECK-NEXT:    call preserve_mostcc void @__efsan_cache_frag_access(ptr %y.addr, i64 8, i32 0, ptr getelementptr inbounds ([3 x i64], ptr @__efsan.struct.point_t.counters, i32 0, i32 1))
 ; CHECK-NEXT:    br label %[[CHAIN1:[0-9]+]]
 ; CHECK:       {{^}}[[CHAIN1]]:
-; CHECK-NEXT:    call void @__efsan_cache_frag_access(ptr %e, i64 8, i32 0, ptr @__efsan.struct.point_t.counters)
+; CHECK-NEXT:    call preserve_mostcc void @__efsan_cache_frag_access(ptr %e, i64 8, i32 0, ptr @__efsan.struct.point_t.counters)
 ; CHECK-NEXT:    br label %[[CHAIN2:[0-9]+]]
 ; CHECK:       {{^}}[[CHAIN2]]:
-; CHECK-NEXT:    call void @__efsan_cache_frag_access(ptr %e, i64 8, i32 1, ptr @__efsan.struct.point_t.counters)
+; CHECK-NEXT:    call preserve_mostcc void @__efsan_cache_frag_access(ptr %e, i64 8, i32 1, ptr @__efsan.struct.point_t.counters)
 ; CHECK-NEXT:    br label %{{[0-9]+}}
 ; CHECK:         ret
 
@@ -110,20 +110,20 @@ define void @unrolled_and_global(ptr %p, i64 %i) {
 ; CHECK:       {{^}}[[CASE0]]:
 ; CHECK-NEXT:    call ptr @llvm.threadlocal.address.p0(
 ; CHECK-NEXT:    store i64 1, ptr
-; CHECK-NEXT:    call void @__efsan_cache_frag_access(ptr %id.addr, i64 4, i32 1, ptr getelementptr inbounds ([3 x i64], ptr @__efsan.struct.point_t.counters, i32 0, i32 2))
+; CHECK-NEXT:    call preserve_mostcc void @__efsan_cache_frag_access(ptr %id.addr, i64 4, i32 1, ptr getelementptr inbounds ([3 x i64], ptr @__efsan.struct.point_t.counters, i32 0, i32 2))
 ; CHECK:       {{^}}[[CASE1]]:
 ; CHECK-NEXT:    call ptr @llvm.threadlocal.address.p0(
 ; CHECK-NEXT:    store i64 1, ptr
-; CHECK-NEXT:    call void @__efsan_cache_frag_access(ptr @origin, i64 8, i32 1, ptr @__efsan.struct.point_t.counters)
+; CHECK-NEXT:    call preserve_mostcc void @__efsan_cache_frag_access(ptr @origin, i64 8, i32 1, ptr @__efsan.struct.point_t.counters)
 ; CHECK:       {{^}}[[WHOLE]]:
 ; CHECK-NEXT:    call ptr @llvm.threadlocal.address.p0(
 ; CHECK-NEXT:    store i64 %{{[0-9]+}}, ptr
 ; CHECK-NEXT:    br label %[[CHAIN0:[0-9]+]]
 ; CHECK:       {{^}}[[CHAIN0]]:
-; CHECK-NEXT:    call void @__efsan_cache_frag_access(ptr %id.addr, i64 4, i32 1, ptr getelementptr inbounds ([3 x i64], ptr @__efsan.struct.point_t.counters, i32 0, i32 2))
+; CHECK-NEXT:    call preserve_mostcc void @__efsan_cache_frag_access(ptr %id.addr, i64 4, i32 1, ptr getelementptr inbounds ([3 x i64], ptr @__efsan.struct.point_t.counters, i32 0, i32 2))
 ; CHECK-NEXT:    br label %[[CHAIN1:[0-9]+]]
 ; CHECK:       {{^}}[[CHAIN1]]:
-; CHECK-NEXT:    call void @__efsan_cache_frag_access(ptr @origin, i64 8, i32 1, ptr @__efsan.struct.point_t.counters)
+; CHECK-NEXT:    call preserve_mostcc void @__efsan_cache_frag_access(ptr @origin, i64 8, i32 1, ptr @__efsan.struct.point_t.counters)
 ; CHECK-NEXT:    br label %{{[0-9]+}}
 ; CHECK:         ret
 
@@ -146,20 +146,20 @@ define i64 @bare_pointer(ptr %s) {
 ; CHECK:       {{^}}[[CASE0]]:
 ; CHECK-NEXT:    call ptr @llvm.threadlocal.address.p0(
 ; CHECK-NEXT:    store i64 1, ptr
-; CHECK-NEXT:    call void @__efsan_cache_frag_access(ptr %s, i64 8, i32 0, ptr @__efsan.struct.seg_t.counters)
+; CHECK-NEXT:    call preserve_mostcc void @__efsan_cache_frag_access(ptr %s, i64 8, i32 0, ptr @__efsan.struct.seg_t.counters)
 ; CHECK:       {{^}}[[CASE1]]:
 ; CHECK-NEXT:    call ptr @llvm.threadlocal.address.p0(
 ; CHECK-NEXT:    store i64 1, ptr
-; CHECK-NEXT:    call void @__efsan_cache_frag_access(ptr %kind.addr, i64 4, i32 0, ptr getelementptr inbounds ([2 x i64], ptr @__efsan.struct.seg_t.counters, i32 0, i32 1))
+; CHECK-NEXT:    call preserve_mostcc void @__efsan_cache_frag_access(ptr %kind.addr, i64 4, i32 0, ptr getelementptr inbounds ([2 x i64], ptr @__efsan.struct.seg_t.counters, i32 0, i32 1))
 ; CHECK:       {{^}}[[WHOLE]]:
 ; CHECK-NEXT:    call ptr @llvm.threadlocal.address.p0(
 ; CHECK-NEXT:    store i64 %{{[0-9]+}}, ptr
 ; CHECK-NEXT:    br label %[[CHAIN0:[0-9]+]]
 ; CHECK:       {{^}}[[CHAIN0]]:
-; CHECK-NEXT:    call void @__efsan_cache_frag_access(ptr %s, i64 8, i32 0, ptr @__efsan.struct.seg_t.counters)
+; CHECK-NEXT:    call preserve_mostcc void @__efsan_cache_frag_access(ptr %s, i64 8, i32 0, ptr @__efsan.struct.seg_t.counters)
 ; CHECK-NEXT:    br label %[[CHAIN1:[0-9]+]]
 ; CHECK:       {{^}}[[CHAIN1]]:
-; CHECK-NEXT:    call void @__efsan_cache_frag_access(ptr %kind.addr, i64 4, i32 0, ptr getelementptr inbounds ([2 x i64], ptr @__efsan.struct.seg_t.counters, i32 0, i32 1))
+; CHECK-NEXT:    call preserve_mostcc void @__efsan_cache_frag_access(ptr %kind.addr, i64 4, i32 0, ptr getelementptr inbounds ([2 x i64], ptr @__efsan.struct.seg_t.counters, i32 0, i32 1))
 ; CHECK-NEXT:    br label %{{[0-9]+}}
 ; CHECK:         ret
 
@@ -190,34 +190,34 @@ define void @pointer_variables(ptr %a, ptr %b) !dbg !90 {
 ; CHECK:       {{^}}[[CASE0]]:
 ; CHECK-NEXT:    call ptr @llvm.threadlocal.address.p0(
 ; CHECK-NEXT:    store i64 1, ptr
-; CHECK-NEXT:    call void @__efsan_cache_frag_access(ptr %a, i64 4, i32 1, ptr @__efsan.struct.pair_a.counters)
+; CHECK-NEXT:    call preserve_mostcc void @__efsan_cache_frag_access(ptr %a, i64 4, i32 1, ptr @__efsan.struct.pair_a.counters)
 ; CHECK:       {{^}}[[CASE1]]:
 ; CHECK-NEXT:    call ptr @llvm.threadlocal.address.p0(
 ; CHECK-NEXT:    store i64 1, ptr
-; CHECK-NEXT:    call void @__efsan_cache_frag_access(ptr %a1.y, i64 4, i32 1, ptr getelementptr inbounds ([2 x i64], ptr @__efsan.struct.pair_a.counters, i32 0, i32 1))
+; CHECK-NEXT:    call preserve_mostcc void @__efsan_cache_frag_access(ptr %a1.y, i64 4, i32 1, ptr getelementptr inbounds ([2 x i64], ptr @__efsan.struct.pair_a.counters, i32 0, i32 1))
 ; CHECK:       {{^}}[[CASE2]]:
 ; CHECK-NEXT:    call ptr @llvm.threadlocal.address.p0(
 ; CHECK-NEXT:    store i64 1, ptr
-; CHECK-NEXT:    call void @__efsan_cache_frag_access(ptr %b.y, i64 4, i32 1, ptr getelementptr inbounds ([2 x i64], ptr @__efsan.struct.pair_b.counters, i32 0, i32 1))
+; CHECK-NEXT:    call preserve_mostcc void @__efsan_cache_frag_access(ptr %b.y, i64 4, i32 1, ptr getelementptr inbounds ([2 x i64], ptr @__efsan.struct.pair_b.counters, i32 0, i32 1))
 ; CHECK:       {{^}}[[CASE3]]:
 ; CHECK-NEXT:    call ptr @llvm.threadlocal.address.p0(
 ; CHECK-NEXT:    store i64 1, ptr
-; CHECK-NEXT:    call void @__efsan_cache_frag_access(ptr %half, i64 4, i32 1, ptr null)
+; CHECK-NEXT:    call preserve_mostcc void @__efsan_cache_frag_access(ptr %half, i64 4, i32 1, ptr null)
 ; CHECK:       {{^}}[[WHOLE]]:
 ; CHECK-NEXT:    call ptr @llvm.threadlocal.address.p0(
 ; CHECK-NEXT:    store i64 %{{[0-9]+}}, ptr
 ; CHECK-NEXT:    br label %[[CHAIN0:[0-9]+]]
 ; CHECK:       {{^}}[[CHAIN0]]:
-; CHECK-NEXT:    call void @__efsan_cache_frag_access(ptr %a, i64 4, i32 1, ptr @__efsan.struct.pair_a.counters)
+; CHECK-NEXT:    call preserve_mostcc void @__efsan_cache_frag_access(ptr %a, i64 4, i32 1, ptr @__efsan.struct.pair_a.counters)
 ; CHECK-NEXT:    br label %[[CHAIN1:[0-9]+]]
 ; CHECK:       {{^}}[[CHAIN1]]:
-; CHECK-NEXT:    call void @__efsan_cache_frag_access(ptr %a1.y, i64 4, i32 1, ptr getelementptr inbounds ([2 x i64], ptr @__efsan.struct.pair_a.counters, i32 0, i32 1))
+; CHECK-NEXT:    call preserve_mostcc void @__efsan_cache_frag_access(ptr %a1.y, i64 4, i32 1, ptr getelementptr inbounds ([2 x i64], ptr @__efsan.struct.pair_a.counters, i32 0, i32 1))
 ; CHECK-NEXT:    br label %[[CHAIN2:[0-9]+]]
 ; CHECK:       {{^}}[[CHAIN2]]:
-; CHECK-NEXT:    call void @__efsan_cache_frag_access(ptr %b.y, i64 4, i32 1, ptr getelementptr inbounds ([2 x i64], ptr @__efsan.struct.pair_b.counters, i32 0, i32 1))
+; CHECK-NEXT:    call preserve_mostcc void @__efsan_cache_frag_access(ptr %b.y, i64 4, i32 1, ptr getelementptr inbounds ([2 x i64], ptr @__efsan.struct.pair_b.counters, i32 0, i32 1))
 ; CHECK-NEXT:    br label %[[CHAIN3:[0-9]+]]
 ; CHECK:       {{^}}[[CHAIN3]]:
-; CHECK-NEXT:    call void @__efsan_cache_frag_access(ptr %half, i64 4, i32 1, ptr null)
+; CHECK-NEXT:    call preserve_mostcc void @__efsan_cache_frag_access(ptr %half, i64 4, i32 1, ptr null)
 ; CHECK-NEXT:    br label %{{[0-9]+}}
 ; CHECK:         ret
 
@@ -241,20 +241,20 @@ define void @unresolved(ptr %q, ptr %p, i64 %i) {
 ; CHECK:       {{^}}[[CASE0]]:
 ; CHECK-NEXT:    call ptr @llvm.threadlocal.address.p0(
 ; CHECK-NEXT:    store i64 1, ptr
-; CHECK-NEXT:    call void @__efsan_cache_frag_access(ptr %q, i64 4, i32 1, ptr null)
+; CHECK-NEXT:    call preserve_mostcc void @__efsan_cache_frag_access(ptr %q, i64 4, i32 1, ptr null)
 ; CHECK:       {{^}}[[CASE1]]:
 ; CHECK-NEXT:    call ptr @llvm.threadlocal.address.p0(
 ; CHECK-NEXT:    store i64 1, ptr
-; CHECK-NEXT:    call void @__efsan_cache_frag_access(ptr %y.addr, i64 8, i32 0, ptr null)
+; CHECK-NEXT:    call preserve_mostcc void @__efsan_cache_frag_access(ptr %y.addr, i64 8, i32 0, ptr null)
 ; CHECK:       {{^}}[[WHOLE]]:
 ; CHECK-NEXT:    call ptr @llvm.threadlocal.address.p0(
 ; CHECK-NEXT:    store i64 %{{[0-9]+}}, ptr
 ; CHECK-NEXT:    br label %[[CHAIN0:[0-9]+]]
 ; CHECK:       {{^}}[[CHAIN0]]:
-; CHECK-NEXT:    call void @__efsan_cache_frag_access(ptr %q, i64 4, i32 1, ptr null)
+; CHECK-NEXT:    call preserve_mostcc void @__efsan_cache_frag_access(ptr %q, i64 4, i32 1, ptr null)
 ; CHECK-NEXT:    br label %[[CHAIN1:[0-9]+]]
 ; CHECK:       {{^}}[[CHAIN1]]:
-; CHECK-NEXT:    call void @__efsan_cache_frag_access(ptr %y.addr, i64 8, i32 0, ptr null)
+; CHECK-NEXT:    call preserve_mostcc void @__efsan_cache_frag_access(ptr %y.addr, i64 8, i32 0, ptr null)
 ; CHECK-NEXT:    br label %{{[0-9]+}}
 ; CHECK:         ret
 
@@ -290,54 +290,54 @@ define void @no_struct_path(ptr %p, ptr %l, i64 %i) {
 ; CHECK:       {{^}}[[CASE0]]:
 ; CHECK-NEXT:    call ptr @llvm.threadlocal.address.p0(
 ; CHECK-NEXT:    store i64 1, ptr
-; CHECK-NEXT:    call void @__efsan_cache_frag_access(ptr %e, i64 8, i32 0, ptr @__efsan.struct.point_t.counters)
+; CHECK-NEXT:    call preserve_mostcc void @__efsan_cache_frag_access(ptr %e, i64 8, i32 0, ptr @__efsan.struct.point_t.counters)
 ; CHECK:       {{^}}[[CASE1]]:
 ; CHECK-NEXT:    call ptr @llvm.threadlocal.address.p0(
 ; CHECK-NEXT:    store i64 1, ptr
-; CHECK-NEXT:    call void @__efsan_cache_frag_access(ptr %e, i64 8, i32 0, ptr @__efsan.struct.point_t.counters)
+; CHECK-NEXT:    call preserve_mostcc void @__efsan_cache_frag_access(ptr %e, i64 8, i32 0, ptr @__efsan.struct.point_t.counters)
 ; CHECK:       {{^}}[[CASE2]]:
 ; CHECK-NEXT:    call ptr @llvm.threadlocal.address.p0(
 ; CHECK-NEXT:    store i64 1, ptr
-; CHECK-NEXT:    call void @__efsan_cache_frag_access(ptr %e, i64 8, i32 0, ptr null)
+; CHECK-NEXT:    call preserve_mostcc void @__efsan_cache_frag_access(ptr %e, i64 8, i32 0, ptr null)
 ; CHECK:       {{^}}[[CASE3]]:
 ; CHECK-NEXT:    call ptr @llvm.threadlocal.address.p0(
 ; CHECK-NEXT:    store i64 1, ptr
-; CHECK-NEXT:    call void @__efsan_cache_frag_access(ptr %half, i64 4, i32 0, ptr null)
+; CHECK-NEXT:    call preserve_mostcc void @__efsan_cache_frag_access(ptr %half, i64 4, i32 0, ptr null)
 ; CHECK:       {{^}}[[CASE4]]:
 ; CHECK-NEXT:    call ptr @llvm.threadlocal.address.p0(
 ; CHECK-NEXT:    store i64 1, ptr
-; CHECK-NEXT:    call void @__efsan_cache_frag_access(ptr %id.addr, i64 4, i32 0, ptr getelementptr inbounds ([3 x i64], ptr @__efsan.struct.point_t.counters, i32 0, i32 2))
+; CHECK-NEXT:    call preserve_mostcc void @__efsan_cache_frag_access(ptr %id.addr, i64 4, i32 0, ptr getelementptr inbounds ([3 x i64], ptr @__efsan.struct.point_t.counters, i32 0, i32 2))
 ; CHECK:       {{^}}[[CASE5]]:
 ; CHECK-NEXT:    call ptr @llvm.threadlocal.address.p0(
 ; CHECK-NEXT:    store i64 1, ptr
-; CHECK-NEXT:    call void @__efsan_cache_frag_access(ptr %end.y, i64 8, i32 0, ptr getelementptr inbounds ([2 x i64], ptr @__efsan.struct.line.counters, i32 0, i32 1))
+; CHECK-NEXT:    call preserve_mostcc void @__efsan_cache_frag_access(ptr %end.y, i64 8, i32 0, ptr getelementptr inbounds ([2 x i64], ptr @__efsan.struct.line.counters, i32 0, i32 1))
 ; CHECK:       {{^}}[[WHOLE]]:
 ; CHECK-NEXT:    call ptr @llvm.threadlocal.address.p0(
 ; CHECK-NEXT:    store i64 %{{[0-9]+}}, ptr
 ; CHECK-NEXT:    br label %[[CHAIN0:[0-9]+]]
 ; CHECK:       {{^}}[[CHAIN0]]:
-; CHECK-NEXT:    call void @__efsan_cache_frag_access(ptr %e, i64 8, i32 0, ptr @__efsan.struct.point_t.counters)
+; CHECK-NEXT:    call preserve_mostcc void @__efsan_cache_frag_access(ptr %e, i64 8, i32 0, ptr @__efsan.struct.point_t.counters)
 ; CHECK-NEXT:    br label %[[CHAIN1:[0-9]+]]
 ; CHECK:       {{^}}[[CHAIN1]]:
-; CHECK-NEXT:    call void @__efsan_cache_frag_access(ptr %e, i64 8, i32 0, ptr @__efsan.struct.point_t.counters)
+; CHECK-NEXT:    call preserve_mostcc void @__efsan_cache_frag_access(ptr %e, i64 8, i32 0, ptr @__efsan.struct.point_t.counters)
 ; CHECK-NEXT:    br label %[[CHAIN2:[0-9]+]]
 ; CHECK:       {{^}}[[CHAIN2]]:
-; CHECK-NEXT:    call void @__efsan_cache_frag_access(ptr %e, i64 8, i32 0, ptr null)
+; CHECK-NEXT:    call preserve_mostcc void @__efsan_cache_frag_access(ptr %e, i64 8, i32 0, ptr null)
 ; CHECK-NEXT:    br label %[[CHAIN3:[0-9]+]]
 ; CHECK:       {{^}}[[CHAIN3]]:
-; CHECK-NEXT:    call void @__efsan_cache_frag_access(ptr %half, i64 4, i32 0, ptr null)
+; CHECK-NEXT:    call preserve_mostcc void @__efsan_cache_frag_access(ptr %half, i64 4, i32 0, ptr null)
 ; CHECK-NEXT:    br label %[[CHAIN4:[0-9]+]]
 ; CHECK:       {{^}}[[CHAIN4]]:
-; CHECK-NEXT:    call void @__efsan_cache_frag_access(ptr %id.addr, i64 4, i32 0, ptr getelementptr inbounds ([3 x i64], ptr @__efsan.struct.point_t.counters, i32 0, i32 2))
+; CHECK-NEXT:    call preserve_mostcc void @__efsan_cache_frag_access(ptr %id.addr, i64 4, i32 0, ptr getelementptr inbounds ([3 x i64], ptr @__efsan.struct.point_t.counters, i32 0, i32 2))
 ; CHECK-NEXT:    br label %[[CHAIN5:[0-9]+]]
 ; CHECK:       {{^}}[[CHAIN5]]:
-; CHECK-NEXT:    call void @__efsan_cache_frag_access(ptr %end.y, i64 8, i32 0, ptr getelementptr inbounds ([2 x i64], ptr @__efsan.struct.line.counters, i32 0, i32 1))
+; CHECK-NEXT:    call preserve_mostcc void @__efsan_cache_frag_access(ptr %end.y, i64 8, i32 0, ptr getelementptr inbounds ([2 x i64], ptr @__efsan.struct.line.counters, i32 0, i32 1))
 ; CHECK-NEXT:    br label %{{[0-9]+}}
 ; CHECK:         ret
 
 ; Without field counters every access passes a null counter.
 ; NOCOUNT-NOT: counters
-; NOCOUNT:     call void @__efsan_cache_frag_access(ptr %y.addr, i64 8, i32 0, ptr null)
+; NOCOUNT:     call preserve_mostcc void @__efsan_cache_frag_access(ptr %y.addr, i64 8, i32 0, ptr null)
 ; NOCOUNT-NOT: counters
 
 !llvm.dbg.cu = !{!0}

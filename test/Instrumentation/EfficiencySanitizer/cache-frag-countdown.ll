@@ -60,7 +60,7 @@ exit:
 ; CHECK:       {{^}}[[CASE0]]:
 ; CHECK-NEXT:    [[TLS:%[0-9]+]] = call ptr @llvm.threadlocal.address.p0(ptr @__efsan_cache_frag_countdown)
 ; CHECK-NEXT:    store i64 1, ptr [[TLS]], align 8
-; CHECK-NEXT:    call void @__efsan_cache_frag_access(ptr %a, i64 8, i32 0, ptr null)
+; CHECK-NEXT:    call preserve_mostcc void @__efsan_cache_frag_access(ptr %a, i64 8, i32 0, ptr null)
 ; CHECK-NEXT:    [[TLS:%[0-9]+]] = call ptr @llvm.threadlocal.address.p0(ptr @__efsan_cache_frag_countdown)
 ; CHECK-NEXT:    [[T:%[0-9]+]] = load i64, ptr [[TLS]], align 8
 ; CHECK-NEXT:    [[COVERS:%[0-9]+]] = icmp sgt i64 [[T]], 1
@@ -72,17 +72,17 @@ exit:
 ; CHECK:       {{^}}[[CASE1]]:
 ; CHECK-NEXT:    [[TLS:%[0-9]+]] = call ptr @llvm.threadlocal.address.p0(ptr @__efsan_cache_frag_countdown)
 ; CHECK-NEXT:    store i64 1, ptr [[TLS]], align 8
-; CHECK-NEXT:    call void @__efsan_cache_frag_access(ptr %a, i64 8, i32 1, ptr null)
+; CHECK-NEXT:    call preserve_mostcc void @__efsan_cache_frag_access(ptr %a, i64 8, i32 1, ptr null)
 ; CHECK-NEXT:    br label %[[DONE]]
 ; CHECK:       {{^}}[[WHOLE]]:
 ; CHECK-NEXT:    [[TLS:%[0-9]+]] = call ptr @llvm.threadlocal.address.p0(ptr @__efsan_cache_frag_countdown)
 ; CHECK-NEXT:    store i64 [[BEFORE]], ptr [[TLS]], align 8
 ; CHECK-NEXT:    br label %[[CHAIN0:[0-9]+]]
 ; CHECK:       {{^}}[[CHAIN0]]:
-; CHECK-NEXT:    call void @__efsan_cache_frag_access(ptr %a, i64 8, i32 0, ptr null)
+; CHECK-NEXT:    call preserve_mostcc void @__efsan_cache_frag_access(ptr %a, i64 8, i32 0, ptr null)
 ; CHECK-NEXT:    br label %[[CHAIN1]]
 ; CHECK:       {{^}}[[CHAIN1]]:
-; CHECK-NEXT:    call void @__efsan_cache_frag_access(ptr %a, i64 8, i32 1, ptr null)
+; CHECK-NEXT:    call preserve_mostcc void @__efsan_cache_frag_access(ptr %a, i64 8, i32 1, ptr null)
 ; CHECK-NEXT:    br label %[[DONE]]
 ; CHECK:       {{^}}[[DONE]]:
 ; CHECK-NEXT:    [[TLS:%[0-9]+]] = call ptr @llvm.threadlocal.address.p0(ptr @__efsan_cache_frag_countdown)
@@ -111,7 +111,7 @@ define void @calls(ptr %p) {
 ; inline asm do not end the run; a nosanitize call does.
 ; CHECK-LABEL: define void @calls(
 ; CHECK:         add nsw i64 %{{[0-9]+}}, -1
-; CHECK:         call void @__efsan_cache_frag_access(ptr %p, i64 4, i32 1, ptr null)
+; CHECK:         call preserve_mostcc void @__efsan_cache_frag_access(ptr %p, i64 4, i32 1, ptr null)
 ; CHECK:         [[C:%efsan.countdown[.0-9]*]] = phi i64
 ; CHECK-NEXT:    [[TLS:%[0-9]+]] = call ptr @llvm.threadlocal.address.p0(ptr @__efsan_cache_frag_countdown)
 ; CHECK-NEXT:    store i64 [[C]], ptr [[TLS]], align 8
@@ -131,16 +131,16 @@ define void @calls(ptr %p) {
 ; CHECK:       {{^}}[[CASE0]]:
 ; CHECK-NEXT:    call ptr @llvm.threadlocal.address.p0(
 ; CHECK-NEXT:    store i64 1, ptr
-; CHECK-NEXT:    call void @__efsan_cache_frag_access(ptr %p, i64 4, i32 0, ptr null)
+; CHECK-NEXT:    call preserve_mostcc void @__efsan_cache_frag_access(ptr %p, i64 4, i32 0, ptr null)
 ; CHECK:       {{^}}[[CASE1]]:
 ; CHECK-NEXT:    call ptr @llvm.threadlocal.address.p0(
 ; CHECK-NEXT:    store i64 1, ptr
-; CHECK-NEXT:    call void @__efsan_cache_frag_access(ptr %p, i64 4, i32 1, ptr null)
+; CHECK-NEXT:    call preserve_mostcc void @__efsan_cache_frag_access(ptr %p, i64 4, i32 1, ptr null)
 ; CHECK:       {{^}}[[WHOLE]]:
-; CHECK:         call void @__efsan_cache_frag_access(ptr %p, i64 4, i32 0, ptr null)
+; CHECK:         call preserve_mostcc void @__efsan_cache_frag_access(ptr %p, i64 4, i32 0, ptr null)
 ; CHECK-NEXT:    br label %[[CHAIN1:[0-9]+]]
 ; CHECK:       {{^}}[[CHAIN1]]:
-; CHECK-NEXT:    call void @__efsan_cache_frag_access(ptr %p, i64 4, i32 1, ptr null)
+; CHECK-NEXT:    call preserve_mostcc void @__efsan_cache_frag_access(ptr %p, i64 4, i32 1, ptr null)
 ; CHECK:         [[C:%efsan.countdown[.0-9]*]] = phi i64
 ; CHECK-NEXT:    [[TLS:%[0-9]+]] = call ptr @llvm.threadlocal.address.p0(ptr @__efsan_cache_frag_countdown)
 ; CHECK-NEXT:    store i64 [[C]], ptr [[TLS]], align 8
@@ -179,11 +179,11 @@ define void @intrinsic_call_sites(ptr %p, <2 x i1> %m) {
 ; CHECK-NEXT:    store i64 [[C]], ptr [[TLS]], align 8
 ; CHECK-NEXT:    extractelement <2 x i1> %m, i64 0
 ; CHECK-NEXT:    [[S0:%[0-9]+]] = select i1
-; CHECK-NEXT:    call void @__efsan_cache_frag_access(ptr %p, i64 [[S0]], i32 0, ptr null)
+; CHECK-NEXT:    call preserve_mostcc void @__efsan_cache_frag_access(ptr %p, i64 [[S0]], i32 0, ptr null)
 ; CHECK-NEXT:    [[P1:%[0-9]+]] = getelementptr i32, ptr %p, i64 1
 ; CHECK-NEXT:    extractelement <2 x i1> %m, i64 1
 ; CHECK-NEXT:    [[S1:%[0-9]+]] = select i1
-; CHECK-NEXT:    call void @__efsan_cache_frag_access(ptr [[P1]], i64 [[S1]], i32 0, ptr null)
+; CHECK-NEXT:    call preserve_mostcc void @__efsan_cache_frag_access(ptr [[P1]], i64 [[S1]], i32 0, ptr null)
 ; CHECK-NEXT:    %w = call <2 x i32> @llvm.masked.load.v2i32.p0(
 ; CHECK-NEXT:    [[TLS:%[0-9]+]] = call ptr @llvm.threadlocal.address.p0(ptr @__efsan_cache_frag_countdown)
 ; CHECK-NEXT:    [[C:%[0-9]+]] = load i64, ptr [[TLS]], align 8
@@ -215,7 +215,7 @@ lpad:
 ; CHECK-NEXT:    [[C:%[0-9]+]] = load i64, ptr [[TLS]], align 8
 ; CHECK-NEXT:    %v = load i32, ptr %p, align 4
 ; CHECK-NEXT:    add nsw i64 [[C]], -1
-; CHECK:         call void @__efsan_cache_frag_access(ptr %p, i64 4, i32 0, ptr null)
+; CHECK:         call preserve_mostcc void @__efsan_cache_frag_access(ptr %p, i64 4, i32 0, ptr null)
 ; CHECK:         [[C:%efsan.countdown[.0-9]*]] = phi i64
 ; CHECK-NEXT:    [[TLS:%[0-9]+]] = call ptr @llvm.threadlocal.address.p0(ptr @__efsan_cache_frag_countdown)
 ; CHECK-NEXT:    store i64 [[C]], ptr [[TLS]], align 8
@@ -227,7 +227,7 @@ lpad:
 ; CHECK-NEXT:    [[C:%[0-9]+]] = load i64, ptr [[TLS]], align 8
 ; CHECK-NEXT:    store i32 2, ptr %p, align 4
 ; CHECK-NEXT:    add nsw i64 [[C]], -1
-; CHECK:         call void @__efsan_cache_frag_access(ptr %p, i64 4, i32 1, ptr null)
+; CHECK:         call preserve_mostcc void @__efsan_cache_frag_access(ptr %p, i64 4, i32 1, ptr null)
 ; CHECK:         [[C:%efsan.countdown[.0-9]*]] = phi i64
 ; CHECK-NEXT:    [[TLS:%[0-9]+]] = call ptr @llvm.threadlocal.address.p0(ptr @__efsan_cache_frag_countdown)
 ; CHECK-NEXT:    store i64 [[C]], ptr [[TLS]], align 8

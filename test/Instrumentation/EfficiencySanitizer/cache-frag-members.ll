@@ -34,7 +34,7 @@ define void @buf_O0(ptr %r, i64 %i) {
   ret void
 }
 ; CHECK-LABEL: define void @buf_O0(
-; CHECK: call void @__efsan_cache_frag_access(ptr %e, i64 1, i32 1, ptr getelementptr inbounds ([4 x i64], ptr @__efsan.struct.record.counters, i32 0, i32 2))
+; CHECK: call preserve_mostcc void @__efsan_cache_frag_access(ptr %e, i64 1, i32 1, ptr getelementptr inbounds ([4 x i64], ptr @__efsan.struct.record.counters, i32 0, i32 2))
 
 ; One GEP down to the element.
 define i8 @buf_one_gep(ptr %r, i64 %i) {
@@ -43,7 +43,7 @@ define i8 @buf_one_gep(ptr %r, i64 %i) {
   ret i8 %v
 }
 ; CHECK-LABEL: define i8 @buf_one_gep(
-; CHECK: call void @__efsan_cache_frag_access(ptr %e, i64 1, i32 0, ptr getelementptr inbounds ([4 x i64], ptr @__efsan.struct.record.counters, i32 0, i32 2))
+; CHECK: call preserve_mostcc void @__efsan_cache_frag_access(ptr %e, i64 1, i32 0, ptr getelementptr inbounds ([4 x i64], ptr @__efsan.struct.record.counters, i32 0, i32 2))
 
 ; -O0: r->pos.y counts for pos, not for vec.y.
 define void @pos_y_O0(ptr %r) {
@@ -53,7 +53,7 @@ define void @pos_y_O0(ptr %r) {
   ret void
 }
 ; CHECK-LABEL: define void @pos_y_O0(
-; CHECK: call void @__efsan_cache_frag_access(ptr %y, i64 4, i32 1, ptr getelementptr inbounds ([4 x i64], ptr @__efsan.struct.record.counters, i32 0, i32 1))
+; CHECK: call preserve_mostcc void @__efsan_cache_frag_access(ptr %y, i64 4, i32 1, ptr getelementptr inbounds ([4 x i64], ptr @__efsan.struct.record.counters, i32 0, i32 1))
 
 ; A constant offset into a global's array member (grec.buf[20]).
 define i8 @global_buf() {
@@ -61,7 +61,7 @@ define i8 @global_buf() {
   ret i8 %v
 }
 ; CHECK-LABEL: define i8 @global_buf(
-; CHECK: call void @__efsan_cache_frag_access(ptr getelementptr inbounds (i8, ptr @grec, i64 32), i64 1, i32 0, ptr getelementptr inbounds ([4 x i64], ptr @__efsan.struct.record.counters, i32 0, i32 2))
+; CHECK: call preserve_mostcc void @__efsan_cache_frag_access(ptr getelementptr inbounds (i8, ptr @grec, i64 32), i64 1, i32 0, ptr getelementptr inbounds ([4 x i64], ptr @__efsan.struct.record.counters, i32 0, i32 2))
 
 ; -O2: byte offsets from the parameter; its debug info says struct record *.
 define void @buf_O2(ptr %r, i32 %i) !dbg !10 {
@@ -73,7 +73,7 @@ define void @buf_O2(ptr %r, i32 %i) !dbg !10 {
   ret void
 }
 ; CHECK-LABEL: define void @buf_O2(
-; CHECK: call void @__efsan_cache_frag_access(ptr %e, i64 1, i32 1, ptr getelementptr inbounds ([4 x i64], ptr @__efsan.struct.record.counters, i32 0, i32 2))
+; CHECK: call preserve_mostcc void @__efsan_cache_frag_access(ptr %e, i64 1, i32 1, ptr getelementptr inbounds ([4 x i64], ptr @__efsan.struct.record.counters, i32 0, i32 2))
 
 ; A punned access into the array (an i32 load at buf's start) is still not
 ; taken for the member without a struct GEP to say so.
@@ -84,7 +84,7 @@ define i32 @buf_punned_O2(ptr %r) !dbg !11 {
   ret i32 %v
 }
 ; CHECK-LABEL: define i32 @buf_punned_O2(
-; CHECK: call void @__efsan_cache_frag_access(ptr %buf, i64 4, i32 0, ptr null)
+; CHECK: call preserve_mostcc void @__efsan_cache_frag_access(ptr %buf, i64 4, i32 0, ptr null)
 
 ; A loop's pointer stepped through buf (loop strength reduction): the phi's
 ; start is &r->buf. A vectorised access to elements of buf counts too.
@@ -104,7 +104,7 @@ exit:
   ret void
 }
 ; CHECK-LABEL: define void @buf_loop(
-; CHECK: call void @__efsan_cache_frag_access(ptr %p, i64 16, i32 1, ptr getelementptr inbounds ([4 x i64], ptr @__efsan.struct.record.counters, i32 0, i32 2))
+; CHECK: call preserve_mostcc void @__efsan_cache_frag_access(ptr %p, i64 16, i32 1, ptr getelementptr inbounds ([4 x i64], ptr @__efsan.struct.record.counters, i32 0, i32 2))
 
 ; An element of a global array of structs, in one GEP (recs[i].pos.y): the
 ; first struct the GEP indexes into is the outermost.
@@ -116,7 +116,7 @@ define i32 @array_of_structs(i64 %i) {
   ret i32 %v
 }
 ; CHECK-LABEL: define i32 @array_of_structs(
-; CHECK: call void @__efsan_cache_frag_access(ptr %y, i64 4, i32 0, ptr getelementptr inbounds ([4 x i64], ptr @__efsan.struct.record.counters, i32 0, i32 1))
+; CHECK: call preserve_mostcc void @__efsan_cache_frag_access(ptr %y, i64 4, i32 0, ptr getelementptr inbounds ([4 x i64], ptr @__efsan.struct.record.counters, i32 0, i32 1))
 
 ; A typedef of an anonymous struct through a pointer parameter at -O2
 ; (`typedef struct { int n; unsigned char used[8]; } state_t;`).
@@ -130,7 +130,7 @@ define void @typedef_param(ptr %s, i64 %i) !dbg !40 {
   ret void
 }
 ; CHECK-LABEL: define void @typedef_param(
-; CHECK: call void @__efsan_cache_frag_access(ptr %e, i64 1, i32 1, ptr getelementptr inbounds ([2 x i64], ptr @__efsan.struct.state_t.counters, i32 0, i32 1))
+; CHECK: call preserve_mostcc void @__efsan_cache_frag_access(ptr %e, i64 1, i32 1, ptr getelementptr inbounds ([2 x i64], ptr @__efsan.struct.state_t.counters, i32 0, i32 1))
 
 ; A cast between struct types: p is a `struct base *` in the debug info but
 ; the code reads ((struct derived *)p)->z. The access is derived's, not a
@@ -145,7 +145,7 @@ define i32 @cast_between_structs(ptr %p) !dbg !50 {
   ret i32 %v
 }
 ; CHECK-LABEL: define i32 @cast_between_structs(
-; CHECK: call void @__efsan_cache_frag_access(ptr %z, i64 4, i32 0, ptr getelementptr inbounds ([2 x i64], ptr @__efsan.struct.derived.counters, i32 0, i32 1))
+; CHECK: call preserve_mostcc void @__efsan_cache_frag_access(ptr %z, i64 4, i32 0, ptr getelementptr inbounds ([2 x i64], ptr @__efsan.struct.derived.counters, i32 0, i32 1))
 
 !llvm.dbg.cu = !{!0}
 !llvm.module.flags = !{!2, !3}

@@ -49,27 +49,27 @@ define i64 @item_fields(ptr %p) {
 ; CHECK:       {{^}}[[CASE0]]:
 ; CHECK-NEXT:    call ptr @llvm.threadlocal.address.p0(
 ; CHECK-NEXT:    store i64 1, ptr
-; CHECK-NEXT:    call void @__efsan_cache_frag_access(ptr %f1, i64 8, i32 0, ptr getelementptr inbounds ([3 x i64], ptr @"__efsan.struct.ns::item.counters", i32 0, i32 1))
+; CHECK-NEXT:    call preserve_mostcc void @__efsan_cache_frag_access(ptr %f1, i64 8, i32 0, ptr getelementptr inbounds ([3 x i64], ptr @"__efsan.struct.ns::item.counters", i32 0, i32 1))
 ; CHECK:       {{^}}[[CASE1]]:
 ; CHECK-NEXT:    call ptr @llvm.threadlocal.address.p0(
 ; CHECK-NEXT:    store i64 1, ptr
-; CHECK-NEXT:    call void @__efsan_cache_frag_access(ptr %f2, i64 8, i32 0, ptr getelementptr inbounds ([3 x i64], ptr @"__efsan.struct.ns::item.counters", i32 0, i32 2))
+; CHECK-NEXT:    call preserve_mostcc void @__efsan_cache_frag_access(ptr %f2, i64 8, i32 0, ptr getelementptr inbounds ([3 x i64], ptr @"__efsan.struct.ns::item.counters", i32 0, i32 2))
 ; CHECK:       {{^}}[[CASE2]]:
 ; CHECK-NEXT:    call ptr @llvm.threadlocal.address.p0(
 ; CHECK-NEXT:    store i64 1, ptr
-; CHECK-NEXT:    call void @__efsan_cache_frag_access(ptr %p, i64 1, i32 0, ptr null)
+; CHECK-NEXT:    call preserve_mostcc void @__efsan_cache_frag_access(ptr %p, i64 1, i32 0, ptr null)
 ; CHECK:       {{^}}[[WHOLE]]:
 ; CHECK-NEXT:    call ptr @llvm.threadlocal.address.p0(
 ; CHECK-NEXT:    store i64 %{{[0-9]+}}, ptr
 ; CHECK-NEXT:    br label %[[CHAIN0:[0-9]+]]
 ; CHECK:       {{^}}[[CHAIN0]]:
-; CHECK-NEXT:    call void @__efsan_cache_frag_access(ptr %f1, i64 8, i32 0, ptr getelementptr inbounds ([3 x i64], ptr @"__efsan.struct.ns::item.counters", i32 0, i32 1))
+; CHECK-NEXT:    call preserve_mostcc void @__efsan_cache_frag_access(ptr %f1, i64 8, i32 0, ptr getelementptr inbounds ([3 x i64], ptr @"__efsan.struct.ns::item.counters", i32 0, i32 1))
 ; CHECK-NEXT:    br label %[[CHAIN1:[0-9]+]]
 ; CHECK:       {{^}}[[CHAIN1]]:
-; CHECK-NEXT:    call void @__efsan_cache_frag_access(ptr %f2, i64 8, i32 0, ptr getelementptr inbounds ([3 x i64], ptr @"__efsan.struct.ns::item.counters", i32 0, i32 2))
+; CHECK-NEXT:    call preserve_mostcc void @__efsan_cache_frag_access(ptr %f2, i64 8, i32 0, ptr getelementptr inbounds ([3 x i64], ptr @"__efsan.struct.ns::item.counters", i32 0, i32 2))
 ; CHECK-NEXT:    br label %[[CHAIN2:[0-9]+]]
 ; CHECK:       {{^}}[[CHAIN2]]:
-; CHECK-NEXT:    call void @__efsan_cache_frag_access(ptr %p, i64 1, i32 0, ptr null)
+; CHECK-NEXT:    call preserve_mostcc void @__efsan_cache_frag_access(ptr %p, i64 1, i32 0, ptr null)
 ; CHECK-NEXT:    br label %{{[0-9]+}}
 ; CHECK:         ret
 
@@ -81,13 +81,13 @@ define void @pair_field(ptr %p) {
 ; CHECK-LABEL: define void @pair_field(ptr %p)
 ; CHECK:         add nsw i64 %{{[0-9]+}}, -1
 ; CHECK-NEXT:    icmp sle i64 %{{[0-9]+}}, 0
-; CHECK:         call void @__efsan_cache_frag_access(ptr %f, i64 8, i32 1, ptr getelementptr inbounds ([2 x i64], ptr @__efsan.struct.pair.counters, i32 0, i32 1))
+; CHECK:         call preserve_mostcc void @__efsan_cache_frag_access(ptr %f, i64 8, i32 1, ptr getelementptr inbounds ([2 x i64], ptr @__efsan.struct.pair.counters, i32 0, i32 1))
 ; CHECK:         ret
 
 ; Without field counters every access passes a null counter.
 ; NOCOUNT-NOT: counters
-; NOCOUNT:     call void @__efsan_cache_frag_access(ptr %f1, i64 8, i32 0, ptr null)
-; NOCOUNT:     call void @__efsan_cache_frag_access(ptr %f, i64 8, i32 1, ptr null)
+; NOCOUNT:     call preserve_mostcc void @__efsan_cache_frag_access(ptr %f1, i64 8, i32 0, ptr null)
+; NOCOUNT:     call preserve_mostcc void @__efsan_cache_frag_access(ptr %f, i64 8, i32 1, ptr null)
 ; NOCOUNT-NOT: counters
 
 !5 = !{!6, !10, i64 8}

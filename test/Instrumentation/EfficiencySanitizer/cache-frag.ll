@@ -68,7 +68,7 @@ define i64 @field_load(ptr %n) {
 ; CHECK-NEXT:    [[BEFORE:%[0-9]+]] = add nsw i64 [[C2]], 1
 ; CHECK-NEXT:    [[TLS1:%[0-9]+]] = call ptr @llvm.threadlocal.address.p0(ptr @__efsan_cache_frag_countdown), !nosanitize ![[NOSAN]]
 ; CHECK-NEXT:    store i64 [[BEFORE]], ptr [[TLS1]], align 8, !nosanitize ![[NOSAN]]
-; CHECK-NEXT:    call void @__efsan_cache_frag_access(ptr %f, i64 8, i32 0, ptr getelementptr inbounds ([4 x i64], ptr @__efsan.struct.node.counters, i32 0, i32 1)), !nosanitize ![[NOSAN]]
+; CHECK-NEXT:    call preserve_mostcc void @__efsan_cache_frag_access(ptr %f, i64 8, i32 0, ptr getelementptr inbounds ([4 x i64], ptr @__efsan.struct.node.counters, i32 0, i32 1)), !nosanitize ![[NOSAN]]
 ; CHECK-NEXT:    [[TLS2:%[0-9]+]] = call ptr @llvm.threadlocal.address.p0(ptr @__efsan_cache_frag_countdown), !nosanitize ![[NOSAN]]
 ; CHECK-NEXT:    [[C3:%[0-9]+]] = load i64, ptr [[TLS2]], align 8, !nosanitize ![[NOSAN]]
 ; CHECK-NEXT:    br label %[[JOIN]]
@@ -110,7 +110,7 @@ define void @nested(ptr %o, i8 %c) {
 ; CHECK:       {{^}}[[CASE0]]:
 ; CHECK-NEXT:    [[TLS:%[0-9]+]] = call ptr @llvm.threadlocal.address.p0(ptr @__efsan_cache_frag_countdown), !nosanitize ![[NOSAN]]
 ; CHECK-NEXT:    store i64 1, ptr [[TLS]], align 8, !nosanitize ![[NOSAN]]
-; CHECK-NEXT:    call void @__efsan_cache_frag_access(ptr %inner, i64 1, i32 1, ptr getelementptr inbounds ([2 x i64], ptr @__efsan.struct.outer.counters, i32 0, i32 1)), !nosanitize ![[NOSAN]]
+; CHECK-NEXT:    call preserve_mostcc void @__efsan_cache_frag_access(ptr %inner, i64 1, i32 1, ptr getelementptr inbounds ([2 x i64], ptr @__efsan.struct.outer.counters, i32 0, i32 1)), !nosanitize ![[NOSAN]]
 ; CHECK-NEXT:    [[TLS:%[0-9]+]] = call ptr @llvm.threadlocal.address.p0(ptr @__efsan_cache_frag_countdown), !nosanitize ![[NOSAN]]
 ; CHECK-NEXT:    [[T:%[0-9]+]] = load i64, ptr [[TLS]], align 8, !nosanitize ![[NOSAN]]
 ; CHECK-NEXT:    [[COVERS:%[0-9]+]] = icmp sgt i64 [[T]], 2
@@ -122,7 +122,7 @@ define void @nested(ptr %o, i8 %c) {
 ; CHECK:       {{^}}[[CASE1]]:
 ; CHECK-NEXT:    [[TLS:%[0-9]+]] = call ptr @llvm.threadlocal.address.p0(ptr @__efsan_cache_frag_countdown), !nosanitize ![[NOSAN]]
 ; CHECK-NEXT:    store i64 1, ptr [[TLS]], align 8, !nosanitize ![[NOSAN]]
-; CHECK-NEXT:    call void @__efsan_cache_frag_access(ptr %whole, i64 4, i32 1, ptr getelementptr inbounds ([2 x i64], ptr @__efsan.struct.outer.counters, i32 0, i32 1)), !nosanitize ![[NOSAN]]
+; CHECK-NEXT:    call preserve_mostcc void @__efsan_cache_frag_access(ptr %whole, i64 4, i32 1, ptr getelementptr inbounds ([2 x i64], ptr @__efsan.struct.outer.counters, i32 0, i32 1)), !nosanitize ![[NOSAN]]
 ; CHECK-NEXT:    [[TLS:%[0-9]+]] = call ptr @llvm.threadlocal.address.p0(ptr @__efsan_cache_frag_countdown), !nosanitize ![[NOSAN]]
 ; CHECK-NEXT:    [[T:%[0-9]+]] = load i64, ptr [[TLS]], align 8, !nosanitize ![[NOSAN]]
 ; CHECK-NEXT:    [[COVERS:%[0-9]+]] = icmp sgt i64 [[T]], 1
@@ -135,7 +135,7 @@ define void @nested(ptr %o, i8 %c) {
 ; CHECK:       {{^}}[[CASE2]]:
 ; CHECK-NEXT:    [[TLS:%[0-9]+]] = call ptr @llvm.threadlocal.address.p0(ptr @__efsan_cache_frag_countdown), !nosanitize ![[NOSAN]]
 ; CHECK-NEXT:    store i64 1, ptr [[TLS]], align 8, !nosanitize ![[NOSAN]]
-; CHECK-NEXT:    call void @__efsan_cache_frag_access(ptr getelementptr inbounds (%struct.node, ptr @gnode, i64 0, i32 3), i64 8, i32 1, ptr getelementptr inbounds ([4 x i64], ptr @__efsan.struct.node.counters, i32 0, i32 3)), !nosanitize ![[NOSAN]]
+; CHECK-NEXT:    call preserve_mostcc void @__efsan_cache_frag_access(ptr getelementptr inbounds (%struct.node, ptr @gnode, i64 0, i32 3), i64 8, i32 1, ptr getelementptr inbounds ([4 x i64], ptr @__efsan.struct.node.counters, i32 0, i32 3)), !nosanitize ![[NOSAN]]
 ; CHECK-NEXT:    br label %[[DONE]]
 ; Any other c: the count from before the run, and every access in order.
 ; CHECK:       {{^}}[[WHOLE]]:
@@ -143,13 +143,13 @@ define void @nested(ptr %o, i8 %c) {
 ; CHECK-NEXT:    store i64 [[BEFORE]], ptr [[TLS]], align 8, !nosanitize ![[NOSAN]]
 ; CHECK-NEXT:    br label %[[CHAIN0:[0-9]+]]
 ; CHECK:       {{^}}[[CHAIN0]]:
-; CHECK-NEXT:    call void @__efsan_cache_frag_access(ptr %inner, i64 1, i32 1, ptr getelementptr inbounds ([2 x i64], ptr @__efsan.struct.outer.counters, i32 0, i32 1)), !nosanitize ![[NOSAN]]
+; CHECK-NEXT:    call preserve_mostcc void @__efsan_cache_frag_access(ptr %inner, i64 1, i32 1, ptr getelementptr inbounds ([2 x i64], ptr @__efsan.struct.outer.counters, i32 0, i32 1)), !nosanitize ![[NOSAN]]
 ; CHECK-NEXT:    br label %[[CHAIN1]]
 ; CHECK:       {{^}}[[CHAIN1]]:
-; CHECK-NEXT:    call void @__efsan_cache_frag_access(ptr %whole, i64 4, i32 1, ptr getelementptr inbounds ([2 x i64], ptr @__efsan.struct.outer.counters, i32 0, i32 1)), !nosanitize ![[NOSAN]]
+; CHECK-NEXT:    call preserve_mostcc void @__efsan_cache_frag_access(ptr %whole, i64 4, i32 1, ptr getelementptr inbounds ([2 x i64], ptr @__efsan.struct.outer.counters, i32 0, i32 1)), !nosanitize ![[NOSAN]]
 ; CHECK-NEXT:    br label %[[CHAIN2]]
 ; CHECK:       {{^}}[[CHAIN2]]:
-; CHECK-NEXT:    call void @__efsan_cache_frag_access(ptr getelementptr inbounds (%struct.node, ptr @gnode, i64 0, i32 3), i64 8, i32 1, ptr getelementptr inbounds ([4 x i64], ptr @__efsan.struct.node.counters, i32 0, i32 3)), !nosanitize ![[NOSAN]]
+; CHECK-NEXT:    call preserve_mostcc void @__efsan_cache_frag_access(ptr getelementptr inbounds (%struct.node, ptr @gnode, i64 0, i32 3), i64 8, i32 1, ptr getelementptr inbounds ([4 x i64], ptr @__efsan.struct.node.counters, i32 0, i32 3)), !nosanitize ![[NOSAN]]
 ; CHECK-NEXT:    br label %[[DONE]]
 ; CHECK:       {{^}}[[DONE]]:
 ; CHECK-NEXT:    [[TLS:%[0-9]+]] = call ptr @llvm.threadlocal.address.p0(ptr @__efsan_cache_frag_countdown), !nosanitize ![[NOSAN]]
@@ -197,7 +197,7 @@ define void @callouts(ptr %p) {
 ; CHECK:       {{^}}[[CASE0]]:
 ; CHECK-NEXT:    call ptr @llvm.threadlocal.address.p0(
 ; CHECK-NEXT:    store i64 1, ptr
-; CHECK-NEXT:    call void @__efsan_cache_frag_access(ptr %p, i64 2, i32 0, ptr null)
+; CHECK-NEXT:    call preserve_mostcc void @__efsan_cache_frag_access(ptr %p, i64 2, i32 0, ptr null)
 ; CHECK-NEXT:    call ptr @llvm.threadlocal.address.p0(
 ; CHECK-NEXT:    [[T:%[0-9]+]] = load i64, ptr
 ; CHECK-NEXT:    [[COVERS:%[0-9]+]] = icmp sgt i64 [[T]], 6
@@ -209,7 +209,7 @@ define void @callouts(ptr %p) {
 ; CHECK:       {{^}}[[CASE1]]:
 ; CHECK-NEXT:    call ptr @llvm.threadlocal.address.p0(
 ; CHECK-NEXT:    store i64 1, ptr
-; CHECK-NEXT:    call void @__efsan_cache_frag_access(ptr %p, i64 2, i32 1, ptr null)
+; CHECK-NEXT:    call preserve_mostcc void @__efsan_cache_frag_access(ptr %p, i64 2, i32 1, ptr null)
 ; CHECK-NEXT:    call ptr @llvm.threadlocal.address.p0(
 ; CHECK-NEXT:    [[T:%[0-9]+]] = load i64, ptr
 ; CHECK-NEXT:    [[COVERS:%[0-9]+]] = icmp sgt i64 [[T]], 5
@@ -221,7 +221,7 @@ define void @callouts(ptr %p) {
 ; CHECK:       {{^}}[[CASE2]]:
 ; CHECK-NEXT:    call ptr @llvm.threadlocal.address.p0(
 ; CHECK-NEXT:    store i64 1, ptr
-; CHECK-NEXT:    call void @__efsan_cache_frag_access(ptr %p, i64 4, i32 0, ptr null)
+; CHECK-NEXT:    call preserve_mostcc void @__efsan_cache_frag_access(ptr %p, i64 4, i32 0, ptr null)
 ; CHECK-NEXT:    call ptr @llvm.threadlocal.address.p0(
 ; CHECK-NEXT:    [[T:%[0-9]+]] = load i64, ptr
 ; CHECK-NEXT:    [[COVERS:%[0-9]+]] = icmp sgt i64 [[T]], 4
@@ -233,7 +233,7 @@ define void @callouts(ptr %p) {
 ; CHECK:       {{^}}[[CASE3]]:
 ; CHECK-NEXT:    call ptr @llvm.threadlocal.address.p0(
 ; CHECK-NEXT:    store i64 1, ptr
-; CHECK-NEXT:    call void @__efsan_cache_frag_access(ptr %p, i64 32, i32 0, ptr null)
+; CHECK-NEXT:    call preserve_mostcc void @__efsan_cache_frag_access(ptr %p, i64 32, i32 0, ptr null)
 ; CHECK-NEXT:    call ptr @llvm.threadlocal.address.p0(
 ; CHECK-NEXT:    [[T:%[0-9]+]] = load i64, ptr
 ; CHECK-NEXT:    [[COVERS:%[0-9]+]] = icmp sgt i64 [[T]], 3
@@ -245,7 +245,7 @@ define void @callouts(ptr %p) {
 ; CHECK:       {{^}}[[CASE4]]:
 ; CHECK-NEXT:    call ptr @llvm.threadlocal.address.p0(
 ; CHECK-NEXT:    store i64 1, ptr
-; CHECK-NEXT:    call void @__efsan_cache_frag_access(ptr %p, i64 8, i32 3, ptr null)
+; CHECK-NEXT:    call preserve_mostcc void @__efsan_cache_frag_access(ptr %p, i64 8, i32 3, ptr null)
 ; CHECK-NEXT:    call ptr @llvm.threadlocal.address.p0(
 ; CHECK-NEXT:    [[T:%[0-9]+]] = load i64, ptr
 ; CHECK-NEXT:    [[COVERS:%[0-9]+]] = icmp sgt i64 [[T]], 2
@@ -257,7 +257,7 @@ define void @callouts(ptr %p) {
 ; CHECK:       {{^}}[[CASE5]]:
 ; CHECK-NEXT:    call ptr @llvm.threadlocal.address.p0(
 ; CHECK-NEXT:    store i64 1, ptr
-; CHECK-NEXT:    call void @__efsan_cache_frag_access(ptr %p, i64 4, i32 3, ptr null)
+; CHECK-NEXT:    call preserve_mostcc void @__efsan_cache_frag_access(ptr %p, i64 4, i32 3, ptr null)
 ; CHECK-NEXT:    call ptr @llvm.threadlocal.address.p0(
 ; CHECK-NEXT:    [[T:%[0-9]+]] = load i64, ptr
 ; CHECK-NEXT:    [[COVERS:%[0-9]+]] = icmp sgt i64 [[T]], 1
@@ -269,32 +269,32 @@ define void @callouts(ptr %p) {
 ; CHECK:       {{^}}[[CASE6]]:
 ; CHECK-NEXT:    call ptr @llvm.threadlocal.address.p0(
 ; CHECK-NEXT:    store i64 1, ptr
-; CHECK-NEXT:    call void @__efsan_cache_frag_access(ptr %p, i64 16, i32 0, ptr null)
+; CHECK-NEXT:    call preserve_mostcc void @__efsan_cache_frag_access(ptr %p, i64 16, i32 0, ptr null)
 ; CHECK-NEXT:    br label %[[DONE]]
 ; CHECK:       {{^}}[[WHOLE]]:
 ; CHECK-NEXT:    call ptr @llvm.threadlocal.address.p0(
 ; CHECK-NEXT:    store i64 [[BEFORE]], ptr
 ; CHECK-NEXT:    br label %[[CHAIN0:[0-9]+]]
 ; CHECK:       {{^}}[[CHAIN0]]:
-; CHECK-NEXT:    call void @__efsan_cache_frag_access(ptr %p, i64 2, i32 0, ptr null)
+; CHECK-NEXT:    call preserve_mostcc void @__efsan_cache_frag_access(ptr %p, i64 2, i32 0, ptr null)
 ; CHECK-NEXT:    br label %[[CHAIN1]]
 ; CHECK:       {{^}}[[CHAIN1]]:
-; CHECK-NEXT:    call void @__efsan_cache_frag_access(ptr %p, i64 2, i32 1, ptr null)
+; CHECK-NEXT:    call preserve_mostcc void @__efsan_cache_frag_access(ptr %p, i64 2, i32 1, ptr null)
 ; CHECK-NEXT:    br label %[[CHAIN2]]
 ; CHECK:       {{^}}[[CHAIN2]]:
-; CHECK-NEXT:    call void @__efsan_cache_frag_access(ptr %p, i64 4, i32 0, ptr null)
+; CHECK-NEXT:    call preserve_mostcc void @__efsan_cache_frag_access(ptr %p, i64 4, i32 0, ptr null)
 ; CHECK-NEXT:    br label %[[CHAIN3]]
 ; CHECK:       {{^}}[[CHAIN3]]:
-; CHECK-NEXT:    call void @__efsan_cache_frag_access(ptr %p, i64 32, i32 0, ptr null)
+; CHECK-NEXT:    call preserve_mostcc void @__efsan_cache_frag_access(ptr %p, i64 32, i32 0, ptr null)
 ; CHECK-NEXT:    br label %[[CHAIN4]]
 ; CHECK:       {{^}}[[CHAIN4]]:
-; CHECK-NEXT:    call void @__efsan_cache_frag_access(ptr %p, i64 8, i32 3, ptr null)
+; CHECK-NEXT:    call preserve_mostcc void @__efsan_cache_frag_access(ptr %p, i64 8, i32 3, ptr null)
 ; CHECK-NEXT:    br label %[[CHAIN5]]
 ; CHECK:       {{^}}[[CHAIN5]]:
-; CHECK-NEXT:    call void @__efsan_cache_frag_access(ptr %p, i64 4, i32 3, ptr null)
+; CHECK-NEXT:    call preserve_mostcc void @__efsan_cache_frag_access(ptr %p, i64 4, i32 3, ptr null)
 ; CHECK-NEXT:    br label %[[CHAIN6]]
 ; CHECK:       {{^}}[[CHAIN6]]:
-; CHECK-NEXT:    call void @__efsan_cache_frag_access(ptr %p, i64 16, i32 0, ptr null)
+; CHECK-NEXT:    call preserve_mostcc void @__efsan_cache_frag_access(ptr %p, i64 16, i32 0, ptr null)
 ; CHECK-NEXT:    br label %[[DONE]]
 ; CHECK:       {{^}}[[DONE]]:
 ; CHECK-NEXT:    call ptr @llvm.threadlocal.address.p0(
@@ -323,7 +323,7 @@ define void @runs(ptr %p, ptr %q) {
 ; CHECK-NEXT:    [[C2:%[0-9]+]] = add nsw i64 [[C]], -1
 ; CHECK-NEXT:    icmp sle i64 [[C2]], 0
 ; CHECK-NEXT:    br i1
-; CHECK:         call void @__efsan_cache_frag_access(ptr %p, i64 4, i32 1, ptr null)
+; CHECK:         call preserve_mostcc void @__efsan_cache_frag_access(ptr %p, i64 4, i32 1, ptr null)
 ; CHECK:         [[CJ:%.+]] = phi i64
 ; CHECK-NEXT:    [[TLS:%[0-9]+]] = call ptr @llvm.threadlocal.address.p0(ptr @__efsan_cache_frag_countdown)
 ; CHECK-NEXT:    store i64 [[CJ]], ptr [[TLS]], align 8
@@ -335,7 +335,7 @@ define void @runs(ptr %p, ptr %q) {
 ; CHECK-NEXT:    [[C2:%[0-9]+]] = add nsw i64 [[C]], -1
 ; CHECK-NEXT:    icmp sle i64 [[C2]], 0
 ; CHECK-NEXT:    br i1
-; CHECK:         call void @__efsan_cache_frag_access(ptr %q, i64 4, i32 1, ptr null)
+; CHECK:         call preserve_mostcc void @__efsan_cache_frag_access(ptr %q, i64 4, i32 1, ptr null)
 ; CHECK:         [[CJ:%.+]] = phi i64
 ; CHECK-NEXT:    [[TLS:%[0-9]+]] = call ptr @llvm.threadlocal.address.p0(ptr @__efsan_cache_frag_countdown)
 ; CHECK-NEXT:    store i64 [[CJ]], ptr [[TLS]], align 8
@@ -346,7 +346,7 @@ define void @runs(ptr %p, ptr %q) {
 ; CHECK-NEXT:    [[C2:%[0-9]+]] = add nsw i64 [[C]], -1
 ; CHECK-NEXT:    icmp sle i64 [[C2]], 0
 ; CHECK-NEXT:    br i1
-; CHECK:         call void @__efsan_cache_frag_access(ptr %q, i64 4, i32 0, ptr null)
+; CHECK:         call preserve_mostcc void @__efsan_cache_frag_access(ptr %q, i64 4, i32 0, ptr null)
 ; CHECK:         [[CJ:%.+]] = phi i64
 ; CHECK-NEXT:    [[TLS:%[0-9]+]] = call ptr @llvm.threadlocal.address.p0(ptr @__efsan_cache_frag_countdown)
 ; CHECK-NEXT:    store i64 [[CJ]], ptr [[TLS]], align 8
@@ -374,7 +374,7 @@ define i32 @stack() {
 ; CHECK-NEXT:    store i32 2, ptr %shared, align 4
 ; CHECK-NEXT:    add nsw i64 [[C]], -1
 ; CHECK-NOT:     __efsan_cache_frag_access(ptr %local
-; CHECK:         call void @__efsan_cache_frag_access(ptr %shared, i64 4, i32 1, ptr null)
+; CHECK:         call preserve_mostcc void @__efsan_cache_frag_access(ptr %shared, i64 4, i32 1, ptr null)
 ; CHECK:         phi i64
 ; CHECK-NEXT:    call ptr @llvm.threadlocal.address.p0(
 ; CHECK-NEXT:    store i64
@@ -408,31 +408,31 @@ define void @stack_memcpy(ptr %dst) {
 ; STACK:       {{^}}[[CASE0]]:
 ; STACK-NEXT:    call ptr @llvm.threadlocal.address.p0(
 ; STACK-NEXT:    store i64 1, ptr
-; STACK-NEXT:    call void @__efsan_cache_frag_access(ptr %local, i64 4, i32 1, ptr null)
+; STACK-NEXT:    call preserve_mostcc void @__efsan_cache_frag_access(ptr %local, i64 4, i32 1, ptr null)
 ; STACK:       {{^}}[[CASE1]]:
 ; STACK-NEXT:    call ptr @llvm.threadlocal.address.p0(
 ; STACK-NEXT:    store i64 1, ptr
-; STACK-NEXT:    call void @__efsan_cache_frag_access(ptr %local, i64 4, i32 0, ptr null)
+; STACK-NEXT:    call preserve_mostcc void @__efsan_cache_frag_access(ptr %local, i64 4, i32 0, ptr null)
 ; STACK:       {{^}}[[CASE2]]:
 ; STACK-NEXT:    call ptr @llvm.threadlocal.address.p0(
 ; STACK-NEXT:    store i64 1, ptr
-; STACK-NEXT:    call void @__efsan_cache_frag_access(ptr %shared, i64 4, i32 1, ptr null)
+; STACK-NEXT:    call preserve_mostcc void @__efsan_cache_frag_access(ptr %shared, i64 4, i32 1, ptr null)
 ; STACK:       {{^}}[[WHOLE]]:
 ; STACK-NEXT:    call ptr @llvm.threadlocal.address.p0(
 ; STACK-NEXT:    store i64 %{{[0-9]+}}, ptr
 ; STACK-NEXT:    br label %[[CHAIN0:[0-9]+]]
 ; STACK:       {{^}}[[CHAIN0]]:
-; STACK-NEXT:    call void @__efsan_cache_frag_access(ptr %local, i64 4, i32 1, ptr null)
+; STACK-NEXT:    call preserve_mostcc void @__efsan_cache_frag_access(ptr %local, i64 4, i32 1, ptr null)
 ; STACK-NEXT:    br label %[[CHAIN1:[0-9]+]]
 ; STACK:       {{^}}[[CHAIN1]]:
-; STACK-NEXT:    call void @__efsan_cache_frag_access(ptr %local, i64 4, i32 0, ptr null)
+; STACK-NEXT:    call preserve_mostcc void @__efsan_cache_frag_access(ptr %local, i64 4, i32 0, ptr null)
 ; STACK-NEXT:    br label %[[CHAIN2:[0-9]+]]
 ; STACK:       {{^}}[[CHAIN2]]:
-; STACK-NEXT:    call void @__efsan_cache_frag_access(ptr %shared, i64 4, i32 1, ptr null)
+; STACK-NEXT:    call preserve_mostcc void @__efsan_cache_frag_access(ptr %shared, i64 4, i32 1, ptr null)
 
 ; The runtime gets the access callout only, and bumps the counters itself.
 ; CHECK-NOT: declare void @__efsan_{{load|store|unaligned}}
-; CHECK: declare void @__efsan_cache_frag_access(ptr, i64, i32, ptr)
+; CHECK: declare preserve_mostcc void @__efsan_cache_frag_access(ptr, i64, i32, ptr)
 ; CHECK-NOT: declare void @__efsan_{{load|store|unaligned}}
 
 ; CHECK-LABEL: define internal void @efsan.module_ctor()

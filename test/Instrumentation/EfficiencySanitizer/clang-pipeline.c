@@ -83,7 +83,7 @@ long bump(struct counter *c, long n) {
 // CF:       {{^}}[[CASE0]]:
 // CF-NEXT:    call ptr @llvm.threadlocal.address.p0(
 // CF-NEXT:    store i64 1, ptr
-// CF-NEXT:    call void @__efsan_cache_frag_access(ptr [[ADDR:%[0-9]+]], i64 8, i32 0, ptr getelementptr inbounds ([2 x i64], ptr @__efsan.struct.counter.counters, i32 0, i32 1))
+// CF-NEXT:    call preserve_mostcc void @__efsan_cache_frag_access(ptr [[ADDR:%[0-9]+]], i64 8, i32 0, ptr getelementptr inbounds ([2 x i64], ptr @__efsan.struct.counter.counters, i32 0, i32 1))
 // CF-NEXT:    call ptr @llvm.threadlocal.address.p0(
 // CF-NEXT:    [[T:%[0-9]+]] = load i64, ptr
 // CF-NEXT:    [[COVERS:%[0-9]+]] = icmp sgt i64 [[T]], 1
@@ -95,23 +95,23 @@ long bump(struct counter *c, long n) {
 // CF:       {{^}}[[CASE1]]:
 // CF-NEXT:    call ptr @llvm.threadlocal.address.p0(
 // CF-NEXT:    store i64 1, ptr
-// CF-NEXT:    call void @__efsan_cache_frag_access(ptr [[ADDR]], i64 8, i32 1, ptr getelementptr inbounds ([2 x i64], ptr @__efsan.struct.counter.counters, i32 0, i32 1))
+// CF-NEXT:    call preserve_mostcc void @__efsan_cache_frag_access(ptr [[ADDR]], i64 8, i32 1, ptr getelementptr inbounds ([2 x i64], ptr @__efsan.struct.counter.counters, i32 0, i32 1))
 // CF-NEXT:    br label %[[DONE]]
 // CF:       {{^}}[[WHOLE]]:
 // CF-NEXT:    call ptr @llvm.threadlocal.address.p0(
 // CF-NEXT:    store i64 [[BEFORE]], ptr
 // CF-NEXT:    br label %[[CHAIN0:[0-9]+]]
 // CF:       {{^}}[[CHAIN0]]:
-// CF-NEXT:    call void @__efsan_cache_frag_access(ptr [[ADDR]], i64 8, i32 0, ptr getelementptr inbounds ([2 x i64], ptr @__efsan.struct.counter.counters, i32 0, i32 1))
+// CF-NEXT:    call preserve_mostcc void @__efsan_cache_frag_access(ptr [[ADDR]], i64 8, i32 0, ptr getelementptr inbounds ([2 x i64], ptr @__efsan.struct.counter.counters, i32 0, i32 1))
 // CF-NEXT:    br label %[[CHAIN1]]
 // CF:       {{^}}[[CHAIN1]]:
-// CF-NEXT:    call void @__efsan_cache_frag_access(ptr [[ADDR]], i64 8, i32 1, ptr getelementptr inbounds ([2 x i64], ptr @__efsan.struct.counter.counters, i32 0, i32 1))
+// CF-NEXT:    call preserve_mostcc void @__efsan_cache_frag_access(ptr [[ADDR]], i64 8, i32 1, ptr getelementptr inbounds ([2 x i64], ptr @__efsan.struct.counter.counters, i32 0, i32 1))
 // CF-NEXT:    br label %[[DONE]]
 // CF:       {{^}}[[DONE]]:
 // CF-NEXT:    call ptr @llvm.threadlocal.address.p0(
 // CF-NEXT:    load i64, ptr
 // CF:         add nsw i64 %{{[0-9]+}}, -1
-// CF:         call void @__efsan_cache_frag_access(ptr %0, i64 8, i32 0, ptr @__efsan.struct.counter.counters)
+// CF:         call preserve_mostcc void @__efsan_cache_frag_access(ptr %0, i64 8, i32 0, ptr @__efsan.struct.counter.counters)
 // CF:         store i64 %{{[0-9]+}}, ptr %{{[0-9]+}}, align 8, !nosanitize
 // CF-NEXT:    ret i64
 

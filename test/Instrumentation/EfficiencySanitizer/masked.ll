@@ -20,12 +20,12 @@ define <2 x i32> @masked_load(ptr %p, <2 x i1> %m) {
 ; CHECK-NEXT:    [[M0:%[0-9]+]] = extractelement <2 x i1> %m, i64 0
 ; CHECK-NEXT:    [[S0:%[0-9]+]] = select i1 [[M0]], i64 4, i64 0
 ; WS-NEXT:       call void @__efsan_loadN(ptr %p, i64 [[S0]])
-; CF-NEXT:       call void @__efsan_cache_frag_access(ptr %p, i64 [[S0]], i32 0, ptr null), !nosanitize
+; CF-NEXT:       call preserve_mostcc void @__efsan_cache_frag_access(ptr %p, i64 [[S0]], i32 0, ptr null), !nosanitize
 ; CHECK-NEXT:    [[P1:%[0-9]+]] = getelementptr i32, ptr %p, i64 1
 ; CHECK-NEXT:    [[M1:%[0-9]+]] = extractelement <2 x i1> %m, i64 1
 ; CHECK-NEXT:    [[S1:%[0-9]+]] = select i1 [[M1]], i64 4, i64 0
 ; WS-NEXT:       call void @__efsan_loadN(ptr [[P1]], i64 [[S1]])
-; CF-NEXT:       call void @__efsan_cache_frag_access(ptr [[P1]], i64 [[S1]], i32 0, ptr null)
+; CF-NEXT:       call preserve_mostcc void @__efsan_cache_frag_access(ptr [[P1]], i64 [[S1]], i32 0, ptr null)
 ; CHECK-NEXT:    %v = call <2 x i32> @llvm.masked.load.v2i32.p0(
 ; CHECK-NEXT:    ret <2 x i32> %v
 
@@ -36,10 +36,10 @@ define void @masked_store(ptr %p, <2 x i64> %v) {
 }
 ; CHECK-LABEL: define void @masked_store(ptr %p, <2 x i64> %v)
 ; WS-NEXT:       call void @__efsan_storeN(ptr %p, i64 8)
-; CF-NEXT:       call void @__efsan_cache_frag_access(ptr %p, i64 8, i32 1, ptr null)
+; CF-NEXT:       call preserve_mostcc void @__efsan_cache_frag_access(ptr %p, i64 8, i32 1, ptr null)
 ; CHECK-NEXT:    [[Q1:%[0-9]+]] = getelementptr i64, ptr %p, i64 1
 ; WS-NEXT:       call void @__efsan_storeN(ptr [[Q1]], i64 0)
-; CF-NEXT:       call void @__efsan_cache_frag_access(ptr [[Q1]], i64 0, i32 1, ptr null)
+; CF-NEXT:       call preserve_mostcc void @__efsan_cache_frag_access(ptr [[Q1]], i64 0, i32 1, ptr null)
 ; CHECK-NEXT:    call void @llvm.masked.store.v2i64.p0(
 
 define <2 x double> @gather(<2 x ptr> %ps, <2 x i1> %m) {
@@ -51,12 +51,12 @@ define <2 x double> @gather(<2 x ptr> %ps, <2 x i1> %m) {
 ; CHECK-NEXT:    [[GM0:%[0-9]+]] = extractelement <2 x i1> %m, i64 0
 ; CHECK-NEXT:    [[GS0:%[0-9]+]] = select i1 [[GM0]], i64 8, i64 0
 ; WS-NEXT:       call void @__efsan_loadN(ptr [[G0]], i64 [[GS0]])
-; CF-NEXT:       call void @__efsan_cache_frag_access(ptr [[G0]], i64 [[GS0]], i32 0, ptr null)
+; CF-NEXT:       call preserve_mostcc void @__efsan_cache_frag_access(ptr [[G0]], i64 [[GS0]], i32 0, ptr null)
 ; CHECK-NEXT:    [[G1:%[0-9]+]] = extractelement <2 x ptr> %ps, i64 1
 ; CHECK-NEXT:    [[GM1:%[0-9]+]] = extractelement <2 x i1> %m, i64 1
 ; CHECK-NEXT:    [[GS1:%[0-9]+]] = select i1 [[GM1]], i64 8, i64 0
 ; WS-NEXT:       call void @__efsan_loadN(ptr [[G1]], i64 [[GS1]])
-; CF-NEXT:       call void @__efsan_cache_frag_access(ptr [[G1]], i64 [[GS1]], i32 0, ptr null)
+; CF-NEXT:       call preserve_mostcc void @__efsan_cache_frag_access(ptr [[G1]], i64 [[GS1]], i32 0, ptr null)
 ; CHECK-NEXT:    %v = call <2 x double> @llvm.masked.gather
 
 define void @scatter(<2 x i16> %v, <2 x ptr> %ps, <2 x i1> %m) {
@@ -68,12 +68,12 @@ define void @scatter(<2 x i16> %v, <2 x ptr> %ps, <2 x i1> %m) {
 ; CHECK-NEXT:    [[TM0:%[0-9]+]] = extractelement <2 x i1> %m, i64 0
 ; CHECK-NEXT:    [[TS0:%[0-9]+]] = select i1 [[TM0]], i64 2, i64 0
 ; WS-NEXT:       call void @__efsan_storeN(ptr [[T0]], i64 [[TS0]])
-; CF-NEXT:       call void @__efsan_cache_frag_access(ptr [[T0]], i64 [[TS0]], i32 1, ptr null)
+; CF-NEXT:       call preserve_mostcc void @__efsan_cache_frag_access(ptr [[T0]], i64 [[TS0]], i32 1, ptr null)
 ; CHECK-NEXT:    [[T1:%[0-9]+]] = extractelement <2 x ptr> %ps, i64 1
 ; CHECK-NEXT:    [[TM1:%[0-9]+]] = extractelement <2 x i1> %m, i64 1
 ; CHECK-NEXT:    [[TS1:%[0-9]+]] = select i1 [[TM1]], i64 2, i64 0
 ; WS-NEXT:       call void @__efsan_storeN(ptr [[T1]], i64 [[TS1]])
-; CF-NEXT:       call void @__efsan_cache_frag_access(ptr [[T1]], i64 [[TS1]], i32 1, ptr null)
+; CF-NEXT:       call preserve_mostcc void @__efsan_cache_frag_access(ptr [[T1]], i64 [[TS1]], i32 1, ptr null)
 ; CHECK-NEXT:    call void @llvm.masked.scatter
 ; CHECK-NEXT:    ret void
 

@@ -14,8 +14,8 @@ struct worker_stats {
 };
 
 // IR: load <2 x i64>
-// IR: call void @__efsan_cache_frag_access(ptr {{.*}}, i64 16, i32 256, ptr @__efsan.struct.worker_stats.counters)
-// IR: call void @__efsan_cache_frag_access(ptr {{.*}}, i64 16, i32 257, ptr @__efsan.struct.worker_stats.counters)
+// IR: call preserve_mostcc void @__efsan_cache_frag_access(ptr {{.*}}, i64 16, i32 256, ptr @__efsan.struct.worker_stats.counters)
+// IR: call preserve_mostcc void @__efsan_cache_frag_access(ptr {{.*}}, i64 16, i32 257, ptr @__efsan.struct.worker_stats.counters)
 
 // N = 500 calls: 500 loads and 500 stores of each of ops and bytes.
 __attribute__((noinline)) void account(struct worker_stats *s, long n) {

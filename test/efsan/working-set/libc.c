@@ -3,7 +3,7 @@
 // RUN: %clang -O2 -fsanitize=efficiency-working-set %s -o %t
 // RUN: rm -f %t.log.*
 // RUN: env ESAN_OPTIONS=report_format=json:log_path=%t.log %run %t
-// RUN: %python %S/Inputs/check_report.py %t.log --count 1 "heap == 4 * 100 + 10 + 32"
+// RUN: %python %S/Inputs/check_report.py %t.log --count 1 "heap == 4 * 100 + 10 + 32 + 10"
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -20,6 +20,8 @@ char *(*volatile libc_strchr)(const char *, int) = strchr;
 char *(*volatile libc_strrchr)(const char *, int) = strrchr;
 char *(*volatile libc_strtok_r)(char *, const char *, char **) = strtok_r;
 char *(*volatile libc_strncpy)(char *, const char *, size_t) = strncpy;
+int (*volatile libc_memcmp)(const void *, const void *, size_t) = memcmp;
+int (*volatile libc_bcmp)(const void *, const void *, size_t) = bcmp;
 
 // Writes the strings below without being seen: only libc's reads of them
 // count.
@@ -66,6 +68,18 @@ static int strings(void) {
   return 0;
 }
 
+// memcmp and bcmp read both blocks whole (strict_memcmp, the default), even
+// when the first bytes differ: 3 + 3 and 2 + 2 lines.
+static int compares(void) {
+  char *first = unseen_string(3, 0, 'a', 0, 'x', 3 * 64);
+  char *second = unseen_string(3, 0, 'a', 0, 'y', 3 * 64);
+  if (libc_memcmp(first, second, 3 * 64) >= 0)
+    return 1;
+  char *left = unseen_string(2, 0, 'b', -1, 0, 2 * 64);
+  char *right = unseen_string(2, 0, 'b', -1, 0, 2 * 64);
+  return libc_bcmp(left, right, 2 * 64) != 0;
+}
+
 enum { kLines = 100 };
 
 int main(void) {
@@ -85,7 +99,7 @@ int main(void) {
   size_t length = libc_strlen(text);         // reads them again
   // snprintf writes 639 digits and the NUL: exactly 10 lines.
   snprintf(formatted, 10 * 64, "%0*d", 10 * 64 - 1, 0);
-  if (strings())
+  if (strings() || compares())
     return 1;
   return length == kLines * 64 - 1 ? 0 : 1;
 }

@@ -45,6 +45,8 @@ void CacheFragCountdown::declareRuntimeFunctions(AttributeList Attrs) {
   CacheFragAccess =
       M.getOrInsertFunction(kCacheFragAccessName, Attrs, Type::getVoidTy(Ctx),
                             PtrTy, Int64Ty, Int32Ty, PtrTy);
+  if (auto *F = dyn_cast<Function>(CacheFragAccess.getCallee()))
+    F->setCallingConv(CallingConv::PreserveMost);
 }
 
 // Cache-frag samples accesses per thread: the runtime keeps a thread-local
@@ -263,6 +265,7 @@ void CacheFragCountdown::emitCacheFragAccess(IRBuilder<> &IRB, Value *Addr,
       (IsWrite ? kCacheFragWriteFlag : 0) | Field.SpanFlags | LockedRMWFlag;
   CallInst *Call = IRB.CreateCall(
       CacheFragAccess, {Addr, Size, IRB.getInt32(Flags), Field.Address});
+  Call->setCallingConv(CallingConv::PreserveMost);
   markNoSanitize(Call);
 }
 
