@@ -218,6 +218,31 @@ static u64 cf_byte_mask(uptr offset, uptr length) {
   return bits << offset;
 }
 
+// Sets the bits of mask in a byte mask only its owner writes (stored only
+// when they change: the line stays shared in the owner's cache).
+static void cf_own_bits(u64 *bytes, u64 mask) {
+  if ((*bytes & mask) != mask)
+    cf_store(bytes, *bytes | mask);
+}
+
+// The same for a byte mask several threads update.
+static void cf_shared_bits(u64 *bytes, u64 mask) {
+  if ((cf_load(bytes) & mask) != mask)
+    __atomic_fetch_or(bytes, mask, __ATOMIC_RELAXED);
+}
+
+// A first (0: none yet) and a last clock several threads update.
+static void cf_shared_first(u64 *first_clock, u64 clock) {
+  u64 first = cf_load(first_clock);
+  while ((!first || clock < first) && !cf_cas(first_clock, &first, clock)) {
+  }
+}
+static void cf_shared_last(u64 *last_clock, u64 clock) {
+  u64 last = cf_load(last_clock);
+  while (clock > last && !cf_cas(last_clock, &last, clock)) {
+  }
+}
+
 // Adds 1 to a small count that stays at its maximum.
 #define cf_add_saturating(p)                                                   \
   do {                                                                         \
@@ -507,8 +532,7 @@ static void cf_count_site(struct cf_thread_line *slot, uptr pc, bool is_write,
       cf_store(&site->writes, site->writes + 1);
     else
       cf_store(&site->reads, site->reads + 1);
-    if ((site->bytes & mask) != mask)
-      cf_store(&site->bytes, site->bytes | mask);
+    cf_own_bits(&site->bytes, mask);
     if (cf_locks_held) {
       cf_store(&site->locked, site->locked + 1);
       if (is_write)
@@ -541,12 +565,10 @@ static void cf_record_sample(struct cf_line_record *record, uptr offset,
       cf_store(&slot->writes, slot->writes + 1);
       if (locked_rmw)
         cf_store(&slot->locked_rmw_writes, slot->locked_rmw_writes + 1);
-      if ((slot->written_bytes & mask) != mask)
-        cf_store(&slot->written_bytes, slot->written_bytes | mask);
+      cf_own_bits(&slot->written_bytes, mask);
     } else {
       cf_store(&slot->reads, slot->reads + 1);
-      if ((slot->read_bytes & mask) != mask)
-        cf_store(&slot->read_bytes, slot->read_bytes | mask);
+      cf_own_bits(&slot->read_bytes, mask);
     }
     cf_note_activity(slot, clock, slot->reads + slot->writes - 1);
     if (!slot->first_clock)
@@ -558,21 +580,15 @@ static void cf_record_sample(struct cf_line_record *record, uptr offset,
     cf_add(is_write ? &others->writes : &others->reads, 1);
     if (is_write && locked_rmw)
       cf_add(&others->locked_rmw_writes, 1);
-    u64 *bytes = is_write ? &others->written_bytes : &others->read_bytes;
-    if ((cf_load(bytes) & mask) != mask)
-      __atomic_fetch_or(bytes, mask, __ATOMIC_RELAXED);
-    u64 first = cf_load(&others->first_clock);
-    while ((!first || clock < first) &&
-           !cf_cas(&others->first_clock, &first, clock)) {
-    }
-    u64 last = cf_load(&others->last_clock);
-    while (clock > last && !cf_cas(&others->last_clock, &last, clock)) {
-    }
+    cf_shared_bits(is_write ? &others->written_bytes : &others->read_bytes,
+                   mask);
+    cf_shared_first(&others->first_clock, clock);
+    cf_shared_last(&others->last_clock, clock);
   }
   cf_observe(record, thread_plus1, is_write, mask, shape);
   // After the history table, which may have just emptied it.
-  if (slot && (cf_load(&slot->held_bytes) & mask) != mask)
-    __atomic_fetch_or(&slot->held_bytes, mask, __ATOMIC_RELAXED);
+  if (slot)
+    cf_shared_bits(&slot->held_bytes, mask);
 }
 
 //===-- Summaries -------------------------------------------------------------===//
@@ -674,12 +690,10 @@ static void cf_use_sample(struct cf_line_use *use, u64 mask, bool is_write,
                           u64 clock) {
   if (is_write) {
     cf_store(&use->writes, use->writes + 1);
-    if ((use->written_bytes & mask) != mask)
-      cf_store(&use->written_bytes, use->written_bytes | mask);
+    cf_own_bits(&use->written_bytes, mask);
   } else {
     cf_store(&use->reads, use->reads + 1);
-    if ((use->read_bytes & mask) != mask)
-      cf_store(&use->read_bytes, use->read_bytes | mask);
+    cf_own_bits(&use->read_bytes, mask);
   }
   if (clock > use->last_clock + CF_BURST_GAP * cf_mean_period)
     cf_store(&use->burst_clock, clock);
@@ -691,18 +705,13 @@ static void cf_use_sample(struct cf_line_use *use, u64 mask, bool is_write,
 static void cf_use_sample_shared(struct cf_line_use *use, u64 mask,
                                  bool is_write, u64 clock) {
   cf_add(is_write ? &use->writes : &use->reads, 1);
-  u64 *bytes = is_write ? &use->written_bytes : &use->read_bytes;
-  if ((cf_load(bytes) & mask) != mask)
-    __atomic_fetch_or(bytes, mask, __ATOMIC_RELAXED);
-  u64 first = cf_load(&use->first_clock);
-  while ((!first || clock < first) && !cf_cas(&use->first_clock, &first, clock)) {
-  }
+  cf_shared_bits(is_write ? &use->written_bytes : &use->read_bytes, mask);
+  cf_shared_first(&use->first_clock, clock);
   // Their bursts as if one thread's: a sample long after the last starts one.
   u64 last = cf_load(&use->last_clock);
   if (!last || clock > last + CF_BURST_GAP * cf_mean_period)
     cf_store(&use->burst_clock, clock);
-  while (clock > last && !cf_cas(&use->last_clock, &last, clock)) {
-  }
+  cf_shared_last(&use->last_clock, clock);
 }
 
 // Whether a burst [from, to] of one thread meets the activity [first, last]
@@ -887,8 +896,7 @@ static void cf_summary_sample(u32 *state, u32 value, uptr line, uptr offset,
       cf_add_saturating(&summary->caused_true[index]);
     }
   }
-  if ((cf_load(&summary->held_bytes[index]) & mask) != mask)
-    __atomic_fetch_or(&summary->held_bytes[index], mask, __ATOMIC_RELAXED);
+  cf_shared_bits(&summary->held_bytes[index], mask);
 
   u64 from = cf_use_start_clock(use), to = clock;
   if (cf_load(&summary->observed) >= cf_detail_invalidations ||

@@ -29,8 +29,8 @@ def nice_step(raw, bases=(1, 2, 5)):
     return 10 * mag
 
 
-def linear_ticks(hi, count=5):
-    step = nice_step(hi / count)
+def ticks_up_to(hi, step):
+    """0, step, 2 * step, ... up to hi (rounding errors included)."""
     ticks = []
     v = 0
     while v <= hi * 1.0000001:
@@ -39,15 +39,14 @@ def linear_ticks(hi, count=5):
     return ticks
 
 
+def linear_ticks(hi, count=5):
+    return ticks_up_to(hi, nice_step(hi / count))
+
+
 def byte_ticks(hi_bytes, count=5):
     """Ticks at a power-of-two step (512 KiB, 1 MiB, ...) up to hi_bytes."""
-    step = 2 ** max(math.ceil(math.log2(max(hi_bytes / float(count), 1))), 0)
-    ticks = []
-    v = 0
-    while v <= hi_bytes * 1.0000001:
-        ticks.append(v)
-        v += step
-    return ticks
+    return ticks_up_to(
+        hi_bytes, 2 ** max(math.ceil(math.log2(max(hi_bytes / float(count), 1))), 0))
 
 
 def time_ticks(lo_ms, hi_ms, count=6):
