@@ -137,12 +137,13 @@ enum cf_heat {
   CF_HEAT_WARM,
   CF_HEAT_COLD,
   CF_HEAT_PADDING,
-  CF_HEAT_UNUSED
+  CF_HEAT_UNUSED,
+  CF_HEAT_NOT_SEEN // never counted, and its address escapes
 };
 
 struct cf_struct_shape {
   u64 max;
-  u32 hot, cold;
+  u32 hot, cold; // fields whose address escapes are neither
   u32 cold_near_hot; // cold fields on a cache line with a hot one
   uptr hot_bytes, cold_bytes;
   uptr hot_begin, hot_end; // byte range the hot fields span
@@ -190,6 +191,7 @@ u32 cf_creation_groups(u32 view_count, struct cf_creation_group *groups);
 uptr cf_collect_sites(const struct cf_finding *f, u32 view_count);
 bool cf_site_under_lock(const struct cf_finding_site *site);
 enum cf_heat cf_field_heat(const struct cf_struct_usage *u, u32 field, u64 max);
+bool cf_field_escapes(const struct cf_struct_usage *u, u32 field);
 void cf_struct_shape(const struct cf_struct_usage *u, struct cf_struct_shape *shape);
 uptr cf_lines(uptr bytes);
 bool cf_struct_judged(const struct cf_struct_usage *u);

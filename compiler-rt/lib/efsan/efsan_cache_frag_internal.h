@@ -263,6 +263,9 @@ struct cf_struct_usage {
   const char *const *field_type_names;
   const char *const *field_names; // null without debug info
   u64 *counts; // sampled accesses, summed over modules
+  // Per field: its address escapes in some module, so that its count is a
+  // lower bound (docs/CacheFrag.md, "Derived and escaping pointers").
+  bool *escapes;
   u64 total;
 };
 // Returns the number of distinct struct types; *usages has room for

@@ -418,11 +418,20 @@ static void cf_print_text_structs(struct cf_struct_usage *u, uptr n,
     for (u32 f = 0; f < u[i].num_fields; f++) {
       u64 count = u[i].counts[f];
       enum cf_heat heat = cf_field_heat(&u[i], f, shape.max);
-      const char *tag = heat == CF_HEAT_HOT       ? " (hot)"
-                        : heat == CF_HEAT_COLD    ? " (cold)"
-                        : heat == CF_HEAT_PADDING ? " (unused: padding?)"
-                        : heat == CF_HEAT_UNUSED  ? " (unused)"
-                                                  : "";
+      const char *name = heat == CF_HEAT_HOT        ? "hot"
+                         : heat == CF_HEAT_COLD     ? "cold"
+                         : heat == CF_HEAT_PADDING  ? "unused: padding?"
+                         : heat == CF_HEAT_UNUSED   ? "unused"
+                         : heat == CF_HEAT_NOT_SEEN ? "not seen"
+                                                    : "warm";
+      // An escaping field's accesses through the escaped address are not
+      // counted: none seen is "not seen", some seen a lower bound.
+      char tag[64] = "";
+      if (cf_field_escapes(&u[i], f))
+        efsan_snprintf(tag, sizeof(tag), " (%s%s address escapes)", name,
+                       heat == CF_HEAT_NOT_SEEN ? ":" : "; lower bound:");
+      else if (heat != CF_HEAT_WARM)
+        efsan_snprintf(tag, sizeof(tag), " (%s)", name);
       const char *member = u[i].field_names ? u[i].field_names[f] : 0;
       efsan_report_line("    field %u%s%s offset %u size %u type %s count %llu%s\n",
                         f, member ? " " : "", member ? member : "",
@@ -697,10 +706,11 @@ static void cf_print_json_structs(struct cf_struct_usage *u, uptr n) {
                    u[i].field_offsets[f], u[i].field_sizes[f]);
       efsan_json_string(u[i].field_type_names[f]);
       efsan_printf(", \"count\": %llu, \"heat\": \"%s\", "
-                   "\"shares_line_with_hot\": %s}",
+                   "\"shares_line_with_hot\": %s, \"address_escapes\": %s}",
                    count * cf_period,
                    cf_heat_names[cf_field_heat(&u[i], f, shape.max)],
-                   cf_cold_near_hot(&u[i], f, shape.max) ? "true" : "false");
+                   cf_cold_near_hot(&u[i], f, shape.max) ? "true" : "false",
+                   cf_field_escapes(&u[i], f) ? "true" : "false");
     }
     efsan_printf("]}");
   }

@@ -2,7 +2,7 @@
 //
 // The judgments the struct field usage report prints
 // (efsan_cache_frag_findings.h): each field's heat (hot, warm, cold,
-// padding, unused), a struct's shape (hot span, cold fields beside hot
+// padding, unused, not seen), a struct's shape (hot span, cold fields beside hot
 // ones), whether its layout can be judged and whether its hot and cold
 // fields mix, and the order and folding of the types listed. It does not
 // count the accesses (efsan_cache_frag_structs.c) nor print anything
@@ -38,8 +38,16 @@ static bool cf_field_unknown_bytes(const struct cf_struct_usage *u,
          efsan_internal_strcmp(type + n - 6, " x i8]") == 0;
 }
 
-const char *const cf_heat_names[] = {"hot", "warm", "cold", "padding",
-                                            "unused"};
+const char *const cf_heat_names[] = {"hot",    "warm",   "cold",
+                                     "padding", "unused", "not_seen"};
+
+// A field whose address escapes (the pass flagged it in some module) may be
+// accessed where no count is kept: with none counted it is "not seen", never
+// cold; with some, its count is a lower bound. Either way no layout advice
+// rests on it (cf_struct_shape, cf_cold_near_hot).
+bool cf_field_escapes(const struct cf_struct_usage *u, u32 field) {
+  return u->escapes[field];
+}
 
 enum cf_heat cf_field_heat(const struct cf_struct_usage *u, u32 field,
                                   u64 max) {
@@ -47,6 +55,8 @@ enum cf_heat cf_field_heat(const struct cf_struct_usage *u, u32 field,
     return CF_HEAT_HOT;
   if (cf_field_padding(u, field))
     return CF_HEAT_PADDING;
+  if (cf_field_escapes(u, field) && !u->counts[field])
+    return CF_HEAT_NOT_SEEN;
   if (cf_field_unknown_bytes(u, field))
     return CF_HEAT_UNUSED;
   return cf_field_cold(u->counts[field], max) ? CF_HEAT_COLD : CF_HEAT_WARM;
@@ -54,13 +64,15 @@ enum cf_heat cf_field_heat(const struct cf_struct_usage *u, u32 field,
 
 
 bool cf_cold_near_hot(const struct cf_struct_usage *u, u32 field, u64 max) {
-  if (cf_field_heat(u, field, max) != CF_HEAT_COLD || !u->field_sizes[field])
+  if (cf_field_heat(u, field, max) != CF_HEAT_COLD || !u->field_sizes[field] ||
+      cf_field_escapes(u, field))
     return false;
   uptr first = u->field_offsets[field] / EFSAN_CACHE_LINE_SIZE;
   uptr last = (u->field_offsets[field] + u->field_sizes[field] - 1) /
               EFSAN_CACHE_LINE_SIZE;
   for (u32 f = 0; f < u->num_fields; f++) {
-    if (!u->field_sizes[f] || cf_field_heat(u, f, max) != CF_HEAT_HOT)
+    if (!u->field_sizes[f] || cf_field_heat(u, f, max) != CF_HEAT_HOT ||
+        cf_field_escapes(u, f))
       continue;
     uptr hot_first = u->field_offsets[f] / EFSAN_CACHE_LINE_SIZE;
     uptr hot_last =
@@ -79,6 +91,8 @@ void cf_struct_shape(const struct cf_struct_usage *u,
       shape->max = u->counts[f];
   shape->hot_begin = ~(uptr)0;
   for (u32 f = 0; f < u->num_fields; f++) {
+    if (cf_field_escapes(u, f))
+      continue;
     enum cf_heat heat = cf_field_heat(u, f, shape->max);
     if (heat == CF_HEAT_HOT) {
       shape->hot++;

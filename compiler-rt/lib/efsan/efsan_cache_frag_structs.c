@@ -1,9 +1,11 @@
 //===-- efsan_cache_frag_structs.c - struct field counters ----------------===//
 //
 // The struct tables the pass emits per module (docs/InstrumentationABI.md):
-// registered by the module constructors, copied when a module goes away (its
-// counters die with it), and merged by type for the report: one struct type
-// compiled into several modules is one entry whose counts are the sums.
+// checked for their layout version and registered by the module
+// constructors, copied when a module goes away (its counters die with it),
+// and merged by type for the report: one struct type compiled into several
+// modules is one entry whose counts are the sums, and whose field escapes
+// where it escapes in any module.
 //
 //===----------------------------------------------------------------------===//
 #include "efsan_cache_frag_internal.h"
@@ -19,7 +21,17 @@ struct efsan_struct_info {
   // Null without debug info; else each field's source member name(s), null
   // for a field no member is in (padding the compiler added).
   const char *const *field_names;
+  // Null when no field has a flag; else one byte per field.
+  const u8 *field_flags;
 };
+
+// field_flags bit 0: the field's address escapes where the pass cannot
+// follow it, so its count misses accesses.
+#define CF_FIELD_ADDRESS_ESCAPES 1
+
+// The module info's layout version (docs/InstrumentationABI.md); version 1
+// had no version and no field_flags.
+#define CF_ABI_VERSION 2
 
 // A global with a struct or array type in the module's debug info.
 struct efsan_global_layout {
@@ -29,6 +41,7 @@ struct efsan_global_layout {
 };
 
 struct efsan_cache_frag_module_info {
+  u32 abi_version;
   const char *module_name;
   u32 num_structs;
   struct efsan_struct_info *structs;
@@ -50,6 +63,13 @@ static u32 cf_modules_dropped;
 
 void cf_structs_module_init(void *module_info) {
   struct efsan_cache_frag_module_info *info = module_info;
+  // A module of version 1 starts with its name's address, whose low half is
+  // never 2 (the string is in the image, far above address 2).
+  if (info->abi_version != CF_ABI_VERSION)
+    efsan_fatal("a module was instrumented by another efsan (its cache-frag "
+                "module info is not version %u); rebuild it with the "
+                "efsan-clang of this runtime",
+                CF_ABI_VERSION);
   if (!info->num_structs && !info->num_globals)
     return;
   efsan_mutex_lock(&cf_modules_lock);
@@ -123,6 +143,11 @@ static bool cf_same_layout(const struct cf_struct_usage *usage,
   return true;
 }
 
+// A usage's counts, then its escape flags.
+static uptr cf_usage_bytes(u32 num_fields) {
+  return (num_fields ? num_fields : 1) * (sizeof(u64) + sizeof(bool));
+}
+
 uptr cf_structs_collect(struct cf_struct_usage **out, uptr *capacity_out) {
   efsan_mutex_lock(&cf_modules_lock);
   uptr capacity = 0;
@@ -151,8 +176,8 @@ uptr cf_structs_collect(struct cf_struct_usage **out, uptr *capacity_out) {
         usage->field_sizes = s->field_sizes;
         usage->field_type_names = s->field_type_names;
         usage->field_names = s->field_names;
-        usage->counts = (u64 *)efsan_mmap(
-            (s->num_fields ? s->num_fields : 1) * sizeof(u64));
+        usage->counts = (u64 *)efsan_mmap(cf_usage_bytes(s->num_fields));
+        usage->escapes = (bool *)(usage->counts + s->num_fields);
         usage->total = 0;
       } else if (!usage->field_names && s->field_names) {
         // The source's names win over LLVM's.
@@ -161,6 +186,9 @@ uptr cf_structs_collect(struct cf_struct_usage **out, uptr *capacity_out) {
         usage->field_names = s->field_names;
       }
       for (u32 f = 0; f < s->num_fields; f++) {
+        // Escaping in one module is escaping for the type.
+        if (s->field_flags && (s->field_flags[f] & CF_FIELD_ADDRESS_ESCAPES))
+          usage->escapes[f] = true;
         u64 c = saved ? *saved++ : cf_load(&s->field_counters[f]);
         usage->counts[f] += c;
         usage->total += c;
@@ -176,9 +204,7 @@ uptr cf_structs_collect(struct cf_struct_usage **out, uptr *capacity_out) {
 void cf_structs_release(struct cf_struct_usage *usages, uptr count,
                         uptr capacity) {
   for (uptr u = 0; u < count; u++)
-    efsan_munmap(usages[u].counts,
-                 (usages[u].num_fields ? usages[u].num_fields : 1) *
-                     sizeof(u64));
+    efsan_munmap(usages[u].counts, cf_usage_bytes(usages[u].num_fields));
   if (usages)
     efsan_munmap(usages, capacity * sizeof(struct cf_struct_usage));
 }

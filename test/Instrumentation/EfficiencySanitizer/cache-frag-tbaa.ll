@@ -23,7 +23,7 @@ target triple = "x86_64-unknown-linux-gnu"
 ; CHECK: @"__efsan.struct.ns::item.field_offsets" = private unnamed_addr constant [3 x i32] [i32 0, i32 8, i32 16]
 ; CHECK: @"__efsan.struct.ns::item.field_sizes" = private unnamed_addr constant [3 x i32] [i32 8, i32 8, i32 8]
 ; CHECK: @__efsan.struct.pair.field_sizes = private unnamed_addr constant [2 x i32] [i32 4, i32 8]
-; CHECK: @__efsan.struct_infos = private constant [2 x { ptr, i32, i32, ptr, ptr, ptr, ptr, ptr }]
+; CHECK: @__efsan.struct_infos = private constant [2 x { ptr, i32, i32, ptr, ptr, ptr, ptr, ptr, ptr }]
 ; CHECK-SAME: { ptr @"__efsan.struct.ns::item.name", i32 24, i32 3,
 ; CHECK-SAME: { ptr @__efsan.struct.pair.name, i32 16, i32 2,
 

@@ -41,11 +41,11 @@ target triple = "x86_64-unknown-linux-gnu"
 ; CHECK: @__efsan.struct.outer.name = private unnamed_addr constant [13 x i8] c"struct.outer\00"
 ; CHECK: @__efsan.struct.outer.field_offsets = private unnamed_addr constant [2 x i32] [i32 0, i32 8]
 ; CHECK: @__efsan.struct.outer.field_sizes = private unnamed_addr constant [2 x i32] [i32 1, i32 40]
-; CHECK: @__efsan.struct_infos = private constant [2 x { ptr, i32, i32, ptr, ptr, ptr, ptr, ptr }]
-; CHECK-SAME: [{ ptr, i32, i32, ptr, ptr, ptr, ptr, ptr } { ptr @__efsan.struct.node.name, i32 40, i32 4, ptr @__efsan.struct.node.field_offsets, ptr @__efsan.struct.node.field_sizes, ptr @__efsan.struct.node.field_type_names, ptr @__efsan.struct.node.counters, ptr null },
-; CHECK-SAME:  { ptr, i32, i32, ptr, ptr, ptr, ptr, ptr } { ptr @__efsan.struct.outer.name, i32 48, i32 2, ptr @__efsan.struct.outer.field_offsets, ptr @__efsan.struct.outer.field_sizes, ptr @__efsan.struct.outer.field_type_names, ptr @__efsan.struct.outer.counters, ptr null }]
+; CHECK: @__efsan.struct_infos = private constant [2 x { ptr, i32, i32, ptr, ptr, ptr, ptr, ptr, ptr }]
+; CHECK-SAME: [{ ptr, i32, i32, ptr, ptr, ptr, ptr, ptr, ptr } { ptr @__efsan.struct.node.name, i32 40, i32 4, ptr @__efsan.struct.node.field_offsets, ptr @__efsan.struct.node.field_sizes, ptr @__efsan.struct.node.field_type_names, ptr @__efsan.struct.node.counters, ptr null, ptr null },
+; CHECK-SAME:  { ptr, i32, i32, ptr, ptr, ptr, ptr, ptr, ptr } { ptr @__efsan.struct.outer.name, i32 48, i32 2, ptr @__efsan.struct.outer.field_offsets, ptr @__efsan.struct.outer.field_sizes, ptr @__efsan.struct.outer.field_type_names, ptr @__efsan.struct.outer.counters, ptr null, ptr null }]
 ; CHECK: @__efsan.module_name = private unnamed_addr constant [{{[0-9]+}} x i8] c"{{.*}}cache-frag.ll\00"
-; CHECK: @__efsan.cache_frag_module_info = private constant { ptr, i32, ptr, i32, ptr } { ptr @__efsan.module_name, i32 2, ptr @__efsan.struct_infos, i32 0, ptr null }
+; CHECK: @__efsan.cache_frag_module_info = private constant { i32, ptr, i32, ptr, i32, ptr } { i32 2, ptr @__efsan.module_name, i32 2, ptr @__efsan.struct_infos, i32 0, ptr null }
 ; CHECK: @__efsan_which_tool = weak constant i32 1
 
 define i64 @field_load(ptr %n) {

@@ -36,7 +36,7 @@ define i32 @f() {
 ; WS-NOT:   efsan.module_ctor
 ; WS-NOT:   efsan.module_dtor
 
-; CF:      @__efsan.cache_frag_module_info = private constant { ptr, i32, ptr, i32, ptr } { ptr @__efsan.module_name, i32 0, ptr null, i32 0, ptr null }
+; CF:      @__efsan.cache_frag_module_info = private constant { i32, ptr, i32, ptr, i32, ptr } { i32 2, ptr @__efsan.module_name, i32 0, ptr null, i32 0, ptr null }
 ; CF:      @__efsan_which_tool = weak constant i32 1
 ; CF:      @llvm.global_ctors = appending global [1 x { i32, ptr, ptr }] [{ i32, ptr, ptr } { i32 0, ptr @efsan.module_ctor, ptr null }]
 ; CF:      @llvm.global_dtors = appending global [1 x { i32, ptr, ptr }] [{ i32, ptr, ptr } { i32 0, ptr @efsan.module_dtor, ptr null }]

@@ -28,7 +28,7 @@ int main(void) {
 // CHECK: check_json: 1 findings and 1 structs match
 
 // JSON: "tool": "cache-frag",
-// JSON-NEXT: "schema_version": 3,
+// JSON-NEXT: "schema_version": 4,
 // JSON-NEXT: "pid": {{[0-9]+}},
 // JSON-NEXT: "executable": "{{.*}}/json.c.tmp",
 // JSON-NEXT: "sampled": false,

@@ -87,20 +87,20 @@ int main(void) {
 // JSON: "structs": [
 // JSON-NEXT: {"name": "struct node", "size": 72, "accesses": 4000, "hot_cold_mix": true, "hot_span": 72,
 // JSON-NEXT: "fields": [
-// JSON-NEXT: {"index": 0, "name": "key", "offset": 0, "size": 8, "type": "long", "count": 1000, "heat": "hot", "shares_line_with_hot": false},
-// JSON-NEXT: {"index": 1, "name": "value", "offset": 8, "size": 8, "type": "long", "count": 1000, "heat": "hot", "shares_line_with_hot": false},
-// JSON-NEXT: {"index": 2, "name": "history", "offset": 16, "size": 48, "type": "long[6]", "count": 0, "heat": "cold", "shares_line_with_hot": true},
-// JSON-NEXT: {"index": 3, "name": "hits", "offset": 64, "size": 8, "type": "long", "count": 2000, "heat": "hot", "shares_line_with_hot": false}]},
+// JSON-NEXT: {"index": 0, "name": "key", "offset": 0, "size": 8, "type": "long", "count": 1000, "heat": "hot", "shares_line_with_hot": false, "address_escapes": false},
+// JSON-NEXT: {"index": 1, "name": "value", "offset": 8, "size": 8, "type": "long", "count": 1000, "heat": "hot", "shares_line_with_hot": false, "address_escapes": false},
+// JSON-NEXT: {"index": 2, "name": "history", "offset": 16, "size": 48, "type": "long[6]", "count": 0, "heat": "cold", "shares_line_with_hot": true, "address_escapes": false},
+// JSON-NEXT: {"index": 3, "name": "hits", "offset": 64, "size": 8, "type": "long", "count": 2000, "heat": "hot", "shares_line_with_hot": false, "address_escapes": false}]},
 // JSON-NEXT: {"name": "struct padded_counter", "size": 64, "accesses": 600, "hot_cold_mix": false, "hot_span": 8,
 // JSON-NEXT: "fields": [
-// JSON-NEXT: {"index": 0, "name": "value", "offset": 0, "size": 8, "type": "long", "count": 600, "heat": "hot", "shares_line_with_hot": false},
-// JSON-NEXT: {"index": 1, "name": "pad", "offset": 8, "size": 56, "type": "char[56]", "count": 0, "heat": "cold", "shares_line_with_hot": true}]},
+// JSON-NEXT: {"index": 0, "name": "value", "offset": 0, "size": 8, "type": "long", "count": 600, "heat": "hot", "shares_line_with_hot": false, "address_escapes": false},
+// JSON-NEXT: {"index": 1, "name": "pad", "offset": 8, "size": 56, "type": "char[56]", "count": 0, "heat": "cold", "shares_line_with_hot": true, "address_escapes": false}]},
 // JSON-NEXT: {"name": "struct aligned_pair", "size": 128, "accesses": 400, "hot_cold_mix": false, "hot_span": 68,
 // JSON-NEXT: "fields": [
-// JSON-NEXT: {"index": 0, "name": "tag", "offset": 0, "size": 1, "type": "char", "count": 200, "heat": "hot", "shares_line_with_hot": false},
-// JSON-NEXT: {"index": 1, "name": null, "offset": 1, "size": 63, "type": "[63 x i8]", "count": 0, "heat": "padding", "shares_line_with_hot": false},
-// JSON-NEXT: {"index": 2, "name": "value", "offset": 64, "size": 4, "type": "int", "count": 200, "heat": "hot", "shares_line_with_hot": false},
-// JSON-NEXT: {"index": 3, "name": null, "offset": 68, "size": 60, "type": "[60 x i8]", "count": 0, "heat": "padding", "shares_line_with_hot": false}]}
+// JSON-NEXT: {"index": 0, "name": "tag", "offset": 0, "size": 1, "type": "char", "count": 200, "heat": "hot", "shares_line_with_hot": false, "address_escapes": false},
+// JSON-NEXT: {"index": 1, "name": null, "offset": 1, "size": 63, "type": "[63 x i8]", "count": 0, "heat": "padding", "shares_line_with_hot": false, "address_escapes": false},
+// JSON-NEXT: {"index": 2, "name": "value", "offset": 64, "size": 4, "type": "int", "count": 200, "heat": "hot", "shares_line_with_hot": false, "address_escapes": false},
+// JSON-NEXT: {"index": 3, "name": null, "offset": 68, "size": 60, "type": "[60 x i8]", "count": 0, "heat": "padding", "shares_line_with_hot": false, "address_escapes": false}]}
 // JSON-NEXT: ]
 
 // Without debug info the names are the LLVM ones, nothing is called padding,

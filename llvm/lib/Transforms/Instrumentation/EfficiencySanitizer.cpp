@@ -380,6 +380,9 @@ bool EfficiencySanitizer::instrumentFunction(Function &F) {
   SmallVector<Instruction *, 4> Exits;
   SmallVector<LandingPadInst *, 4> LandingPads;
   bool CacheFrag = Tool == EfficiencySanitizerOptions::ESAN_CacheFrag;
+  // Before anything is emitted: the pass's own calls take addresses too.
+  if (CacheFrag)
+    StructFields.noteFieldEscapes(F);
   bool LoopsMarked =
       !CacheFrag && ClInstrumentLoadsAndStores &&
       LoopRanges.markLoopRanges(F, [&](Instruction &I) {

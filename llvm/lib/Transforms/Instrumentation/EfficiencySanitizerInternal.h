@@ -136,6 +136,10 @@ struct StructFieldTable {
   bool HasDebugInfo = false;
   std::string SourceName;
   SmallVector<std::string, 8> FieldNames;
+  // Fields whose address leaves the accesses the pass attributes (passed to
+  // a call, stored, returned, ...): their counts miss what is done through
+  // it. Indexed like FieldOffsets; shorter when the last fields do not.
+  SmallVector<bool, 8> FieldEscapes;
 };
 
 /// A named LLVM struct type and a byte offset into one of its objects.
@@ -170,6 +174,9 @@ public:
   explicit StructFieldTables(Module &M);
   /// The counter of the field the access goes to, or null.
   FieldCounter fieldCounter(const MemoryAccess &Access);
+  /// Before F is instrumented: flags the fields whose address (or a pointer
+  /// derived from it) F lets go where the pass cannot follow it.
+  void noteFieldEscapes(Function &F);
   /// The module's cache-frag info: its tables (named by Names) and globals.
   Constant *createCacheFragModuleInfo(MemberNames &Names);
 
@@ -179,8 +186,17 @@ private:
   std::optional<FieldRef> findFieldFromTBAA(const MemoryAccess &Access);
   std::optional<FieldRef> findFieldFromAddress(const MemoryAccess &Access);
   std::optional<StructOffset> findStructAtAddress(Value *Addr);
-  std::optional<StructOffset> findOutermostStruct(Value *Addr,
-                                                  bool &ThroughFieldIndex);
+  std::optional<StructOffset>
+  findOutermostStruct(Value *Addr, bool &ThroughFieldIndex, bool Loose = false,
+                      uint64_t *SmallestStride = nullptr);
+  std::optional<StructOffset> findPointedStruct(Value *Pointer,
+                                                bool &IntoMember);
+  void noteEscape(Value *Pointer);
+  void noteRangeEscape(Value *Pointer, Value *Length);
+  void noteCallEscapes(CallBase &Call);
+  bool parameterPointsIntoStruct(const CallBase &Call, unsigned ArgNo,
+                                 StructType *Struct);
+  void markEscaping(StructOffset Found, uint64_t Length);
   StructType *structTypeOfPointerVariable(Value *Pointer);
   std::optional<FieldRef> topLevelField(StructOffset Found,
                                         uint64_t AccessSize);

@@ -10,8 +10,9 @@
 // access goes to (from struct GEPs, struct-path TBAA tags, the objects and
 // pointer variables an address comes from), the table of each struct met
 // (field offsets, sizes and type names, from the LLVM type or from TBAA),
-// its counters, the counter and span flags an access hands the runtime, and
-// the module info that lists the tables for the runtime.
+// its counters, the counter and span flags an access hands the runtime, the
+// fields whose address escapes where no access is attributed, and the module
+// info that lists the tables for the runtime.
 //
 // It does not instrument accesses nor count them down (EfficiencySanitizer.cpp
 // emits the calls that carry the counters), and the source names of types
@@ -31,6 +32,7 @@
 #include "llvm/IR/DebugInfoMetadata.h"
 #include "llvm/IR/GetElementPtrTypeIterator.h"
 #include "llvm/IR/Instructions.h"
+#include "llvm/IR/IntrinsicInst.h"
 #include "llvm/IR/Operator.h"
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/raw_ostream.h"
@@ -54,8 +56,18 @@ StructFieldTables::StructFieldTables(Module &M) : ModuleContext(M) {}
 // fields it covers), or null.
 FieldCounter StructFieldTables::fieldCounter(const MemoryAccess &Access) {
   std::optional<FieldRef> Field = findStructField(Access);
-  if (!Field)
+  if (!Field) {
+    // An access the pass cannot place in a member it is known to be in
+    // (type-punned, a stride that fits no array member) is not counted:
+    // the member's count misses it.
+    bool IntoMember = false;
+    std::optional<StructOffset> Found =
+        ClCacheFragFieldCounters ? findPointedStruct(Access.Addr, IntoMember)
+                                 : std::nullopt;
+    if (Found && IntoMember)
+      markEscaping(*Found, Access.Size);
     return {ConstantPointerNull::get(PtrTy)};
+  }
   GlobalVariable *Counters = Field->Table->Counters;
   Constant *Indices[] = {ConstantInt::get(Int32Ty, 0),
                          ConstantInt::get(Int32Ty, Field->Index)};
@@ -337,15 +349,11 @@ static bool holdsTypeAt(const DataLayout &DL, Type *Ty, uint64_t Offset,
   return true;
 }
 
-// The pointer an unoptimised local holds (`unsigned *ht = c->hash;` at -O0:
-// a stack slot stored once and only loaded after): the value stored. Null
-// for a slot stored twice, or used in any other way (its address escapes).
-static Value *onlyStoredPointer(Value *Addr) {
-  auto *Load = dyn_cast<LoadInst>(Addr);
-  auto *Slot = Load ? dyn_cast<AllocaInst>(Load->getPointerOperand()) : nullptr;
-  if (!Slot)
-    return nullptr;
-  Value *Stored = nullptr;
+// The one store into an unoptimised local (`unsigned *ht = c->hash;` at -O0:
+// a stack slot stored once and only loaded after), or null for a slot stored
+// twice or used in any other way (its address escapes).
+static StoreInst *onlyStoreToSlot(AllocaInst *Slot) {
+  StoreInst *Only = nullptr;
   for (User *U : Slot->users()) {
     if (isa<LoadInst>(U))
       continue;
@@ -353,10 +361,19 @@ static Value *onlyStoredPointer(Value *Addr) {
       if (II->isLifetimeStartOrEnd() || isa<DbgInfoIntrinsic>(II))
         continue;
     auto *Store = dyn_cast<StoreInst>(U);
-    if (!Store || Store->getPointerOperand() != Slot || Stored)
+    if (!Store || Store->getPointerOperand() != Slot || Only)
       return nullptr;
-    Stored = Store->getValueOperand();
+    Only = Store;
   }
+  return Only;
+}
+
+// The pointer such a local holds when Addr loads it: the value stored.
+static Value *onlyStoredPointer(Value *Addr) {
+  auto *Load = dyn_cast<LoadInst>(Addr);
+  auto *Slot = Load ? dyn_cast<AllocaInst>(Load->getPointerOperand()) : nullptr;
+  StoreInst *Store = Slot ? onlyStoreToSlot(Slot) : nullptr;
+  Value *Stored = Store ? Store->getValueOperand() : nullptr;
   return Stored && Stored->getType()->isPointerTy() ? Stored : nullptr;
 }
 
@@ -386,9 +403,14 @@ static Value *loopPointerStart(Value *Addr) {
 // is inside, and the byte offset there. A variable index is taken as 0: an
 // element of an array member (or of an array of structs) lies in the same
 // member as the array's first element. ThroughFieldIndex says whether some
-// GEP on the way picked a field of a named struct by its index.
+// GEP on the way picked a field of a named struct by its index. Loose keeps
+// going past pointer arithmetic whose stride fits no array member (see
+// KnownInside): the pointer is still in the object, if not known where.
+// SmallestStride, if given, receives the smallest stride of a variable
+// leading index on the way (UINT64_MAX for none).
 std::optional<StructOffset>
-StructFieldTables::findOutermostStruct(Value *Addr, bool &ThroughFieldIndex) {
+StructFieldTables::findOutermostStruct(Value *Addr, bool &ThroughFieldIndex,
+                                       bool Loose, uint64_t *SmallestStride) {
   auto InBounds = [&](StructType *Struct, int64_t Offset) {
     return Offset >= 0 &&
            uint64_t(Offset) < DL.getTypeAllocSize(Struct).getFixedValue();
@@ -413,7 +435,8 @@ StructFieldTables::findOutermostStruct(Value *Addr, bool &ThroughFieldIndex) {
   // a known member.
   uint64_t VariableStride = UINT64_MAX;
   auto KnownInside = [&](StructType *Struct, int64_t At) {
-    return VariableStride >= DL.getTypeAllocSize(Struct).getFixedValue() ||
+    return Loose ||
+           VariableStride >= DL.getTypeAllocSize(Struct).getFixedValue() ||
            (At >= 0 && inArrayOfStride(DL, Struct, uint64_t(At), VariableStride));
   };
   for (unsigned Steps = 0; Steps < 16; ++Steps) { // real chains are short
@@ -505,6 +528,8 @@ StructFieldTables::findOutermostStruct(Value *Addr, bool &ThroughFieldIndex) {
     }
     break;
   }
+  if (SmallestStride)
+    *SmallestStride = VariableStride;
   return Outermost;
 }
 
@@ -793,6 +818,227 @@ StructFieldTables::findFieldFromTBAA(const MemoryAccess &Access) {
                   fieldSpan(Table, Index, AccessOffset, Access.Size)};
 }
 
+//===-- Fields whose address escapes -------------------------------------===//
+//
+// A field's count is what the accesses the pass attributes to it add up to.
+// Its address may also go where the pass cannot follow: to a function
+// (another file's loop over `c->chain`, memset, a libc routine), into memory
+// (`s->cur = s->buf`), out of a return, through an integer. What is done
+// there is counted for no field, so the report must not call the field cold
+// (docs/CacheFrag.md, "Derived and escaping pointers"). Loads and stores
+// through a pointer derived from the field in the same function are
+// attributed (findOutermostStruct) and are not escapes.
+
+// The struct object Pointer points into, walking back as an access's address
+// is (but loosely: pointer arithmetic stays in the object). IntoMember: the
+// pointer is known to point into a member rather than at the object itself,
+// which at the object's first byte only a field index on the way (-O0), or
+// a variable index that steps by less than the struct, tell.
+std::optional<StructOffset>
+StructFieldTables::findPointedStruct(Value *Pointer, bool &IntoMember) {
+  bool ThroughFieldIndex = false;
+  uint64_t Stride = UINT64_MAX;
+  std::optional<StructOffset> Found =
+      findOutermostStruct(Pointer, ThroughFieldIndex, /*Loose=*/true, &Stride);
+  if (!Found)
+    return std::nullopt;
+  IntoMember = ThroughFieldIndex || Found->Offset != 0 ||
+               Stride < DL.getTypeAllocSize(Found->Struct).getFixedValue();
+  return Found;
+}
+
+// Flags the fields of Found's struct that [offset, offset + Length) overlaps.
+void StructFieldTables::markEscaping(StructOffset Found, uint64_t Length) {
+  std::optional<FieldRef> Field = topLevelField(Found, std::max<uint64_t>(Length, 1));
+  if (!Field)
+    return;
+  StructFieldTable &Table = *Field->Table;
+  if (Table.FieldEscapes.size() < Table.FieldOffsets.size())
+    Table.FieldEscapes.resize(Table.FieldOffsets.size());
+  for (unsigned I = 0; I < Field->Span; ++I)
+    Table.FieldEscapes[Field->Index + I] = true;
+}
+
+// A pointer into a member that leaves the pass's view.
+void StructFieldTables::noteEscape(Value *Pointer) {
+  if (!Pointer->getType()->isPointerTy())
+    return;
+  bool IntoMember = false;
+  std::optional<StructOffset> Found = findPointedStruct(Pointer, IntoMember);
+  if (Found && IntoMember)
+    markEscaping(*Found, 1);
+}
+
+// memset/memcpy/memmove: the runtime counts them for no field. A constant
+// length says which fields they cover; one that covers the whole object from
+// its start (clearing or copying the struct) touches no field more than
+// another, and is not an escape of any.
+void StructFieldTables::noteRangeEscape(Value *Pointer, Value *Length) {
+  bool IntoMember = false;
+  std::optional<StructOffset> Found = findPointedStruct(Pointer, IntoMember);
+  if (!Found)
+    return;
+  uint64_t Size = DL.getTypeAllocSize(Found->Struct).getFixedValue();
+  auto *Constant = dyn_cast<ConstantInt>(Length);
+  if (!Constant) {
+    if (IntoMember)
+      markEscaping(*Found, 1);
+    return;
+  }
+  uint64_t Bytes = Constant->getZExtValue();
+  if (!IntoMember && Bytes >= Size)
+    return;
+  markEscaping(*Found, std::min(Bytes, Size - Found->Offset));
+}
+
+// At the object's first byte a pointer to its first member is the object's
+// own address: only the callee's declared parameter type (debug info) tells
+// `fill(c->hash)` (an `unsigned *`) from `use(c)` (a `struct ctx *`). A
+// `void *` or `char *` parameter (free, fwrite, a thread's argument) or a
+// union (a wrapper around the struct, pthread_mutex_t) says nothing; a
+// parameter numbering that differs from the IR's (sret, split aggregates)
+// neither.
+bool StructFieldTables::parameterPointsIntoStruct(const CallBase &Call,
+                                                  unsigned ArgNo,
+                                                  StructType *Struct) {
+  Function *Callee = Call.getCalledFunction();
+  DISubprogram *SP = Callee ? Callee->getSubprogram() : nullptr;
+  DISubroutineType *Signature = SP ? SP->getType() : nullptr;
+  if (!Signature || Call.hasStructRetAttr())
+    return false;
+  DITypeRefArray Types = Signature->getTypeArray();
+  // Types[0] is the return type; a variadic function ends with a null.
+  unsigned Declared = Types.size() ? Types.size() - 1 : 0;
+  if (Declared && !Types[Declared])
+    --Declared;
+  if (Declared != Callee->getFunctionType()->getNumParams() ||
+      ArgNo >= Declared)
+    return false;
+  auto StripQualifiers = [](const DIType *Ty, const DIType **Typedef) {
+    while (auto *Derived = dyn_cast_or_null<DIDerivedType>(Ty)) {
+      unsigned Tag = Derived->getTag();
+      if (Tag == dwarf::DW_TAG_typedef && Typedef)
+        *Typedef = Derived;
+      else if (Tag != dwarf::DW_TAG_const_type &&
+               Tag != dwarf::DW_TAG_volatile_type &&
+               Tag != dwarf::DW_TAG_typedef)
+        break;
+      Ty = Derived->getBaseType();
+    }
+    return Ty;
+  };
+  auto *Param = dyn_cast_or_null<DIDerivedType>(
+      StripQualifiers(Types[ArgNo + 1], nullptr));
+  if (!Param || (Param->getTag() != dwarf::DW_TAG_pointer_type &&
+                 Param->getTag() != dwarf::DW_TAG_reference_type &&
+                 Param->getTag() != dwarf::DW_TAG_rvalue_reference_type))
+    return false;
+  const DIType *Typedef = nullptr;
+  const DIType *Pointee = StripQualifiers(Param->getBaseType(), &Typedef);
+  if (!Pointee)
+    return false; // void *
+  if (auto *Basic = dyn_cast<DIBasicType>(Pointee))
+    return Basic->getEncoding() != dwarf::DW_ATE_signed_char &&
+           Basic->getEncoding() != dwarf::DW_ATE_unsigned_char;
+  auto *Composite = dyn_cast<DICompositeType>(Pointee);
+  if (!Composite || Composite->getTag() == dwarf::DW_TAG_array_type)
+    return true; // a pointer, an enum, an array member
+  // A union, or a type as large as the struct: the object itself, or
+  // something that cannot be told from it.
+  if (Composite->getTag() == dwarf::DW_TAG_union_type ||
+      Composite->getSizeInBits() ==
+          DL.getTypeAllocSize(Struct).getFixedValue() * 8)
+    return false;
+  // clang names the LLVM type after the tag, scope-qualified in C++, or
+  // after the typedef of an anonymous struct.
+  const DIType *Named = Composite;
+  if (Composite->getName().empty() && Typedef)
+    Named = Typedef;
+  std::string Name = isCXXModule(M) ? qualifiedDebugName(Named)
+                                    : Named->getName().str();
+  StringRef LLVMName = Struct->getName();
+  for (StringRef Kind : {"struct.", "class."})
+    if (LLVMName.consume_front(Kind))
+      break;
+  // Another struct at the object's start: an embedded struct, a base.
+  return !Name.empty() && LLVMName != Name;
+}
+
+void StructFieldTables::noteCallEscapes(CallBase &Call) {
+  if (auto *II = dyn_cast<IntrinsicInst>(&Call)) {
+    if (auto *MI = dyn_cast<MemIntrinsic>(II)) {
+      noteRangeEscape(MI->getRawDest(), MI->getLength());
+      if (auto *MT = dyn_cast<MemTransferInst>(MI))
+        noteRangeEscape(MT->getRawSource(), MI->getLength());
+      return;
+    }
+    // Intrinsics that access no memory through their pointer (lifetime,
+    // debug, assume, prefetch); the others (masked and vector accesses) are
+    // counted for no field.
+    if (II->isAssumeLikeIntrinsic() ||
+        II->getIntrinsicID() == Intrinsic::prefetch)
+      return;
+  }
+  for (unsigned ArgNo = 0, N = Call.arg_size(); ArgNo < N; ++ArgNo) {
+    Value *Arg = Call.getArgOperand(ArgNo);
+    if (!Arg->getType()->isPointerTy())
+      continue;
+    bool IntoMember = false;
+    std::optional<StructOffset> Found = findPointedStruct(Arg, IntoMember);
+    if (Found && (IntoMember ||
+                  (Found->Offset == 0 &&
+                   parameterPointsIntoStruct(Call, ArgNo, Found->Struct))))
+      markEscaping(*Found, 1);
+  }
+}
+
+// Whether an integer made of a pointer becomes a pointer again (through
+// arithmetic on the way): accesses through it are counted for no field.
+static bool becomesPointerAgain(Instruction *FromPointer) {
+  SmallVector<Instruction *, 8> Work = {FromPointer};
+  SmallPtrSet<Instruction *, 16> Seen;
+  while (!Work.empty() && Seen.size() < 64) {
+    Instruction *I = Work.pop_back_val();
+    if (!Seen.insert(I).second)
+      continue;
+    for (User *U : I->users()) {
+      if (isa<IntToPtrInst>(U))
+        return true;
+      auto *UI = dyn_cast<Instruction>(U);
+      if (UI && (isa<BinaryOperator>(UI) || isa<CastInst>(UI) ||
+                 isa<PHINode>(UI) || isa<SelectInst>(UI)))
+        Work.push_back(UI);
+    }
+  }
+  return false;
+}
+
+void StructFieldTables::noteFieldEscapes(Function &F) {
+  if (!ClCacheFragFieldCounters)
+    return;
+  for (BasicBlock &BB : F)
+    for (Instruction &I : BB) {
+      if (auto *Store = dyn_cast<StoreInst>(&I)) {
+        // An unoptimised local holding the pointer is followed to it.
+        auto *Slot = dyn_cast<AllocaInst>(Store->getPointerOperand());
+        if (!Slot || onlyStoreToSlot(Slot) != Store)
+          noteEscape(Store->getValueOperand());
+      } else if (auto *Ret = dyn_cast<ReturnInst>(&I)) {
+        if (Value *Returned = Ret->getReturnValue())
+          noteEscape(Returned);
+      } else if (auto *RMW = dyn_cast<AtomicRMWInst>(&I)) {
+        noteEscape(RMW->getValOperand());
+      } else if (auto *CmpXchg = dyn_cast<AtomicCmpXchgInst>(&I)) {
+        noteEscape(CmpXchg->getNewValOperand());
+      } else if (auto *ToInt = dyn_cast<PtrToIntInst>(&I)) {
+        if (becomesPointerAgain(ToInt))
+          noteEscape(ToInt->getPointerOperand());
+      } else if (auto *Call = dyn_cast<CallBase>(&I)) {
+        noteCallEscapes(*Call);
+      }
+    }
+}
+
 static Constant *createInt32Array(Module &M, ArrayRef<uint64_t> Values,
                                   const Twine &Name) {
   SmallVector<uint32_t, 8> Narrow(Values.begin(), Values.end());
@@ -800,9 +1046,15 @@ static Constant *createInt32Array(Module &M, ArrayRef<uint64_t> Values,
       M, ConstantDataArray::get(M.getContext(), Narrow), Name);
 }
 
+// The version of the module info's layout (docs/InstrumentationABI.md), the
+// runtime refuses a module of another: 2 added each field's flags.
+static constexpr uint32_t kCacheFragABIVersion = 2;
+// field_flags bit 0: the field's address escapes (noteFieldEscapes).
+static constexpr uint8_t kFieldAddressEscapes = 1;
+
 Constant *StructFieldTables::createCacheFragModuleInfo(MemberNames &Names) {
   StructType *StructInfoTy = StructType::get(
-      Ctx, {PtrTy, Int32Ty, Int32Ty, PtrTy, PtrTy, PtrTy, PtrTy, PtrTy});
+      Ctx, {PtrTy, Int32Ty, Int32Ty, PtrTy, PtrTy, PtrTy, PtrTy, PtrTy, PtrTy});
   SmallVector<Constant *, 8> StructInfos;
   for (const std::unique_ptr<StructFieldTable> &Entry : StructTables) {
     StructFieldTable &Table = *Entry;
@@ -833,6 +1085,16 @@ Constant *StructFieldTables::createCacheFragModuleInfo(MemberNames &Names) {
           M, ConstantArray::get(ArrayType::get(PtrTy, NumFields), FieldNames),
           Prefix + ".field_names");
     }
+    // Null when no field escapes, as in most tables.
+    Constant *FieldFlags = ConstantPointerNull::get(PtrTy);
+    if (is_contained(Table.FieldEscapes, true)) {
+      SmallVector<uint8_t, 8> Flags(NumFields, 0);
+      for (size_t Field = 0; Field < Table.FieldEscapes.size(); ++Field)
+        if (Table.FieldEscapes[Field])
+          Flags[Field] = kFieldAddressEscapes;
+      FieldFlags = createPrivateConstant(
+          M, ConstantDataArray::get(Ctx, Flags), Prefix + ".field_flags");
+    }
     StructInfos.push_back(ConstantStruct::get(
         StructInfoTy,
         {createCString(M, Table.HasDebugInfo ? Table.SourceName : Table.Name,
@@ -841,7 +1103,7 @@ Constant *StructFieldTables::createCacheFragModuleInfo(MemberNames &Names) {
          ConstantInt::get(Int32Ty, NumFields),
          createInt32Array(M, Table.FieldOffsets, Prefix + ".field_offsets"),
          createInt32Array(M, Table.FieldSizes, Prefix + ".field_sizes"),
-         TypeNameArray, Table.Counters, FieldNameArray}));
+         TypeNameArray, Table.Counters, FieldNameArray, FieldFlags}));
   }
   Constant *StructArray = ConstantPointerNull::get(PtrTy);
   if (!StructInfos.empty())
@@ -853,12 +1115,12 @@ Constant *StructFieldTables::createCacheFragModuleInfo(MemberNames &Names) {
         "__efsan.struct_infos");
   auto [GlobalArray, NumGlobals] = Names.createGlobalLayouts();
   StructType *ModuleInfoTy =
-      StructType::get(Ctx, {PtrTy, Int32Ty, PtrTy, Int32Ty, PtrTy});
+      StructType::get(Ctx, {Int32Ty, PtrTy, Int32Ty, PtrTy, Int32Ty, PtrTy});
   return new GlobalVariable(
       M, ModuleInfoTy, /*isConstant=*/true, GlobalValue::PrivateLinkage,
       ConstantStruct::get(
           ModuleInfoTy,
-          {createCString(M, M.getModuleIdentifier(), "__efsan.module_name"),
+          {ConstantInt::get(Int32Ty, kCacheFragABIVersion), createCString(M, M.getModuleIdentifier(), "__efsan.module_name"),
            ConstantInt::get(Int32Ty, StructInfos.size()), StructArray,
            ConstantInt::get(Int32Ty, NumGlobals), GlobalArray}),
       "__efsan.cache_frag_module_info");

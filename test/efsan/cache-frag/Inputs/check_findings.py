@@ -14,7 +14,7 @@ threads. --bytes: thread T accessed [OFFSET, OFFSET+LENGTH) of the line of
 the first expected finding. --min-objects: the expected findings name at
 least N distinct objects (heap blocks by allocation site). Always checked: the documented keys, shares in
 [0, 1], and no estimate above the writes the finding counts (physically
-impossible), and the top-level keys with schema_version 3. Prints one line per problem and exits 1, or prints "ok".
+impossible), and the top-level keys with schema_version 4. Prints one line per problem and exits 1, or prints "ok".
 """
 import argparse
 import json
@@ -76,8 +76,8 @@ def main():
     missing = TOP_KEYS - report.keys()
     if missing:
         problems.append("report lacks %s" % sorted(missing))
-    if report.get("schema_version") != 3:
-        problems.append("schema_version %r, expected 3" % report.get("schema_version"))
+    if report.get("schema_version") != 4:
+        problems.append("schema_version %r, expected 4" % report.get("schema_version"))
     findings = report.get("findings", [])
     for i, f in enumerate(findings):
         missing = FINDING_KEYS - f.keys()

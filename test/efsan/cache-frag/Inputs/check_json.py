@@ -15,7 +15,7 @@ FINDING_KEYS = {"kind", "line_address", "invalidations", "observed_invalidations
 SITE_KEYS = {"thread", "access", "function", "file", "line", "count", "under_lock",
              "line_bytes"}
 ACCESS_KEYS = {"thread", "offset", "length", "object_offset", "reads", "writes"}
-FIELD_KEYS = {"index", "name", "offset", "size", "type", "count"}
+FIELD_KEYS = {"index", "name", "offset", "size", "type", "count", "heat", "address_escapes"}
 TEXT_KINDS = {"false sharing": "false-sharing", "true sharing": "true-sharing",
               "predicted false sharing": "predicted-false-sharing"}
 
@@ -78,11 +78,26 @@ def parse_text(path):
             struct = {"name": m.group(1), "size": int(m.group(2)), "counts": []}
             structs.append(struct)
             continue
-        m = re.match(r"    field (\d+)(?: (\S+))?\s+offset (\d+)\s+size (\d+)\s+.*count (\d+)", line)
+        m = re.match(r"    field (\d+)(?: (\S+))?\s+offset (\d+)\s+size (\d+)\s+.*count (\d+)"
+                     r"(?: \((.*)\))?$", line)
         if m and struct is not None:
             struct["counts"].append((int(m.group(1)), m.group(2), int(m.group(3)),
-                                     int(m.group(4)), int(m.group(5))))
+                                     int(m.group(4)), int(m.group(5))) + text_heat(m.group(6) or ""))
     return findings, structs
+
+
+# The text's heat tag as the JSON's heat and address_escapes: "(hot)",
+# "(not seen: address escapes)", "(hot; lower bound: address escapes)", none
+# for warm.
+TEXT_HEATS = {"": "warm", "unused: padding?": "padding", "not seen": "not_seen"}
+
+
+def text_heat(tag):
+    heat, escapes = tag, False
+    for suffix in (": address escapes", "; lower bound: address escapes"):
+        if tag.endswith(suffix):
+            heat, escapes = tag[:-len(suffix)], True
+    return (TEXT_HEATS.get(heat, heat), escapes)
 
 
 def main():
@@ -96,7 +111,7 @@ def main():
             fail("missing key %r" % key)
     if report["tool"] != "cache-frag":
         fail("tool is %r" % report["tool"])
-    if report["schema_version"] != 3:
+    if report["schema_version"] != 4:
         fail("schema_version is %r" % report["schema_version"])
     text_findings, text_structs = parse_text(sys.argv[2])
     if len(report["findings"]) != len(text_findings):
@@ -152,7 +167,8 @@ def main():
         for f in j["fields"]:
             if FIELD_KEYS - set(f):
                 fail("field lacks %s" % sorted(FIELD_KEYS - set(f)))
-            counts.append((f["index"], f["name"], f["offset"], f["size"], f["count"]))
+            counts.append((f["index"], f["name"], f["offset"], f["size"], f["count"],
+                           f["heat"], f["address_escapes"]))
         if counts != t["counts"]:
             fail("struct %s counts: JSON %r, text %r" % (j["name"], counts, t["counts"]))
     print("check_json: %d findings and %d structs match" % (len(text_findings), len(text_structs)))

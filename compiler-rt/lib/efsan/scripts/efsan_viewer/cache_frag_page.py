@@ -309,7 +309,18 @@ def ranking_svg(findings):
 
 
 HEAT_COLOURS = {"hot": "#d62728", "warm": "#ff9f1c", "cold": "#4a90d9", "padding": "#cfcfcf",
-                "unused": "#ececec"}
+                "unused": "#ececec", "not_seen": "#9b7fc4"}
+
+
+def heat_label(f):
+    """A field's heat as the text report words it: a field whose address
+    escapes is "not seen" with no count, and its count a lower bound."""
+    heat = f.get("heat", "")
+    if heat == "not_seen":
+        return "not seen (address escapes)"
+    if f.get("address_escapes"):
+        return "%s (lower bound: address escapes)" % heat
+    return heat
 
 
 def struct_svg(s, width=900):
@@ -331,7 +342,8 @@ def struct_svg(s, width=900):
             out.append('<text class="field-name" x="%s" y="%d" text-anchor="middle">%s</text>'
                        % (num(x + w / 2), 4 + h // 2 + 4, esc(name)))
         out.append("<title>%s: offset %d, %d bytes, %s, %s accesses (%s)</title></g>"
-                   % (esc(name), f["offset"], f["size"], esc(f.get("type", "")), esc(fmt_int(f["count"])), esc(heat)))
+                   % (esc(name), f["offset"], f["size"], esc(f.get("type", "")), esc(fmt_int(f["count"])),
+                      esc(heat_label(f))))
     # Cache-line boundaries, as the struct would sit at a 64-byte aligned
     # address; at most about 32 of them drawn for a large struct.
     step = 64 * max(1, -(-size // (64 * 32)))
@@ -358,7 +370,7 @@ def struct_html(s, report):
                     '<td>%s</td></tr>'
                     % (esc(heat), esc(f.get("index", "")), esc(f.get("name") or "—"), f["offset"], f["size"],
                        esc(f.get("type", "")), esc(fmt_int(f["count"])), int(120 * f["count"] / busiest),
-                       HEAT_COLOURS.get(heat, "#999"), share, esc(heat)))
+                       HEAT_COLOURS.get(heat, "#999"), share, esc(heat_label(f))))
     note = ""
     if s.get("hot_cold_mix"):
         note = ('<p class="verdict">Hot and cold fields are mixed: without the cold fields the hot ones would '

@@ -16,8 +16,8 @@ from .reports import InputError, _where
 from .formatting import (fmt_int, fmt_lines, fmt_bytes, fmt_seconds, fmt_delta, esc, attr,
                          thread_name, legend_html, object_label)
 from .working_set_page import timeline_svg, level_name
-from .cache_frag_page import (KIND_TEXT, ranked_findings, finding_title, line_map_svg,
-                              line_map_legend)
+from .cache_frag_page import (KIND_TEXT, heat_label, ranked_findings, finding_title,
+                              line_map_svg, line_map_legend)
 from .page import page
 
 
@@ -233,8 +233,8 @@ def diff_cache_frag(before, after):
                 fb_ = {(x.get("name") or x.get("index")): x for x in sb["fields"]}
                 for x in sa["fields"]:
                     y = fb_.get(x.get("name") or x.get("index"))
-                    if y and y.get("heat") != x.get("heat"):
-                        changes.append("%s %s → %s" % (x.get("name") or x.get("index"), y.get("heat"), x.get("heat")))
+                    if y and heat_label(y) != heat_label(x):
+                        changes.append("%s %s → %s" % (x.get("name") or x.get("index"), heat_label(y), heat_label(x)))
             rows.append(diff_row(n, sb["accesses"] if sb else None, sa["accesses"] if sa else None,
                                  extra="<td>%s</td>" % esc("; ".join(changes)), key=n))
         out.append('<table class="diff-table structs"><tr><th>struct</th><th>accesses before</th><th>after</th>'

@@ -14,10 +14,12 @@ import json
 import sys
 
 
-SCHEMA_VERSION = 3
-# Version 2 reads as version 3: the only change (working-set snapshots that
-# may be estimates, flagged by new keys) leaves version-2 reports exact.
-READABLE_VERSIONS = (2, 3)
+SCHEMA_VERSION = 4
+# Older versions read as version 4: version 3 added working-set snapshots
+# that may be estimates (flagged by new keys), version 4 the struct field
+# heat "not_seen" and address_escapes; reports without them are exact and
+# have no such field.
+READABLE_VERSIONS = (2, 3, 4)
 TOOLS = ("working-set", "cache-frag")
 PROG = "efsan-view"
 

@@ -1,0 +1,14 @@
+// The second file of struct-fields-escape.c: the loops that write a member
+// through its address, which the pass compiling this file cannot tie to the
+// member (it only sees an `unsigned short *`).
+
+void fill_chain(unsigned short *chain, const unsigned char *p, unsigned from,
+                unsigned n) {
+  for (unsigned i = from; i < n; i++)
+    chain[i & 8191] = (unsigned short)(i - p[i]);
+}
+
+void fill_lens(unsigned short *lens, const unsigned char *p, unsigned n) {
+  for (unsigned i = 0; i < n; i++)
+    lens[i % 66] += p[i];
+}
