@@ -870,9 +870,11 @@ void StructFieldTables::noteEscape(Value *Pointer) {
 }
 
 // memset/memcpy/memmove: the runtime counts them for no field. A constant
-// length says which fields they cover; one that covers the whole object from
-// its start (clearing or copying the struct) touches no field more than
-// another, and is not an escape of any.
+// length says which fields they cover. One from the object's own address
+// over several fields clears or copies the object (or most of it: the
+// optimiser trims a memset's tail that later stores overwrite, as in
+// LZ4_initStreamHC), touches no field more than another, and is not an
+// escape of any; one over the first field only is that member's.
 void StructFieldTables::noteRangeEscape(Value *Pointer, Value *Length) {
   bool IntoMember = false;
   std::optional<StructOffset> Found = findPointedStruct(Pointer, IntoMember);
@@ -885,10 +887,12 @@ void StructFieldTables::noteRangeEscape(Value *Pointer, Value *Length) {
       markEscaping(*Found, 1);
     return;
   }
-  uint64_t Bytes = Constant->getZExtValue();
-  if (!IntoMember && Bytes >= Size)
+  uint64_t Bytes = std::min(Constant->getZExtValue(), Size - Found->Offset);
+  const StructLayout *Layout = DL.getStructLayout(Found->Struct);
+  if (!IntoMember && Bytes > 0 &&
+      Layout->getElementContainingOffset(Bytes - 1) != 0)
     return;
-  markEscaping(*Found, std::min(Bytes, Size - Found->Offset));
+  markEscaping(*Found, Bytes);
 }
 
 // At the object's first byte a pointer to its first member is the object's
