@@ -123,8 +123,8 @@ struct cf_line_record {
   u32 owners[CF_THREAD_SLOTS];
   efsan_mutex objects_lock;
   u32 object_count;
-  // The samples of its live threads at the last sweep + 1 (the sweep's).
-  u32 sweep_mark;
+  // When its live threads last sampled it, as sweeps saw it (the sweep's).
+  u64 sweep_mark;
   struct cf_line_object objects[CF_LINE_OBJECTS];
 
   _Alignas(64) cf_history history;

@@ -106,7 +106,7 @@ static u32 cf_solo_capacity;
 static u32 cf_solo_count;
 static struct cf_pool cf_solo_pool;
 static uptr *cf_solo_lines; // the line of each solo summary in use; 0: free
-static u32 *cf_solo_marks;  // for sweeps (cf_done_with)
+static u64 *cf_solo_marks;  // for sweeps (cf_done_with)
 
 // A line several threads used, each at other times so far (a heap block
 // freed by one thread and reused by the next, a buffer handed on at a
@@ -141,7 +141,7 @@ static u32 cf_summary_capacity;
 static u32 cf_summary_count;
 static struct cf_pool cf_summary_pool;
 static uptr *cf_summary_lines; // the line of each summary in use; 0: free
-static u32 *cf_summary_marks;  // for sweeps (cf_done_with)
+static u64 *cf_summary_marks;  // for sweeps (cf_done_with)
 // Summarized lines several threads used in turn whose entries went back.
 static u64 cf_retired_handed_over;
 static u64 cf_untracked;
@@ -1069,17 +1069,24 @@ u64 cf_summarized_lines(void) {
 //===-- Giving entries back ------------------------------------------------===//
 
 // Whether the threads of a line are done with it: each has exited, or the
-// live ones sampled it no more since the last sweep (*mark: their samples
-// then + 1; 0 before the first look). A live thread that comes back to the
-// line later starts it afresh, as after a hand-over: what it did there
-// before met the exited threads only, and met too little to be reported.
-static bool cf_done_with(u32 *mark, bool live, u64 live_samples) {
+// live ones have not sampled it for CF_DONE_MS (*mark: the live threads'
+// samples + 1 in the low half, the sweep's clock in ms when they last
+// changed in the high half; 0 before the first look). A live thread that
+// comes back to the line later starts it afresh, as after a hand-over: what
+// it did there before met the exited threads only, and met too little to be
+// reported. A second, not a sweep: a line each thread samples once in a
+// while must not be given back between two of its samples and made again.
+#define CF_DONE_MS 1000
+static u32 cf_sweep_ms; // monotonic clock in ms at the current sweep's start
+
+static bool cf_done_with(u64 *mark, bool live, u64 live_samples) {
   if (!live)
     return true;
-  u32 now = (u32)live_samples + 1;
-  if (cf_load(mark) == now)
-    return true;
-  cf_store(mark, now);
+  u32 samples = (u32)live_samples + 1;
+  u64 seen = cf_load(mark);
+  if ((u32)seen == samples)
+    return cf_sweep_ms - (u32)(seen >> 32) >= CF_DONE_MS;
+  cf_store(mark, ((u64)cf_sweep_ms << 32) | samples);
   return false;
 }
 
@@ -1108,8 +1115,8 @@ static bool cf_sweep_record(u32 index) {
   bool live = false;
   u64 live_samples = 0;
   for (int i = 0; i < CF_THREAD_SLOTS; i++) {
-    struct cf_thread_line *part = cf_thread_part(record, i);
-    if (part && cf_live(cf_owner(record, i))) {
+    struct cf_thread_line *part;
+    if (cf_live(cf_owner(record, i)) && (part = cf_thread_part(record, i))) {
       live = true;
       live_samples += cf_load(&part->reads) + cf_load(&part->writes);
     }
@@ -1196,19 +1203,20 @@ static bool cf_sweep_solo(u32 index) {
 }
 
 void cf_lines_thread_exited(void) {
-  // Now and then: when the entries made since the last sweep are a quarter
-  // of those in use (and at least 1024), so that sweeping costs a constant
-  // share of making them.
+  // Now and then: when the entries made since the last sweep are half of
+  // those in use (and at least 1024), so that sweeping costs a constant
+  // share of making them (a sweep reads every entry in use).
   u32 records = cf_load(&cf_record_count), summaries = cf_load(&cf_summary_count),
       solos = cf_load(&cf_solo_count);
   u32 in_use = cf_pool_in_use(&cf_record_pool, records) +
                cf_pool_in_use(&cf_summary_pool, summaries) +
                cf_pool_in_use(&cf_solo_pool, solos);
   u32 made = cf_load(&cf_new_entries);
-  if (made < 1024 || made < in_use / 4 || !cf_reclaim_begin())
+  if (made < 1024 || made < in_use / 2 || !cf_reclaim_begin())
     return;
   cf_store(&cf_new_entries, 0);
   u64 start = efsan_thread_cpu_ns();
+  cf_sweep_ms = (u32)(efsan_monotonic_ns() / 1000000);
   bool retired = false;
   for (u32 i = 0; i < records && i < cf_record_capacity; i++)
     retired |= cf_sweep_record(i);
@@ -1342,7 +1350,7 @@ void cf_lines_init(u32 record_capacity, u64 mean_period, u64 prediction_samples,
   cf_solo_table = (struct cf_line_use *)efsan_mmap_noreserve(
       (uptr)cf_solo_capacity * sizeof(struct cf_line_use));
   cf_solo_lines = (uptr *)efsan_mmap_noreserve((uptr)cf_solo_capacity * sizeof(uptr));
-  cf_solo_marks = (u32 *)efsan_mmap_noreserve((uptr)cf_solo_capacity * sizeof(u32));
+  cf_solo_marks = (u64 *)efsan_mmap_noreserve((uptr)cf_solo_capacity * sizeof(u64));
   cf_pool_init(&cf_solo_pool, cf_solo_capacity);
   // Most lines several threads use are used in turn: room for 4 per
   // record, 384 bytes each.
@@ -1352,7 +1360,7 @@ void cf_lines_init(u32 record_capacity, u64 mean_period, u64 prediction_samples,
   cf_summary_lines =
       (uptr *)efsan_mmap_noreserve((uptr)cf_summary_capacity * sizeof(uptr));
   cf_summary_marks =
-      (u32 *)efsan_mmap_noreserve((uptr)cf_summary_capacity * sizeof(u32));
+      (u64 *)efsan_mmap_noreserve((uptr)cf_summary_capacity * sizeof(u64));
   cf_pool_init(&cf_summary_pool, cf_summary_capacity);
   cf_reclaim_init();
 }
