@@ -2,11 +2,12 @@
 //
 // The judgments the struct field usage report prints
 // (efsan_cache_frag_findings.h): each field's heat (hot, warm, cold,
-// padding, unused, not seen), a struct's shape (hot span, cold fields beside hot
-// ones), whether its layout can be judged and whether its hot and cold
-// fields mix, and the order and folding of the types listed. It does not
-// count the accesses (efsan_cache_frag_structs.c) nor print anything
-// (efsan_cache_frag_report.c). docs/CacheFrag.md, "Struct field usage".
+// padding, unused, not seen), a struct's shape (hot span, cold fields
+// beside hot ones), whether its layout can be judged and whether its hot
+// and cold fields mix, and the order and folding of the types listed. It
+// does not count the accesses (efsan_cache_frag_structs.c) nor print
+// anything (efsan_cache_frag_report.c). docs/CacheFrag.md, "Struct field
+// usage".
 //
 //===----------------------------------------------------------------------===//
 #include "efsan_cache_frag_findings.h"

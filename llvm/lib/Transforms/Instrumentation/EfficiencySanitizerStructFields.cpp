@@ -849,7 +849,8 @@ StructFieldTables::findPointedStruct(Value *Pointer, bool &IntoMember) {
 
 // Flags the fields of Found's struct that [offset, offset + Length) overlaps.
 void StructFieldTables::markEscaping(StructOffset Found, uint64_t Length) {
-  std::optional<FieldRef> Field = topLevelField(Found, std::max<uint64_t>(Length, 1));
+  std::optional<FieldRef> Field =
+      topLevelField(Found, std::max<uint64_t>(Length, 1));
   if (!Field)
     return;
   StructFieldTable &Table = *Field->Table;
@@ -1124,7 +1125,8 @@ Constant *StructFieldTables::createCacheFragModuleInfo(MemberNames &Names) {
       M, ModuleInfoTy, /*isConstant=*/true, GlobalValue::PrivateLinkage,
       ConstantStruct::get(
           ModuleInfoTy,
-          {ConstantInt::get(Int32Ty, kCacheFragABIVersion), createCString(M, M.getModuleIdentifier(), "__efsan.module_name"),
+          {ConstantInt::get(Int32Ty, kCacheFragABIVersion),
+           createCString(M, M.getModuleIdentifier(), "__efsan.module_name"),
            ConstantInt::get(Int32Ty, StructInfos.size()), StructArray,
            ConstantInt::get(Int32Ty, NumGlobals), GlobalArray}),
       "__efsan.cache_frag_module_info");
