@@ -44,16 +44,20 @@ static bool cf_line_under_lock(const struct cf_finding *f);
 // the transfer. A store retires into the store buffer and the core goes on
 // with the work after it while the line comes back: it stalls only when it
 // needs the line again (a load of it, the next store draining behind the
-// first) before the line is there, or when it has run CF_RUN_AHEAD_NS
-// ahead (its store buffer and reorder window are full). So the work up to
-// the thread's next access hides up to CF_RUN_AHEAD_NS of the transfer:
-//     stall = transfer - min(gap, CF_RUN_AHEAD_NS), at least 0.
+// first) before the line is there, or when it cannot run further ahead
+// (its store buffer and reorder window full). So the work up to the
+// thread's next access hides part of the transfer: nearly all of the
+// first ns of it, less and less as the core's window fills, at most
+// CF_RUN_AHEAD_NS:
+//     hidden = CF_RUN_AHEAD_NS * (1 - exp(-gap / CF_RUN_AHEAD_NS)),
+//     stall = transfer - hidden, at least 0.
 // A thread that hammers the line hides nothing (the cap decides, below);
-// one whose writes are further apart than a transfer, where the transfer
-// is shorter than the run-ahead (two vCPUs of one core complex), hides it
-// all. docs/CacheFrag.md, "Impact and thresholds".
+// one whose writes are further apart than a transfer hides it all where
+// the transfer is short (two vCPUs of one core complex, 40 ns), and all
+// but transfer - CF_RUN_AHEAD_NS where it is long (two complexes, 170 ns).
+// docs/CacheFrag.md, "Impact and thresholds".
 static double cf_plain_store_stall(double gap, double transfer) {
-  double hidden = gap < CF_RUN_AHEAD_NS ? gap : CF_RUN_AHEAD_NS;
+  double hidden = CF_RUN_AHEAD_NS * (1 - cf_exp_neg(gap / CF_RUN_AHEAD_NS));
   return transfer > hidden ? transfer - hidden : 0;
 }
 
