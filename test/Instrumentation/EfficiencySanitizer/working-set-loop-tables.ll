@@ -2,7 +2,8 @@
 ; byte: table[a[i]] lies in the 1 KiB of table[0..255] whatever a holds. The
 ; loop tests once before it (the copy marked whole) or before each chunk (the
 ; original loop) whether every line of the table is marked, and the table
-; access's check runs only when they are not. An index that is not bounded
+; access's check runs only when they are not: in the copy marked whole behind
+; a branch, in the chunked loop by running a copy of the body without it. An index that is not bounded
 ; (a 64-bit value from memory) keeps its plain check; -efsan-loop-table-limit=0
 ; turns the tables off.
 ; RUN: %opt -load-pass-plugin=%efsan_plugin -passes='efsan<working-set>' -S %s | FileCheck %s
@@ -67,13 +68,37 @@ exit:
 ; The unbounded index: a plain check.
 ; CHECK-NEXT:    %pb.efsan.marked = getelementptr inbounds i32, ptr %big, i64 %j.efsan.marked
 ; CHECK-NEXT:    ptrtoint ptr %pb.efsan.marked to i64
-; The original loop, in chunks: the test after each chunk's marks.
+; The original loop, in chunks: the test after each chunk's marks, whose
+; result picks, at the top of every iteration, one of two copies of the body:
+; the original, with the table access's check, or a copy without it. The
+; unbounded index keeps its check in both; both latches feed the header's
+; and the exit's phis.
 ; CHECK:       {{^}}loop:
-; CHECK:         %efsan.tables.marked.before = phi i1 [ false, %loop.ph ], [ %[[CHUNKMARKED:efsan.tables.marked[0-9]+]], %{{[0-9]+}} ]
-; CHECK:       efsan.chunk.mark:
-; CHECK:         %[[CHUNKMARKED]] = phi i1 [ %efsan.tables.marked.before, %loop ], [ %efsan.table.marked{{[0-9]+}}, %efsan.table.tested{{[0-9]+}} ]
+; CHECK-NEXT:    %i = phi i64 [ %next, %[[LATCH:[0-9]+]] ], [ 0, %loop.ph ], [ %next.efsan.tables, %[[TLATCH:[0-9]+]] ]
+; CHECK:         %efsan.tables.marked.before = phi i1 [ false, %loop.ph ], [ %[[CHUNKMARKED:efsan.tables.marked[0-9]+]], %[[LATCH]] ], [ %[[CHUNKMARKED]], %[[TLATCH]] ]
+; CHECK:       loop.efsan.body:
+; CHECK-NEXT:    %efsan.chunk.left.here = phi
+; CHECK-NEXT:    %[[CHUNKMARKED]] = phi i1 [ %efsan.tables.marked.before, %loop ], [ %efsan.table.marked{{[0-9]+}}, %efsan.table.tested{{[0-9]+}} ]
+; CHECK-NEXT:    br i1 %[[CHUNKMARKED]], label %loop.efsan.tables, label %loop.efsan.checked
+; CHECK:       loop.efsan.checked:
 ; CHECK:         %pt = getelementptr inbounds i32, ptr %table, i64 %xz
-; CHECK-NEXT:    xor i1 %[[CHUNKMARKED]], true
+; CHECK-NEXT:    ptrtoint ptr %pt to i64
+; CHECK:         %t = load i32, ptr %pt, align 4{{$}}
+; CHECK:         %pb = getelementptr inbounds i32, ptr %big, i64 %j
+; CHECK-NEXT:    ptrtoint ptr %pb to i64
+; CHECK:       [[LATCH]]:
+; CHECK:         %efsan.chunk.left.next = sub i64 %efsan.chunk.left.here, 1
+; CHECK-NEXT:    br i1 %done, label %exit, label %loop
+; CHECK:       exit:
+; CHECK-NEXT:    %r = phi i64 [ 0, %entry ], [ %sum.next, %[[LATCH]] ], [ %sum.next.efsan.marked, %{{[0-9]+}} ], [ %sum.next.efsan.tables, %[[TLATCH]] ]
+; CHECK:       loop.efsan.tables:
+; CHECK:         %pt.efsan.tables = getelementptr inbounds i32, ptr %table, i64 %xz.efsan.tables
+; CHECK-NEXT:    %t.efsan.tables = load i32, ptr %pt.efsan.tables, align 4, !nosanitize
+; CHECK:         %pb.efsan.tables = getelementptr inbounds i32, ptr %big, i64 %j.efsan.tables
+; CHECK-NEXT:    ptrtoint ptr %pb.efsan.tables to i64
+; CHECK:       [[TLATCH]]:
+; CHECK:         %efsan.chunk.left.next.efsan.tables = sub i64 %efsan.chunk.left.here, 1
+; CHECK-NEXT:    br i1 %done.efsan.tables, label %exit, label %loop
 
 ; OFF-LABEL: define i64 @lookup(
 ; OFF-NOT:     efsan.table

@@ -317,9 +317,13 @@ private:
   void findLoopTables(LoopRangePlan &Plan, ScalarEvolution &SE,
                       SCEVExpander &Probe, Instruction *Before,
                       AccessDescriber DescribeAccess);
-  Value *emitChunkMarks(BasicBlock *Header, BasicBlock *Latch, Value *Count,
-                        ArrayRef<ExpandedRange> Ranges,
-                        ArrayRef<std::pair<Value *, uint64_t>> Tables);
+  PHINode *emitChunkMarks(BasicBlock *Header, BasicBlock *Latch, Value *Count,
+                          ArrayRef<ExpandedRange> Ranges,
+                          ArrayRef<std::pair<Value *, uint64_t>> Tables);
+  void splitChunkedLoopByTables(BasicBlock *Header, BasicBlock *Latch,
+                                ArrayRef<BasicBlock *> LoopBlocks,
+                                PHINode *TablesMarked,
+                                ArrayRef<Instruction *> TableAccesses);
 
   FunctionAnalysisManager *FAM;
   // Accesses whose check runs only when this i1 is false (their loop's

@@ -333,6 +333,7 @@ bool LoopRangeMarker::markLoopRanges(Function &F,
   }
   Expander.clear();
   SmallVector<std::pair<BasicBlock *, BasicBlock *>, 4> ChunkedLoops;
+  SmallVector<SmallVector<BasicBlock *, 8>, 4> ChunkedLoopBlocks;
   SmallVector<SmallVector<Instruction *, 4>, 4> MarkedTableAccesses;
 
   for (unsigned P = 0; P < Plans.size(); ++P) {
@@ -340,6 +341,7 @@ bool LoopRangeMarker::markLoopRanges(Function &F,
     BasicBlock *Check = L->getLoopPreheader();
     BasicBlock *Latch = L->getLoopLatch();
     ChunkedLoops.push_back({L->getHeader(), Latch});
+    ChunkedLoopBlocks.emplace_back(L->blocks());
     BasicBlock *Exit = L->getExitBlock();
     BasicBlock *Preheader =
         SplitBlock(Check, Check->getTerminator(), &DT, &LI, nullptr,
@@ -413,10 +415,10 @@ bool LoopRangeMarker::markLoopRanges(Function &F,
     for (Instruction *I : Plans[P].Accesses)
       markNoSanitize(I);
     auto [Header, Latch] = ChunkedLoops[P];
-    if (Value *Marked = emitChunkMarks(Header, Latch, ChunkedCounts[P],
-                                       Expanded[P], ExpandedTables[P]))
-      for (Instruction *I : Plans[P].TableAccesses)
-        CheckGuards[I] = Marked;
+    if (PHINode *Marked = emitChunkMarks(Header, Latch, ChunkedCounts[P],
+                                         Expanded[P], ExpandedTables[P]))
+      splitChunkedLoopByTables(Header, Latch, ChunkedLoopBlocks[P], Marked,
+                               Plans[P].TableAccesses);
   }
   FAM->invalidate(F, PreservedAnalyses::none());
   return true;
@@ -432,7 +434,7 @@ bool LoopRangeMarker::markLoopRanges(Function &F,
 // the cold block's address arithmetic into induction variables updated in
 // every iteration; and i, which only the cold block uses, lives in a stack
 // slot, so that the loop carries no copy of it from register to register.
-Value *LoopRangeMarker::emitChunkMarks(
+PHINode *LoopRangeMarker::emitChunkMarks(
     BasicBlock *Header, BasicBlock *Latch, Value *Count,
     ArrayRef<ExpandedRange> Ranges,
     ArrayRef<std::pair<Value *, uint64_t>> Tables) {
@@ -518,6 +520,56 @@ Value *LoopRangeMarker::emitChunkMarks(
     markNoSanitize(IRB.CreateStore(IRB.getInt64(0), FirstSlot));
   }
   return MarkedHere;
+}
+
+// A chunked loop with tables runs its body in one of two copies, chosen at
+// the top of every iteration by TablesMarked (the flag the last chunk mark
+// computed, a phi at the top of the body): the original, whose table
+// accesses keep their checks, and a copy whose table accesses have none.
+// One predictable branch per iteration instead of a test per table access,
+// and the checked copy is laid out as if there were no tables: with a guard
+// per access, a loop whose tables are never all marked (a histogram whose
+// pixels never reach some bins, so some lines of each table are never
+// touched) paid the guard and an out-of-line check with two taken branches
+// on every access (ph_histogram 2.4x, against 1.7x with tables off). The
+// loop leaves only at its latch (a plan's condition), so the copy's latch
+// joins the original's in the header's and the exit's phis; every use of a
+// loop value outside it is an exit phi already (the versioning made them).
+void LoopRangeMarker::splitChunkedLoopByTables(
+    BasicBlock *Header, BasicBlock *Latch, ArrayRef<BasicBlock *> LoopBlocks,
+    PHINode *TablesMarked, ArrayRef<Instruction *> TableAccesses) {
+  BasicBlock *Body = TablesMarked->getParent();
+  BasicBlock *Checked = Body->splitBasicBlock(
+      Body->getFirstNonPHIIt(), Header->getName() + ".efsan.checked");
+  if (Latch == Header || Latch == Body)
+    Latch = Checked;
+  SmallVector<BasicBlock *, 8> Originals{Checked};
+  for (BasicBlock *BB : LoopBlocks)
+    if (BB != Header && BB != Checked)
+      Originals.push_back(BB);
+  Function &F = *Header->getParent();
+  ValueToValueMapTy VMap;
+  SmallVector<BasicBlock *, 8> Copies;
+  for (BasicBlock *BB : Originals) {
+    BasicBlock *Copy = CloneBasicBlock(BB, VMap, ".efsan.tables", &F);
+    VMap[BB] = Copy;
+    Copies.push_back(Copy);
+  }
+  Copies.front()->setName(Header->getName() + ".efsan.tables");
+  remapInstructionsInBlocks(Copies, VMap);
+  Body->getTerminator()->eraseFromParent();
+  BranchInst::Create(cast<BasicBlock>(VMap[Checked]), Checked, TablesMarked,
+                     Body);
+  auto *CopiedLatch = cast<BasicBlock>(VMap[Latch]);
+  for (BasicBlock *Succ : successors(Latch))
+    for (PHINode &PN : Succ->phis()) {
+      Value *V = PN.getIncomingValueForBlock(Latch);
+      auto It = VMap.find(V);
+      PN.addIncoming(It != VMap.end() ? static_cast<Value *>(It->second) : V,
+                     CopiedLatch);
+    }
+  for (Instruction *I : TableAccesses)
+    markNoSanitize(cast<Instruction>(VMap[I]));
 }
 
 // A loop's tables (working set): an access of a loop with a plan whose
