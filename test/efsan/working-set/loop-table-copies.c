@@ -10,7 +10,12 @@
 //     the second half of the loop;
 //   - part: bytes 0..63 only, 8 of the table's 32 lines, never all marked:
 //     every chunk runs the checked copy and the other 24 lines stay out; it
-//     adds into `big_too` at the same indices as full's loop into `big`.
+//     adds into `big_too` at the same indices as full's loop into `big`;
+//   - small: a 4 KiB image of every value, short enough for the loop's copy
+//     marked whole (docs/Pass.md), counted twice into a table: the first
+//     run marks the table (and adds into line 0 of `big_small`), the second
+//     finds it marked before the loop and runs the copy without the table's
+//     checks, adding into `big_small` at random (SMALL_LINES lines).
 // The program computes which lines of big and big_too it touched (BIG_LINES),
 // and the checksum of the counters, which must not depend on the
 // instrumentation. The counts are those of the phase "count": the checksum
@@ -26,7 +31,9 @@
 // RUN:   "{o['name']: o['lines'] for o in phases[0]['objects']}['full'] == 32" \
 // RUN:   "{o['name']: o['lines'] for o in phases[0]['objects']}['part'] == 8" \
 // RUN:   "{o['name']: o['lines'] for o in phases[0]['objects']}['big'] == BIG_LINES" \
-// RUN:   "{o['name']: o['lines'] for o in phases[0]['objects']}['big_too'] == BIG_LINES"
+// RUN:   "{o['name']: o['lines'] for o in phases[0]['objects']}['big_too'] == BIG_LINES" \
+// RUN:   "{o['name']: o['lines'] for o in phases[0]['objects']}['small'] == 32" \
+// RUN:   "{o['name']: o['lines'] for o in phases[0]['objects']}['big_small'] == SMALL_LINES"
 #include <stdio.h>
 #include <stdlib.h>
 
@@ -34,7 +41,8 @@ __attribute__((weak)) void __efsan_mark_phase(const char *name);
 
 enum { N = 1 << 20, BIG = 1 << 16 }; // 16 chunks of 65536 bytes; 8192 lines
 
-_Alignas(64) long full[256], part[256], big[BIG], big_too[BIG];
+_Alignas(64) long full[256], part[256], small[256];
+_Alignas(64) long big[BIG], big_too[BIG], big_small[BIG];
 
 __attribute__((noinline)) void count(long *table, const unsigned char *image,
                                      const unsigned *where, long *sums,
@@ -53,7 +61,8 @@ static unsigned next(unsigned *v) {
 int main(void) {
   unsigned char *image = malloc(N);
   unsigned *where = malloc(N * sizeof *where);
-  static unsigned char touched[BIG / 8];
+  static unsigned char touched[BIG / 8], touched_small[BIG / 8];
+  static unsigned where_small[4096];
   if (!image || !where)
     return 1;
   unsigned v = 2024;
@@ -70,18 +79,36 @@ int main(void) {
   for (long i = 0; i < N; i++)
     image[i] &= 63;
   count(part, image, where, big_too, N);
+  for (long i = 0; i < 4096; i++) {
+    image[i] = (unsigned char)(i * 7);
+    where_small[i] = 0;
+  }
+  touched_small[0] = 1;
+  count(small, image, where_small, big_small, 4096);
+  for (long i = 0; i < 4096; i++) {
+    where_small[i] = next(&v) % BIG;
+    touched_small[where_small[i] / 8] = 1;
+  }
+  count(small, image, where_small, big_small, 4096);
   if (__efsan_mark_phase)
     __efsan_mark_phase("checksum");
-  long lines = 0;
-  for (long l = 0; l < BIG / 8; l++)
+  long lines = 0, small_lines = 0;
+  for (long l = 0; l < BIG / 8; l++) {
     lines += touched[l];
+    small_lines += touched_small[l];
+  }
   // The checksum reads only what the loops touched, not to add lines.
   unsigned long sum = 0;
   for (int b = 0; b < 256; b++)
-    sum = sum * 31 + (unsigned long)full[b] + (b < 64 ? 3 * part[b] : 0);
+    sum = sum * 31 + (unsigned long)(full[b] + 5 * small[b]) +
+          (b < 64 ? 3 * part[b] : 0);
   for (long i = 0; i < BIG; i++)
     if (touched[i / 8])
       sum = sum * 7 + (unsigned long)(big[i] + 5 * big_too[i]);
-  printf("BIG_LINES=%ld\nSUM=%lu\n", lines, sum);
+  for (long i = 0; i < BIG; i++)
+    if (touched_small[i / 8])
+      sum = sum * 3 + (unsigned long)big_small[i];
+  printf("BIG_LINES=%ld\nSMALL_LINES=%ld\nSUM=%lu\n", lines, small_lines,
+         sum);
   return 0;
 }
