@@ -1,12 +1,13 @@
 #!/usr/bin/env bash
 # The efsan benchmark: builds utils/bench/kernels/*.c at -O2 uninstrumented
 # (base), with -fsanitize=efficiency-working-set (ws), with
-# -fsanitize=efficiency-cache-frag (cf) and with clang's -fsanitize=thread
+# -fsanitize=efficiency-cache-frag (cf) and, on request, with clang's
+# -fsanitize=address (asan), -fmemory-profile (memprof) and -fsanitize=thread
 # (tsan), runs them interleaved, fails if any configuration computes a
 # different checksum, prints median slowdowns and rewrites the generated
 # section of docs/performance.md.
 #
-#   utils/bench.sh [--configs base,ws,cf,tsan] [--runs 5] [--kernels a,b]
+#   utils/bench.sh [--configs base,ws,cf,asan,memprof,tsan] [--runs 5] [--kernels a,b]
 #                  [--build-dir DIR] [--work-dir DIR] [--no-build] [--no-doc]
 #   utils/bench.sh --calibration [--runs 5] [--efsan-runs 3] [--pairs a,b]
 #                  [--realtime] [--sweep] [--build-dir DIR] [--no-build] [--no-doc]
@@ -49,7 +50,7 @@ if [ $no_build = 0 ]; then
   # shellcheck source=bootstrap.sh
   source "$root/utils/bootstrap.sh"
   # A failed efsan build must not yield numbers from stale binaries: the
-  # efsan configurations are then skipped and base/tsan still measured.
+  # efsan configurations are then skipped and base and the peers still measured.
   if ! (efsan_bootstrap); then
     echo "bench: efsan build failed (see above): the ws and cf configurations will be skipped" >&2
     extra+=(--efsan-build-failed)

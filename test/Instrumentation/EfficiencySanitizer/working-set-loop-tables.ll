@@ -2,7 +2,8 @@
 ; byte: table[a[i]] lies in the 1 KiB of table[0..255] whatever a holds. The
 ; loop tests once before it (the copy marked whole) or before each chunk (the
 ; original loop) whether every line of the table is marked, and the table
-; access's check runs only when they are not. An index that is not bounded
+; access's check runs only when they are not: while they are, the loop runs a
+; copy of its body without that check. An index that is not bounded
 ; (a 64-bit value from memory) keeps its plain check; -efsan-loop-table-limit=0
 ; turns the tables off.
 ; RUN: %opt -load-pass-plugin=%efsan_plugin -passes='efsan<working-set>' -S %s | FileCheck %s
@@ -54,26 +55,57 @@ exit:
 ; CHECK:       [[JOIN]]:
 ; CHECK-NEXT:    %efsan.tables.marked = phi i1 [ %efsan.table.marked, %efsan.table.tested ], [ false, %efsan.range.done ]
 ; CHECK-NEXT:    br label %loop.efsan.marked
+; Each iteration of the copy marked whole runs one of two copies of its body
+; by that test: the original, with the table access's check, or a copy
+; without it; the unbounded index keeps its plain check in both.
 ; CHECK:       loop.efsan.marked:
+; CHECK-NEXT:    %i.efsan.marked = phi i64
+; CHECK-NEXT:    %sum.efsan.marked = phi i64
+; CHECK-NEXT:    br i1 %efsan.tables.marked, label %loop.efsan.marked.efsan.tables, label %loop.efsan.marked.efsan.checked
+; CHECK:       loop.efsan.marked.efsan.checked:
 ; CHECK:         %x.efsan.marked = load i8, ptr %pa.efsan.marked, align 1, !nosanitize
 ; CHECK:         %pt.efsan.marked = getelementptr inbounds i32, ptr %table, i64 %xz.efsan.marked
-; CHECK-NEXT:    %[[SKIP:[0-9]+]] = xor i1 %efsan.tables.marked, true
-; CHECK-NEXT:    br i1 %[[SKIP]], label %[[CHECK:[0-9]+]], label %[[ACCESS:[0-9]+]], !prof
-; CHECK:       [[CHECK]]:
 ; CHECK-NEXT:    ptrtoint ptr %pt.efsan.marked to i64
-; CHECK:       [[ACCESS]]:
-; CHECK-NEXT:    %t.efsan.marked = load i32, ptr %pt.efsan.marked, align 4{{$}}
+; CHECK:         %t.efsan.marked = load i32, ptr %pt.efsan.marked, align 4{{$}}
 ; CHECK:         %j.efsan.marked = load i64, ptr %pi.efsan.marked, align 8, !nosanitize
-; The unbounded index: a plain check.
 ; CHECK-NEXT:    %pb.efsan.marked = getelementptr inbounds i32, ptr %big, i64 %j.efsan.marked
 ; CHECK-NEXT:    ptrtoint ptr %pb.efsan.marked to i64
-; The original loop, in chunks: the test after each chunk's marks.
+; The original loop, in chunks: the test after each chunk's marks, whose
+; result picks, at the top of every iteration, one of two copies of the body:
+; the original, with the table access's check, or a copy without it. The
+; unbounded index keeps its check in both; both latches feed the header's
+; and the exit's phis.
 ; CHECK:       {{^}}loop:
-; CHECK:         %efsan.tables.marked.before = phi i1 [ false, %loop.ph ], [ %[[CHUNKMARKED:efsan.tables.marked[0-9]+]], %{{[0-9]+}} ]
-; CHECK:       efsan.chunk.mark:
-; CHECK:         %[[CHUNKMARKED]] = phi i1 [ %efsan.tables.marked.before, %loop ], [ %efsan.table.marked{{[0-9]+}}, %efsan.table.tested{{[0-9]+}} ]
+; CHECK-NEXT:    %i = phi i64 [ %next, %[[LATCH:[0-9]+]] ], [ 0, %loop.ph ], [ %next.efsan.tables, %[[TLATCH:[0-9]+]] ]
+; CHECK:         %efsan.tables.marked.before = phi i1 [ false, %loop.ph ], [ %[[CHUNKMARKED:efsan.tables.marked[0-9]+]], %[[LATCH]] ], [ %[[CHUNKMARKED]], %[[TLATCH]] ]
+; CHECK:       loop.efsan.body:
+; CHECK-NEXT:    %efsan.chunk.left.here = phi
+; CHECK-NEXT:    %[[CHUNKMARKED]] = phi i1 [ %efsan.tables.marked.before, %loop ], [ %efsan.table.marked{{[0-9]+}}, %efsan.table.tested{{[0-9]+}} ]
+; CHECK-NEXT:    br i1 %[[CHUNKMARKED]], label %loop.efsan.tables, label %loop.efsan.checked
+; CHECK:       loop.efsan.checked:
 ; CHECK:         %pt = getelementptr inbounds i32, ptr %table, i64 %xz
-; CHECK-NEXT:    xor i1 %[[CHUNKMARKED]], true
+; CHECK-NEXT:    ptrtoint ptr %pt to i64
+; CHECK:         %t = load i32, ptr %pt, align 4{{$}}
+; CHECK:         %pb = getelementptr inbounds i32, ptr %big, i64 %j
+; CHECK-NEXT:    ptrtoint ptr %pb to i64
+; CHECK:       [[LATCH]]:
+; CHECK:         %efsan.chunk.left.next = sub i64 %efsan.chunk.left.here, 1
+; CHECK-NEXT:    br i1 %done, label %exit, label %loop
+; CHECK:       exit:
+; CHECK-NEXT:    %r = phi i64 [ 0, %entry ], [ %sum.next, %[[LATCH]] ], [ %sum.next.efsan.marked, %{{[0-9]+}} ], [ %sum.next.efsan.marked.efsan.tables, %{{[0-9]+}} ], [ %sum.next.efsan.tables, %[[TLATCH]] ]
+; CHECK:       loop.efsan.marked.efsan.tables:
+; CHECK:         %pt.efsan.marked.efsan.tables = getelementptr inbounds i32, ptr %table, i64 %xz.efsan.marked.efsan.tables
+; CHECK-NEXT:    %t.efsan.marked.efsan.tables = load i32, ptr %pt.efsan.marked.efsan.tables, align 4, !nosanitize
+; CHECK:         %pb.efsan.marked.efsan.tables = getelementptr inbounds i32, ptr %big, i64 %j.efsan.marked.efsan.tables
+; CHECK-NEXT:    ptrtoint ptr %pb.efsan.marked.efsan.tables to i64
+; CHECK:       loop.efsan.tables:
+; CHECK:         %pt.efsan.tables = getelementptr inbounds i32, ptr %table, i64 %xz.efsan.tables
+; CHECK-NEXT:    %t.efsan.tables = load i32, ptr %pt.efsan.tables, align 4, !nosanitize
+; CHECK:         %pb.efsan.tables = getelementptr inbounds i32, ptr %big, i64 %j.efsan.tables
+; CHECK-NEXT:    ptrtoint ptr %pb.efsan.tables to i64
+; CHECK:       [[TLATCH]]:
+; CHECK:         %efsan.chunk.left.next.efsan.tables = sub i64 %efsan.chunk.left.here, 1
+; CHECK-NEXT:    br i1 %done.efsan.tables, label %exit, label %loop
 
 ; OFF-LABEL: define i64 @lookup(
 ; OFF-NOT:     efsan.table

@@ -575,7 +575,6 @@ struct WorkingSetCheck {
   bool IsWrite;
   bool Callout; // wider than a line, or the inline fast path is off
   SmallVector<std::pair<int64_t, Align>, 4> Members; // offset, alignment
-  Value *Guard = nullptr; // i1: skip the check when true (a loop's tables)
 };
 } // namespace
 
@@ -675,9 +674,7 @@ void EfficiencySanitizer::instrumentWorkingSetBlock(
   bool Merge = ClSkipRepeatedAccesses;
   bool Coalesce = Merge && ClCoalesceAccesses;
   SmallVector<WorkingSetCheck, 8> Checks;
-  // By base and guard: checks with a guard (a loop's tables) run or not
-  // together, so they cover and join only each other.
-  SmallDenseMap<std::tuple<Value *, Value *, uint64_t, Value *>,
+  SmallDenseMap<std::tuple<Value *, Value *, uint64_t>,
                 SmallVector<unsigned, 2>, 8>
       ChecksOfBase;
   for (const MemoryAccess &Access : Accesses) {
@@ -695,16 +692,7 @@ void EfficiencySanitizer::instrumentWorkingSetBlock(
             return Span.first <= Begin && End <= Span.second;
           }))
         continue;
-    Value *Guard = LoopRanges.checkGuard(Access.I);
-    // An unguarded check of the span covers a guarded access too.
-    if (auto It = ChecksOfBase.find({Base.Ptr, Base.Index, Base.Scale, nullptr});
-        Merge && Guard && It != ChecksOfBase.end() &&
-        any_of(It->second, [&](unsigned Index) {
-          return Checks[Index].Begin <= Begin && End <= Checks[Index].End;
-        }))
-      continue;
-    SmallVector<unsigned, 2> &Indices =
-        ChecksOfBase[{Base.Ptr, Base.Index, Base.Scale, Guard}];
+    SmallVector<unsigned, 2> &Indices = ChecksOfBase[Key];
     bool Covered = false;
     WorkingSetCheck *Joined = nullptr;
     for (unsigned Index : Indices) {
@@ -729,21 +717,14 @@ void EfficiencySanitizer::instrumentWorkingSetBlock(
     Indices.push_back(Checks.size());
     Checks.push_back({Access.I, Base, Begin, End, Access.Addr, Begin,
                       Access.Alignment, Access.IsWrite, !Inline,
-                      {{Begin, Access.Alignment}}, Guard});
+                      {{Begin, Access.Alignment}}});
   }
 
   for (WorkingSetCheck &Check : Checks)
-    if (!Check.Guard)
-      Spans[{Check.Base.Ptr, Check.Base.Index, Check.Base.Scale}].push_back(
-          {Check.Begin, Check.End});
+    Spans[{Check.Base.Ptr, Check.Base.Index, Check.Base.Scale}].push_back(
+        {Check.Begin, Check.End});
   for (WorkingSetCheck &Check : Checks) {
     uint64_t Span = Check.End - Check.Begin;
-    if (Check.Guard) {
-      IRBuilder<> IRB(Check.InsertBefore);
-      Check.InsertBefore = SplitBlockAndInsertIfThen(
-          IRB.CreateNot(Check.Guard), Check.InsertBefore->getIterator(),
-          /*Unreachable=*/false, UnlikelyWeights);
-    }
     IRBuilder<> IRB(Check.InsertBefore);
     if (Check.Callout) {
       emitAccessCallout(IRB, Check.FirstAddr, Span, Check.FirstAlignment,

@@ -306,8 +306,8 @@ struct LoopRangePlan;
 
 /// Working set, loop level: marks the lines of the affine accesses of
 /// innermost loops once before a loop (or a chunk of iterations at a time)
-/// instead of checking them in every iteration, and guards the checks of
-/// accesses into small loop-invariant tables. It owns the loop analysis,
+/// instead of checking them in every iteration, and skips the checks of
+/// accesses into small loop-invariant tables while their lines are marked. It owns the loop analysis,
 /// the versioning of the loops and the range marks; the per-access checks
 /// that remain are the pass's.
 class LoopRangeMarker : ModuleContext {
@@ -317,9 +317,6 @@ public:
   /// Marks F's eligible loops by ranges; the accesses they cover get
   /// !nosanitize in the copies that need no check. Whether F changed.
   bool markLoopRanges(Function &F, AccessDescriber DescribeAccess);
-  /// The i1 that, when true, lets I skip its check (its loop's tables were
-  /// all marked when they were tested), or null.
-  Value *checkGuard(Instruction *I) const;
 
 private:
   void emitRangeMark(Instruction *InsertBefore, Value *Lo, Value *Size);
@@ -333,14 +330,15 @@ private:
   void findLoopTables(LoopRangePlan &Plan, ScalarEvolution &SE,
                       SCEVExpander &Probe, Instruction *Before,
                       AccessDescriber DescribeAccess);
-  Value *emitChunkMarks(BasicBlock *Header, BasicBlock *Latch, Value *Count,
-                        ArrayRef<ExpandedRange> Ranges,
-                        ArrayRef<std::pair<Value *, uint64_t>> Tables);
+  PHINode *emitChunkMarks(BasicBlock *Header, BasicBlock *Latch, Value *Count,
+                          ArrayRef<ExpandedRange> Ranges,
+                          ArrayRef<std::pair<Value *, uint64_t>> Tables);
+  void splitLoopByTables(BasicBlock *Header, BasicBlock *Top,
+                         BasicBlock *Latch, ArrayRef<BasicBlock *> LoopBlocks,
+                         Value *TablesMarked,
+                         ArrayRef<Instruction *> TableAccesses);
 
   FunctionAnalysisManager *FAM;
-  // Accesses whose check runs only when this i1 is false (their loop's
-  // tables were not all marked when it tested them).
-  DenseMap<Instruction *, Value *> CheckGuards;
 };
 
 } // namespace efsan
