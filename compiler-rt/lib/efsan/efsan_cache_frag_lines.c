@@ -14,7 +14,9 @@
 // (bursts) in which it used the line, and Predator's two-entry history
 // table over the accesses seen, classifying each invalidation byte by byte.
 // All of that is written by the sampling thread into its own part of the
-// record; nothing is aggregated on the fast path.
+// record; nothing is aggregated on the fast path. While the process has a
+// single thread, its samples are logged and applied in batches (they can
+// only change plain states, which only this machine reads).
 //
 //===----------------------------------------------------------------------===//
 #include "efsan_cache_frag_internal.h"
@@ -1102,6 +1104,19 @@ struct cf_alone_log {
 static __thread struct cf_alone_log *cf_alone_log
     __attribute__((tls_model("initial-exec")));
 
+// What cf_apply_sample would find for most samples of a thread alone: a
+// line it already holds, read again, or written again with its count of
+// sampled writes already where it stops while the thread is alone.
+static bool cf_alone_sample_changes_nothing(u32 value,
+                                            const struct cf_alone_sample *s) {
+  if ((value & CF_RECORD_BIT) || (value & CF_THREAD_MASK) != s->thread_plus1)
+    return false;
+  if (!s->is_write)
+    return true;
+  u32 writes = (value >> CF_WRITE_COUNT_SHIFT) & CF_WRITE_COUNT_MAX;
+  return writes + 1 >= cf_prediction_samples;
+}
+
 void cf_lines_apply_alone_samples(void) {
   struct cf_alone_log *log = cf_alone_log;
   if (!log || !log->count)
@@ -1115,9 +1130,10 @@ void cf_lines_apply_alone_samples(void) {
   }
   for (u32 i = 0; i < n; i++) {
     struct cf_alone_sample *s = &log->samples[i];
-    if (states[i])
-      cf_apply_sample(states[i], s->line, s->offset, s->length, s->is_write,
-                      s->locked_rmw, s->thread_plus1, s->clock, s->pc, true);
+    if (!states[i] || cf_alone_sample_changes_nothing(*states[i], s))
+      continue;
+    cf_apply_sample(states[i], s->line, s->offset, s->length, s->is_write,
+                    s->locked_rmw, s->thread_plus1, s->clock, s->pc, true);
   }
   log->count = 0;
 }
