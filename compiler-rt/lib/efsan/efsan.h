@@ -236,6 +236,12 @@ u64 efsan_process_cpu_ns(void);
 // calling thread's kernel id.
 u64 efsan_thread_cpu_ns_of(u32 tid);
 u32 efsan_gettid(void);
+// A memory barrier run by every thread of the process (membarrier's
+// private expedited command): after it, each thread's earlier stores are
+// visible to the caller. Register once (and again in a forked child); false
+// when the kernel has none.
+bool efsan_membarrier_register(void);
+bool efsan_membarrier(void);
 // The calling thread's CPU affinity mask (bit c of word c / 64: CPU c), and
 // setting it; false on failure.
 bool efsan_get_affinity(u64 *mask, uptr words);

@@ -57,9 +57,12 @@ struct cf_thread_info {
   u32 tid;            // kernel thread id, for its CPU clock while it runs
   u64 cpu_ns;         // CPU time at exit
   u64 tool_ticks;     // TSC ticks the thread spent in the sampled path
+  // Odd while the thread is in the line state machine: an entry the sweep
+  // took off its line is reused only after the threads that were in there
+  // have left (efsan_cache_frag_reclaim.c).
+  u64 line_ops;
   u8 exited;
 } __attribute__((aligned(64)));
-#define CF_MAX_THREAD_INFOS (1u << 20)
 static struct cf_thread_info *cf_thread_infos;
 
 // pthread_t -> thread index, direct-mapped: a handle is reused only after
@@ -80,6 +83,17 @@ u64 cf_thread_final_clock(u32 thread) {
   if (thread >= CF_MAX_THREAD_INFOS)
     return 0;
   return cf_load(&cf_thread_infos[thread].final_clock);
+}
+
+bool cf_thread_exited(u32 thread) {
+  return thread < CF_MAX_THREAD_INFOS &&
+         __atomic_load_n(&cf_thread_infos[thread].exited, __ATOMIC_ACQUIRE);
+}
+
+u64 cf_thread_line_ops(u32 thread) {
+  if (thread >= CF_MAX_THREAD_INFOS)
+    return 0;
+  return __atomic_load_n(&cf_thread_infos[thread].line_ops, __ATOMIC_ACQUIRE);
 }
 
 //===-- The tool's own time -------------------------------------------------===//
@@ -245,6 +259,14 @@ static void cf_sample_range(uptr addr, uptr size, bool is_write,
   uptr end = addr + size;
   if (end < addr || end > EFSAN_APP_END)
     return;
+  u32 thread = thread_plus1 - 1;
+  u64 *ops = thread < CF_MAX_THREAD_INFOS ? &cf_thread_infos[thread].line_ops : 0;
+  // In the line state machine: odd. A plain store, kept before the state
+  // loads by the compiler; the sweep's membarrier orders it for the CPU.
+  if (ops) {
+    cf_store(ops, *ops + 1);
+    __atomic_signal_fence(__ATOMIC_SEQ_CST);
+  }
   for (uptr line = addr & ~(uptr)(EFSAN_CACHE_LINE_SIZE - 1); line < end;
        line += EFSAN_CACHE_LINE_SIZE) {
     uptr lo = addr > line ? addr : line;
@@ -253,6 +275,8 @@ static void cf_sample_range(uptr addr, uptr size, bool is_write,
     cf_sample_line(line, lo - line, hi - lo, is_write, locked_rmw, thread_plus1,
                    clock, pc);
   }
+  if (ops)
+    __atomic_store_n(ops, *ops + 1, __ATOMIC_RELEASE);
 }
 
 // The sampled access: the period ended at it. Its time is the tool's own
@@ -448,6 +472,8 @@ void efsan_cache_frag_thread_exit(void) {
   cf_store(&info->final_clock, cf_current_clock());
   cf_store(&info->cpu_ns, efsan_thread_cpu_ns());
   __atomic_store_n(&info->exited, 1, __ATOMIC_RELEASE);
+  // Lines only exited threads used can give their entries back now.
+  cf_lines_thread_exited();
 }
 
 void efsan_cache_frag_sync_release(uptr addr) {

@@ -275,6 +275,85 @@ uptr cf_collect_findings(struct cf_finding *findings,
   return n;
 }
 
+// Whether views the model ran over count what a finding needs (its
+// invalidations: at least estimate, or observed if more).
+static bool cf_views_count_enough(struct cf_view *views, u32 count,
+                                  double estimate, u64 observed) {
+  u64 writes = 0;
+  for (u32 i = 0; i < count; i++)
+    writes += views[i].writes;
+  u64 invalidations = cf_round(estimate);
+  if (observed > invalidations)
+    invalidations = observed;
+  return invalidations >= (u64)efsan_flags.cache_frag_report_threshold &&
+         (cf_sample_period() == 1 || writes >= CF_MIN_SAMPLED_WRITES);
+}
+
+// Whether a virtual line over the two adjacent records (the 128-byte pair,
+// or a 64-byte line at another start offset) counts enough.
+static bool cf_virtual_counts_enough(struct cf_line_record *first,
+                                     struct cf_line_record *second,
+                                     struct cf_view *views) {
+  struct cf_estimate e;
+  if (!(first->line & EFSAN_CACHE_LINE_SIZE)) {
+    u32 count = cf_views_of_range(first, second, first->line,
+                                  2 * EFSAN_CACHE_LINE_SIZE, views);
+    cf_model(views, count, &e);
+    if (cf_views_count_enough(views, count, e.parallel, 0))
+      return true;
+  }
+  for (uptr k = 1; k < 8; k++) {
+    u32 count = cf_views_of_range(first, second, first->line + 8 * k,
+                                  EFSAN_CACHE_LINE_SIZE, views);
+    cf_model(views, count, &e);
+    if (cf_views_count_enough(views, count, e.parallel, 0))
+      return true;
+  }
+  return false;
+}
+
+// The sampled writes of a record's threads.
+static u64 cf_record_writes(struct cf_line_record *record) {
+  u64 writes = 0;
+  for (int i = 0; i < CF_THREAD_SLOTS; i++) {
+    struct cf_thread_line *part = cf_thread_part(record, i);
+    if (part)
+      writes += cf_load(&part->writes);
+  }
+  struct cf_thread_line *others = cf_others_part(record);
+  return others ? writes + cf_load(&others->writes) : writes;
+}
+
+bool cf_record_may_report(struct cf_line_record *record,
+                          struct cf_line_record *before,
+                          struct cf_line_record *after) {
+  // Most records are far from a finding: fewer sampled writes than a
+  // finding needs (a writer's estimated invalidations never exceed its
+  // writes), which needs no model.
+  u64 period = cf_sample_period(),
+      threshold = (u64)efsan_flags.cache_frag_report_threshold;
+  u64 needed = period == 1 ? threshold : (threshold + period - 1) / period;
+  if (period > 1 && needed < CF_MIN_SAMPLED_WRITES)
+    needed = CF_MIN_SAMPLED_WRITES;
+  u64 writes = cf_record_writes(record);
+  bool line = writes >= needed || cf_load(&record->observed) >= threshold;
+  before = before && writes + cf_record_writes(before) >= needed ? before : 0;
+  after = after && writes + cf_record_writes(after) >= needed ? after : 0;
+  if (!line && !before && !after)
+    return false;
+  static struct cf_view *views;
+  if (!views)
+    views = (struct cf_view *)efsan_mmap(CF_MAX_VIEWS * sizeof(struct cf_view));
+  struct cf_estimate e;
+  u32 count = line ? cf_views_of_line(record, views) : 0;
+  if (line)
+    cf_model(views, count, &e);
+  return (line && cf_views_count_enough(views, count, e.parallel,
+                                        cf_load(&record->observed))) ||
+         (before && cf_virtual_counts_enough(before, record, views)) ||
+         (after && cf_virtual_counts_enough(record, after, views));
+}
+
 // Sharing that happens before sharing that a layout change could cause,
 // then by time lost.
 static bool cf_ranks_before(const struct cf_finding *a,

@@ -123,6 +123,8 @@ struct cf_line_record {
   u32 owners[CF_THREAD_SLOTS];
   efsan_mutex objects_lock;
   u32 object_count;
+  // When its live threads last sampled it, as sweeps saw it (the sweep's).
+  u64 sweep_mark;
   struct cf_line_object objects[CF_LINE_OBJECTS];
 
   _Alignas(64) cf_history history;
@@ -156,6 +158,14 @@ static inline struct cf_thread_line *cf_others_part(struct cf_line_record *recor
 // Sampling (efsan_cache_frag.c).
 // Mean sampling period in accesses (1: every access is seen).
 u64 cf_sample_period(void);
+// Program threads the tool keeps apart (thread indices beyond are not
+// timed or reclaimed).
+#define CF_MAX_THREAD_INFOS (1u << 20)
+// Whether the program thread has exited.
+bool cf_thread_exited(u32 thread);
+// Odd while the thread is in the line state machine; it changes each time
+// the thread enters or leaves it.
+u64 cf_thread_line_ops(u32 thread);
 
 // The line state machine (efsan_cache_frag_lines.c): set up with the record
 // table's capacity, the mean sampling period, the sampled writes that make
@@ -174,6 +184,45 @@ void cf_sample_line(uptr line, uptr offset, uptr length, bool is_write,
 void cf_lines_apply_alone_samples(void);
 // After fork: the locks other threads held in the records are released.
 void cf_lines_fork_child(void);
+// A program thread exited: the lines only exited threads used may give
+// their entries back (a sweep, now and then).
+void cf_lines_thread_exited(void);
+// The report is starting: entries stay where they are from now on.
+void cf_lines_stop_reclaiming(void);
+// Lines whose entries went back after their threads exited, by what they
+// were: records (none of which could be reported), and lines used in turn.
+u64 cf_retired_records(void);
+
+// Reusing line table entries (efsan_cache_frag_reclaim.c): a pool of the
+// indices of one table that are free, or retired by the last sweep and
+// free once the threads that may still use them have left the line state
+// machine.
+struct cf_pool {
+  efsan_mutex lock;
+  u32 capacity;
+  u32 *free, free_count;
+  u32 *limbo, limbo_count;
+  u64 retired; // entries retired in all
+};
+void cf_pool_init(struct cf_pool *pool, u32 capacity);
+// A free entry's index (its memory as its last user left it); false when
+// none is free.
+bool cf_pool_take(struct cf_pool *pool, u32 *index);
+// An entry no other thread could reach (it was never published).
+void cf_pool_give(struct cf_pool *pool, u32 index);
+// An entry a sweep took off its line.
+void cf_pool_retire(struct cf_pool *pool, u32 index);
+// Of the handed_out entries the table handed out, those in use.
+u32 cf_pool_in_use(const struct cf_pool *pool, u32 handed_out);
+void cf_reclaim_init(void);
+// A sweep: begin takes the sweep lock (false: another sweep runs, the last
+// batch is still in use, or reclaiming is off); end says whether the sweep
+// retired entries and lets go of the lock.
+bool cf_reclaim_begin(void);
+void cf_reclaim_end(bool retired);
+// No sweep after this one (the report).
+void cf_reclaim_stop(void);
+void cf_reclaim_fork_child(void);
 // Tracked-line records in creation order, and their count.
 struct cf_line_record *cf_records(u32 *count);
 struct cf_line_record *cf_find_record(uptr line);
@@ -252,6 +301,14 @@ u32 cf_views_of_line(struct cf_line_record *record, struct cf_view *views);
 u32 cf_views_of_range(struct cf_line_record *first,
                       struct cf_line_record *second, uptr from, uptr length,
                       struct cf_view *views);
+// Whether a record whose threads have all exited could still be named by
+// the report (efsan_cache_frag_findings.c): its line's invalidations, or
+// those of a virtual line over it and a neighbour (before or after: 0 if
+// none), reach what a finding needs. Its share of the run only falls as
+// the run goes on, so a record that counts too little now never will.
+bool cf_record_may_report(struct cf_line_record *record,
+                          struct cf_line_record *before,
+                          struct cf_line_record *after);
 
 // Struct field counters of the instrumented modules
 // (efsan_cache_frag_structs.c), merged by type for the report.

@@ -16,7 +16,10 @@
 // All of that is written by the sampling thread into its own part of the
 // record; nothing is aggregated on the fast path. While the process has a
 // single thread, its samples are logged and applied in batches (they can
-// only change plain states, which only this machine reads).
+// only change plain states, which only this machine reads). When a line's
+// threads are done with it and it has nothing to report, a sweep at a
+// thread's exit gives its entries back (efsan_cache_frag_reclaim.c reuses
+// them).
 //
 //===----------------------------------------------------------------------===//
 #include "efsan_cache_frag_internal.h"
@@ -51,15 +54,27 @@ static u32 cf_detail_invalidations;
 #define CF_NUM_CHUNKS (EFSAN_APP_END >> CF_CHUNK_SHIFT)
 
 static u32 **cf_chunks; // CF_NUM_CHUNKS pointers, each to CF_LINES_PER_CHUNK states
+// The tables below hand out entries in order (address space until used);
+// each has a pool of entries given back (efsan_cache_frag_reclaim.c) that
+// it takes first. *_count: entries handed out so far.
 static struct cf_line_record *cf_record_table;
 static u32 cf_record_capacity;
 static u32 cf_record_count;
+static struct cf_pool cf_record_pool;
+static u64 cf_retired_record_count;
 static struct cf_thread_line *cf_thread_line_pool;
 static u32 cf_thread_line_capacity;
 static u32 cf_thread_line_count;
+static struct cf_pool cf_thread_line_free;
+// Part i's intervals beyond the inline ones, when it needs them.
 #define CF_INTERVAL_BLOCK (CF_INTERVALS - CF_INLINE_INTERVALS)
-static struct cf_interval *cf_interval_blocks; // one per thread part at most
-static u32 cf_interval_block_count;
+static struct cf_interval *cf_interval_blocks;
+static u32 cf_interval_block_count; // parts that needed one (statistics)
+// Entries made since the last sweep (records, parts, summaries).
+static u32 cf_new_entries;
+// Sweeps so far and the CPU time they took (verbosity=1).
+static u32 cf_sweeps;
+static u64 cf_sweep_ns;
 
 static bool cf_is_record(u32 value) {
   return (value & CF_INDEX_KIND) == CF_RECORD_BIT;
@@ -92,6 +107,9 @@ struct cf_line_use {
 static struct cf_line_use *cf_solo_table;
 static u32 cf_solo_capacity;
 static u32 cf_solo_count;
+static struct cf_pool cf_solo_pool;
+static uptr *cf_solo_lines; // the line of each solo summary in use; 0: free
+static u64 *cf_solo_marks;  // for sweeps (cf_done_with)
 
 // A line several threads used, each at other times so far (a heap block
 // freed by one thread and reused by the next, a buffer handed on at a
@@ -124,7 +142,37 @@ struct cf_summary {
 static struct cf_summary *cf_summary_table;
 static u32 cf_summary_capacity;
 static u32 cf_summary_count;
+static struct cf_pool cf_summary_pool;
+static uptr *cf_summary_lines; // the line of each summary in use; 0: free
+static u64 *cf_summary_marks;  // for sweeps (cf_done_with)
+// Summarized lines several threads used in turn whose entries went back.
+static u64 cf_retired_handed_over;
 static u64 cf_untracked;
+
+// An entry of a table: one its pool has free (zeroed here), else a fresh
+// one; false when the table is full.
+static bool cf_new_entry(struct cf_pool *pool, u32 *handed_out, void *table,
+                         uptr entry_size, u32 *index) {
+  if (cf_pool_take(pool, index)) {
+    efsan_internal_memset((char *)table + (uptr)*index * entry_size, 0,
+                          entry_size);
+  } else {
+    *index = cf_add(handed_out, 1);
+    if (*index >= pool->capacity) {
+      cf_store(handed_out, pool->capacity);
+      return false;
+    }
+  }
+  cf_add(&cf_new_entries, 1);
+  return true;
+}
+
+static void cf_give_record(struct cf_line_record *record);
+
+static bool cf_new_record(u32 *index) {
+  return cf_new_entry(&cf_record_pool, &cf_record_count, cf_record_table,
+                      sizeof(struct cf_line_record), index);
+}
 
 static u32 *cf_line_state(uptr line, bool create) {
   uptr chunk_index = line >> CF_CHUNK_SHIFT;
@@ -190,9 +238,8 @@ static struct cf_line_record *cf_attach_record(u32 *state, uptr line,
       return 0;
     if (cf_is_record(value))
       return &cf_record_table[value & ~CF_RECORD_BIT];
-    u32 index = cf_add(&cf_record_count, 1);
-    if (index >= cf_record_capacity) {
-      cf_store(&cf_record_count, cf_record_capacity);
+    u32 index;
+    if (!cf_new_record(&index)) {
       if (cf_cas(state, &value, CF_NO_RECORD))
         cf_add(&cf_untracked, 1);
       continue;
@@ -207,9 +254,8 @@ static struct cf_line_record *cf_attach_record(u32 *state, uptr line,
       *solo = replaced;
       return record;
     }
-    // Another thread changed the state first; this record was never
-    // reachable and stays unused (the report skips records whose line is 0).
-    cf_store(&record->line, 0);
+    // Another thread changed the state first.
+    cf_give_record(record);
   }
 }
 
@@ -253,26 +299,37 @@ static void cf_shared_last(u64 *last_clock, u64 clock) {
       cf_store((p), old_ + 1);                                                 \
   } while (0)
 
-// Blocks of further activity intervals for threads' parts, handed out in
-// order (address space only until used); null when they run out.
-static struct cf_interval *cf_new_intervals(void) {
-  u32 index = cf_add(&cf_interval_block_count, 1);
-  if (index >= cf_thread_line_capacity) {
-    cf_store(&cf_interval_block_count, cf_thread_line_capacity);
-    return 0;
-  }
-  return &cf_interval_blocks[(uptr)index * CF_INTERVAL_BLOCK];
+// The block of further activity intervals of a thread's part.
+static struct cf_interval *cf_new_intervals(struct cf_thread_line *part) {
+  cf_add(&cf_interval_block_count, 1);
+  return &cf_interval_blocks[(uptr)(part - cf_thread_line_pool) *
+                             CF_INTERVAL_BLOCK];
 }
 
-// Threads' parts of records, handed out in order (address space only until
-// used); null when they run out.
+// A thread's part of a record; null when they run out.
 static struct cf_thread_line *cf_new_thread_line(void) {
-  u32 index = cf_add(&cf_thread_line_count, 1);
-  if (index >= cf_thread_line_capacity) {
-    cf_store(&cf_thread_line_count, cf_thread_line_capacity);
+  u32 index;
+  if (!cf_new_entry(&cf_thread_line_free, &cf_thread_line_count,
+                    cf_thread_line_pool, sizeof(struct cf_thread_line), &index))
     return 0;
-  }
   return &cf_thread_line_pool[index];
+}
+
+// A part no other thread could reach.
+static void cf_give_thread_line(struct cf_thread_line *part) {
+  cf_pool_give(&cf_thread_line_free, (u32)(part - cf_thread_line_pool));
+}
+
+// A record no other thread could reach (it was never published), with its
+// parts. The report skips records whose line is 0.
+static void cf_give_record(struct cf_line_record *record) {
+  for (int i = 0; i < CF_THREAD_SLOTS; i++)
+    if (record->threads[i])
+      cf_give_thread_line(record->threads[i]);
+  if (record->others)
+    cf_give_thread_line(record->others);
+  cf_store(&record->line, 0);
+  cf_pool_give(&cf_record_pool, (u32)(record - cf_record_table));
 }
 
 // A thread's part of the record, or null when it has none (when all slots
@@ -306,8 +363,10 @@ static struct cf_thread_line *cf_others_of(struct cf_line_record *record) {
   struct cf_thread_line *fresh = cf_new_thread_line();
   if (fresh && !__atomic_compare_exchange_n(&record->others, &others, fresh,
                                             false, __ATOMIC_ACQ_REL,
-                                            __ATOMIC_ACQUIRE))
-    return others; // another thread's won; this one stays unused
+                                            __ATOMIC_ACQUIRE)) {
+    cf_give_thread_line(fresh); // another thread's won
+    return others;
+  }
   return fresh;
 }
 
@@ -385,7 +444,7 @@ static void cf_note_activity(struct cf_thread_line *slot, u64 clock,
     }
   }
   if (n == CF_INLINE_INTERVALS && !slot->more)
-    __atomic_store_n(&slot->more, cf_new_intervals(), __ATOMIC_RELEASE);
+    __atomic_store_n(&slot->more, cf_new_intervals(slot), __ATOMIC_RELEASE);
   if (n == (slot->more ? CF_INTERVALS : CF_INLINE_INTERVALS)) {
     u32 best = 0;
     for (u32 i = 1; i + 1 < n; i++)
@@ -804,9 +863,8 @@ static void cf_detail(u32 *state, u32 value, uptr line,
                       struct cf_summary *summary) {
   if (cf_load(&summary->detail))
     return;
-  u32 index = cf_add(&cf_record_count, 1);
-  if (index >= cf_record_capacity) {
-    cf_store(&cf_record_count, cf_record_capacity);
+  u32 index;
+  if (!cf_new_record(&index)) {
     u8 none = 0;
     if (cf_cas(&summary->detail, &none, CF_DETAIL_MISSED))
       cf_add(&cf_untracked, 1);
@@ -837,7 +895,7 @@ static void cf_detail(u32 *state, u32 value, uptr line,
   if (cf_cas(state, &value, index | CF_RECORD_BIT))
     cf_store(&summary->detail, CF_DETAIL_RECORD);
   else
-    cf_store(&record->line, 0); // never reachable: the report skips it
+    cf_give_record(record); // never reachable
 }
 
 // The summary entry of thread_plus1, claimed on its first sample; the
@@ -915,10 +973,10 @@ static void cf_summary_sample(u32 *state, u32 value, uptr line, uptr offset,
 static u32 cf_track(u32 *state, uptr line, u32 value) {
   if (value == CF_NO_RECORD || cf_is_record(value) || cf_is_summary(value))
     return value;
-  u32 index = cf_mean_period > 1 ? cf_add(&cf_summary_count, 1) : ~0u;
-  if (index >= cf_summary_capacity) {
-    if (index != ~0u)
-      cf_store(&cf_summary_count, cf_summary_capacity);
+  u32 index;
+  if (cf_mean_period == 1 ||
+      !cf_new_entry(&cf_summary_pool, &cf_summary_count, cf_summary_table,
+                    sizeof(struct cf_summary), &index)) {
     cf_record_now(state, line, value);
     return __atomic_load_n(state, __ATOMIC_ACQUIRE);
   }
@@ -933,8 +991,12 @@ static u32 cf_track(u32 *state, uptr line, u32 value) {
     if (holder && holder != CF_SEVERAL_READERS)
       summary->history = holder;
   }
-  // Published by the exchange; an entry lost to a race stays unused.
-  cf_cas(state, &value, index | CF_RECORD_BIT | CF_SUMMARY_BIT);
+  // Published by the exchange; the sweep looks at it once its line is
+  // known.
+  if (cf_cas(state, &value, index | CF_RECORD_BIT | CF_SUMMARY_BIT))
+    cf_store(&cf_summary_lines[index], line);
+  else
+    cf_pool_give(&cf_summary_pool, index);
   return __atomic_load_n(state, __ATOMIC_ACQUIRE);
 }
 
@@ -943,44 +1005,61 @@ static u32 cf_track(u32 *state, uptr line, u32 value) {
 // the summaries are full. The samples before it are not in it (they have no
 // clock), as a record made at this point would not have them either: its
 // activity interval must hold the samples it counts.
-static bool cf_start_solo(u32 *state, u32 value, u32 thread_plus1,
+static bool cf_start_solo(u32 *state, u32 value, uptr line, u32 thread_plus1,
                           uptr offset, uptr length, u64 clock, uptr pc) {
-  u32 index = cf_add(&cf_solo_count, 1);
-  if (index >= cf_solo_capacity) {
-    cf_store(&cf_solo_count, cf_solo_capacity);
+  u32 index;
+  if (!cf_new_entry(&cf_solo_pool, &cf_solo_count, cf_solo_table,
+                    sizeof(struct cf_line_use), &index))
     return false;
-  }
   struct cf_line_use *solo = &cf_solo_table[index];
   solo->thread_plus1 = thread_plus1;
   cf_use_start(solo, clock, pc);
   cf_use_sample(solo, cf_byte_mask(offset, length), true, clock);
-  // Published by the exchange; an entry lost to a race stays unused.
-  return cf_cas(state, &value, index | CF_RECORD_BIT | CF_SOLO_BIT);
+  // Published by the exchange; the sweep looks at it once its line is
+  // known.
+  if (cf_cas(state, &value, index | CF_RECORD_BIT | CF_SOLO_BIT)) {
+    cf_store(&cf_solo_lines[index], line);
+    return true;
+  }
+  cf_pool_give(&cf_solo_pool, index);
+  return false;
 }
 
 void cf_lines_print_stats(void) {
-  efsan_report_line("cache-frag lines: %u records, %u thread parts (%u with "
-                    "more than %d bursts), %u shared summaries, %u solo "
-                    "summaries (%llu KiB if all resident)\n",
-                    cf_load(&cf_record_count), cf_load(&cf_thread_line_count),
-                    cf_load(&cf_interval_block_count), CF_INLINE_INTERVALS,
-                    cf_load(&cf_summary_count), cf_load(&cf_solo_count),
-                    ((u64)cf_load(&cf_record_count) * sizeof(struct cf_line_record) +
-                     (u64)cf_load(&cf_thread_line_count) * sizeof(struct cf_thread_line) +
-                     (u64)cf_load(&cf_interval_block_count) * CF_INTERVAL_BLOCK *
-                         sizeof(struct cf_interval) +
-                     (u64)cf_load(&cf_summary_count) * sizeof(struct cf_summary) +
-                     (u64)cf_load(&cf_solo_count) * sizeof(struct cf_line_use)) >> 10);
+  u32 records = cf_load(&cf_record_count), parts = cf_load(&cf_thread_line_count),
+      summaries = cf_load(&cf_summary_count), solos = cf_load(&cf_solo_count);
+  efsan_report_line(
+      "cache-frag lines: %u records, %u thread parts (%u needed more than %d "
+      "bursts), %u shared summaries, %u solo summaries (%llu KiB if all "
+      "resident); in use at the end: %u, %u, %u, %u; given back after their "
+      "threads were done with the lines: %llu, %llu, %llu, %llu, in %u sweeps "
+      "(%llu us)\n",
+      records, parts, cf_load(&cf_interval_block_count), CF_INLINE_INTERVALS,
+      summaries, solos,
+      ((u64)records * sizeof(struct cf_line_record) +
+       (u64)parts * (sizeof(struct cf_thread_line) +
+                     CF_INTERVAL_BLOCK * sizeof(struct cf_interval)) +
+       (u64)summaries * sizeof(struct cf_summary) +
+       (u64)solos * sizeof(struct cf_line_use)) >> 10,
+      cf_pool_in_use(&cf_record_pool, records),
+      cf_pool_in_use(&cf_thread_line_free, parts),
+      cf_pool_in_use(&cf_summary_pool, summaries),
+      cf_pool_in_use(&cf_solo_pool, solos), cf_record_pool.retired,
+      cf_thread_line_free.retired, cf_summary_pool.retired,
+      cf_solo_pool.retired, cf_sweeps, cf_sweep_ns / 1000);
 }
+
+u64 cf_retired_records(void) { return cf_load(&cf_retired_record_count); }
 
 u64 cf_summarized_lines(void) {
   u32 n = cf_load(&cf_summary_count);
   if (n > cf_summary_capacity)
     n = cf_summary_capacity;
-  u64 lines = 0;
+  u64 lines = cf_load(&cf_retired_handed_over);
   for (u32 i = 0; i < n; i++) {
     struct cf_summary *summary = &cf_summary_table[i];
-    if (cf_load(&summary->detail) == CF_DETAIL_RECORD)
+    if (cf_load(&summary->detail) == CF_DETAIL_RECORD ||
+        !cf_load(&cf_summary_lines[i]))
       continue;
     u32 threads = 0;
     for (int k = 0; k <= CF_SUMMARY_THREADS; k++)
@@ -989,6 +1068,171 @@ u64 cf_summarized_lines(void) {
   }
   return lines;
 }
+
+//===-- Giving entries back ------------------------------------------------===//
+
+// Whether the threads of a line are done with it: each has exited, or the
+// live ones have not sampled it for CF_DONE_MS (*mark: the live threads'
+// samples + 1 in the low half, the sweep's clock in ms when they last
+// changed in the high half; 0 before the first look). A live thread that
+// comes back to the line later starts it afresh, as after a hand-over: what
+// it did there before met the exited threads only, and met too little to be
+// reported. A second, not a sweep: a line each thread samples once in a
+// while must not be given back between two of its samples and made again.
+#define CF_DONE_MS 1000
+static u32 cf_sweep_ms; // monotonic clock in ms at the current sweep's start
+
+static bool cf_done_with(u64 *mark, bool live, u64 live_samples) {
+  if (!live)
+    return true;
+  u32 samples = (u32)live_samples + 1;
+  u64 seen = cf_load(mark);
+  if ((u32)seen == samples)
+    return cf_sweep_ms - (u32)(seen >> 32) >= CF_DONE_MS;
+  cf_store(mark, ((u64)cf_sweep_ms << 32) | samples);
+  return false;
+}
+
+static bool cf_live(u32 thread_plus1) {
+  return thread_plus1 == CF_SEVERAL_READERS ||
+         (thread_plus1 && !cf_thread_exited(thread_plus1 - 1));
+}
+
+// Takes the entry off its line (state from its value to "nobody yet");
+// false if the line changed meanwhile.
+static bool cf_unlink(uptr line, u32 value) {
+  u32 *state = cf_line_state(line, false);
+  return state && cf_cas(state, &value, 0);
+}
+
+// A record whose threads are done with it and that no report could name
+// (efsan_cache_frag_findings.c) goes back with its parts.
+static bool cf_sweep_record(u32 index) {
+  struct cf_line_record *record = &cf_record_table[index];
+  uptr line = cf_load(&record->line);
+  if (!line)
+    return false;
+  u32 *state = cf_line_state(line, false);
+  if (!state || cf_load(state) != (index | CF_RECORD_BIT))
+    return false; // unreachable (a lost race): given back by its maker
+  bool live = false;
+  u64 live_samples = 0;
+  for (int i = 0; i < CF_THREAD_SLOTS; i++) {
+    struct cf_thread_line *part;
+    if (cf_live(cf_owner(record, i)) && (part = cf_thread_part(record, i))) {
+      live = true;
+      live_samples += cf_load(&part->reads) + cf_load(&part->writes);
+    }
+  }
+  struct cf_thread_line *others = cf_others_part(record);
+  if (others) {
+    live = true;
+    live_samples += cf_load(&others->reads) + cf_load(&others->writes);
+  }
+  if (!cf_done_with(&record->sweep_mark, live, live_samples))
+    return false;
+  struct cf_line_record *before =
+      line >= EFSAN_CACHE_LINE_SIZE ? cf_find_record(line - EFSAN_CACHE_LINE_SIZE) : 0;
+  if (cf_record_may_report(record, before,
+                           cf_find_record(line + EFSAN_CACHE_LINE_SIZE)) ||
+      !cf_unlink(line, index | CF_RECORD_BIT))
+    return false;
+  for (int i = 0; i < CF_THREAD_SLOTS; i++) {
+    struct cf_thread_line *part = cf_thread_part(record, i);
+    if (part)
+      cf_pool_retire(&cf_thread_line_free, (u32)(part - cf_thread_line_pool));
+  }
+  if (others)
+    cf_pool_retire(&cf_thread_line_free, (u32)(others - cf_thread_line_pool));
+  cf_store(&record->line, 0);
+  cf_pool_retire(&cf_record_pool, index);
+  cf_add(&cf_retired_record_count, 1);
+  return true;
+}
+
+// A summary goes back when its line has a record now, or when its threads
+// are done with it (the line was used in turn: counted).
+static bool cf_sweep_summary(u32 index) {
+  struct cf_summary *summary = &cf_summary_table[index];
+  uptr line = cf_load(&cf_summary_lines[index]);
+  if (!line)
+    return false;
+  u8 detail = cf_load(&summary->detail);
+  if (detail != CF_DETAIL_RECORD) {
+    bool live = false;
+    u64 live_samples = 0;
+    u32 threads = 0;
+    for (int k = 0; k <= CF_SUMMARY_THREADS; k++) {
+      struct cf_line_use *use = &summary->uses[k];
+      u32 owner = cf_load(&use->thread_plus1);
+      threads += owner != 0;
+      if (cf_live(owner)) {
+        live = true;
+        live_samples += (u64)cf_load(&use->reads) + cf_load(&use->writes);
+      }
+    }
+    if (!cf_done_with(&cf_summary_marks[index], live, live_samples) ||
+        !cf_unlink(line, index | CF_RECORD_BIT | CF_SUMMARY_BIT))
+      return false;
+    if (threads >= 2 && detail != CF_DETAIL_MISSED)
+      cf_add(&cf_retired_handed_over, 1);
+  }
+  cf_store(&cf_summary_lines[index], 0);
+  cf_store(&cf_summary_marks[index], 0);
+  cf_pool_retire(&cf_summary_pool, index);
+  return true;
+}
+
+// A solo summary goes back when its line moved on (a shared summary or a
+// record has its samples) or its thread is done with it.
+static bool cf_sweep_solo(u32 index) {
+  uptr line = cf_load(&cf_solo_lines[index]);
+  if (!line)
+    return false;
+  u32 value = index | CF_RECORD_BIT | CF_SOLO_BIT;
+  u32 *state = cf_line_state(line, false);
+  if (state && cf_load(state) == value) {
+    struct cf_line_use *solo = &cf_solo_table[index];
+    if (!cf_done_with(&cf_solo_marks[index],
+                      cf_live(cf_load(&solo->thread_plus1)),
+                      (u64)cf_load(&solo->reads) + cf_load(&solo->writes)) ||
+        !cf_unlink(line, value))
+      return false;
+  }
+  cf_store(&cf_solo_lines[index], 0);
+  cf_store(&cf_solo_marks[index], 0);
+  cf_pool_retire(&cf_solo_pool, index);
+  return true;
+}
+
+void cf_lines_thread_exited(void) {
+  // Now and then: when the entries made since the last sweep are half of
+  // those in use (and at least 1024), so that sweeping costs a constant
+  // share of making them (a sweep reads every entry in use).
+  u32 records = cf_load(&cf_record_count), summaries = cf_load(&cf_summary_count),
+      solos = cf_load(&cf_solo_count);
+  u32 in_use = cf_pool_in_use(&cf_record_pool, records) +
+               cf_pool_in_use(&cf_summary_pool, summaries) +
+               cf_pool_in_use(&cf_solo_pool, solos);
+  u32 made = cf_load(&cf_new_entries);
+  if (made < 1024 || made < in_use / 2 || !cf_reclaim_begin())
+    return;
+  cf_store(&cf_new_entries, 0);
+  u64 start = efsan_thread_cpu_ns();
+  cf_sweep_ms = (u32)(efsan_monotonic_ns() / 1000000);
+  bool retired = false;
+  for (u32 i = 0; i < records && i < cf_record_capacity; i++)
+    retired |= cf_sweep_record(i);
+  for (u32 i = 0; i < summaries && i < cf_summary_capacity; i++)
+    retired |= cf_sweep_summary(i);
+  for (u32 i = 0; i < solos && i < cf_solo_capacity; i++)
+    retired |= cf_sweep_solo(i);
+  cf_sweeps++;
+  cf_sweep_ns += efsan_thread_cpu_ns() - start;
+  cf_reclaim_end(retired);
+}
+
+void cf_lines_stop_reclaiming(void) { cf_reclaim_stop(); }
 
 //===-- The line state machine ------------------------------------------------===//
 
@@ -1045,8 +1289,8 @@ static void cf_apply_sample(u32 *state, uptr line, uptr offset, uptr length,
         // thread that comes later (in this run's schedule, or on a
         // neighbouring line: prediction) is compared with all of them. In a
         // solo summary, or when those are full in a shared one.
-        if (cf_start_solo(state, value, thread_plus1, offset, length, clock,
-                          pc))
+        if (cf_start_solo(state, value, line, thread_plus1, offset, length,
+                          clock, pc))
           return;
         u32 now = __atomic_load_n(state, __ATOMIC_ACQUIRE);
         value = now == value ? cf_track(state, line, value) : now;
@@ -1185,10 +1429,12 @@ void cf_lines_init(u32 record_capacity, u64 mean_period, u64 prediction_samples,
   cf_record_capacity = record_capacity;
   cf_record_table = (struct cf_line_record *)efsan_mmap_noreserve(
       (uptr)cf_record_capacity * sizeof(struct cf_line_record));
+  cf_pool_init(&cf_record_pool, cf_record_capacity);
   // Room for every slot of every record and its other threads.
   cf_thread_line_capacity = cf_record_capacity * (CF_THREAD_SLOTS + 1);
   cf_thread_line_pool = (struct cf_thread_line *)efsan_mmap_noreserve(
       (uptr)cf_thread_line_capacity * sizeof(struct cf_thread_line));
+  cf_pool_init(&cf_thread_line_free, cf_thread_line_capacity);
   cf_interval_blocks = (struct cf_interval *)efsan_mmap_noreserve(
       (uptr)cf_thread_line_capacity * CF_INTERVAL_BLOCK *
       sizeof(struct cf_interval));
@@ -1197,11 +1443,20 @@ void cf_lines_init(u32 record_capacity, u64 mean_period, u64 prediction_samples,
   cf_solo_capacity = cf_record_capacity * 16u;
   cf_solo_table = (struct cf_line_use *)efsan_mmap_noreserve(
       (uptr)cf_solo_capacity * sizeof(struct cf_line_use));
+  cf_solo_lines = (uptr *)efsan_mmap_noreserve((uptr)cf_solo_capacity * sizeof(uptr));
+  cf_solo_marks = (u64 *)efsan_mmap_noreserve((uptr)cf_solo_capacity * sizeof(u64));
+  cf_pool_init(&cf_solo_pool, cf_solo_capacity);
   // Most lines several threads use are used in turn: room for 4 per
   // record, 384 bytes each.
   cf_summary_capacity = cf_record_capacity * 4u;
   cf_summary_table = (struct cf_summary *)efsan_mmap_noreserve(
       (uptr)cf_summary_capacity * sizeof(struct cf_summary));
+  cf_summary_lines =
+      (uptr *)efsan_mmap_noreserve((uptr)cf_summary_capacity * sizeof(uptr));
+  cf_summary_marks =
+      (u64 *)efsan_mmap_noreserve((uptr)cf_summary_capacity * sizeof(u64));
+  cf_pool_init(&cf_summary_pool, cf_summary_capacity);
+  cf_reclaim_init();
 }
 
 void cf_lines_fork_child(void) {
@@ -1210,4 +1465,5 @@ void cf_lines_fork_child(void) {
   for (u32 i = 0; i < cf_record_capacity && i < cf_load(&cf_record_count); i++)
     if (cf_record_table[i].objects_lock.opaque)
       cf_record_table[i].objects_lock.opaque = 0;
+  cf_reclaim_fork_child();
 }

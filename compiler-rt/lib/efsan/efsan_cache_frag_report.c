@@ -715,6 +715,9 @@ static void cf_print_json_structs(struct cf_struct_usage *u, uptr n) {
 
 void efsan_cache_frag_report(void) {
   cf_json = efsan_internal_strcmp(efsan_flags.report_format, "json") == 0;
+  // Threads that exit from now on give nothing back: the report reads
+  // every record.
+  cf_lines_stop_reclaiming();
   cf_period = cf_sample_period();
   uptr views_bytes = CF_MAX_VIEWS * sizeof(struct cf_view);
   cf_views = (struct cf_view *)efsan_mmap(views_bytes);
@@ -752,7 +755,9 @@ void efsan_cache_frag_report(void) {
   while (structs_with_counts < struct_count && structs[structs_with_counts].total)
     structs_with_counts++;
 
-  u64 tracked = 0, handed_over = cf_summarized_lines();
+  // Lines whose threads had all exited, with nothing to report, gave their
+  // records back: they were tracked all the same.
+  u64 tracked = cf_retired_records(), handed_over = cf_summarized_lines();
   if (efsan_verbosity() >= 1)
     cf_lines_print_stats();
   for (u32 i = 0; i < record_count; i++)

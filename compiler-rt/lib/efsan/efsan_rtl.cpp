@@ -621,6 +621,19 @@ extern "C" u64 efsan_thread_cpu_ns_of(u32 tid) {
 }
 extern "C" u32 efsan_gettid(void) { return (u32)GetTid(); }
 
+// membarrier(2), raw (no libc wrapper in Debian 12's glibc).
+static const long kMembarrierSyscall = 324;
+static const long kMembarrierPrivateExpedited = 1 << 3;
+static const long kMembarrierRegisterPrivateExpedited = 1 << 4;
+extern "C" bool efsan_membarrier_register(void) {
+  return RawSyscall3(kMembarrierSyscall, kMembarrierRegisterPrivateExpedited, 0,
+                     0) == 0;
+}
+extern "C" bool efsan_membarrier(void) {
+  return RawSyscall3(kMembarrierSyscall, kMembarrierPrivateExpedited, 0, 0) ==
+         0;
+}
+
 // sched_getaffinity / sched_setaffinity of the calling thread, without libc
 // (x86-64 Linux, like the rest of the runtime).
 extern "C" bool efsan_get_affinity(u64 *mask, uptr words) {
