@@ -9,12 +9,14 @@
 #   utils/bench.sh [--configs base,ws,cf,tsan] [--runs 5] [--kernels a,b]
 #                  [--build-dir DIR] [--work-dir DIR] [--no-build] [--no-doc]
 #   utils/bench.sh --calibration [--runs 5] [--efsan-runs 3] [--pairs a,b]
-#                  [--realtime] [--build-dir DIR] [--no-build] [--no-doc]
+#                  [--realtime] [--sweep] [--build-dir DIR] [--no-build] [--no-doc]
 #
 # --calibration measures, for pairs of programs (utils/bench/calibration:
 # the sharing, and the same program with the fix the report suggests), the
 # gain the fix really brings beside the gain cache-frag claims, and rewrites
 # the calibration table of docs/performance.md (utils/bench/calibrate.py).
+# With --sweep, instead, one such pair with 0 to 400 steps of private work
+# between updates, beside the model's inputs (its own section of the doc).
 #
 # Unless --no-build is given, the efsan build in --build-dir (default build/)
 # is first brought up to date with utils/bootstrap.sh, as demo.sh/check.sh do.

@@ -37,31 +37,65 @@ static bool cf_is_prediction(const struct cf_finding *f) {
 }
 
 static u32 cf_writers(u32 view_count, bool *shared_bytes);
+static bool cf_line_under_lock(const struct cf_finding *f);
+
+// What one invalidation costs a thread that writes the line with plain
+// stores, from its own time between its writes to the line (`gap`) and
+// the transfer. A store retires into the store buffer and the core goes on
+// with the work after it while the line comes back: it stalls only when it
+// needs the line again (a load of it, the next store draining behind the
+// first) before the line is there, or when it cannot run further ahead
+// (its store buffer and reorder window full). So the work up to the
+// thread's next access hides part of the transfer: nearly all of the
+// first ns of it, less and less as the core's window fills, at most
+// CF_RUN_AHEAD_NS:
+//     hidden = CF_RUN_AHEAD_NS * (1 - exp(-gap / CF_RUN_AHEAD_NS)),
+//     stall = transfer - hidden, at least 0.
+// A thread that hammers the line hides nothing (the cap decides, below);
+// one whose writes are further apart than a transfer hides it all where
+// the transfer is short (two vCPUs of one core complex, 40 ns), and all
+// but transfer - CF_RUN_AHEAD_NS where it is long (two complexes, 170 ns).
+// docs/CacheFrag.md, "Impact and thresholds".
+static double cf_plain_store_stall(double gap, double transfer) {
+  double hidden = CF_RUN_AHEAD_NS * (1 - cf_exp_neg(gap / CF_RUN_AHEAD_NS));
+  return transfer > hidden ? transfer - hidden : 0;
+}
 
 // The time the fix saves each involved thread, from the model's
 // invalidations that the fix removes (scale: the finding's share of them)
 // and the threads' CPU time. A writer's invalidation makes it wait for the
-// line: one transfer, less what the core hides behind independent work. A
-// thread cannot lose more than CF_CONTENDED_SHARE of the time it used the
-// line while another thread did: the line is at one core at a time. A
-// locked read-modify-write cannot be hidden behind the store buffer: its
-// invalidations stall for the whole transfer, and the thread can lose up to
-// CF_CONTENDED_RMW_SHARE; a thread that writes both ways is priced in
-// proportion. The threads' time is their CPU time less the tool's own
-// sampled path (the program's own time, as a plain build would spend it).
-// Padding removes the false-sharing invalidations only: where each byte has
-// one writer and other threads read it (a queue's indices), the readers
-// still need each new value. Private copies (several writers of the same
-// bytes) remove them all. docs/CacheFrag.md, "Impact and thresholds".
+// line: one transfer, less what the core hides behind the work before its
+// next access to the line (cf_plain_store_stall). A thread cannot lose more
+// than CF_CONTENDED_SHARE of the time it used the line while another
+// thread did: the line is at one core at a time. A locked
+// read-modify-write cannot be hidden behind
+// the store buffer: its invalidations stall for the whole transfer, and
+// the thread can lose up to CF_CONTENDED_RMW_SHARE; a thread that writes
+// both ways is priced in proportion. The threads' time is their CPU time
+// less the tool's own sampled path (the program's own time, as a plain
+// build would spend it).
+// Padding removes the false-sharing invalidations only. Private copies
+// (several writers of the same bytes) remove them all, and so do the
+// lines of their own plus cached reads advised where each byte has one
+// writer that other threads read (a queue's indices: padding alone leaves
+// every read of a new index a transfer). docs/CacheFrag.md, "Impact and
+// thresholds".
 static void cf_set_impact(struct cf_finding *f, struct cf_view *views,
                           u32 count, double scale) {
   u64 period = cf_period;
   double transfer = (double)cf_transfer_ns();
-  double stall = transfer * (1 - CF_HIDDEN_SHARE);
   double threads[CF_MAX_VIEWS], active[CF_MAX_VIEWS], caused[CF_MAX_VIEWS];
   bool shared_bytes;
-  cf_writers(count, &shared_bytes);
-  bool all_removed = f->kind == CF_TRUE_SHARING && shared_bytes;
+  u32 writers = cf_writers(count, &shared_bytes);
+  // Private copies remove every invalidation of bytes several threads
+  // write; so does the advice for a line whose words each have one writer
+  // that other threads read (a ring's head and tail): each on a line of its
+  // own, and each reader keeping the last value it read, reading again only
+  // when it must. Padding alone removes the false sharing only. (Words
+  // written under a lock move with the lock: that advice is another.)
+  bool all_removed =
+      f->kind == CF_TRUE_SHARING &&
+      (shared_bytes || (writers >= 2 && !cf_line_under_lock(f)));
   f->threads_ns = 0;
   f->sampled_writes = 0;
   for (u32 i = 0; i < count && i < CF_MAX_VIEWS; i++) {
@@ -100,6 +134,9 @@ static void cf_set_impact(struct cf_finding *f, struct cf_view *views,
                      : 0;
     if (rmw > 1)
       rmw = 1;
+    // The thread's own time between its writes to the line.
+    double writes = (double)views[i].writes * (double)period;
+    double gap = writes > 0 ? active[i] / writes : threads[i];
     double my_cap =
         CF_CONTENDED_SHARE + rmw * (CF_CONTENDED_RMW_SHARE - CF_CONTENDED_SHARE);
     if (my_cap > cap)
@@ -109,20 +146,24 @@ static void cf_set_impact(struct cf_finding *f, struct cf_view *views,
       if (j != i && active[j] > others)
         others = active[j];
     double overlap = active[i] < others ? active[i] : others;
-    double mine = caused[i] * ((1 - rmw) * stall + rmw * transfer);
-    if (mine > my_cap * overlap)
-      mine = my_cap * overlap;
+    double stalls =
+        caused[i] *
+        ((1 - rmw) * cf_plain_store_stall(gap, transfer) + rmw * transfer);
+    double mine = stalls < my_cap * overlap ? stalls : my_cap * overlap;
     if (efsan_verbosity() >= 2)
       efsan_report_line("cache-frag impact: line 0x%zx T%u cpu %llu ns, "
                         "accesses %llu, active %llu ns, overlap %llu ns, "
                         "caused %llu invalidations, sampled line accesses "
-                        "%llu, locked RMW ppm %llu, tool %llu ns, lost %llu "
-                        "ns\n",
+                        "%llu, write gap %llu ns, transfer %llu ns, locked "
+                        "RMW ppm %llu, tool %llu ns, stalls %llu ns, lost "
+                        "%llu ns\n",
                         f->address, views[i].thread, (u64)threads[i],
                         cf_thread_accesses(views[i].thread), (u64)active[i],
                         (u64)overlap, (u64)caused[i],
-                        (views[i].reads + views[i].writes) * period, (u64)(rmw * 1e6),
-                        cf_thread_tool_ns(views[i].thread), (u64)mine);
+                        (views[i].reads + views[i].writes) * period,
+                        (u64)gap, (u64)transfer, (u64)(rmw * 1e6),
+                        cf_thread_tool_ns(views[i].thread), (u64)stalls,
+                        (u64)mine);
     lost += mine;
     if (threads[i] > slowest)
       slowest = threads[i];
@@ -866,7 +907,12 @@ void cf_suggest(char *buffer, uptr length, const struct cf_finding *f,
                           "each byte of %s has one writer, and other threads "
                           "read it (true sharing of each word, false sharing "
                           "between the writers): put each writer's words on a "
-                          "line of its own (_Alignas(64) on each)",
+                          "line of its own (_Alignas(64) on each), and let "
+                          "each reader keep the last value it read, reading "
+                          "again only when it must (a ring's producer "
+                          "re-reads the tail only when the ring looks full, "
+                          "its consumer the head when it looks empty): "
+                          "padding alone leaves each new value a transfer",
                           what);
       break;
     }

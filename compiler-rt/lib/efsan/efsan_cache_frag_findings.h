@@ -53,11 +53,16 @@ struct cf_finding {
 // scaled up by the period, could pass the thresholds.
 #define CF_MIN_SAMPLED_WRITES 8
 
-// The part of a transfer an out-of-order core hides behind independent
-// work: an invalidation stalls its thread for the rest. A share, not a
-// fixed time: the transfer measured on the same VM ranges from 40 ns (the
-// two vCPUs on one core's threads) to 180 ns (two cores).
-#define CF_HIDDEN_SHARE (1.0 / 3)
+// How far (ns of its own work) a core runs past a store whose line is on
+// another core before it stalls: the most of a transfer the work after a
+// plain store can hide (efsan_cache_frag_findings.c,
+// cf_plain_store_stall). Fitted to what the fix really gains with 0-400
+// xorshift steps of private work between writes on a 2-core AMD EPYC VM
+// whose transfers measure 40 ns or 150-190 ns by turns: where they are
+// long, the loss per write with 100-400 steps between writes is the
+// transfer less 65-71 ns (docs/performance.md, "private work between
+// writes").
+#define CF_RUN_AHEAD_NS 70.0
 // The share of two threads' overlap that one of them can lose to a line
 // both keep taking: each gets the line, makes the accesses it can until the
 // other's request arrives, and waits for it again. Measured losses of such

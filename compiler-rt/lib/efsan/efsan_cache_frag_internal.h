@@ -295,6 +295,8 @@ struct cf_estimate {
 };
 // Runs the model over the views (in: accesses; out: per-shape shares).
 void cf_model(struct cf_view *views, u32 count, struct cf_estimate *out);
+// exp(-x) for x >= 0 (the runtime has no libm).
+double cf_exp_neg(double x);
 // Fills views from one record (virtual line = the real line) or from the
 // bytes [from, from + length) of the records of two adjacent lines.
 u32 cf_views_of_line(struct cf_line_record *record, struct cf_view *views);

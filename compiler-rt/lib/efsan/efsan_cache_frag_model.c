@@ -24,7 +24,7 @@
 
 // exp(-x) for x >= 0, without libm: halve x below 1/16, a Taylor
 // polynomial, then square back.
-static double cf_exp_neg(double x) {
+double cf_exp_neg(double x) {
   if (x > 700)
     return 0;
   int halvings = 0;

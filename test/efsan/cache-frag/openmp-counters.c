@@ -16,16 +16,16 @@
 // RUN: %run %t.plain > %t.plain.out
 // RUN: %clang -O2 -g -fopenmp -fsanitize=efficiency-cache-frag %s -o %t
 // DEFINE: %{check} = %python %S/Inputs/check_findings.py --only --expect false-sharing:heap=openmp-counters.c --threads 0,1
-// RUN: env ESAN_OPTIONS=report_format=json %run %t > %t.out 2> %t.default.json
+// RUN: env ESAN_OPTIONS=report_format=json:cache_frag_transfer_ns=150 %run %t > %t.out 2> %t.default.json
 // RUN: diff %t.plain.out %t.out
 // RUN: %{check} %t.default.json
 // RUN: FileCheck --check-prefix=JSON %s < %t.default.json
-// RUN: env ESAN_OPTIONS=report_format=json:cache_frag_sample_period=1 %run %t 2> %t.exact.json
+// RUN: env ESAN_OPTIONS=report_format=json:cache_frag_transfer_ns=150:cache_frag_sample_period=1 %run %t 2> %t.exact.json
 // RUN: %{check} %t.exact.json
-// RUN: %if taskset %{ env ESAN_OPTIONS=report_format=json taskset -c 0 %run %t > %t.pinned.out 2> %t.pinned.json %}
+// RUN: %if taskset %{ env ESAN_OPTIONS=report_format=json:cache_frag_transfer_ns=150 taskset -c 0 %run %t > %t.pinned.out 2> %t.pinned.json %}
 // RUN: %if taskset %{ diff %t.plain.out %t.pinned.out %}
 // RUN: %if taskset %{ %{check} %t.pinned.json %}
-// RUN: %run %t 2>&1 | FileCheck %s
+// RUN: env ESAN_OPTIONS=cache_frag_transfer_ns=150 %run %t 2>&1 | FileCheck %s
 #include <omp.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -65,3 +65,10 @@ int main(void) {
 
 // JSON: "thread_start_functions": [{"thread": 0, "function": "main"}, {"thread": 1, "function": "omp parallel at openmp-counters.c:43"}
 // JSON: "thread_creations": [{"thread": 1, "created_by": 0, "stack": [{{{.*}}"function": "main", "file": "{{.*}}openmp-counters.c", "line": 43
+
+// Each thread bumps its counter once per 8 words or so, its writes about
+// 50 ns apart: the share of such a line follows the transfer the start-up
+// ping-pong measures (up to 70 ns of it hidden by the work between
+// writes), about 0.05-0.15 when this VM's vCPUs share a core complex (40
+// ns) and more across complexes. The runs fix the transfer at 150 ns so
+// that what they check does not depend on where the VM's vCPUs sit.
