@@ -18,7 +18,7 @@ static __thread uptr thread_heap_lo __attribute__((tls_model("initial-exec")));
 static __thread uptr thread_heap_hi __attribute__((tls_model("initial-exec")));
 static __thread u32 thread_heap_generation
     __attribute__((tls_model("initial-exec")));
-static u32 next_thread_index = 1;
+u32 efsan_next_thread_index = 1;
 enum { FINISH_NOT_STARTED, FINISH_WRITING, FINISH_DONE };
 static int finish_state;
 // Set once a thread has started ending the process (exit() or main's return).
@@ -26,12 +26,8 @@ static int exit_claimed;
 static __thread bool this_thread_ends_process
     __attribute__((tls_model("initial-exec")));
 
-u32 efsan_thread_count(void) {
-  return __atomic_load_n(&next_thread_index, __ATOMIC_RELAXED);
-}
-
 u32 efsan_core_next_thread_index(u32 creation_stack) {
-  u32 index = __atomic_fetch_add(&next_thread_index, 1, __ATOMIC_RELAXED);
+  u32 index = __atomic_fetch_add(&efsan_next_thread_index, 1, __ATOMIC_RELAXED);
   if (tool_started && efsan_active_tool == EFSAN_TOOL_CACHE_FRAG)
     efsan_cache_frag_thread_created(index, creation_stack);
   return index;

@@ -252,8 +252,12 @@ bool efsan_set_affinity(const u64 *mask, uptr words);
 // Runtime threads have EFSAN_INTERNAL_THREAD. Reading it is one TLS load.
 #define EFSAN_INTERNAL_THREAD 0xffffffffu
 extern __thread u32 efsan_thread_index __attribute__((tls_model("initial-exec")));
-// Number of thread indices handed out so far (main thread included).
-u32 efsan_thread_count(void);
+// Number of thread indices handed out so far (main thread included); inline,
+// since cache-frag's sampled path asks it at every sample.
+extern u32 efsan_next_thread_index;
+static inline u32 efsan_thread_count(void) {
+  return __atomic_load_n(&efsan_next_thread_index, __ATOMIC_RELAXED);
+}
 // pthread_self() of the calling thread.
 uptr efsan_thread_handle(void);
 

@@ -111,14 +111,15 @@ static u64 cf_tsc_at_init, cf_ns_at_init;
 
 static inline u64 cf_ticks(void) { return __builtin_ia32_rdtsc(); }
 
-static void cf_count_tool_ticks(u32 thread, u64 start) {
+// A sample timed on behalf of `weight` samples (the one timed among them).
+static void cf_count_tool_ticks(u32 thread, u64 start, u32 weight) {
   if (thread >= CF_MAX_THREAD_INFOS)
     return;
   u64 ticks = cf_ticks() - start;
-  cf_self.samples++;
+  cf_self.samples += weight;
   if (ticks > CF_MAX_SAMPLE_TICKS)
     ticks = cf_self.tool_ticks / cf_self.samples;
-  cf_self.tool_ticks += ticks;
+  cf_self.tool_ticks += ticks * weight;
   cf_store(&cf_thread_infos[thread].tool_ticks, cf_self.tool_ticks);
 }
 
@@ -280,11 +281,20 @@ static void cf_sample_range(uptr addr, uptr size, bool is_write,
 
 // The sampled access: the period ended at it. Its time is the tool's own
 // (left out of the threads' time).
+// A thread alone in the process touches no line another thread uses, so its
+// samples cost about the same each: one in CF_ALONE_TIMED, chosen at random
+// (never in step with the batches its line states are applied in), is
+// timed for all of them. Reading the TSC twice was a quarter of a sample's
+// cost in matmul (docs/performance.md, issue 24).
+#define CF_ALONE_TIMED 16
 static __attribute__((noinline)) void cf_sample_access(void *addr, uptr size,
                                                        u32 flags,
                                                        u64 *field_counter,
                                                        uptr pc) {
-  u64 start = cf_ticks();
+  u32 weight = 1; // samples this one is timed for; 0: not timed
+  if (efsan_thread_count() < 2)
+    weight = cf_self.random % CF_ALONE_TIMED ? 0 : CF_ALONE_TIMED;
+  u64 start = weight ? cf_ticks() : 0;
   u64 clock;
   u32 thread_plus1 = cf_end_period(&clock);
   if (!thread_plus1)
@@ -297,7 +307,8 @@ static __attribute__((noinline)) void cf_sample_access(void *addr, uptr size,
   }
   cf_sample_range((uptr)addr, size, flags & 1, (flags & 2) != 0, thread_plus1,
                   clock, pc);
-  cf_count_tool_ticks(thread_plus1 - 1, start);
+  if (weight)
+    cf_count_tool_ticks(thread_plus1 - 1, start, weight);
 }
 
 // preserve_most: the caller keeps its values in every register but r11
@@ -393,8 +404,12 @@ static u32 cf_handle_slot(uptr handle) {
 }
 
 void efsan_cache_frag_thread_created(u32 thread, u32 creation_stack) {
-  // On the creating thread, before the new one runs: the new thread's clock
-  // starts where its creator's is, as if both went on in parallel.
+  // On the creating thread, before the new one runs. The creator's samples
+  // from while it was alone go to the line states first, as they would
+  // have one by one: the new thread's samples come after them. The new
+  // thread's clock starts where its creator's is, as if both went on in
+  // parallel.
+  cf_lines_apply_alone_samples();
   if (thread >= CF_MAX_THREAD_INFOS)
     return;
   bool internal = efsan_thread_index == EFSAN_INTERNAL_THREAD;

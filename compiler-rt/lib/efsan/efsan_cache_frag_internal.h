@@ -179,6 +179,9 @@ void cf_lines_init(u32 record_capacity, u64 mean_period, u64 prediction_samples,
 // cmpxchg, seq_cst store: flags bit 1, docs/InstrumentationABI.md).
 void cf_sample_line(uptr line, uptr offset, uptr length, bool is_write,
                     bool locked_rmw, u32 thread_plus1, u64 clock, uptr pc);
+// Applies the samples the thread logged while it was the process's only
+// thread (they are applied in batches); called before it creates a thread.
+void cf_lines_apply_alone_samples(void);
 // After fork: the locks other threads held in the records are released.
 void cf_lines_fork_child(void);
 // A program thread exited: the lines only exited threads used may give
