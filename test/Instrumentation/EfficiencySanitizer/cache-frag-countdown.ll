@@ -316,3 +316,9 @@ declare void @llvm.assume(i1)
 declare void @llvm.memset.p0.i64(ptr, i8, i64, i1)
 declare <2 x i32> @llvm.masked.load.v2i32.p0(ptr, i32, <2 x i1>, <2 x i32>)
 !0 = !{}
+
+; The preserve_most callout is bound when the module is loaded (through the
+; GOT): a lazily bound PLT entry's resolver follows the C convention and may
+; clobber r10, which the callers keep live across the call.
+; CHECK: declare preserve_mostcc void @__efsan_cache_frag_access(ptr, i64, i32, ptr) [[ACCESS_ATTRS:#[0-9]+]]
+; CHECK: attributes [[ACCESS_ATTRS]] = { {{.*}}nonlazybind{{.*}} }

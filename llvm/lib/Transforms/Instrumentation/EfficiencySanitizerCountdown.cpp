@@ -41,12 +41,21 @@ CacheFragCountdown::CacheFragCountdown(Module &M,
                                        StructFieldTables &StructFields)
     : ModuleContext(M), StructFields(StructFields) {}
 
+// The callout is preserve_most: its callers keep values in r10 across it.
+// From a shared library, a call through the PLT is lazily bound: the first
+// one runs glibc's _dl_runtime_resolve, which follows the C convention and
+// may clobber r10 (llvm-project issue 105588). c-blosc's tests computed
+// wrong results and crashed. nonlazybind makes the call load the address from
+// the GOT, filled when the library is loaded; in the executable, where the
+// runtime is, the linker still relaxes it to a direct call.
 void CacheFragCountdown::declareRuntimeFunctions(AttributeList Attrs) {
   CacheFragAccess =
       M.getOrInsertFunction(kCacheFragAccessName, Attrs, Type::getVoidTy(Ctx),
                             PtrTy, Int64Ty, Int32Ty, PtrTy);
-  if (auto *F = dyn_cast<Function>(CacheFragAccess.getCallee()))
+  if (auto *F = dyn_cast<Function>(CacheFragAccess.getCallee())) {
     F->setCallingConv(CallingConv::PreserveMost);
+    F->addFnAttr(Attribute::NonLazyBind);
+  }
 }
 
 // Cache-frag samples accesses per thread: the runtime keeps a thread-local
