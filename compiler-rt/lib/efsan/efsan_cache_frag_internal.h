@@ -155,6 +155,13 @@ static inline struct cf_thread_line *cf_others_part(struct cf_line_record *recor
   return __atomic_load_n(&record->others, __ATOMIC_ACQUIRE);
 }
 
+// Sets the bits of mask in a byte mask only its owner writes (stored only
+// when they change: the line stays shared in the owner's cache).
+static inline void cf_own_bits(u64 *bytes, u64 mask) {
+  if ((*bytes & mask) != mask)
+    cf_store(bytes, *bytes | mask);
+}
+
 // Sampling (efsan_cache_frag.c).
 // Mean sampling period in accesses (1: every access is seen).
 u64 cf_sample_period(void);
@@ -192,6 +199,33 @@ void cf_lines_stop_reclaiming(void);
 // Lines whose entries went back after their threads exited, by what they
 // were: records (none of which could be reported), and lines used in turn.
 u64 cf_retired_records(void);
+
+// An entry of a line table (efsan_cache_frag_lines.c): one its pool has
+// free (zeroed here), else a fresh one; false when the table is full.
+struct cf_pool;
+bool cf_new_entry(struct cf_pool *pool, u32 *handed_out, void *table,
+                  uptr entry_size, u32 *index);
+
+// The threads' parts of records (efsan_cache_frag_parts.c), room for
+// capacity of them.
+void cf_parts_init(u32 capacity, u64 mean_period);
+// A thread's part of a record; null when they run out.
+struct cf_thread_line *cf_new_thread_line(void);
+// A part no other thread could reach.
+void cf_give_thread_line(struct cf_thread_line *part);
+// A part a sweep took off its line.
+void cf_retire_thread_line(struct cf_thread_line *part);
+// Adds a sample of the thread at `clock` to its intervals of the line.
+void cf_note_activity(struct cf_thread_line *slot, u64 clock, u64 samples);
+// Counts a sample of the thread's at pc (only the thread writes its slot).
+void cf_count_site(struct cf_thread_line *slot, uptr pc, bool is_write,
+                   u64 mask);
+struct cf_parts_stats {
+  u32 made, grown, in_use; // parts handed out, that needed an interval block, in use
+  u64 retired;             // given back after their threads were done
+  u64 bytes;               // of the parts handed out, if all resident
+};
+void cf_parts_stats(struct cf_parts_stats *stats);
 
 // Reusing line table entries (efsan_cache_frag_reclaim.c): a pool of the
 // indices of one table that are free, or retired by the last sweep and
