@@ -36,11 +36,16 @@
 // other_site counts.
 #define CF_SITES 8
 // Activity intervals kept per thread and line (the closest ones are merged
-// beyond that): the first CF_INLINE_INTERVALS in the thread's part, the rest
-// in a block of their own, allocated when needed (most threads use a line
-// in a few bursts).
+// beyond that).
 #define CF_INTERVALS 32
-#define CF_INLINE_INTERVALS 4
+// A thread's part holds the first CF_INLINE_* shapes, sites and intervals;
+// the rest of each kind go to a block of their own, taken when the thread
+// needs it: most threads use a line in a few kinds of access, from a few
+// places, in a few bursts, and a part costs 256 bytes, not 1.5 KiB
+// (threadtest3: 60,000 parts live at once).
+#define CF_INLINE_SHAPES 2
+#define CF_INLINE_SITES 2
+#define CF_INLINE_INTERVALS 2
 struct cf_interval {
   u64 first, last; // virtual clock of the first and last sample
   u64 samples;
@@ -69,6 +74,18 @@ struct cf_site {
   u64 bytes;         // bit i: byte i of the line
 };
 
+// The further entries of a thread's part, each kind in blocks of whole cache
+// lines (their thread writes them).
+struct cf_shape_block {
+  struct cf_shape at[CF_SHAPES - CF_INLINE_SHAPES];
+} __attribute__((aligned(64)));
+struct cf_site_block {
+  struct cf_site at[CF_SITES - CF_INLINE_SITES];
+} __attribute__((aligned(64)));
+struct cf_interval_block {
+  struct cf_interval at[CF_INTERVALS - CF_INLINE_INTERVALS];
+} __attribute__((aligned(64)));
+
 // One thread's sampled use of one line. Only that thread writes it (the
 // "other threads" entry uses atomics), except held_bytes, which a thread that
 // invalidates this one clears. Whole cache lines, so that threads updating
@@ -84,24 +101,50 @@ struct cf_thread_line {
   u64 first_clock, last_clock;    // virtual clock of the first / last sample
   u32 overflow_reads, overflow_writes; // samples whose shape did not fit
   u64 overflow_bytes;
-  struct cf_shape shapes[CF_SHAPES];
   u32 other_site_reads, other_site_writes;
   u32 other_site_locked_writes;
-  struct cf_site sites[CF_SITES];
   // When the thread used the line: intervals of virtual clock, in order,
   // each from its first sample to its last, so that the model sees bursts
   // (turns taken under a lock), not just a first-to-last span.
   u32 interval_count; // published after the intervals it counts
+  // The blocks of further shapes, sites and intervals: index + 1, 0 while
+  // the part has none (published before the entries they hold).
+  u32 more_shapes, more_sites, more_intervals;
+  struct cf_shape shapes[CF_INLINE_SHAPES];
+  struct cf_site sites[CF_INLINE_SITES];
   struct cf_interval intervals[CF_INLINE_INTERVALS];
-  struct cf_interval *more; // CF_INTERVALS - CF_INLINE_INTERVALS, or null
 } __attribute__((aligned(64)));
 
-// The thread part's k-th interval (k < interval_count).
+// The blocks' tables (efsan_cache_frag_parts.c).
+extern struct cf_shape_block *cf_shape_blocks;
+extern struct cf_site_block *cf_site_blocks;
+extern struct cf_interval_block *cf_interval_blocks;
+
+// The part's k-th shape, site or interval, or null when its block was never
+// needed (k beyond the inline ones). Intervals: k < interval_count.
+static inline struct cf_shape *cf_shape_at(struct cf_thread_line *t, u32 k) {
+  if (k < CF_INLINE_SHAPES)
+    return &t->shapes[k];
+  u32 block = __atomic_load_n(&t->more_shapes, __ATOMIC_ACQUIRE);
+  return block ? &cf_shape_blocks[block - 1].at[k - CF_INLINE_SHAPES] : 0;
+}
+static inline struct cf_site *cf_site_at(struct cf_thread_line *t, u32 k) {
+  if (k < CF_INLINE_SITES)
+    return &t->sites[k];
+  u32 block = __atomic_load_n(&t->more_sites, __ATOMIC_ACQUIRE);
+  return block ? &cf_site_blocks[block - 1].at[k - CF_INLINE_SITES] : 0;
+}
 static inline struct cf_interval *cf_interval_at(struct cf_thread_line *t,
                                                  u32 k) {
-  return k < CF_INLINE_INTERVALS ? &t->intervals[k]
-                                 : &t->more[k - CF_INLINE_INTERVALS];
+  if (k < CF_INLINE_INTERVALS)
+    return &t->intervals[k];
+  u32 block = __atomic_load_n(&t->more_intervals, __ATOMIC_ACQUIRE);
+  return &cf_interval_blocks[block - 1].at[k - CF_INLINE_INTERVALS];
 }
+// The same, making the block when the part has none (the part's own thread
+// only); null when the blocks ran out.
+struct cf_shape *cf_new_shape_at(struct cf_thread_line *t, u32 k);
+struct cf_site *cf_new_site_at(struct cf_thread_line *t, u32 k);
 
 // A two-entry cache history table (Predator): each half holds a thread index
 // + 1, 0 for an empty entry; the high half is only set when the low one is.
@@ -221,9 +264,11 @@ void cf_note_activity(struct cf_thread_line *slot, u64 clock, u64 samples);
 void cf_count_site(struct cf_thread_line *slot, uptr pc, bool is_write,
                    u64 mask);
 struct cf_parts_stats {
-  u32 made, grown, in_use; // parts handed out, that needed an interval block, in use
+  u32 made, in_use; // parts handed out, in use
+  // Blocks of further shapes, sites and intervals handed out.
+  u32 shape_blocks, site_blocks, interval_blocks;
   u64 retired;             // given back after their threads were done
-  u64 bytes;               // of the parts handed out, if all resident
+  u64 bytes;               // of the parts and blocks handed out
 };
 void cf_parts_stats(struct cf_parts_stats *stats);
 

@@ -389,9 +389,9 @@ static struct cf_shape *cf_count_shape(struct cf_line_record *record,
                            struct cf_thread_line *slot, uptr line_offset,
                            uptr length, bool is_write, u64 mask) {
   uptr addr = record->line + line_offset;
-  for (int i = 0; i < CF_SHAPES; i++) {
-    struct cf_shape *shape = &slot->shapes[i];
-    if (!shape->length)
+  for (u32 i = 0; i < CF_SHAPES; i++) {
+    struct cf_shape *shape = cf_shape_at(slot, i);
+    if (!shape || !shape->length)
       break;
     if (shape->offset != line_offset || shape->length != length)
       continue;
@@ -404,8 +404,11 @@ static struct cf_shape *cf_count_shape(struct cf_line_record *record,
       shape->reads++;
     return shape;
   }
-  for (int i = 0; i < CF_SHAPES; i++) {
-    struct cf_shape *shape = &slot->shapes[i];
+  for (u32 i = 0; i < CF_SHAPES; i++) {
+    // Reached past the inline shapes only when other accesses took them all.
+    struct cf_shape *shape = cf_new_shape_at(slot, i);
+    if (!shape)
+      break;
     if (shape->length)
       continue;
     shape->offset = (u8)line_offset;
@@ -906,12 +909,13 @@ void cf_lines_print_stats(void) {
   u32 records = cf_load(&cf_record_count),
       summaries = cf_load(&cf_summary_count), solos = cf_load(&cf_solo_count);
   efsan_report_line(
-      "cache-frag lines: %u records, %u thread parts (%u needed more than %d "
-      "bursts), %u shared summaries, %u solo summaries (%llu KiB if all "
+      "cache-frag lines: %u records, %u thread parts (%u, %u, %u needed more "
+      "than %d shapes, sites, bursts), %u shared summaries, %u solo summaries (%llu KiB if all "
       "resident); in use at the end: %u, %u, %u, %u; given back after their "
       "threads were done with the lines: %llu, %llu, %llu, %llu, in %u sweeps "
       "(%llu us)\n",
-      records, parts.made, parts.grown, CF_INLINE_INTERVALS,
+      records, parts.made, parts.shape_blocks, parts.site_blocks,
+      parts.interval_blocks, CF_INLINE_SHAPES,
       summaries, solos,
       ((u64)records * sizeof(struct cf_line_record) +
        parts.bytes +

@@ -289,8 +289,8 @@ static void cf_add_thread_line(struct cf_view *view,
                  shift, limit, (u32)cf_load(&t->reads), (u32)cf_load(&t->writes),
                  0, 0, record, 0);
   } else {
-    for (int i = 0; i < CF_SHAPES; i++) {
-      struct cf_shape *s = &t->shapes[i];
+    struct cf_shape *s;
+    for (u32 i = 0; i < CF_SHAPES && (s = cf_shape_at(t, i)); i++) {
       u8 length = __atomic_load_n(&s->length, __ATOMIC_ACQUIRE);
       if (!length)
         break;

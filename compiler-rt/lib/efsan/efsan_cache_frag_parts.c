@@ -14,16 +14,58 @@ static struct cf_thread_line *cf_thread_line_pool;
 static u32 cf_thread_line_capacity;
 static u32 cf_thread_line_count;
 static struct cf_pool cf_thread_line_free;
-// Part i's intervals beyond the inline ones, when it needs them.
-#define CF_INTERVAL_BLOCK (CF_INTERVALS - CF_INLINE_INTERVALS)
-static struct cf_interval *cf_interval_blocks;
-static u32 cf_interval_block_count; // parts that needed one (statistics)
+// The blocks of further shapes, sites and intervals, each kind a table of
+// its own with a pool, as the parts (never more blocks of a kind than parts).
+struct cf_block_table {
+  void *entries;
+  u32 entry_size;
+  u32 count; // handed out
+  struct cf_pool pool;
+};
+static struct cf_block_table cf_shape_table, cf_site_table, cf_interval_table;
+struct cf_shape_block *cf_shape_blocks;
+struct cf_site_block *cf_site_blocks;
+struct cf_interval_block *cf_interval_blocks;
 
-// The block of further activity intervals of a thread's part.
-static struct cf_interval *cf_new_intervals(struct cf_thread_line *part) {
-  cf_add(&cf_interval_block_count, 1);
-  return &cf_interval_blocks[(uptr)(part - cf_thread_line_pool) *
-                             CF_INTERVAL_BLOCK];
+static void *cf_block_table_init(struct cf_block_table *table, u32 capacity,
+                                 u32 entry_size) {
+  table->entry_size = entry_size;
+  table->entries = efsan_mmap_noreserve((uptr)capacity * entry_size);
+  cf_pool_init(&table->pool, capacity);
+  return table->entries;
+}
+
+// A block's index + 1 (published in the part's *more by the caller), or 0
+// when the table is full.
+static u32 cf_new_block(struct cf_block_table *table) {
+  u32 index;
+  if (!cf_new_entry(&table->pool, &table->count, table->entries,
+                    table->entry_size, &index))
+    return 0;
+  return index + 1;
+}
+
+// The part's block in *more (if any) goes back with the part: given (never
+// published) or retired (taken off its line by a sweep).
+static void cf_release_block(struct cf_block_table *table, u32 more,
+                             bool retire) {
+  if (!more)
+    return;
+  if (retire)
+    cf_pool_retire(&table->pool, more - 1);
+  else
+    cf_pool_give(&table->pool, more - 1);
+}
+
+static void cf_release_thread_line(struct cf_thread_line *part, bool retire) {
+  cf_release_block(&cf_shape_table, cf_load(&part->more_shapes), retire);
+  cf_release_block(&cf_site_table, cf_load(&part->more_sites), retire);
+  cf_release_block(&cf_interval_table, cf_load(&part->more_intervals), retire);
+  u32 index = (u32)(part - cf_thread_line_pool);
+  if (retire)
+    cf_pool_retire(&cf_thread_line_free, index);
+  else
+    cf_pool_give(&cf_thread_line_free, index);
 }
 
 // A thread's part of a record; null when they run out.
@@ -37,12 +79,36 @@ struct cf_thread_line *cf_new_thread_line(void) {
 
 // A part no other thread could reach.
 void cf_give_thread_line(struct cf_thread_line *part) {
-  cf_pool_give(&cf_thread_line_free, (u32)(part - cf_thread_line_pool));
+  cf_release_thread_line(part, false);
 }
 
 // A part a sweep took off its line.
 void cf_retire_thread_line(struct cf_thread_line *part) {
-  cf_pool_retire(&cf_thread_line_free, (u32)(part - cf_thread_line_pool));
+  cf_release_thread_line(part, true);
+}
+
+// Makes the part's block in *more when it has none; false when the table is
+// full.
+static bool cf_grow(struct cf_block_table *table, u32 *more) {
+  if (*more)
+    return true;
+  u32 block = cf_new_block(table);
+  if (!block)
+    return false;
+  __atomic_store_n(more, block, __ATOMIC_RELEASE);
+  return true;
+}
+
+struct cf_shape *cf_new_shape_at(struct cf_thread_line *t, u32 k) {
+  if (k >= CF_INLINE_SHAPES && !cf_grow(&cf_shape_table, &t->more_shapes))
+    return 0;
+  return cf_shape_at(t, k);
+}
+
+struct cf_site *cf_new_site_at(struct cf_thread_line *t, u32 k) {
+  if (k >= CF_INLINE_SITES && !cf_grow(&cf_site_table, &t->more_sites))
+    return 0;
+  return cf_site_at(t, k);
 }
 
 //===-- Activity intervals --------------------------------------------------===//
@@ -70,9 +136,10 @@ void cf_note_activity(struct cf_thread_line *slot, u64 clock,
       return;
     }
   }
-  if (n == CF_INLINE_INTERVALS && !slot->more)
-    __atomic_store_n(&slot->more, cf_new_intervals(slot), __ATOMIC_RELEASE);
-  if (n == (slot->more ? CF_INTERVALS : CF_INLINE_INTERVALS)) {
+  // Without a block (the table is full), the inline intervals merge.
+  if (n == CF_INLINE_INTERVALS)
+    cf_grow(&cf_interval_table, &slot->more_intervals);
+  if (n == (slot->more_intervals ? CF_INTERVALS : CF_INLINE_INTERVALS)) {
     u32 best = 0;
     for (u32 i = 1; i + 1 < n; i++)
       if (cf_interval_at(slot, i + 1)->first - cf_interval_at(slot, i)->last <
@@ -110,8 +177,11 @@ void efsan_cache_frag_lock_held(int delta) {
 // Counts a sample of the thread's at pc (only the thread writes its slot).
 void cf_count_site(struct cf_thread_line *slot, uptr pc, bool is_write,
                           u64 mask) {
-  for (int i = 0; i < CF_SITES; i++) {
-    struct cf_site *site = &slot->sites[i];
+  for (u32 i = 0; i < CF_SITES; i++) {
+    // Reached past the inline sites only when other code took them all.
+    struct cf_site *site = cf_new_site_at(slot, i);
+    if (!site)
+      break;
     if (site->pc && site->pc != pc)
       continue;
     if (is_write)
@@ -145,16 +215,23 @@ void cf_parts_init(u32 capacity, u64 mean_period) {
   cf_thread_line_pool = (struct cf_thread_line *)efsan_mmap_noreserve(
       (uptr)cf_thread_line_capacity * sizeof(struct cf_thread_line));
   cf_pool_init(&cf_thread_line_free, cf_thread_line_capacity);
-  cf_interval_blocks = (struct cf_interval *)efsan_mmap_noreserve(
-      (uptr)cf_thread_line_capacity * CF_INTERVAL_BLOCK *
-      sizeof(struct cf_interval));
+  cf_shape_blocks = (struct cf_shape_block *)cf_block_table_init(
+      &cf_shape_table, capacity, sizeof(struct cf_shape_block));
+  cf_site_blocks = (struct cf_site_block *)cf_block_table_init(
+      &cf_site_table, capacity, sizeof(struct cf_site_block));
+  cf_interval_blocks = (struct cf_interval_block *)cf_block_table_init(
+      &cf_interval_table, capacity, sizeof(struct cf_interval_block));
 }
 
 void cf_parts_stats(struct cf_parts_stats *stats) {
   stats->made = cf_load(&cf_thread_line_count);
-  stats->grown = cf_load(&cf_interval_block_count);
+  stats->shape_blocks = cf_load(&cf_shape_table.count);
+  stats->site_blocks = cf_load(&cf_site_table.count);
+  stats->interval_blocks = cf_load(&cf_interval_table.count);
   stats->in_use = cf_pool_in_use(&cf_thread_line_free, stats->made);
   stats->retired = cf_thread_line_free.retired;
-  stats->bytes = (u64)stats->made * (sizeof(struct cf_thread_line) +
-                                     CF_INTERVAL_BLOCK * sizeof(struct cf_interval));
+  stats->bytes = (u64)stats->made * sizeof(struct cf_thread_line) +
+                 (u64)stats->shape_blocks * sizeof(struct cf_shape_block) +
+                 (u64)stats->site_blocks * sizeof(struct cf_site_block) +
+                 (u64)stats->interval_blocks * sizeof(struct cf_interval_block);
 }
