@@ -75,12 +75,16 @@ struct cf_site {
 };
 
 // The further entries of a thread's part, each kind in blocks of whole cache
-// lines (their thread writes them).
+// lines (their thread writes them), with the counts of what did not fit.
 struct cf_shape_block {
   struct cf_shape at[CF_SHAPES - CF_INLINE_SHAPES];
+  u32 overflow_reads, overflow_writes; // samples whose shape did not fit
+  u64 overflow_bytes;
 } __attribute__((aligned(64)));
 struct cf_site_block {
   struct cf_site at[CF_SITES - CF_INLINE_SITES];
+  u32 other_site_reads, other_site_writes; // samples at further sites
+  u32 other_site_locked_writes;
 } __attribute__((aligned(64)));
 struct cf_interval_block {
   struct cf_interval at[CF_INTERVALS - CF_INLINE_INTERVALS];
@@ -99,10 +103,6 @@ struct cf_thread_line {
   u64 held_bytes;                 // bytes used since the thread last got the
                                   // line, in the history table's view
   u64 first_clock, last_clock;    // virtual clock of the first / last sample
-  u32 overflow_reads, overflow_writes; // samples whose shape did not fit
-  u64 overflow_bytes;
-  u32 other_site_reads, other_site_writes;
-  u32 other_site_locked_writes;
   // When the thread used the line: intervals of virtual clock, in order,
   // each from its first sample to its last, so that the model sees bursts
   // (turns taken under a lock), not just a first-to-last span.
@@ -120,19 +120,28 @@ extern struct cf_shape_block *cf_shape_blocks;
 extern struct cf_site_block *cf_site_blocks;
 extern struct cf_interval_block *cf_interval_blocks;
 
+// The part's blocks of further shapes and sites, or null while it has none.
+static inline struct cf_shape_block *cf_shape_block_of(struct cf_thread_line *t) {
+  u32 block = __atomic_load_n(&t->more_shapes, __ATOMIC_ACQUIRE);
+  return block ? &cf_shape_blocks[block - 1] : 0;
+}
+static inline struct cf_site_block *cf_site_block_of(struct cf_thread_line *t) {
+  u32 block = __atomic_load_n(&t->more_sites, __ATOMIC_ACQUIRE);
+  return block ? &cf_site_blocks[block - 1] : 0;
+}
 // The part's k-th shape, site or interval, or null when its block was never
 // needed (k beyond the inline ones). Intervals: k < interval_count.
 static inline struct cf_shape *cf_shape_at(struct cf_thread_line *t, u32 k) {
   if (k < CF_INLINE_SHAPES)
     return &t->shapes[k];
-  u32 block = __atomic_load_n(&t->more_shapes, __ATOMIC_ACQUIRE);
-  return block ? &cf_shape_blocks[block - 1].at[k - CF_INLINE_SHAPES] : 0;
+  struct cf_shape_block *block = cf_shape_block_of(t);
+  return block ? &block->at[k - CF_INLINE_SHAPES] : 0;
 }
 static inline struct cf_site *cf_site_at(struct cf_thread_line *t, u32 k) {
   if (k < CF_INLINE_SITES)
     return &t->sites[k];
-  u32 block = __atomic_load_n(&t->more_sites, __ATOMIC_ACQUIRE);
-  return block ? &cf_site_blocks[block - 1].at[k - CF_INLINE_SITES] : 0;
+  struct cf_site_block *block = cf_site_block_of(t);
+  return block ? &block->at[k - CF_INLINE_SITES] : 0;
 }
 static inline struct cf_interval *cf_interval_at(struct cf_thread_line *t,
                                                  u32 k) {
@@ -142,7 +151,9 @@ static inline struct cf_interval *cf_interval_at(struct cf_thread_line *t,
   return &cf_interval_blocks[block - 1].at[k - CF_INLINE_INTERVALS];
 }
 // The same, making the block when the part has none (the part's own thread
-// only); null when the blocks ran out.
+// only); null when the blocks ran out (never: there are as many of each
+// kind as parts).
+struct cf_shape_block *cf_new_shape_block(struct cf_thread_line *t);
 struct cf_shape *cf_new_shape_at(struct cf_thread_line *t, u32 k);
 struct cf_site *cf_new_site_at(struct cf_thread_line *t, u32 k);
 

@@ -419,11 +419,15 @@ static struct cf_shape *cf_count_shape(struct cf_line_record *record,
     __atomic_store_n(&shape->length, (u8)length, __ATOMIC_RELEASE);
     return shape;
   }
+  // All shapes taken: the block exists.
+  struct cf_shape_block *more = cf_shape_block_of(slot);
+  if (!more)
+    return 0;
   if (is_write)
-    slot->overflow_writes++;
+    more->overflow_writes++;
   else
-    slot->overflow_reads++;
-  slot->overflow_bytes |= mask;
+    more->overflow_reads++;
+  more->overflow_bytes |= mask;
   return 0;
 }
 
@@ -557,9 +561,12 @@ static void cf_seed_shape(struct cf_line_record *record,
   uptr first = (uptr)__builtin_ctzll(mask);
   uptr length = 64 - (uptr)__builtin_clzll(mask) - first;
   if (mask != cf_byte_mask(first, length)) {
-    slot->overflow_reads += reads;
-    slot->overflow_writes += writes;
-    slot->overflow_bytes |= mask;
+    struct cf_shape_block *more = cf_new_shape_block(slot);
+    if (more) {
+      more->overflow_reads += reads;
+      more->overflow_writes += writes;
+      more->overflow_bytes |= mask;
+    }
     return;
   }
   // Counted as one access first (which names the heap object there).

@@ -99,6 +99,10 @@ static bool cf_grow(struct cf_block_table *table, u32 *more) {
   return true;
 }
 
+struct cf_shape_block *cf_new_shape_block(struct cf_thread_line *t) {
+  return cf_grow(&cf_shape_table, &t->more_shapes) ? cf_shape_block_of(t) : 0;
+}
+
 struct cf_shape *cf_new_shape_at(struct cf_thread_line *t, u32 k) {
   if (k >= CF_INLINE_SHAPES && !cf_grow(&cf_shape_table, &t->more_shapes))
     return 0;
@@ -199,13 +203,17 @@ void cf_count_site(struct cf_thread_line *slot, uptr pc, bool is_write,
       __atomic_store_n(&site->pc, pc, __ATOMIC_RELEASE);
     return;
   }
+  // All sites taken: the block exists.
+  struct cf_site_block *more = cf_site_block_of(slot);
+  if (!more)
+    return;
   if (is_write) {
-    cf_store(&slot->other_site_writes, slot->other_site_writes + 1);
+    cf_store(&more->other_site_writes, more->other_site_writes + 1);
     if (cf_locks_held)
-      cf_store(&slot->other_site_locked_writes,
-               slot->other_site_locked_writes + 1);
+      cf_store(&more->other_site_locked_writes,
+               more->other_site_locked_writes + 1);
   } else
-    cf_store(&slot->other_site_reads, slot->other_site_reads + 1);
+    cf_store(&more->other_site_reads, more->other_site_reads + 1);
 }
 
 void cf_parts_init(u32 capacity, u64 mean_period) {
