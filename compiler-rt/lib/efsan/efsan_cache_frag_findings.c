@@ -796,14 +796,18 @@ static bool cf_line_under_lock(const struct cf_finding *f) {
     if (!record)
       continue;
     for (int slot = 0; slot < CF_THREAD_SLOTS; slot++) {
-      const struct cf_thread_line *line = cf_thread_part(record, slot);
+      struct cf_thread_line *line = cf_thread_part(record, slot);
       if (!cf_owner(record, slot) || !line)
         continue;
-      all += cf_load(&line->other_site_writes);
-      locked += cf_load(&line->other_site_locked_writes);
-      for (int i = 0; i < CF_SITES; i++) {
-        all += cf_load(&line->sites[i].writes);
-        locked += cf_load(&line->sites[i].locked_writes);
+      struct cf_site_block *more = cf_site_block_of(line);
+      if (more) {
+        all += cf_load(&more->other_site_writes);
+        locked += cf_load(&more->other_site_locked_writes);
+      }
+      const struct cf_site *site;
+      for (u32 i = 0; i < CF_SITES && (site = cf_site_at(line, i)); i++) {
+        all += cf_load(&site->writes);
+        locked += cf_load(&site->locked_writes);
       }
     }
   }
@@ -1125,10 +1129,12 @@ uptr cf_collect_sites(const struct cf_finding *f, u32 view_count) {
         struct cf_thread_line *line = cf_thread_part(record, slot);
         if (cf_owner(record, slot) != thread + 1 || !line)
           continue;
-        cf_other_site_samples +=
-            cf_load(&line->other_site_reads) + cf_load(&line->other_site_writes);
-        for (int i = 0; i < CF_SITES; i++) {
-          const struct cf_site *site = &line->sites[i];
+        struct cf_site_block *more = cf_site_block_of(line);
+        if (more)
+          cf_other_site_samples += cf_load(&more->other_site_reads) +
+                                   cf_load(&more->other_site_writes);
+        const struct cf_site *site;
+        for (u32 i = 0; i < CF_SITES && (site = cf_site_at(line, i)); i++) {
           uptr pc = __atomic_load_n(&site->pc, __ATOMIC_ACQUIRE);
           if (!pc)
             break;

@@ -36,11 +36,16 @@
 // other_site counts.
 #define CF_SITES 8
 // Activity intervals kept per thread and line (the closest ones are merged
-// beyond that): the first CF_INLINE_INTERVALS in the thread's part, the rest
-// in a block of their own, allocated when needed (most threads use a line
-// in a few bursts).
+// beyond that).
 #define CF_INTERVALS 32
-#define CF_INLINE_INTERVALS 4
+// A thread's part holds the first CF_INLINE_* shapes, sites and intervals;
+// the rest of each kind go to a block of their own, taken when the thread
+// needs it: most threads use a line in a few kinds of access, from a few
+// places, in a few bursts, and a part costs 256 bytes, not 1.5 KiB
+// (threadtest3: 60,000 parts live at once).
+#define CF_INLINE_SHAPES 2
+#define CF_INLINE_SITES 2
+#define CF_INLINE_INTERVALS 2
 struct cf_interval {
   u64 first, last; // virtual clock of the first and last sample
   u64 samples;
@@ -69,6 +74,22 @@ struct cf_site {
   u64 bytes;         // bit i: byte i of the line
 };
 
+// The further entries of a thread's part, each kind in blocks of whole cache
+// lines (their thread writes them), with the counts of what did not fit.
+struct cf_shape_block {
+  struct cf_shape at[CF_SHAPES - CF_INLINE_SHAPES];
+  u32 overflow_reads, overflow_writes; // samples whose shape did not fit
+  u64 overflow_bytes;
+} __attribute__((aligned(64)));
+struct cf_site_block {
+  struct cf_site at[CF_SITES - CF_INLINE_SITES];
+  u32 other_site_reads, other_site_writes; // samples at further sites
+  u32 other_site_locked_writes;
+} __attribute__((aligned(64)));
+struct cf_interval_block {
+  struct cf_interval at[CF_INTERVALS - CF_INLINE_INTERVALS];
+} __attribute__((aligned(64)));
+
 // One thread's sampled use of one line. Only that thread writes it (the
 // "other threads" entry uses atomics), except held_bytes, which a thread that
 // invalidates this one clears. Whole cache lines, so that threads updating
@@ -82,26 +103,59 @@ struct cf_thread_line {
   u64 held_bytes;                 // bytes used since the thread last got the
                                   // line, in the history table's view
   u64 first_clock, last_clock;    // virtual clock of the first / last sample
-  u32 overflow_reads, overflow_writes; // samples whose shape did not fit
-  u64 overflow_bytes;
-  struct cf_shape shapes[CF_SHAPES];
-  u32 other_site_reads, other_site_writes;
-  u32 other_site_locked_writes;
-  struct cf_site sites[CF_SITES];
   // When the thread used the line: intervals of virtual clock, in order,
   // each from its first sample to its last, so that the model sees bursts
   // (turns taken under a lock), not just a first-to-last span.
   u32 interval_count; // published after the intervals it counts
+  // The blocks of further shapes, sites and intervals: index + 1, 0 while
+  // the part has none (published before the entries they hold).
+  u32 more_shapes, more_sites, more_intervals;
+  struct cf_shape shapes[CF_INLINE_SHAPES];
+  struct cf_site sites[CF_INLINE_SITES];
   struct cf_interval intervals[CF_INLINE_INTERVALS];
-  struct cf_interval *more; // CF_INTERVALS - CF_INLINE_INTERVALS, or null
 } __attribute__((aligned(64)));
 
-// The thread part's k-th interval (k < interval_count).
+// The blocks' tables (efsan_cache_frag_parts.c).
+extern struct cf_shape_block *cf_shape_blocks;
+extern struct cf_site_block *cf_site_blocks;
+extern struct cf_interval_block *cf_interval_blocks;
+
+// The part's blocks of further shapes and sites, or null while it has none.
+static inline struct cf_shape_block *cf_shape_block_of(struct cf_thread_line *t) {
+  u32 block = __atomic_load_n(&t->more_shapes, __ATOMIC_ACQUIRE);
+  return block ? &cf_shape_blocks[block - 1] : 0;
+}
+static inline struct cf_site_block *cf_site_block_of(struct cf_thread_line *t) {
+  u32 block = __atomic_load_n(&t->more_sites, __ATOMIC_ACQUIRE);
+  return block ? &cf_site_blocks[block - 1] : 0;
+}
+// The part's k-th shape, site or interval, or null when its block was never
+// needed (k beyond the inline ones). Intervals: k < interval_count.
+static inline struct cf_shape *cf_shape_at(struct cf_thread_line *t, u32 k) {
+  if (k < CF_INLINE_SHAPES)
+    return &t->shapes[k];
+  struct cf_shape_block *block = cf_shape_block_of(t);
+  return block ? &block->at[k - CF_INLINE_SHAPES] : 0;
+}
+static inline struct cf_site *cf_site_at(struct cf_thread_line *t, u32 k) {
+  if (k < CF_INLINE_SITES)
+    return &t->sites[k];
+  struct cf_site_block *block = cf_site_block_of(t);
+  return block ? &block->at[k - CF_INLINE_SITES] : 0;
+}
 static inline struct cf_interval *cf_interval_at(struct cf_thread_line *t,
                                                  u32 k) {
-  return k < CF_INLINE_INTERVALS ? &t->intervals[k]
-                                 : &t->more[k - CF_INLINE_INTERVALS];
+  if (k < CF_INLINE_INTERVALS)
+    return &t->intervals[k];
+  u32 block = __atomic_load_n(&t->more_intervals, __ATOMIC_ACQUIRE);
+  return &cf_interval_blocks[block - 1].at[k - CF_INLINE_INTERVALS];
 }
+// The same, making the block when the part has none (the part's own thread
+// only); null when the blocks ran out (never: there are as many of each
+// kind as parts).
+struct cf_shape_block *cf_new_shape_block(struct cf_thread_line *t);
+struct cf_shape *cf_new_shape_at(struct cf_thread_line *t, u32 k);
+struct cf_site *cf_new_site_at(struct cf_thread_line *t, u32 k);
 
 // A two-entry cache history table (Predator): each half holds a thread index
 // + 1, 0 for an empty entry; the high half is only set when the low one is.
@@ -155,6 +209,13 @@ static inline struct cf_thread_line *cf_others_part(struct cf_line_record *recor
   return __atomic_load_n(&record->others, __ATOMIC_ACQUIRE);
 }
 
+// Sets the bits of mask in a byte mask only its owner writes (stored only
+// when they change: the line stays shared in the owner's cache).
+static inline void cf_own_bits(u64 *bytes, u64 mask) {
+  if ((*bytes & mask) != mask)
+    cf_store(bytes, *bytes | mask);
+}
+
 // Sampling (efsan_cache_frag.c).
 // Mean sampling period in accesses (1: every access is seen).
 u64 cf_sample_period(void);
@@ -192,6 +253,35 @@ void cf_lines_stop_reclaiming(void);
 // Lines whose entries went back after their threads exited, by what they
 // were: records (none of which could be reported), and lines used in turn.
 u64 cf_retired_records(void);
+
+// An entry of a line table (efsan_cache_frag_lines.c): one its pool has
+// free (zeroed here), else a fresh one; false when the table is full.
+struct cf_pool;
+bool cf_new_entry(struct cf_pool *pool, u32 *handed_out, void *table,
+                  uptr entry_size, u32 *index);
+
+// The threads' parts of records (efsan_cache_frag_parts.c), room for
+// capacity of them.
+void cf_parts_init(u32 capacity, u64 mean_period);
+// A thread's part of a record; null when they run out.
+struct cf_thread_line *cf_new_thread_line(void);
+// A part no other thread could reach.
+void cf_give_thread_line(struct cf_thread_line *part);
+// A part a sweep took off its line.
+void cf_retire_thread_line(struct cf_thread_line *part);
+// Adds a sample of the thread at `clock` to its intervals of the line.
+void cf_note_activity(struct cf_thread_line *slot, u64 clock, u64 samples);
+// Counts a sample of the thread's at pc (only the thread writes its slot).
+void cf_count_site(struct cf_thread_line *slot, uptr pc, bool is_write,
+                   u64 mask);
+struct cf_parts_stats {
+  u32 made, in_use; // parts handed out, in use
+  // Blocks of further shapes, sites and intervals handed out.
+  u32 shape_blocks, site_blocks, interval_blocks;
+  u64 retired;             // given back after their threads were done
+  u64 bytes;               // of the parts and blocks handed out
+};
+void cf_parts_stats(struct cf_parts_stats *stats);
 
 // Reusing line table entries (efsan_cache_frag_reclaim.c): a pool of the
 // indices of one table that are free, or retired by the last sweep and

@@ -62,14 +62,6 @@ static u32 cf_record_capacity;
 static u32 cf_record_count;
 static struct cf_pool cf_record_pool;
 static u64 cf_retired_record_count;
-static struct cf_thread_line *cf_thread_line_pool;
-static u32 cf_thread_line_capacity;
-static u32 cf_thread_line_count;
-static struct cf_pool cf_thread_line_free;
-// Part i's intervals beyond the inline ones, when it needs them.
-#define CF_INTERVAL_BLOCK (CF_INTERVALS - CF_INLINE_INTERVALS)
-static struct cf_interval *cf_interval_blocks;
-static u32 cf_interval_block_count; // parts that needed one (statistics)
 // Entries made since the last sweep (records, parts, summaries).
 static u32 cf_new_entries;
 // Sweeps so far and the CPU time they took (verbosity=1).
@@ -151,7 +143,7 @@ static u64 cf_untracked;
 
 // An entry of a table: one its pool has free (zeroed here), else a fresh
 // one; false when the table is full.
-static bool cf_new_entry(struct cf_pool *pool, u32 *handed_out, void *table,
+bool cf_new_entry(struct cf_pool *pool, u32 *handed_out, void *table,
                          uptr entry_size, u32 *index) {
   if (cf_pool_take(pool, index)) {
     efsan_internal_memset((char *)table + (uptr)*index * entry_size, 0,
@@ -266,12 +258,6 @@ static u64 cf_byte_mask(uptr offset, uptr length) {
   return bits << offset;
 }
 
-// Sets the bits of mask in a byte mask only its owner writes (stored only
-// when they change: the line stays shared in the owner's cache).
-static void cf_own_bits(u64 *bytes, u64 mask) {
-  if ((*bytes & mask) != mask)
-    cf_store(bytes, *bytes | mask);
-}
 
 // The same for a byte mask several threads update.
 static void cf_shared_bits(u64 *bytes, u64 mask) {
@@ -299,26 +285,6 @@ static void cf_shared_last(u64 *last_clock, u64 clock) {
       cf_store((p), old_ + 1);                                                 \
   } while (0)
 
-// The block of further activity intervals of a thread's part.
-static struct cf_interval *cf_new_intervals(struct cf_thread_line *part) {
-  cf_add(&cf_interval_block_count, 1);
-  return &cf_interval_blocks[(uptr)(part - cf_thread_line_pool) *
-                             CF_INTERVAL_BLOCK];
-}
-
-// A thread's part of a record; null when they run out.
-static struct cf_thread_line *cf_new_thread_line(void) {
-  u32 index;
-  if (!cf_new_entry(&cf_thread_line_free, &cf_thread_line_count,
-                    cf_thread_line_pool, sizeof(struct cf_thread_line), &index))
-    return 0;
-  return &cf_thread_line_pool[index];
-}
-
-// A part no other thread could reach.
-static void cf_give_thread_line(struct cf_thread_line *part) {
-  cf_pool_give(&cf_thread_line_free, (u32)(part - cf_thread_line_pool));
-}
 
 // A record no other thread could reach (it was never published), with its
 // parts. The report skips records whose line is 0.
@@ -418,66 +384,14 @@ void cf_forget_heap_object(uptr start, uptr size, u32 serial) {
   }
 }
 
-//===-- Activity intervals --------------------------------------------------===//
-
-// Adds a sample of the thread at `clock` to its intervals of the line. The
-// sample extends the last interval when the gap is ordinary for the thread
-// on this line (at most 4 times its mean gap between samples of the line so
-// far): a line used thinly but steadily is one interval, while bursts much
-// further apart than the samples within them (turns taken under a lock)
-// are intervals of their own. Beyond CF_INTERVALS, the two intervals with
-// the smallest gap between them become one.
-static void cf_note_activity(struct cf_thread_line *slot, u64 clock,
-                             u64 samples) {
-  u32 n = slot->interval_count;
-  if (n) {
-    struct cf_interval *last = cf_interval_at(slot, n - 1);
-    u64 first_clock = slot->intervals[0].first;
-    bool ordinary = samples >= 2 ? (clock - last->last) * (samples - 1) <=
-                                       4 * (last->last - first_clock)
-                                 : clock - last->last <= 64 * cf_mean_period;
-    if (ordinary || clock < last->last) {
-      if (clock > last->last)
-        cf_store(&last->last, clock);
-      cf_store(&last->samples, last->samples + 1);
-      return;
-    }
-  }
-  if (n == CF_INLINE_INTERVALS && !slot->more)
-    __atomic_store_n(&slot->more, cf_new_intervals(slot), __ATOMIC_RELEASE);
-  if (n == (slot->more ? CF_INTERVALS : CF_INLINE_INTERVALS)) {
-    u32 best = 0;
-    for (u32 i = 1; i + 1 < n; i++)
-      if (cf_interval_at(slot, i + 1)->first - cf_interval_at(slot, i)->last <
-          cf_interval_at(slot, best + 1)->first - cf_interval_at(slot, best)->last)
-        best = i;
-    struct cf_interval *a = cf_interval_at(slot, best);
-    struct cf_interval *b = cf_interval_at(slot, best + 1);
-    cf_store(&a->last, b->last);
-    cf_store(&a->samples, a->samples + b->samples);
-    for (u32 i = best + 1; i + 1 < n; i++) {
-      struct cf_interval *to = cf_interval_at(slot, i);
-      struct cf_interval *from = cf_interval_at(slot, i + 1);
-      cf_store(&to->first, from->first);
-      cf_store(&to->last, from->last);
-      cf_store(&to->samples, from->samples);
-    }
-    n--;
-  }
-  struct cf_interval *fresh = cf_interval_at(slot, n);
-  cf_store(&fresh->first, clock);
-  cf_store(&fresh->last, clock);
-  cf_store(&fresh->samples, 1);
-  __atomic_store_n(&slot->interval_count, n + 1, __ATOMIC_RELEASE);
-}
 
 static struct cf_shape *cf_count_shape(struct cf_line_record *record,
                            struct cf_thread_line *slot, uptr line_offset,
                            uptr length, bool is_write, u64 mask) {
   uptr addr = record->line + line_offset;
-  for (int i = 0; i < CF_SHAPES; i++) {
-    struct cf_shape *shape = &slot->shapes[i];
-    if (!shape->length)
+  for (u32 i = 0; i < CF_SHAPES; i++) {
+    struct cf_shape *shape = cf_shape_at(slot, i);
+    if (!shape || !shape->length)
       break;
     if (shape->offset != line_offset || shape->length != length)
       continue;
@@ -490,8 +404,11 @@ static struct cf_shape *cf_count_shape(struct cf_line_record *record,
       shape->reads++;
     return shape;
   }
-  for (int i = 0; i < CF_SHAPES; i++) {
-    struct cf_shape *shape = &slot->shapes[i];
+  for (u32 i = 0; i < CF_SHAPES; i++) {
+    // Reached past the inline shapes only when other accesses took them all.
+    struct cf_shape *shape = cf_new_shape_at(slot, i);
+    if (!shape)
+      break;
     if (shape->length)
       continue;
     shape->offset = (u8)line_offset;
@@ -502,11 +419,15 @@ static struct cf_shape *cf_count_shape(struct cf_line_record *record,
     __atomic_store_n(&shape->length, (u8)length, __ATOMIC_RELEASE);
     return shape;
   }
+  // All shapes taken: the block exists.
+  struct cf_shape_block *more = cf_shape_block_of(slot);
+  if (!more)
+    return 0;
   if (is_write)
-    slot->overflow_writes++;
+    more->overflow_writes++;
   else
-    slot->overflow_reads++;
-  slot->overflow_bytes |= mask;
+    more->overflow_reads++;
+  more->overflow_bytes |= mask;
   return 0;
 }
 
@@ -573,45 +494,6 @@ static void cf_observe(struct cf_line_record *record, u32 thread_plus1,
   }
 }
 
-// Mutexes and spin locks the thread holds (unlocks of locks taken before
-// the runtime started are not counted below 0).
-static __thread int cf_locks_held __attribute__((tls_model("initial-exec")));
-
-void efsan_cache_frag_lock_held(int delta) {
-  int held = cf_locks_held + delta;
-  cf_locks_held = held < 0 ? 0 : held;
-}
-
-// Counts a sample of the thread's at pc (only the thread writes its slot).
-static void cf_count_site(struct cf_thread_line *slot, uptr pc, bool is_write,
-                          u64 mask) {
-  for (int i = 0; i < CF_SITES; i++) {
-    struct cf_site *site = &slot->sites[i];
-    if (site->pc && site->pc != pc)
-      continue;
-    if (is_write)
-      cf_store(&site->writes, site->writes + 1);
-    else
-      cf_store(&site->reads, site->reads + 1);
-    cf_own_bits(&site->bytes, mask);
-    if (cf_locks_held) {
-      cf_store(&site->locked, site->locked + 1);
-      if (is_write)
-        cf_store(&site->locked_writes, site->locked_writes + 1);
-    }
-    // Published last: the report reads sites of running threads.
-    if (!site->pc)
-      __atomic_store_n(&site->pc, pc, __ATOMIC_RELEASE);
-    return;
-  }
-  if (is_write) {
-    cf_store(&slot->other_site_writes, slot->other_site_writes + 1);
-    if (cf_locks_held)
-      cf_store(&slot->other_site_locked_writes,
-               slot->other_site_locked_writes + 1);
-  } else
-    cf_store(&slot->other_site_reads, slot->other_site_reads + 1);
-}
 
 static void cf_record_sample(struct cf_line_record *record, uptr offset,
                              uptr length, bool is_write, bool locked_rmw,
@@ -679,9 +561,12 @@ static void cf_seed_shape(struct cf_line_record *record,
   uptr first = (uptr)__builtin_ctzll(mask);
   uptr length = 64 - (uptr)__builtin_clzll(mask) - first;
   if (mask != cf_byte_mask(first, length)) {
-    slot->overflow_reads += reads;
-    slot->overflow_writes += writes;
-    slot->overflow_bytes |= mask;
+    struct cf_shape_block *more = cf_new_shape_block(slot);
+    if (more) {
+      more->overflow_reads += reads;
+      more->overflow_writes += writes;
+      more->overflow_bytes |= mask;
+    }
     return;
   }
   // Counted as one access first (which names the heap object there).
@@ -1026,26 +911,28 @@ static bool cf_start_solo(u32 *state, u32 value, uptr line, u32 thread_plus1,
 }
 
 void cf_lines_print_stats(void) {
-  u32 records = cf_load(&cf_record_count), parts = cf_load(&cf_thread_line_count),
+  struct cf_parts_stats parts;
+  cf_parts_stats(&parts);
+  u32 records = cf_load(&cf_record_count),
       summaries = cf_load(&cf_summary_count), solos = cf_load(&cf_solo_count);
   efsan_report_line(
-      "cache-frag lines: %u records, %u thread parts (%u needed more than %d "
-      "bursts), %u shared summaries, %u solo summaries (%llu KiB if all "
+      "cache-frag lines: %u records, %u thread parts (%u, %u, %u needed more "
+      "than %d shapes, sites, bursts), %u shared summaries, %u solo summaries (%llu KiB if all "
       "resident); in use at the end: %u, %u, %u, %u; given back after their "
       "threads were done with the lines: %llu, %llu, %llu, %llu, in %u sweeps "
       "(%llu us)\n",
-      records, parts, cf_load(&cf_interval_block_count), CF_INLINE_INTERVALS,
+      records, parts.made, parts.shape_blocks, parts.site_blocks,
+      parts.interval_blocks, CF_INLINE_SHAPES,
       summaries, solos,
       ((u64)records * sizeof(struct cf_line_record) +
-       (u64)parts * (sizeof(struct cf_thread_line) +
-                     CF_INTERVAL_BLOCK * sizeof(struct cf_interval)) +
+       parts.bytes +
        (u64)summaries * sizeof(struct cf_summary) +
        (u64)solos * sizeof(struct cf_line_use)) >> 10,
       cf_pool_in_use(&cf_record_pool, records),
-      cf_pool_in_use(&cf_thread_line_free, parts),
+      parts.in_use,
       cf_pool_in_use(&cf_summary_pool, summaries),
       cf_pool_in_use(&cf_solo_pool, solos), cf_record_pool.retired,
-      cf_thread_line_free.retired, cf_summary_pool.retired,
+      parts.retired, cf_summary_pool.retired,
       cf_solo_pool.retired, cf_sweeps, cf_sweep_ns / 1000);
 }
 
@@ -1140,10 +1027,10 @@ static bool cf_sweep_record(u32 index) {
   for (int i = 0; i < CF_THREAD_SLOTS; i++) {
     struct cf_thread_line *part = cf_thread_part(record, i);
     if (part)
-      cf_pool_retire(&cf_thread_line_free, (u32)(part - cf_thread_line_pool));
+      cf_retire_thread_line(part);
   }
   if (others)
-    cf_pool_retire(&cf_thread_line_free, (u32)(others - cf_thread_line_pool));
+    cf_retire_thread_line(others);
   cf_store(&record->line, 0);
   cf_pool_retire(&cf_record_pool, index);
   cf_add(&cf_retired_record_count, 1);
@@ -1430,14 +1317,6 @@ void cf_lines_init(u32 record_capacity, u64 mean_period, u64 prediction_samples,
   cf_record_table = (struct cf_line_record *)efsan_mmap_noreserve(
       (uptr)cf_record_capacity * sizeof(struct cf_line_record));
   cf_pool_init(&cf_record_pool, cf_record_capacity);
-  // Room for every slot of every record and its other threads.
-  cf_thread_line_capacity = cf_record_capacity * (CF_THREAD_SLOTS + 1);
-  cf_thread_line_pool = (struct cf_thread_line *)efsan_mmap_noreserve(
-      (uptr)cf_thread_line_capacity * sizeof(struct cf_thread_line));
-  cf_pool_init(&cf_thread_line_free, cf_thread_line_capacity);
-  cf_interval_blocks = (struct cf_interval *)efsan_mmap_noreserve(
-      (uptr)cf_thread_line_capacity * CF_INTERVAL_BLOCK *
-      sizeof(struct cf_interval));
   // Lines written often by one thread alone are common (private data):
   // room for 16 per record, 64 bytes each.
   cf_solo_capacity = cf_record_capacity * 16u;
@@ -1456,6 +1335,7 @@ void cf_lines_init(u32 record_capacity, u64 mean_period, u64 prediction_samples,
   cf_summary_marks =
       (u64 *)efsan_mmap_noreserve((uptr)cf_summary_capacity * sizeof(u64));
   cf_pool_init(&cf_summary_pool, cf_summary_capacity);
+  cf_parts_init(cf_record_capacity * (CF_THREAD_SLOTS + 1), mean_period);
   cf_reclaim_init();
 }
 

@@ -289,8 +289,8 @@ static void cf_add_thread_line(struct cf_view *view,
                  shift, limit, (u32)cf_load(&t->reads), (u32)cf_load(&t->writes),
                  0, 0, record, 0);
   } else {
-    for (int i = 0; i < CF_SHAPES; i++) {
-      struct cf_shape *s = &t->shapes[i];
+    struct cf_shape *s;
+    for (u32 i = 0; i < CF_SHAPES && (s = cf_shape_at(t, i)); i++) {
       u8 length = __atomic_load_n(&s->length, __ATOMIC_ACQUIRE);
       if (!length)
         break;
@@ -299,9 +299,11 @@ static void cf_add_thread_line(struct cf_view *view,
                    cf_load(&s->invalidations), cf_load(&s->true_invalidations),
                    record, s->object);
     }
-    cf_add_shape(view, cf_load(&t->overflow_bytes), shift, limit,
-                 cf_load(&t->overflow_reads), cf_load(&t->overflow_writes), 0, 0,
-                 record, 0);
+    struct cf_shape_block *more = cf_shape_block_of(t);
+    if (more)
+      cf_add_shape(view, cf_load(&more->overflow_bytes), shift, limit,
+                   cf_load(&more->overflow_reads),
+                   cf_load(&more->overflow_writes), 0, 0, record, 0);
   }
   any = view->reads != reads_before || view->writes != writes_before;
   // The locked read-modify-writes among the writes that fell in the

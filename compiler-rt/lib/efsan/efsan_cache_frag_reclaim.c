@@ -20,7 +20,7 @@
 //===----------------------------------------------------------------------===//
 #include "efsan_cache_frag_internal.h"
 
-#define CF_MAX_POOLS 4
+#define CF_MAX_POOLS 8
 static struct cf_pool *cf_pools[CF_MAX_POOLS];
 static u32 cf_pool_count;
 

@@ -46,10 +46,16 @@ bool efsan_heap_keep_freed;
 #define HEAP_MAX_FREED (1u << 20)
 static u32 heap_freed_count;
 
+// Nodes come from blocks of HEAP_NODES_PER_BLOCK, handed out in order: a
+// block's pages become resident as its nodes are used, so that a stripe
+// that holds a few live blocks costs a few pages, not a whole block (the
+// 256 stripes of a program whose heap spans many regions would otherwise
+// cost 24 MiB at once).
 struct efsan_heap_stripe {
   efsan_mutex lock;
   struct efsan_heap_node *free_nodes;
-  char padding[EFSAN_CACHE_LINE_SIZE - sizeof(efsan_mutex) - sizeof(void *)];
+  struct efsan_heap_node *fresh, *fresh_end; // the current block's unused nodes
+  char padding[EFSAN_CACHE_LINE_SIZE - sizeof(efsan_mutex) - 3 * sizeof(void *)];
 };
 
 static struct efsan_heap_node **heap_buckets;
@@ -86,17 +92,17 @@ void efsan_heap_init(void) {
 }
 
 static struct efsan_heap_node *heap_node_alloc(struct efsan_heap_stripe *stripe) {
-  if (!stripe->free_nodes) {
-    struct efsan_heap_node *block = (struct efsan_heap_node *)efsan_mmap(
-        HEAP_NODES_PER_BLOCK * sizeof(struct efsan_heap_node));
-    for (u32 i = 0; i < HEAP_NODES_PER_BLOCK; i++) {
-      block[i].next = stripe->free_nodes;
-      stripe->free_nodes = &block[i];
-    }
-  }
   struct efsan_heap_node *node = stripe->free_nodes;
-  stripe->free_nodes = node->next;
-  return node;
+  if (node) {
+    stripe->free_nodes = node->next;
+    return node;
+  }
+  if (stripe->fresh == stripe->fresh_end) {
+    stripe->fresh = (struct efsan_heap_node *)efsan_mmap(
+        HEAP_NODES_PER_BLOCK * sizeof(struct efsan_heap_node));
+    stripe->fresh_end = stripe->fresh + HEAP_NODES_PER_BLOCK;
+  }
+  return stripe->fresh++;
 }
 
 static void heap_large_add(struct efsan_heap_node *node) {
