@@ -15,7 +15,7 @@
 // It prints nothing: the text and JSON printers (efsan_cache_frag_report.c)
 // walk what it computes, so a number cannot differ between the two. Sampling
 // and the records are efsan_cache_frag.c's; the invalidation estimate is
-// efsan_cache_frag_model.c's. docs/CacheFrag.md explains every number.
+// efsan_cache_frag_model.c's, its price efsan_cache_frag_impact.c's. docs/CacheFrag.md explains every number.
 //
 //===----------------------------------------------------------------------===//
 #include "efsan_cache_frag_findings.h"
@@ -34,149 +34,6 @@ uptr cf_hidden_findings;
 
 static bool cf_is_prediction(const struct cf_finding *f) {
   return f->kind == CF_PREDICTED_128 || f->kind == CF_PREDICTED_SHIFTED;
-}
-
-static u32 cf_writers(u32 view_count, bool *shared_bytes);
-static bool cf_line_under_lock(const struct cf_finding *f);
-
-// What one invalidation costs a thread that writes the line with plain
-// stores, from its own time between its writes to the line (`gap`) and
-// the transfer. A store retires into the store buffer and the core goes on
-// with the work after it while the line comes back: it stalls only when it
-// needs the line again (a load of it, the next store draining behind the
-// first) before the line is there, or when it cannot run further ahead
-// (its store buffer and reorder window full). So the work up to the
-// thread's next access hides part of the transfer: nearly all of the
-// first ns of it, less and less as the core's window fills, at most
-// CF_RUN_AHEAD_NS:
-//     hidden = CF_RUN_AHEAD_NS * (1 - exp(-gap / CF_RUN_AHEAD_NS)),
-//     stall = transfer - hidden, at least 0.
-// A thread that hammers the line hides nothing (the cap decides, below);
-// one whose writes are further apart than a transfer hides it all where
-// the transfer is short (two vCPUs of one core complex, 40 ns), and all
-// but transfer - CF_RUN_AHEAD_NS where it is long (two complexes, 170 ns).
-// docs/CacheFrag.md, "Impact and thresholds".
-static double cf_plain_store_stall(double gap, double transfer) {
-  double hidden = CF_RUN_AHEAD_NS * (1 - cf_exp_neg(gap / CF_RUN_AHEAD_NS));
-  return transfer > hidden ? transfer - hidden : 0;
-}
-
-// The time the fix saves each involved thread, from the model's
-// invalidations that the fix removes (scale: the finding's share of them)
-// and the threads' CPU time. A writer's invalidation makes it wait for the
-// line: one transfer, less what the core hides behind the work before its
-// next access to the line (cf_plain_store_stall). A thread cannot lose more
-// than CF_CONTENDED_SHARE of the time it used the line while another
-// thread did: the line is at one core at a time. A locked
-// read-modify-write cannot be hidden behind
-// the store buffer: its invalidations stall for the whole transfer, and
-// the thread can lose up to CF_CONTENDED_RMW_SHARE; a thread that writes
-// both ways is priced in proportion. The threads' time is their CPU time
-// less the tool's own sampled path (the program's own time, as a plain
-// build would spend it).
-// Padding removes the false-sharing invalidations only. Private copies
-// (several writers of the same bytes) remove them all, and so do the
-// lines of their own plus cached reads advised where each byte has one
-// writer that other threads read (a queue's indices: padding alone leaves
-// every read of a new index a transfer). docs/CacheFrag.md, "Impact and
-// thresholds".
-static void cf_set_impact(struct cf_finding *f, struct cf_view *views,
-                          u32 count, double scale) {
-  u64 period = cf_period;
-  double transfer = (double)cf_transfer_ns();
-  double threads[CF_MAX_VIEWS], active[CF_MAX_VIEWS], caused[CF_MAX_VIEWS];
-  bool shared_bytes;
-  u32 writers = cf_writers(count, &shared_bytes);
-  // Private copies remove every invalidation of bytes several threads
-  // write; so does the advice for a line whose words each have one writer
-  // that other threads read (a ring's head and tail): each on a line of its
-  // own, and each reader keeping the last value it read, reading again only
-  // when it must. Padding alone removes the false sharing only. (Words
-  // written under a lock move with the lock: that advice is another.)
-  bool all_removed =
-      f->kind == CF_TRUE_SHARING &&
-      (shared_bytes || (writers >= 2 && !cf_line_under_lock(f)));
-  f->threads_ns = 0;
-  f->sampled_writes = 0;
-  for (u32 i = 0; i < count && i < CF_MAX_VIEWS; i++) {
-    struct cf_view *v = &views[i];
-    f->sampled_writes += v->writes;
-    threads[i] = active[i] = caused[i] = 0;
-    // Only the threads that take part: a thread that read the line once
-    // after the others ended must not dilute the share.
-    if (!v->involved || v->thread == EFSAN_INTERNAL_THREAD)
-      continue;
-    u64 cpu = cf_thread_cpu_ns(v->thread), tool = cf_thread_tool_ns(v->thread);
-    cpu = cpu > tool ? cpu - tool : 0;
-    u64 accesses = cf_thread_accesses(v->thread);
-    if (!cpu || !accesses)
-      continue;
-    threads[i] = (double)cpu;
-    f->threads_ns += cpu;
-    double ns_per_access = (double)cpu / (double)accesses;
-    double span = 0;
-    for (u32 k = 0; k < v->interval_count; k++)
-      span += (double)(v->intervals[k].last - v->intervals[k].first + period);
-    active[i] = span * ns_per_access < threads[i] ? span * ns_per_access
-                                                  : threads[i];
-    for (u32 s = 0; s < v->shape_count; s++)
-      caused[i] += (all_removed ? v->shapes[s].invalidations
-                                : v->shapes[s].invalidations -
-                                      v->shapes[s].true_invalidations) *
-                   scale;
-  }
-  double lost = 0, slowest = 0, slowest_after = 0, cap = CF_CONTENDED_SHARE;
-  for (u32 i = 0; i < count && i < CF_MAX_VIEWS; i++) {
-    if (!threads[i])
-      continue;
-    double rmw = views[i].writes
-                     ? views[i].locked_rmw_writes / (double)views[i].writes
-                     : 0;
-    if (rmw > 1)
-      rmw = 1;
-    // The thread's own time between its writes to the line.
-    double writes = (double)views[i].writes * (double)period;
-    double gap = writes > 0 ? active[i] / writes : threads[i];
-    double my_cap =
-        CF_CONTENDED_SHARE + rmw * (CF_CONTENDED_RMW_SHARE - CF_CONTENDED_SHARE);
-    if (my_cap > cap)
-      cap = my_cap;
-    double others = 0;
-    for (u32 j = 0; j < count && j < CF_MAX_VIEWS; j++)
-      if (j != i && active[j] > others)
-        others = active[j];
-    double overlap = active[i] < others ? active[i] : others;
-    double stalls =
-        caused[i] *
-        ((1 - rmw) * cf_plain_store_stall(gap, transfer) + rmw * transfer);
-    double mine = stalls < my_cap * overlap ? stalls : my_cap * overlap;
-    if (efsan_verbosity() >= 2)
-      efsan_report_line("cache-frag impact: line 0x%zx T%u cpu %llu ns, "
-                        "accesses %llu, active %llu ns, overlap %llu ns, "
-                        "caused %llu invalidations, sampled line accesses "
-                        "%llu, write gap %llu ns, transfer %llu ns, locked "
-                        "RMW ppm %llu, tool %llu ns, stalls %llu ns, lost "
-                        "%llu ns\n",
-                        f->address, views[i].thread, (u64)threads[i],
-                        cf_thread_accesses(views[i].thread), (u64)active[i],
-                        (u64)overlap, (u64)caused[i],
-                        (views[i].reads + views[i].writes) * period,
-                        (u64)gap, (u64)transfer, (u64)(rmw * 1e6),
-                        cf_thread_tool_ns(views[i].thread), (u64)stalls,
-                        (u64)mine);
-    lost += mine;
-    if (threads[i] > slowest)
-      slowest = threads[i];
-    if (threads[i] - mine > slowest_after)
-      slowest_after = threads[i] - mine;
-  }
-  f->lost_ns = cf_round(lost);
-  f->cap_ppm = (u32)(cap * 1000000);
-  f->wall_ns = cf_round(slowest - slowest_after);
-  u64 run = cf_run_ns > f->threads_ns ? cf_run_ns : f->threads_ns;
-  f->share_ppm =
-      run ? (u32)(((unsigned __int128)f->lost_ns * 1000000) / run) : 0;
-  f->conditional = f->kind == CF_PREDICTED_128 && !cf_lines_paired();
 }
 
 static bool cf_counts_enough(const struct cf_finding *f) {
@@ -789,7 +646,7 @@ static bool cf_object_member(const struct cf_object *o, uptr offset,
 // lost and its share of the threads' time.
 // Whether nearly all the sampled writes to the line were made holding a
 // mutex or spin lock.
-static bool cf_line_under_lock(const struct cf_finding *f) {
+bool cf_line_under_lock(const struct cf_finding *f) {
   u64 all = 0, locked = 0;
   for (int r = 0; r < 2; r++) {
     struct cf_line_record *record = f->records[r];
@@ -817,7 +674,7 @@ static bool cf_line_under_lock(const struct cf_finding *f) {
 // The threads that write the finding's bytes: how many, and whether some
 // byte has more than one writer (only then do threads write the same
 // bytes).
-static u32 cf_writers(u32 view_count, bool *shared_bytes) {
+u32 cf_writers(u32 view_count, bool *shared_bytes) {
   u64 written[2] = {0, 0};
   u32 writers = 0;
   *shared_bytes = false;

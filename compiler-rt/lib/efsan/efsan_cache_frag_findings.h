@@ -173,6 +173,14 @@ extern u64 cf_run_ns;
 extern uptr cf_hidden_findings;
 
 u64 cf_round(double x);
+// Prices the finding from its views (efsan_cache_frag_impact.c); scale: the
+// finding's share of the views' invalidations.
+void cf_set_impact(struct cf_finding *f, struct cf_view *views, u32 count,
+                   double scale);
+// The line is written under a lock (its words move with the lock), and the
+// threads that write it (shared_bytes: several write the same bytes).
+bool cf_line_under_lock(const struct cf_finding *f);
+u32 cf_writers(u32 view_count, bool *shared_bytes);
 u64 cf_false_part(u64 all, u64 true_part);
 u32 cf_finding_views(const struct cf_finding *f);
 uptr cf_collect_findings(struct cf_finding *findings, struct cf_line_record *records, u32 count);

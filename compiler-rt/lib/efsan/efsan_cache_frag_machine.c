@@ -34,8 +34,10 @@
 #define CF_PING_BUDGET_NS 2000000ull
 #define CF_PING_MIN_BATCHES 3
 #define CF_PING_ENOUGH_BATCHES 16
-// A round trip slower than this means the partner was not running.
-#define CF_PING_STALL_NS 20000ull
+// A round trip slower than this means the partner was not running: 20 us
+// at a TSC of up to 5 GHz (more at a slower one; a descheduled partner
+// takes milliseconds).
+#define CF_PING_STALL_TICKS 100000ull
 #define CF_AFFINITY_WORDS 16
 
 static u32 cf_transfer;
@@ -100,6 +102,8 @@ static _Alignas(64) volatile u64 cf_ping_line[8];
 static u64 cf_partner_mask[CF_AFFINITY_WORDS];
 static volatile int cf_partner_ready, cf_partner_done;
 
+static inline u64 cf_ping_ticks(void) { return __builtin_ia32_rdtsc(); }
+
 static void cf_ping_answer(void) {
   __atomic_store_n(&cf_partner_ready, 1, __ATOMIC_RELEASE);
   u64 deadline = efsan_monotonic_ns() + 4 * CF_PING_BUDGET_NS;
@@ -111,7 +115,7 @@ static void cf_ping_answer(void) {
     if (v & 1)
       __atomic_compare_exchange_n(&cf_ping_line[0], &v, v + 1, false,
                                   __ATOMIC_ACQ_REL, __ATOMIC_RELAXED);
-    if (!(spins & 1023) && efsan_monotonic_ns() > deadline)
+    if (!(spins & 65535) && efsan_monotonic_ns() > deadline)
       return; // the main thread gave up long ago
   }
 }
@@ -142,32 +146,40 @@ static u32 cf_ping_pong(const u64 *mask) {
   mine[first / 64] = 1ull << (first % 64);
   cf_partner_mask[second / 64] = 1ull << (second % 64);
   cf_ping_line[0] = 0;
-  u64 start = efsan_monotonic_ns(), best = ~0ull, next = 1;
+  u64 best = ~0ull, next = 1;
   u32 batches = 0;
   // The partner starts with this thread's mask and moves to its CPU; this
   // thread pins itself only once the partner runs there (pinned first, it
   // could hold the one CPU the partner starts on).
   bool running = efsan_start_sideline_thread(cf_ping_partner, 0);
+  // The wait for the partner counts from its creation's end: creating the
+  // first thread of a process (its stack, the allocator's first block)
+  // takes 5-7 ms on a loaded machine, longer than the whole budget.
+  u64 start = efsan_monotonic_ns();
   while (running && !__atomic_load_n(&cf_partner_ready, __ATOMIC_ACQUIRE) &&
          !__atomic_load_n(&cf_partner_done, __ATOMIC_ACQUIRE) &&
          efsan_monotonic_ns() - start < CF_PING_BUDGET_NS)
     efsan_sleep_ms(0);
   running = running && __atomic_load_n(&cf_partner_ready, __ATOMIC_ACQUIRE) &&
             efsan_set_affinity(mine, CF_AFFINITY_WORDS);
+  // The batches are timed by the TSC: a clock read in the loop (a system
+  // call this early in the process) would add about a microsecond to the
+  // round trip it falls in. The ticks become ns at the TSC's rate over the
+  // whole ping-pong.
   start = efsan_monotonic_ns();
+  u64 start_ticks = cf_ping_ticks(), best_ticks = ~0ull;
   if (running) {
     while (efsan_monotonic_ns() - start < CF_PING_BUDGET_NS &&
            batches < CF_PING_ENOUGH_BATCHES) {
-      u64 batch_start = efsan_monotonic_ns();
+      u64 batch_start = cf_ping_ticks();
       bool stalled = false;
       for (u32 r = 0; r < CF_PING_ROUNDS && !stalled; r++) {
         __atomic_store_n(&cf_ping_line[0], next, __ATOMIC_RELEASE);
         for (u64 spins = 1;
              __atomic_load_n(&cf_ping_line[0], __ATOMIC_ACQUIRE) != next + 1;
              spins++)
-          if (!(spins & 255) &&
-              efsan_monotonic_ns() - batch_start >
-                  (r + 1) * CF_PING_STALL_NS) {
+          if (!(spins & 255) && cf_ping_ticks() - batch_start >
+                                    (r + 1) * CF_PING_STALL_TICKS) {
             stalled = true;
             break;
           }
@@ -179,11 +191,15 @@ static u32 cf_ping_pong(const u64 *mask) {
         }
         next += 2;
       }
-      u64 took = efsan_monotonic_ns() - batch_start;
-      if (!stalled && took < best)
-        best = took;
+      u64 took = cf_ping_ticks() - batch_start;
+      if (!stalled && took < best_ticks)
+        best_ticks = took;
       batches += !stalled;
     }
+    u64 ticks = cf_ping_ticks() - start_ticks;
+    u64 ns = efsan_monotonic_ns() - start;
+    if (batches && ticks)
+      best = (u64)((double)best_ticks * (double)ns / (double)ticks);
   }
   __atomic_store_n(&cf_ping_line[0], CF_PING_STOP, __ATOMIC_RELEASE);
   efsan_set_affinity(mask, CF_AFFINITY_WORDS);

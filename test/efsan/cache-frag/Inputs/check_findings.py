@@ -60,6 +60,9 @@ def main():
                    help="the expected findings' impact.share is at most this")
     p.add_argument("--min-share", type=float,
                    help="the expected findings' impact.share is at least this")
+    p.add_argument("--max-threads-share", type=float,
+                   help="the expected findings' impact.estimated_seconds are at most this "
+                   "share of their impact.threads_seconds")
     p.add_argument("--suggestion", action="append", default=[],
                    help="text the expected findings' suggestion contains")
     p.add_argument("--no-suggestion", action="append", default=[],
@@ -124,6 +127,11 @@ def main():
                 problems.append("%s: threads %s, expected %s" % (spec, f["threads"], want))
         if a.max_share is not None and f["impact"]["share"] > a.max_share:
             problems.append("%s: share %r > %r" % (spec, f["impact"]["share"], a.max_share))
+        if (a.max_threads_share is not None and f["impact"]["estimated_seconds"] >
+                a.max_threads_share * f["impact"]["threads_seconds"] + 1e-9):
+            problems.append("%s: %r s estimated, over %r of the threads' %r s" % (
+                spec, f["impact"]["estimated_seconds"], a.max_threads_share,
+                f["impact"]["threads_seconds"]))
         if a.min_share is not None and f["impact"]["share"] < a.min_share:
             problems.append("%s: share %r < %r" % (spec, f["impact"]["share"], a.min_share))
         for text in a.suggestion:

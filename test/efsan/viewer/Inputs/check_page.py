@@ -162,6 +162,17 @@ def check_working_set(c, r, s, switch):
 def check_cache_frag(c, r, s):
     where = "pid %d" % r["pid"]
     findings = ranked(r["findings"])
+    # The headline is the program's expected gain (what fixing the findings
+    # shown saves, at most the run), not a sum of per-line costs.
+    gain = r.get("expected_gain", {}).get("share")
+    card = s["cards"].get("expected-gain")
+    c.expect(gain is not None and card is not None and abs(float(card) - gain) < 1e-9 and 0 <= gain <= 1,
+             "%s: expected-gain card %r, report's expected_gain.share %r" % (where, card, gain))
+    if findings and gain is not None:
+        summed = sum(f.get("impact", {}).get("share", 0) for f in findings
+                     if not f.get("impact", {}).get("conditional"))
+        c.expect(gain <= summed + 1e-6,
+                 "%s: expected gain %r exceeds the findings' shares summed (%r)" % (where, gain, summed))
     c.expect(len(s["findings"]) == len(findings), "%s: %d findings on the page, %d in the report"
              % (where, len(s["findings"]), len(findings)))
     c.expect(s["rankBars"] == sorted(s["rankBars"], reverse=True) and len(s["rankBars"]) == len(findings),

@@ -1,0 +1,211 @@
+//===-- efsan_cache_frag_impact.c - what fixing a finding saves -----------===//
+//
+// Prices a finding (efsan_cache_frag_findings.c builds it): from the
+// invalidations the contention model estimates for each involved thread
+// (efsan_cache_frag_model.c), the threads' CPU time, the work between their
+// writes and this machine's transfer cost (efsan_cache_frag_machine.c), the
+// CPU time the fix saves, its share of the run and the wall time it saves.
+// docs/CacheFrag.md, "Impact and thresholds", explains every number.
+//
+//===----------------------------------------------------------------------===//
+#include "efsan_cache_frag_findings.h"
+
+// What one invalidation costs a thread that writes the line with plain
+// stores, from its own time between its writes to the line (`gap`), the
+// transfer, whether it reads the bytes it writes and how busy the line is.
+// A store retires into the store buffer and the core goes on with the work
+// after it while the line comes back: it stalls only when it needs the
+// line again (a load of it, the next store draining behind the first)
+// before the line is there, or when it cannot run further ahead (its store
+// buffer and reorder window full). So the work up to the thread's next
+// access hides part of the transfer: nearly all of the first ns of it, less
+// and less as the core's window fills, at most CF_RUN_AHEAD_NS:
+//     hidden = CF_RUN_AHEAD_NS * (1 - exp(-gap / CF_RUN_AHEAD_NS)),
+//     stall = transfer * (1 + reads_own * busy) - hidden, at least 0.
+// `busy` is the part of the requests that find the line in flight (from
+// the line's demand, cf_set_impact): a thread that loads the word it writes (a counter's
+// `+=`) needs the line back before it can go on, and on a line in demand
+// its request waits behind the other core's, up to a second transfer.
+// A thread that only stores to its words (a queue's index, a flag) waits
+// for one transfer at most: its stores wait in the store buffer.
+// A thread that hammers the line hides nothing (the cap decides, below);
+// one whose writes are further apart than a transfer hides it all where
+// the transfer is short (two vCPUs of one core complex, 40 ns), and all
+// but transfer - CF_RUN_AHEAD_NS where it is long (two complexes, 170 ns).
+// docs/CacheFrag.md, "Impact and thresholds".
+static double cf_plain_store_stall(double gap, double transfer,
+                                   double reads_own, double busy) {
+  double hidden = CF_RUN_AHEAD_NS * (1 - cf_exp_neg(gap / CF_RUN_AHEAD_NS));
+  double wait = transfer * (1 + reads_own * busy);
+  return wait > hidden ? wait - hidden : 0;
+}
+
+// Of a view's sampled writes, the share to bytes the same thread also
+// reads (a read-modify-write in two instructions, `counter += x`), as
+// opposed to bytes it only stores to.
+static double cf_reads_own_writes(const struct cf_view *v) {
+  double writes = 0, read_back = 0;
+  for (u32 s = 0; s < v->shape_count; s++) {
+    const struct cf_view_shape *w = &v->shapes[s];
+    if (!w->writes)
+      continue;
+    writes += w->writes;
+    bool read = w->reads > 0;
+    for (u32 r = 0; r < v->shape_count && !read; r++)
+      read = v->shapes[r].reads &&
+             ((v->shapes[r].bytes[0] & w->bytes[0]) ||
+              (v->shapes[r].bytes[1] & w->bytes[1]));
+    if (read)
+      read_back += w->writes;
+  }
+  return writes > 0 ? read_back / writes : 0;
+}
+
+// The time the fix saves each involved thread, from the model's
+// invalidations that the fix removes (scale: the finding's share of them)
+// and the threads' CPU time. A writer's invalidation makes it wait for the
+// line: one transfer, less what the core hides behind the work before its
+// next access to the line (cf_plain_store_stall). A line moves between
+// cores at most once per transfer: the invalidations of all its writers
+// in the time they overlap are at most overlap / transfer, and where the
+// model counts more (writes tens of ns apart where a transfer takes 200),
+// each writer keeps its part of what the line can carry. A thread cannot lose more
+// than CF_CONTENDED_SHARE of the time it used the line while another
+// thread did: the line is at one core at a time. A locked
+// read-modify-write cannot be hidden behind
+// the store buffer: its invalidations stall for the whole transfer, and
+// the thread can lose up to CF_CONTENDED_RMW_SHARE; a thread that writes
+// both ways is priced in proportion. The threads' time is their CPU time
+// less the tool's own sampled path (the program's own time, as a plain
+// build would spend it).
+// Padding removes the false-sharing invalidations only. Private copies
+// (several writers of the same bytes) remove them all, and so do the
+// lines of their own plus cached reads advised where each byte has one
+// writer that other threads read (a queue's indices: padding alone leaves
+// every read of a new index a transfer). docs/CacheFrag.md, "Impact and
+// thresholds".
+void cf_set_impact(struct cf_finding *f, struct cf_view *views, u32 count,
+                   double scale) {
+  u64 period = cf_period;
+  double transfer = (double)cf_transfer_ns();
+  double threads[CF_MAX_VIEWS], active[CF_MAX_VIEWS], caused[CF_MAX_VIEWS];
+  double all_caused[CF_MAX_VIEWS], overlaps[CF_MAX_VIEWS];
+  bool shared_bytes;
+  u32 writers = cf_writers(count, &shared_bytes);
+  // Private copies remove every invalidation of bytes several threads
+  // write; so does the advice for a line whose words each have one writer
+  // that other threads read (a ring's head and tail): each on a line of its
+  // own, and each reader keeping the last value it read, reading again only
+  // when it must. Padding alone removes the false sharing only. (Words
+  // written under a lock move with the lock: that advice is another.)
+  bool all_removed =
+      f->kind == CF_TRUE_SHARING &&
+      (shared_bytes || (writers >= 2 && !cf_line_under_lock(f)));
+  f->threads_ns = 0;
+  f->sampled_writes = 0;
+  for (u32 i = 0; i < count && i < CF_MAX_VIEWS; i++) {
+    struct cf_view *v = &views[i];
+    f->sampled_writes += v->writes;
+    threads[i] = active[i] = caused[i] = all_caused[i] = overlaps[i] = 0;
+    // Only the threads that take part: a thread that read the line once
+    // after the others ended must not dilute the share.
+    if (!v->involved || v->thread == EFSAN_INTERNAL_THREAD)
+      continue;
+    u64 cpu = cf_thread_cpu_ns(v->thread), tool = cf_thread_tool_ns(v->thread);
+    cpu = cpu > tool ? cpu - tool : 0;
+    u64 accesses = cf_thread_accesses(v->thread);
+    if (!cpu || !accesses)
+      continue;
+    threads[i] = (double)cpu;
+    f->threads_ns += cpu;
+    double ns_per_access = (double)cpu / (double)accesses;
+    double span = 0;
+    for (u32 k = 0; k < v->interval_count; k++)
+      span += (double)(v->intervals[k].last - v->intervals[k].first + period);
+    active[i] = span * ns_per_access < threads[i] ? span * ns_per_access
+                                                  : threads[i];
+    for (u32 s = 0; s < v->shape_count; s++) {
+      caused[i] += (all_removed ? v->shapes[s].invalidations
+                                : v->shapes[s].invalidations -
+                                      v->shapes[s].true_invalidations) *
+                   scale;
+      all_caused[i] += v->shapes[s].invalidations * scale;
+    }
+  }
+  // What the line can carry: one move per transfer while its threads
+  // overlap. `demand` is the moves the model asks for in that time over
+  // the moves there is time for; above 1 each writer keeps its part, and
+  // the line is in flight whenever a thread asks for it (busy).
+  double line_overlap = 0, moves = 0;
+  for (u32 i = 0; i < count && i < CF_MAX_VIEWS; i++) {
+    if (!threads[i])
+      continue;
+    double others = 0;
+    for (u32 j = 0; j < count && j < CF_MAX_VIEWS; j++)
+      if (j != i && active[j] > others)
+        others = active[j];
+    overlaps[i] = active[i] < others ? active[i] : others;
+    if (overlaps[i] > line_overlap)
+      line_overlap = overlaps[i];
+    moves += all_caused[i];
+  }
+  double demand = line_overlap > 0 && transfer > 0
+                      ? moves * transfer / line_overlap
+                      : 0;
+  double carried = demand > 1 ? 1 / demand : 1;
+  double busy = demand > 1 ? 1 - 1 / demand : 0;
+  double lost = 0, slowest = 0, slowest_after = 0, cap = CF_CONTENDED_SHARE;
+  for (u32 i = 0; i < count && i < CF_MAX_VIEWS; i++) {
+    if (!threads[i])
+      continue;
+    double rmw = views[i].writes
+                     ? views[i].locked_rmw_writes / (double)views[i].writes
+                     : 0;
+    if (rmw > 1)
+      rmw = 1;
+    // The thread's own time between its writes to the line.
+    double writes = (double)views[i].writes * (double)period;
+    double gap = writes > 0 ? active[i] / writes : threads[i];
+    double my_cap =
+        CF_CONTENDED_SHARE + rmw * (CF_CONTENDED_RMW_SHARE - CF_CONTENDED_SHARE);
+    if (my_cap > cap)
+      cap = my_cap;
+    double overlap = overlaps[i];
+    double reads_own = cf_reads_own_writes(&views[i]);
+    // A locked read-modify-write waits out the whole transfer, behind the
+    // other core's request where the line is busy.
+    double stalls =
+        caused[i] * carried *
+        ((1 - rmw) * cf_plain_store_stall(gap, transfer, reads_own, busy) +
+         rmw * transfer * (1 + busy));
+    double mine = stalls < my_cap * overlap ? stalls : my_cap * overlap;
+    if (efsan_verbosity() >= 2)
+      efsan_report_line("cache-frag impact: line 0x%zx T%u cpu %llu ns, "
+                        "accesses %llu, active %llu ns, overlap %llu ns, "
+                        "caused %llu invalidations, sampled line accesses "
+                        "%llu, write gap %llu ns, transfer %llu ns, locked "
+                        "RMW ppm %llu, reads own writes ppm %llu, line "
+                        "demand ppm %llu, tool %llu ns, stalls %llu ns, lost "
+                        "%llu ns\n",
+                        f->address, views[i].thread, (u64)threads[i],
+                        cf_thread_accesses(views[i].thread), (u64)active[i],
+                        (u64)overlap, (u64)caused[i],
+                        (views[i].reads + views[i].writes) * period,
+                        (u64)gap, (u64)transfer, (u64)(rmw * 1e6),
+                        (u64)(reads_own * 1e6), (u64)(demand * 1e6),
+                        cf_thread_tool_ns(views[i].thread), (u64)stalls,
+                        (u64)mine);
+    lost += mine;
+    if (threads[i] > slowest)
+      slowest = threads[i];
+    if (threads[i] - mine > slowest_after)
+      slowest_after = threads[i] - mine;
+  }
+  f->lost_ns = cf_round(lost);
+  f->cap_ppm = (u32)(cap * 1000000);
+  f->wall_ns = cf_round(slowest - slowest_after);
+  u64 run = cf_run_ns > f->threads_ns ? cf_run_ns : f->threads_ns;
+  f->share_ppm =
+      run ? (u32)(((unsigned __int128)f->lost_ns * 1000000) / run) : 0;
+  f->conditional = f->kind == CF_PREDICTED_128 && !cf_lines_paired();
+}
