@@ -286,27 +286,15 @@ static uint32_t lockedRMWFlag(const Instruction &I) {
 
 // The call of a run's access, placed at the run's end, carries the access's
 // own debug location: its return address names the access's source line in
-// the report's access sites. An address computed by a GEP is computed again
-// next to the call: an access is called for from its case and from the
-// chain (docs/Pass.md), so the backend computed every address of the run
-// before the switch and kept them on the stack across the calls (matmul's
-// cold block: 12 addresses, 8 spilled per sample); the GEP's operands are
-// live in the hot loop anyway.
+// the report's access sites.
 void CacheFragCountdown::emitCacheFragAccess(IRBuilder<> &IRB,
                                              const MemoryAccess &Access,
                                              FieldCounter Field) {
   IRBuilder<>::InsertPointGuard Guard(IRB);
   if (DebugLoc Loc = Access.I->getDebugLoc())
     IRB.SetCurrentDebugLocation(Loc);
-  Value *Addr = Access.Addr;
-  if (auto *GEP = dyn_cast<GetElementPtrInst>(Addr)) {
-    Instruction *Copy = GEP->clone();
-    Copy->setName(GEP->getName() + ".efsan");
-    IRB.Insert(Copy);
-    Addr = Copy;
-  }
-  emitCacheFragAccess(IRB, Addr, IRB.getInt64(Access.Size), Access.IsWrite,
-                      Field, lockedRMWFlag(*Access.I));
+  emitCacheFragAccess(IRB, Access.Addr, IRB.getInt64(Access.Size),
+                      Access.IsWrite, Field, lockedRMWFlag(*Access.I));
 }
 
 Value *CacheFragCountdown::loadLocalCountdown(IRBuilder<> &IRB) {
