@@ -145,8 +145,9 @@ def parse_args():
                    help="do not rewrite docs/performance.md (only full runs rewrite it anyway)")
     p.add_argument("--compare-build", default="",
                    help="another efsan build directory (e.g. of the main branch): adds the "
-                   "configuration ws-other, its efsan-clang with the working set, measured "
-                   "side by side with ws")
+                   "configurations ws-other and cf-other (for those of ws and cf measured; "
+                   "ws-other when neither is), its efsan-clang with that tool, measured "
+                   "side by side with ours")
     p.add_argument("--no-build", action="store_true", help="(handled by bench.sh) do not rebuild efsan")
     p.add_argument("--efsan-build-failed", action="store_true", help=argparse.SUPPRESS)
     args = p.parse_args()
@@ -157,10 +158,12 @@ def parse_args():
         other = os.path.join(os.path.abspath(args.compare_build), "bin", "efsan-clang")
         if not os.path.exists(other):
             fail("--compare-build: %s not found" % other)
-        CONFIGS["ws-other"] = ("efsan working set, built from %s" % args.compare_build, other,
-                               ["-fsanitize=efficiency-working-set"])
-        ALL_CONFIGS.insert(ALL_CONFIGS.index("ws") + 1, "ws-other")
-        configs.append("ws-other")
+        for tool in [t for t in ("ws", "cf") if t in configs] or ["ws"]:
+            description, _, flags = CONFIGS[tool]
+            CONFIGS[tool + "-other"] = ("%s, built from %s" % (description, args.compare_build),
+                                        other, flags)
+            ALL_CONFIGS.insert(ALL_CONFIGS.index(tool) + 1, tool + "-other")
+            configs.append(tool + "-other")
     for c in configs:
         if c not in CONFIGS:
             fail("unknown configuration '%s' (known: %s)" % (c, ", ".join(CONFIGS)))
@@ -301,7 +304,7 @@ def run_env(args, config, kernel):
     leave memory allocated) and its and memprof's output go to log_path."""
     env = dict(os.environ)
     log = os.path.join(args.work_dir, "logs", "%s.%s" % (config, kernel))
-    if config in ("ws", "cf", "ws-other"):
+    if config in ("ws", "cf", "ws-other", "cf-other"):
         opts = env.get("ESAN_OPTIONS", "")
         env["ESAN_OPTIONS"] = (opts + ":" if opts else "") + "log_path=" + log
     if config == "tsan":

@@ -366,14 +366,28 @@ void efsan_core_library_loaded(void);
 // Inline, with the working set decided by one load of the tool id: the
 // interceptors call this and efsan_core_access_range around every libc
 // string and memory function.
-bool efsan_core_cache_frag_range_wanted(void);
-static inline bool efsan_core_ranges_wanted(void) {
-  return __builtin_expect(efsan_active_tool == EFSAN_TOOL_WORKING_SET, 1) ||
-         efsan_core_cache_frag_range_wanted();
-}
 // The thread's cache-frag countdown (efsan_cache_frag.c, the ABI's).
 extern __thread long long __efsan_cache_frag_countdown
     __attribute__((tls_model("initial-exec")));
+// For cache-frag, a range that is not the thread's sampled access costs a
+// decrement of the countdown here, inline: two calls into the runtime per
+// range were a tenth of string_scan's time under the tool (issue 24). Only
+// the range that runs the countdown out goes to the runtime, which ends the
+// period there. efsan_core_access_range records a range only after this
+// returned true for it (the interceptors test it first, as they must anyway
+// to skip sizing the range).
+bool efsan_core_cache_frag_range_wanted(void);
+static inline bool efsan_core_ranges_wanted(void) {
+  if (__builtin_expect(efsan_active_tool == EFSAN_TOOL_WORKING_SET, 1))
+    return true;
+  if (efsan_active_tool != EFSAN_TOOL_CACHE_FRAG)
+    return false;
+  if (__builtin_expect(__efsan_cache_frag_countdown > 1, 1)) {
+    __efsan_cache_frag_countdown--;
+    return false;
+  }
+  return efsan_core_cache_frag_range_wanted();
+}
 // For cache-frag, counts n ranges off the thread's countdown at once when
 // none of them is its sampled access (true): what n calls of
 // efsan_core_ranges_wanted() returning false would do, without the calls,
