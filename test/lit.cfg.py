@@ -54,6 +54,9 @@ for var in ("ESAN_OPTIONS", "ASAN_OPTIONS", "UBSAN_OPTIONS"):
     config.environment.pop(var, None)
 
 config.available_features.add("x86_64-linux")
+# The static llvm-symbolizer the runtime prefers (cmake/symbolizer).
+if os.path.exists(os.path.join(bindir, "llvm-symbolizer")):
+    config.available_features.add("built-symbolizer")
 # cache-frag findings must not depend on the schedule: tests rerun their
 # program pinned to one core where taskset exists (`%if taskset %{ ... %}`).
 import shutil

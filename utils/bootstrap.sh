@@ -73,6 +73,7 @@ llvm/include/llvm/Transforms/Instrumentation/*
 llvm/lib/Transforms/Instrumentation/CMakeLists.txt
 llvm/lib/Passes/PassRegistry.def
 llvm/lib/Passes/PassBuilder.cpp
+llvm/tools/llvm-symbolizer/*
 PATHS
 }
 
@@ -83,7 +84,8 @@ llvm_source_stamp() {
 
 # Only the directories efsan compiles against or patches are extracted: the
 # runtime needs sanitizer_common and interception, the native clang build
-# (utils/build-clang.sh) needs the clang sources it recompiles.
+# (utils/build-clang.sh) needs the clang sources it recompiles, and the
+# static llvm-symbolizer (cmake/symbolizer) its tool's two files.
 fetch_llvm_source() {
   if [ -n "${EFSAN_LLVM_SOURCE_DIR:-}" ]; then
     LLVM_SOURCE_DIR=$EFSAN_LLVM_SOURCE_DIR

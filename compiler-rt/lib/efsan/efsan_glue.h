@@ -35,6 +35,8 @@ void GlueAfterForkInChild();
 // Parses ESAN_OPTIONS into efsan_flags and the common flags; a bad option is
 // a one-line error and exit(1).
 void InitializeFlags();
+// A regular file with an execute bit (a symbolizer to run).
+bool IsExecutableFile(const char *path);
 void InitializeInterceptors();
 // OpenMP (efsan_openmp.cpp): the GOMP_* entry points of libgomp.
 void InitializeOpenMPInterceptors();

@@ -708,15 +708,15 @@ static void KeepProgramExitOnDie() {
   internal__exit(program_exit_status);
 }
 
-// external_symbolizer_path (or ESAN_SYMBOLIZER_PATH) is only used when a
-// report is written at exit, where sanitizer_common dies on a path it does
-// not know. Checked at start-up instead, like any other bad option.
-static bool IsExecutableFile(const char *path) {
+bool __efsan::IsExecutableFile(const char *path) {
   struct stat st;
   return !internal_iserror(internal_stat(path, &st)) && S_ISREG(st.st_mode) &&
          (st.st_mode & 0111);
 }
 
+// external_symbolizer_path (or ESAN_SYMBOLIZER_PATH) is only used when a
+// report is written at exit, where sanitizer_common dies on a path it does
+// not know. Checked at start-up instead, like any other bad option.
 static void CheckSymbolizerPath() {
   const char *path = common_flags()->external_symbolizer_path;
   if (!path || !path[0] || internal_strchr(path, '%'))
