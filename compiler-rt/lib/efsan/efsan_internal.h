@@ -291,5 +291,7 @@ void efsan_ws_timeline_print_json(u64 total, u64 reused);
 // The sampler's selection of lines at 1/2^shift in a shadow word (bit 0 of
 // each selected line's byte; estimated snapshots).
 u64 efsan_ws_selected_lines(const u64 *shadow_word, int shift);
+// "1", "0.5", ... "0.00390625": 1/2^shift exactly, for JSON.
+const char *efsan_ws_fraction_text(int shift);
 
 #endif // EFSAN_INTERNAL_H

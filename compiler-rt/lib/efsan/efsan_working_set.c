@@ -714,7 +714,7 @@ static bool summarize_estimates(struct estimates_summary *sum) {
 }
 
 // "1", "0.5", ... "0.00390625": 1/2^shift exactly, for JSON.
-static const char *fraction_text(int shift) {
+const char *efsan_ws_fraction_text(int shift) {
   static const char *const text[MAX_SHIFT + 1] = {
       "1", "0.5", "0.25", "0.125", "0.0625", "0.03125", "0.015625",
       "0.0078125", "0.00390625"};
@@ -893,7 +893,7 @@ static void print_json(u64 total, const u64 *by_kind, u32 num_samples) {
                  recorded ? series->taken : 0,
                  recorded ? series->estimated : 0, level_peak,
                  efsan_cache_fit_level(level_peak),
-                 fraction_text(recorded ? series->peak_shift : 0),
+                 efsan_ws_fraction_text(recorded ? series->peak_shift : 0),
                  recorded ? series->peak_std_error : 0);
     // The snapshots, the smallest cache each one fits, the fraction of the
     // lines each one counted and its standard error.
@@ -909,7 +909,7 @@ static void print_json(u64 total, const u64 *by_kind, u32 num_samples) {
         const char *sep = i ? ", " : "";
         if (array == 2)
           used += efsan_snprintf(line + used, sizeof(line) - used, "%s%s", sep,
-                                 fraction_text(kept_shift(series, i)));
+                                 efsan_ws_fraction_text(kept_shift(series, i)));
         else
           used += efsan_snprintf(
               line + used, sizeof(line) - used, "%s%u", sep,

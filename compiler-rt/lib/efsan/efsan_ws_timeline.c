@@ -482,7 +482,6 @@ static u64 start_us(u32 i, void *arg) { (void)arg; return entries[i].start_ns / 
 static u64 end_us(u32 i, void *arg) { (void)arg; return entries[i].end_ns / 1000; }
 static u64 periods_of(u32 i, void *arg) { (void)arg; return entries[i].periods; }
 static u64 lines_of(u32 i, void *arg) { (void)arg; return entries[i].lines; }
-static u64 shift_of(u32 i, void *arg) { (void)arg; return entries[i].shift; }
 static u64 id_lines_of(u32 i, void *arg) {
   return entry_lines_of(&entries[i], *(const u64 *)arg);
 }
@@ -501,10 +500,11 @@ void efsan_ws_timeline_print_json(u64 total, u64 reused) {
   }
   reused = min_u64(reused, total);
   efsan_printf("\"reused_lines\": %llu, \"reused_fits_level\": %d, "
-               "\"reuse_sampled_fraction_shift\": %d,\n \"timeline\": "
+               "\"reused_sampled_fraction\": %s,\n \"timeline\": "
                "{\"level\": %d, \"period_ms\": %llu, \"periods\": %llu, "
                "\"periods_per_entry\": %u,\n  \"structures\": [",
-               reused, efsan_cache_fit_level(reused), run_shift, level,
+               reused, efsan_cache_fit_level(reused),
+               efsan_ws_fraction_text(run_shift), level,
                period_ms(), closed, span);
   struct shown shown;
   choose_shown(&shown);
@@ -527,7 +527,10 @@ void efsan_ws_timeline_print_json(u64 total, u64 reused) {
   print_array(",\n  ", "end_us", end_us, 0);
   print_array(",\n  ", "entry_periods", periods_of, 0);
   print_array(",\n  ", "lines", lines_of, 0);
-  print_array(",\n  ", "sampled_shift", shift_of, 0);
+  efsan_printf(",\n  \"sampled_fraction\": [");
+  for (u32 i = 0; i < num_entries; i++)
+    efsan_printf("%s%s", i ? ", " : "", efsan_ws_fraction_text(entries[i].shift));
+  efsan_printf("]");
   efsan_printf(",\n  \"by_structure\": [");
   for (u32 s = 0; s < shown.count; s++) {
     efsan_printf("%s\n   ", s ? "," : "");
