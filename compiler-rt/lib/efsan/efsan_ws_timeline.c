@@ -54,9 +54,16 @@
 #define SHOWN_MAX 10
 #define FIRST_LEVEL_MS 100
 
+// The bytes written since the last clear are in a few ranges: one byte of
+// bitmap covers 512 bytes of the program, so the heap's bytes and a
+// thread stack's are some 10^11 bytes apart, and one range over both would
+// make every pass (mincore over the range) cost milliseconds.
+#define BITMAP_RANGES 8
+#define RANGE_GAP (64 << 10) // bytes of bitmap (32 MiB of the program)
 struct bitmap {
   u8 *bits;
-  uptr lo, hi; // the bytes written since the last clear
+  u32 ranges, last;
+  uptr lo[BITMAP_RANGES], hi[BITMAP_RANGES]; // bytes [lo, hi] written
 };
 
 struct entry {
@@ -103,11 +110,8 @@ void efsan_ws_timeline_init(void) {
   entries = efsan_mmap_noreserve(max_entries * sizeof(struct entry));
   struct bitmap *maps[] = {&period_map, &seen_map, &reused_map,
                            &phase_reused_map};
-  for (int i = 0; i < 4; i++) {
+  for (int i = 0; i < 4; i++)
     maps[i]->bits = efsan_mmap_noreserve(BITMAP_SIZE);
-    maps[i]->lo = ~(uptr)0;
-    maps[i]->hi = 0;
-  }
   efsan_ws_timeline_bits = period_map.bits;
 }
 
@@ -117,26 +121,64 @@ static inline u8 gather(u64 bit0s) {
   return (u8)(((bit0s & ONES) * 0x0102040810204080ULL) >> 56);
 }
 
+static uptr gap_to(const struct bitmap *b, u32 r, uptr index) {
+  return index < b->lo[r] ? b->lo[r] - index
+         : index > b->hi[r] ? index - b->hi[r]
+                            : 0;
+}
+
+// Index joins the nearest range within RANGE_GAP, else a new one; with
+// all ranges used, the nearest one grows (the two nearest would be better,
+// but programs have few distant areas).
+static void bitmap_extend(struct bitmap *b, uptr index) {
+  u32 best = 0;
+  uptr best_gap = ~(uptr)0;
+  for (u32 r = 0; r < b->ranges; r++) {
+    uptr gap = gap_to(b, r, index);
+    if (gap < best_gap) {
+      best_gap = gap;
+      best = r;
+    }
+  }
+  if (best_gap > RANGE_GAP && b->ranges < BITMAP_RANGES) {
+    best = b->ranges++;
+    b->lo[best] = b->hi[best] = index;
+  }
+  if (index < b->lo[best])
+    b->lo[best] = index;
+  if (index > b->hi[best])
+    b->hi[best] = index;
+  b->last = best;
+}
+
 static inline void bitmap_or(struct bitmap *b, uptr index, u8 lines) {
   u8 old = b->bits[index];
   if ((u8)(old | lines) == old)
     return;
   b->bits[index] = old | lines;
-  if (index < b->lo)
-    b->lo = index;
-  if (index > b->hi)
-    b->hi = index;
+  if (EFSAN_UNLIKELY(!b->ranges || index < b->lo[b->last] ||
+                     index > b->hi[b->last]))
+    bitmap_extend(b, index);
+}
+
+// Calls visit over the resident words of the written ranges.
+static void bitmap_for_each(struct bitmap *b, efsan_shadow_visitor visit,
+                            void *arg) {
+  for (u32 r = 0; r < b->ranges; r++)
+    efsan_for_each_resident((uptr)b->bits + (b->lo[r] & ~(uptr)7),
+                            (uptr)b->bits + ((b->hi[r] + 8) & ~(uptr)7),
+                            visit, arg, 0);
 }
 
 static void bitmap_clear(struct bitmap *b) {
-  if (b->lo > b->hi)
-    return;
   uptr page = efsan_page_size();
-  uptr lo = ((uptr)b->bits + b->lo) & ~(page - 1);
-  uptr hi = ((uptr)b->bits + b->hi + page) & ~(page - 1);
-  efsan_madvise_dontneed(lo, hi - lo);
-  b->lo = ~(uptr)0;
-  b->hi = 0;
+  for (u32 r = 0; r < b->ranges; r++) {
+    uptr lo = ((uptr)b->bits + b->lo[r]) & ~(page - 1);
+    uptr hi = ((uptr)b->bits + b->hi[r] + page) & ~(page - 1);
+    efsan_madvise_dontneed(lo, hi - lo);
+  }
+  b->ranges = 0;
+  b->last = 0;
 }
 
 static uptr index_of(const u64 *shadow_word) {
@@ -255,14 +297,14 @@ static void close_period(u64 now_ns) {
   e.end_ns = now_ns;
   e.periods = 1;
   e.shift = (u8)period_shift;
-  if (period_map.lo <= period_map.hi) {
+  if (period_map.ranges) {
+    u64 started = efsan_thread_cpu_ns();
     struct period_count c = {efsan_ws_objects_begin(), period_shift};
-    efsan_for_each_resident((uptr)period_map.bits + (period_map.lo & ~(uptr)7),
-                            (uptr)period_map.bits +
-                                ((period_map.hi + 8) & ~(uptr)7),
-                            count_period_words, &c, 0);
+    bitmap_for_each(&period_map, count_period_words, &c);
     efsan_ws_objects_for_each_count(c.tally, keep_top, &e);
     efsan_ws_objects_end(c.tally);
+    efsan_vreport(3, "timeline: period %llu split by object in %llu us of CPU\n",
+                  closed + 1, (efsan_thread_cpu_ns() - started) / 1000);
     bitmap_clear(&period_map);
   }
   append(&e);
@@ -318,7 +360,7 @@ void efsan_ws_timeline_after_count(void) {
   closing_at_exit = false;
   u64 now = efsan_ws_elapsed_ns();
   // The last partial period, unless it is empty and took no time.
-  if (period_map.lo <= period_map.hi || now > period_start_ns)
+  if (period_map.ranges || now > period_start_ns)
     close_period(now);
 }
 
@@ -339,12 +381,8 @@ static void count_phase_words(u64 *words, uptr count, void *arg) {
 }
 
 void efsan_ws_timeline_count_phase_reused(struct efsan_ws_objects *tally) {
-  if (!efsan_ws_timeline_bits || phase_reused_map.lo > phase_reused_map.hi)
-    return;
-  efsan_for_each_resident(
-      (uptr)phase_reused_map.bits + (phase_reused_map.lo & ~(uptr)7),
-      (uptr)phase_reused_map.bits + ((phase_reused_map.hi + 8) & ~(uptr)7),
-      count_phase_words, tally, 0);
+  if (efsan_ws_timeline_bits)
+    bitmap_for_each(&phase_reused_map, count_phase_words, tally);
 }
 
 void efsan_ws_timeline_phase_boundary(void) {
@@ -359,8 +397,9 @@ void efsan_ws_timeline_fork_child(void) {
   struct bitmap *maps[] = {&period_map, &seen_map, &reused_map,
                            &phase_reused_map};
   for (int i = 0; i < 4; i++) {
-    maps[i]->lo = 0;
-    maps[i]->hi = BITMAP_SIZE - 1;
+    maps[i]->ranges = 1;
+    maps[i]->lo[0] = 0;
+    maps[i]->hi[0] = BITMAP_SIZE - 1;
     bitmap_clear(maps[i]);
   }
   num_entries = 0;
