@@ -12,6 +12,8 @@ REST_COLOUR = "#dddddd"
 
 
 def structure_label(s):
+    if s.get("kind") == "rest":
+        return s["name"]
     return "%s %s" % (s.get("kind", "?"), s.get("name", "?"))
 
 
@@ -49,7 +51,7 @@ def structures_svg(report):
                           num(x + 3), chart.T + 12, esc(p.get("name", "")), esc(p.get("name", "")),
                           esc(fmt_ms(start))))
     bands = [(s, STRUCTURE_COLOURS[k % len(STRUCTURE_COLOURS)], k) for k, s in enumerate(structures)]
-    bands.append(({"kind": "rest", "name": "other structures"}, REST_COLOUR, None))
+    bands.append(({"kind": "rest", "name": "the other structures"}, REST_COLOUR, None))
     below = [0] * len(entries)
     for s, colour, k in bands:
         out.append('<g class="structure-band"%s>' % attr(data_name=structure_label(s), data_index=k if k is not None else "rest"))
