@@ -213,6 +213,18 @@ struct efsan_ws_objects *efsan_ws_objects_begin(void);
 // Counts the lines app + 64 * i for each bit i of `lines` (app is the start
 // of the 512 bytes one shadow word covers).
 void efsan_ws_objects_add(struct efsan_ws_objects *tally, uptr app, u8 lines);
+// The same, each line counting `scale` lines (an estimate from a sample of
+// the lines), as lines of the object / as reused lines of it.
+void efsan_ws_objects_add_scaled(struct efsan_ws_objects *tally, uptr app,
+                                 u8 lines, u64 scale);
+void efsan_ws_objects_add_reused(struct efsan_ws_objects *tally, uptr app,
+                                 u8 lines, u64 scale);
+// Calls visit(id, lines, arg) for every object with lines. An id names the
+// same object in every tally of the process (efsan_ws_object_name).
+void efsan_ws_objects_for_each_count(struct efsan_ws_objects *tally,
+                                     void (*visit)(u64 id, u64 lines, void *arg),
+                                     void *arg);
+const char *efsan_ws_object_name(u64 id, int *kind, u32 *stack_id);
 void efsan_ws_objects_end(struct efsan_ws_objects *tally);
 #define EFSAN_WS_MAX_TOP 100
 struct efsan_ws_object {
@@ -220,11 +232,14 @@ struct efsan_ws_object {
   const char *name; // valid for the life of the process
   u32 stack_id;     // heap: the allocation site's stack, 0 if none
   u64 lines;
+  u64 reused;       // of them, touched in several sample periods
 };
 struct efsan_ws_top {
   u32 count;
   struct efsan_ws_object objects[EFSAN_WS_MAX_TOP];
   u64 total_objects, rest_objects, rest_lines;
+  bool reuse_known;  // the timeline counted reused lines into the tally
+  u64 reused_lines;  // of all objects
 };
 // The `max` objects with the most lines, and what the others add up to
 // (consumes the tally's counts).
@@ -243,5 +258,40 @@ void efsan_ws_phases_print_text(void);
 // Prints "phases": [...].
 void efsan_ws_phases_print_json(void);
 void efsan_ws_phases_fork_child(void);
+
+//===-- The timeline (efsan_ws_timeline.c) ---------------------------------===//
+// Working set by object per period of the first level of >= 100 ms, and
+// lines reused across sample periods. Set while the timeline is on: the
+// sampler passes each shadow word's lines touched in the period it ends
+// (those it counts) to efsan_ws_timeline_note.
+extern u8 *efsan_ws_timeline_bits;
+bool efsan_ws_timeline_on(void);
+void efsan_ws_timeline_init(void);
+void efsan_ws_timeline_note(const u64 *shadow_word, u64 fresh);
+// After each sample (sampler lock held): the sample counted the lines
+// selected at 1/2^count_shift and cleared bit 0 in those at clear_shift.
+void efsan_ws_timeline_sampled(u32 sample, int count_shift, int clear_shift);
+// The report (sampler lock held): before_report, then count_word for every
+// resident shadow word with a line ever touched (adds its reused lines to
+// the report's tally), then after_count (at exit: ends the last period).
+void efsan_ws_timeline_before_report(bool at_exit);
+void efsan_ws_timeline_count_word(struct efsan_ws_objects *tally,
+                                  const u64 *shadow_word, u64 value);
+void efsan_ws_timeline_after_count(void);
+// Phases: the lines of the open phase touched in several of its sample
+// periods, counted into the phase's tally; dropped at a phase boundary.
+void efsan_ws_timeline_count_phase_reused(struct efsan_ws_objects *tally);
+void efsan_ws_timeline_phase_boundary(void);
+void efsan_ws_timeline_fork_child(void);
+// The reuse line under a listed object / of the total or a phase.
+void efsan_ws_timeline_print_reuse(const char *indent, u64 lines, u64 reused);
+void efsan_ws_timeline_print_text(const char *indent, u64 total, u64 reused);
+// Prints "reused_lines": ..., "timeline": {...} (no separator around it).
+void efsan_ws_timeline_print_json(u64 total, u64 reused);
+// The sampler's selection of lines at 1/2^shift in a shadow word (bit 0 of
+// each selected line's byte; estimated snapshots).
+u64 efsan_ws_selected_lines(const u64 *shadow_word, int shift);
+// "1", "0.5", ... "0.00390625": 1/2^shift exactly, for JSON.
+const char *efsan_ws_fraction_text(int shift);
 
 #endif // EFSAN_INTERNAL_H

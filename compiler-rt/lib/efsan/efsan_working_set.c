@@ -141,6 +141,10 @@ static inline u64 selected_lines(u64 hash, int shift) {
   return zero >> 7;
 }
 
+u64 efsan_ws_selected_lines(const u64 *shadow_word, int shift) {
+  return selected_lines(line_hash(shadow_word), shift);
+}
+
 static u64 isqrt(u64 x) {
   u64 root = 0;
   for (u64 bit = 1ULL << 62; bit; bit >>= 2) {
@@ -215,6 +219,7 @@ sample_words(struct sample_scan *scan, u64 *words, uptr count, int top_due,
   u64 counts[NUM_LEVELS] = {0};
   u64 any_touched = 0, any_stuck = 0;
   bool phase_open = efsan_ws_phase_bits != 0;
+  bool timeline = efsan_ws_timeline_bits != 0;
   for (uptr i = 0; i < count; i++) {
     u64 old = __atomic_load_n(&words[i], __ATOMIC_RELAXED);
     if (!(old & interesting))
@@ -262,6 +267,9 @@ sample_words(struct sample_scan *scan, u64 *words, uptr count, int top_due,
     any_touched |= fresh;
     if (estimating)
       any_stuck |= touched & ~cleared;
+    // Before the phase's note: the timeline reads the phase's bitmap.
+    if (EFSAN_UNLIKELY(timeline) && fresh)
+      efsan_ws_timeline_note(&words[i], fresh);
     if (EFSAN_UNLIKELY(phase_open) && touched)
       efsan_ws_phase_note(&words[i], touched);
   }
@@ -375,6 +383,7 @@ static void take_sample(const bool *stop, bool phase_boundary) {
   in_force = scan.clear_shift;
   budget_shift = choose_shift(scan.counts[0] << scan.count_shift);
   __atomic_store_n(&samples, sample, __ATOMIC_RELEASE);
+  efsan_ws_timeline_sampled(sample, scan.count_shift, scan.clear_shift);
 }
 
 static bool sample_by_cpu_time(void) {
@@ -532,6 +541,7 @@ void efsan_ws_init(void) {
   }
   efsan_caches_init();
   efsan_ws_objects_init();
+  efsan_ws_timeline_init();
   clock_origin_ns = program_clock_ns();
   start_sampler();
 }
@@ -567,6 +577,7 @@ void efsan_ws_fork_child(void) {
   budget_shift = 0;
   __atomic_store_n(&samples, 0, __ATOMIC_RELEASE);
   efsan_ws_phases_fork_child();
+  efsan_ws_timeline_fork_child();
   sampler_cpu_ns = 0;
   __atomic_store_n(&sampler_late_samples, 0, __ATOMIC_RELAXED);
   clock_origin_ns = program_clock_ns();
@@ -591,10 +602,13 @@ static void count_ever_touched(u64 *words, uptr count, void *arg) {
       continue;
     c->lines += __builtin_popcountll(ever);
     // Bit i: line i of the word (bytes of 0 or 1 gathered by the product).
-    if (c->tally)
+    if (c->tally) {
       efsan_ws_objects_add(
           c->tally, efsan_app_of_shadow((const u8 *)&words[i]),
           (u8)(((ever >> 7) * 0x0102040810204080ULL) >> 56));
+      if (efsan_ws_timeline_bits)
+        efsan_ws_timeline_count_word(c->tally, &words[i], words[i]);
+    }
   }
 }
 
@@ -700,7 +714,7 @@ static bool summarize_estimates(struct estimates_summary *sum) {
 }
 
 // "1", "0.5", ... "0.00390625": 1/2^shift exactly, for JSON.
-static const char *fraction_text(int shift) {
+const char *efsan_ws_fraction_text(int shift) {
   static const char *const text[MAX_SHIFT + 1] = {
       "1", "0.5", "0.25", "0.125", "0.0625", "0.03125", "0.015625",
       "0.0078125", "0.00390625"};
@@ -723,6 +737,8 @@ static void print_text(u64 total, const u64 *by_kind, u32 num_samples) {
   efsan_report_line("  the total counts every distinct line ever touched "
                     "(memory freed and reused at new addresses counts again, "
                     "so it can exceed the peak RSS): %s\n", fit);
+  if (total_top && total_top->reuse_known)
+    efsan_ws_timeline_print_text("  ", total, total_top->reused_lines);
   int peak_level;
   u32 peak = peak_snapshot(&peak_level);
   if (efsan_flags.record_snapshots && peak_level >= 0) {
@@ -847,6 +863,10 @@ static void print_json(u64 total, const u64 *by_kind, u32 num_samples) {
     efsan_printf("[]");
   }
   efsan_printf(",\n ");
+  efsan_ws_timeline_print_json(total, total_top && total_top->reuse_known
+                                          ? total_top->reused_lines
+                                          : 0);
+  efsan_printf(",\n ");
   efsan_ws_phases_print_json();
   efsan_printf(",\n \"sample_period_ms\": %d, \"samples\": %u, \"snapshot_step\": "
                "%d, \"snapshot_history\": %u,\n \"sampler_cpu_ms\": "
@@ -873,7 +893,7 @@ static void print_json(u64 total, const u64 *by_kind, u32 num_samples) {
                  recorded ? series->taken : 0,
                  recorded ? series->estimated : 0, level_peak,
                  efsan_cache_fit_level(level_peak),
-                 fraction_text(recorded ? series->peak_shift : 0),
+                 efsan_ws_fraction_text(recorded ? series->peak_shift : 0),
                  recorded ? series->peak_std_error : 0);
     // The snapshots, the smallest cache each one fits, the fraction of the
     // lines each one counted and its standard error.
@@ -889,7 +909,7 @@ static void print_json(u64 total, const u64 *by_kind, u32 num_samples) {
         const char *sep = i ? ", " : "";
         if (array == 2)
           used += efsan_snprintf(line + used, sizeof(line) - used, "%s%s", sep,
-                                 fraction_text(kept_shift(series, i)));
+                                 efsan_ws_fraction_text(kept_shift(series, i)));
         else
           used += efsan_snprintf(
               line + used, sizeof(line) - used, "%s%u", sep,
@@ -913,6 +933,7 @@ void efsan_ws_report(bool at_exit) {
   if (efsan_ws_phase_bits)
     take_sample(0, false);
   efsan_ws_phases_before_report(at_exit);
+  efsan_ws_timeline_before_report(at_exit);
   efsan_regions_refresh();
   u64 by_kind[EFSAN_REGION_KINDS] = {0};
   u64 scanned_bytes = 0;
@@ -934,6 +955,7 @@ void efsan_ws_report(bool at_exit) {
   }
   efsan_vreport(2, "  %zu regions, %llu MiB of address space scanned\n", n,
                 scanned_bytes >> 20);
+  efsan_ws_timeline_after_count();
   u64 total = 0;
   for (int kind = 0; kind < EFSAN_REGION_KINDS; kind++)
     total += by_kind[kind];

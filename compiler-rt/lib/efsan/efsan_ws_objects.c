@@ -299,27 +299,32 @@ static const struct interval *table_find(struct interval_table *t, uptr addr) {
 #define ID(kind, value) (((u64)(kind) << 56) | (u64)(value))
 #define KIND_OF(id) ((int)((id) >> 56))
 #define VALUE_OF(id) ((id) & ((1ULL << 56) - 1))
-// Global ids are the variable's start address; data of a module that no
-// symbol covers is the mapping's index with this bit.
+// Ids stay the same from one tally to the next (the timeline compares the
+// objects of many periods): a file is named by its path's number in a table
+// kept for the life of the process, never by its place in one read of the
+// maps. Global ids are the variable's start address; data of a module that
+// no symbol covers is the module's path number with this bit.
 #define UNNAMED_DATA (1ULL << 52)
 // Lines that hold parts of several globals of a module (small variables
-// packed together) are the mapping's index with both bits: naming them after
-// one of the variables would be arbitrary.
+// packed together) are the module's path number with both bits: naming them
+// after one of the variables would be arbitrary.
 #define SHARED_LINES (1ULL << 51)
-// Mapping ids: the mapping's index + 1; 0 is memory unmapped before the report.
+#define UNKNOWN_MODULE 0xffffffu
+// Mapping ids: the path's number + 1; 0 is memory unmapped before the report.
 #define UNMAPPED 0
 
 struct count_entry {
   u64 id;   // 0: empty slot (no valid id is 0: heap ids have bit 56 set)
   u64 lines;
+  u64 reused; // of them, touched in several sample periods (the timeline's)
 };
 
 struct mapping {
   uptr lo, hi;
   const char *path; // "" for anonymous memory
   const char *data_of; // the image whose data this is (globals), or null
-  uptr first_of_path;  // index + 1 of the first mapping of the same path;
-                       // 0 until a line of it is counted
+  u32 path_number;     // + 1 (0 until a line of it is counted)
+  u32 image_number;    // + 1, of data_of (0 until asked)
 };
 
 struct efsan_ws_objects {
@@ -382,7 +387,8 @@ static void add_mapping(uptr lo, uptr hi, int prot, const char *path,
   m->lo = lo;
   m->hi = hi;
   m->path = intern_path(t, path);
-  m->first_of_path = 0;
+  m->path_number = 0;
+  m->image_number = 0;
   // .bss follows its image's last file mapping.
   struct mapping *prev = t->num_mappings ? m - 1 : 0;
   m->data_of = path[0] == '/' ? m->path
@@ -407,16 +413,37 @@ static bool same_image(const struct mapping *a, const struct mapping *b) {
                     !efsan_internal_strcmp(a->data_of, b->data_of));
 }
 
-// The first mapping of the image whose data holds addr (one object per
-// module for its data without a symbol), 0xffffff if none.
+// The paths of the files objects were named after, numbered in the order
+// first seen, for the life of the process. Few (the program's files and
+// libraries), so a linear search; each mapping of a tally asks once. Used
+// with the sampler lock held, as every tally is.
+#define MAX_PATHS 4096
+static const char **known_paths;
+static u32 num_known_paths;
+static const char *intern_name(const char *name);
+
+static u32 path_number(const char *path) {
+  for (u32 i = 0; i < num_known_paths; i++)
+    if (!efsan_internal_strcmp(known_paths[i], path))
+      return i;
+  if (num_known_paths == MAX_PATHS)
+    return UNKNOWN_MODULE;
+  if (!known_paths)
+    known_paths = efsan_mmap(MAX_PATHS * sizeof(char *));
+  known_paths[num_known_paths] = intern_name(path);
+  return num_known_paths++;
+}
+
+// The number of the image whose data holds addr (one object per module for
+// its data without a symbol), UNKNOWN_MODULE if none.
 static u64 image_of(struct efsan_ws_objects *t, uptr addr) {
   uptr m = find_mapping(t, addr);
-  if (m == t->num_mappings)
-    return 0xffffff;
-  for (uptr i = 0; i < m; i++)
-    if (same_image(&t->mappings[i], &t->mappings[m]))
-      return i;
-  return m;
+  if (m == t->num_mappings || !t->mappings[m].data_of)
+    return UNKNOWN_MODULE;
+  struct mapping *mapping = &t->mappings[m];
+  if (!mapping->image_number)
+    mapping->image_number = path_number(mapping->data_of) + 1;
+  return mapping->image_number - 1;
 }
 
 static void load_globals_of(struct efsan_ws_objects *t, uptr mapping) {
@@ -434,7 +461,8 @@ static void load_globals_of(struct efsan_ws_objects *t, uptr mapping) {
   }
 }
 
-static void count_add(struct efsan_ws_objects *t, u64 id, u64 lines);
+static void count_add(struct efsan_ws_objects *t, u64 id, u64 lines,
+                      u64 reused);
 
 static void grow_counts(struct efsan_ws_objects *t) {
   struct count_entry *old = t->counts;
@@ -444,12 +472,13 @@ static void grow_counts(struct efsan_ws_objects *t) {
   t->count_used = 0;
   for (uptr i = 0; i < old_capacity; i++)
     if (old[i].id)
-      count_add(t, old[i].id, old[i].lines);
+      count_add(t, old[i].id, old[i].lines, old[i].reused);
   if (old)
     efsan_munmap(old, old_capacity * sizeof(struct count_entry));
 }
 
-static void count_add(struct efsan_ws_objects *t, u64 id, u64 lines) {
+static void count_add(struct efsan_ws_objects *t, u64 id, u64 lines,
+                      u64 reused) {
   if (2 * (t->count_used + 1) > t->count_capacity)
     grow_counts(t);
   uptr mask = t->count_capacity - 1;
@@ -461,6 +490,7 @@ static void count_add(struct efsan_ws_objects *t, u64 id, u64 lines) {
     t->count_used++;
   }
   t->counts[slot].lines += lines;
+  t->counts[slot].reused += reused;
 }
 
 struct efsan_ws_objects *efsan_ws_objects_begin(void) {
@@ -550,18 +580,15 @@ static u64 object_of(struct efsan_ws_objects *t, uptr addr, uptr *same_until) {
     *same_until = t->mappings[m].hi;
     // All mappings of one file (and all anonymous memory) are one object.
     struct mapping *mapping = &t->mappings[m];
-    if (!mapping->first_of_path) {
-      uptr first = 0;
-      while (efsan_internal_strcmp(t->mappings[first].path, mapping->path))
-        first++;
-      mapping->first_of_path = first + 1;
-    }
-    return ID(EFSAN_WS_OBJECT_MAPPING, mapping->first_of_path);
+    if (!mapping->path_number)
+      mapping->path_number = path_number(mapping->path) + 1;
+    return ID(EFSAN_WS_OBJECT_MAPPING, mapping->path_number);
   }
   }
 }
 
-void efsan_ws_objects_add(struct efsan_ws_objects *t, uptr app, u8 lines) {
+static void add_lines(struct efsan_ws_objects *t, uptr app, u8 lines,
+                      u64 scale, bool reused) {
   while (lines) {
     int first = __builtin_ctz(lines);
     uptr addr = app + (uptr)first * EFSAN_CACHE_LINE_SIZE;
@@ -572,9 +599,32 @@ void efsan_ws_objects_add(struct efsan_ws_objects *t, uptr app, u8 lines) {
                 EFSAN_CACHE_LINE_SIZE;
     u32 mask = span >= 8 ? 0xffu : ((1u << span) - 1);
     u8 mine = lines & (u8)(mask << first);
-    count_add(t, id, (u64)__builtin_popcount(mine));
+    u64 n = (u64)__builtin_popcount(mine) * scale;
+    count_add(t, id, reused ? 0 : n, reused ? n : 0);
     lines &= (u8)~mine;
   }
+}
+
+void efsan_ws_objects_add(struct efsan_ws_objects *t, uptr app, u8 lines) {
+  add_lines(t, app, lines, 1, false);
+}
+
+void efsan_ws_objects_add_reused(struct efsan_ws_objects *t, uptr app,
+                                 u8 lines, u64 scale) {
+  add_lines(t, app, lines, scale, true);
+}
+
+void efsan_ws_objects_add_scaled(struct efsan_ws_objects *t, uptr app,
+                                 u8 lines, u64 scale) {
+  add_lines(t, app, lines, scale, false);
+}
+
+void efsan_ws_objects_for_each_count(struct efsan_ws_objects *t,
+                                     void (*visit)(u64 id, u64 lines, void *arg),
+                                     void *arg) {
+  for (uptr i = 0; i < t->count_capacity; i++)
+    if (t->counts[i].id && t->counts[i].lines)
+      visit(t->counts[i].id, t->counts[i].lines, arg);
 }
 
 //===-- The top objects --------------------------------------------------------===//
@@ -604,8 +654,7 @@ static const char *base_name(const char *path) {
   return base;
 }
 
-static const char *object_name(struct efsan_ws_objects *t, u64 id,
-                               u32 *stack_id) {
+static const char *object_name(u64 id, u32 *stack_id) {
   char buffer[512];
   u64 value = VALUE_OF(id);
   *stack_id = 0;
@@ -623,10 +672,9 @@ static const char *object_name(struct efsan_ws_objects *t, u64 id,
   }
   case EFSAN_WS_OBJECT_GLOBAL: {
     if (value & UNNAMED_DATA) {
-      uptr m = (uptr)(value & ~(UNNAMED_DATA | SHARED_LINES));
+      u64 number = value & ~(UNNAMED_DATA | SHARED_LINES);
       const char *image =
-          m < t->num_mappings && t->mappings[m].data_of ? t->mappings[m].data_of
-                                                        : "unknown module";
+          number < num_known_paths ? known_paths[number] : "unknown module";
       efsan_snprintf(buffer, sizeof(buffer),
                      value & SHARED_LINES ? "%s: lines shared by several globals"
                                           : "%s: data without a symbol",
@@ -648,10 +696,16 @@ static const char *object_name(struct efsan_ws_objects *t, u64 id,
   default: {
     if (value == UNMAPPED)
       return "memory unmapped before the report";
-    const char *path = t->mappings[value - 1].path;
-    return path[0] ? intern_name(path) : "anonymous memory";
+    const char *path =
+        value - 1 < num_known_paths ? known_paths[value - 1] : "";
+    return path[0] ? path : "anonymous memory";
   }
   }
+}
+
+const char *efsan_ws_object_name(u64 id, int *kind, u32 *stack_id) {
+  *kind = KIND_OF(id);
+  return object_name(id, stack_id);
 }
 
 // Frames of a heap site that the text report prints below its name (after
@@ -676,12 +730,16 @@ void efsan_ws_objects_top(struct efsan_ws_objects *t, u32 max,
   efsan_internal_memset(top, 0, sizeof(*top));
   if (max > EFSAN_WS_MAX_TOP)
     max = EFSAN_WS_MAX_TOP;
-  u64 total = 0, objects = 0;
+  u64 total = 0, objects = 0, reused = 0;
   for (uptr i = 0; i < t->count_capacity; i++)
     if (t->counts[i].id && t->counts[i].lines) {
       total += t->counts[i].lines;
+      reused += t->counts[i].reused;
       objects++;
     }
+  // An estimate (estimated snapshots) may exceed the exact count.
+  top->reused_lines = reused < total ? reused : total;
+  top->reuse_known = efsan_ws_timeline_on();
   // Selection of the largest: max is small.
   u64 listed = 0;
   while (top->count < max && top->count < objects) {
@@ -696,13 +754,15 @@ void efsan_ws_objects_top(struct efsan_ws_objects *t, u32 max,
     struct efsan_ws_object *o = &top->objects[top->count++];
     o->kind = KIND_OF(best->id);
     o->lines = best->lines;
-    o->name = object_name(t, best->id, &o->stack_id);
+    o->name = object_name(best->id, &o->stack_id);
+    o->reused = best->reused;
     listed += best->lines;
     best->lines = 0; // taken
     for (u32 i = 0; i + 1 < top->count; i++) {
       if (!prints_alike(&top->objects[i], o))
         continue;
       top->objects[i].lines += o->lines;
+      top->objects[i].reused += o->reused;
       top->count--;
       objects--;
       break;
@@ -732,6 +792,8 @@ void efsan_ws_objects_print_text(const struct efsan_ws_top *top,
     efsan_report_line("%s%-7s %llu lines (%s)  %s\n", indent,
                       efsan_ws_object_kind_names[o->kind], o->lines, size,
                       o->name);
+    if (top->reuse_known)
+      efsan_ws_timeline_print_reuse(indent, o->lines, o->reused);
     if (o->kind != EFSAN_WS_OBJECT_HEAP || !o->stack_id)
       continue;
     struct efsan_frame frames[MAX_STACK_FRAMES];
@@ -765,7 +827,11 @@ void efsan_ws_objects_print_json(const struct efsan_ws_top *top) {
     efsan_printf("%s\n   {\"kind\": \"%s\", \"name\": ", i ? "," : "",
                  efsan_ws_object_kind_names[o->kind]);
     efsan_json_string(o->name);
-    efsan_printf(", \"lines\": %llu, \"alloc_stack\": ", o->lines);
+    efsan_printf(", \"lines\": %llu, ", o->lines);
+    if (top->reuse_known)
+      efsan_printf("\"reused_lines\": %llu, ",
+                   o->reused < o->lines ? o->reused : o->lines);
+    efsan_printf("\"alloc_stack\": ");
     if (o->kind != EFSAN_WS_OBJECT_HEAP || !o->stack_id) {
       efsan_printf("null}");
       continue;

@@ -87,6 +87,7 @@ static void count_phase(struct phase *p) {
                             count_bitmap_words, &c, 0);
   p->lines = c.lines;
   if (c.tally) {
+    efsan_ws_timeline_count_phase_reused(c.tally);
     if (!p->top)
       p->top = efsan_mmap(sizeof(struct efsan_ws_top));
     efsan_ws_objects_top(c.tally, (u32)efsan_flags.report_objects, p->top);
@@ -118,6 +119,7 @@ static void end_open_phase(u64 now_ns) {
     count_phase(p);
   }
   clear_bitmap();
+  efsan_ws_timeline_phase_boundary();
   open_name = 0;
   efsan_ws_phase_bits = 0;
 }
@@ -192,6 +194,8 @@ static void print_phase_text(const struct phase *p) {
                     p->start_ns / 1000000000, p->start_ns / 1000000 % 1000,
                     p->end_ns / 1000000000, p->end_ns / 1000000 % 1000,
                     p->lines, size, fit);
+  if (p->top && p->top->reuse_known)
+    efsan_ws_timeline_print_text("    ", p->lines, p->top->reused_lines);
   if (p->top)
     efsan_ws_objects_print_text(p->top, "    ");
 }
@@ -214,11 +218,17 @@ static void print_phase_json(const struct phase *p, bool first) {
   efsan_printf("%s\n  {\"name\": ", first ? "" : ",");
   efsan_json_string(p->name);
   efsan_printf(", \"start_ms\": %llu.%03llu, \"end_ms\": %llu.%03llu, "
-               "\"lines\": %llu, \"fits_level\": %d, \"open\": %s, "
-               "\"objects\": ",
+               "\"lines\": %llu, \"fits_level\": %d, \"open\": %s, ",
                p->start_ns / 1000000, p->start_ns / 1000 % 1000,
                p->end_ns / 1000000, p->end_ns / 1000 % 1000, p->lines,
                efsan_cache_fit_level(p->lines), p->open ? "true" : "false");
+  if (p->top && p->top->reuse_known) {
+    u64 reused = p->top->reused_lines < p->lines ? p->top->reused_lines
+                                                 : p->lines;
+    efsan_printf("\"reused_lines\": %llu, \"reused_fits_level\": %d, ",
+                 reused, efsan_cache_fit_level(reused));
+  }
+  efsan_printf("\"objects\": ");
   if (p->top)
     efsan_ws_objects_print_json(p->top);
   else

@@ -48,6 +48,13 @@ function section(s) {
         [...svg.querySelectorAll('g.object-bar')].map(g => ({kind: g.dataset.kind, lines: Number(g.dataset.lines),
                                                              visible: vis(g.querySelector('rect'))}))),
     phases: [...s.querySelectorAll('tr.phase')].map(r => ({name: r.dataset.name, lines: Number(r.dataset.lines)})),
+    structureChart: [...s.querySelectorAll('svg.structures-chart')].map(svg => ({visible: vis(svg),
+        bands: [...svg.querySelectorAll('g.structure-band')].map(g => ({index: g.dataset.index, name: g.dataset.name,
+            steps: [...g.querySelectorAll('rect.band-step')].map(r => [Number(r.dataset.entry), Number(r.dataset.lines)])})),
+        phases: [...svg.querySelectorAll('g.phase-marker')].map(g => g.dataset.name)})),
+    reuse: [...s.querySelectorAll('table.reuse tr.reuse')].map(r => [r.dataset.name, Number(r.dataset.reused),
+                                                                    Number(r.dataset.streamed)]),
+    reuseTotal: [...s.querySelectorAll('p.reuse-total')].map(p => Number(p.dataset.reused)),
     findings: [...s.querySelectorAll('article.finding')].map(a => ({
         rank: Number(a.dataset.rank), kind: a.dataset.kind, invalidations: Number(a.dataset.invalidations),
         seconds: Number(a.dataset.seconds), text: a.innerText,
@@ -155,8 +162,41 @@ def check_working_set(c, r, s, switch):
     phases = r.get("phases") or []
     c.expect([(p["name"], p["lines"]) for p in s["phases"]] == [(p["name"], p["lines"]) for p in phases],
              "%s: phases %s, report %s" % (where, s["phases"], phases))
-    c.notes.append("%s working-set: %d timelines, %d points, %d caches, %d phases, %d data structures"
-                   % (where, len(s["timelines"]), points, len(data_caches(r)), len(phases), len(objects)))
+    steps = check_structures(c, where, r, s)
+    c.notes.append("%s working-set: %d timelines, %d points, %d caches, %d phases, %d data structures, "
+                   "%d steps of structures over time"
+                   % (where, len(s["timelines"]), points, len(data_caches(r)), len(phases), len(objects), steps))
+
+
+def check_structures(c, where, r, s):
+    """The stacked chart of the timeline: a band per structure (and the rest)
+    whose steps carry the report's lines, entry by entry; the reuse of each
+    structure and of the total as in the report."""
+    tl = r.get("timeline")
+    if not tl or not tl.get("lines"):
+        c.expect(not s["structureChart"], "%s: a structures chart without a timeline" % where)
+        return 0
+    if not c.expect(len(s["structureChart"]) == 1 and s["structureChart"][0]["visible"],
+                    "%s: structures chart %s" % (where, s["structureChart"])):
+        return 0
+    chart = s["structureChart"][0]
+    columns = list(tl["by_structure"]) + [tl["rest"]]
+    c.expect(len(chart["bands"]) == len(columns), "%s: %d bands for %d structures and the rest"
+             % (where, len(chart["bands"]), len(tl["structures"])))
+    steps = 0
+    for band, column in zip(chart["bands"], columns):
+        want = [[i, v] for i, v in enumerate(column) if v > 0]
+        c.expect(band["steps"] == want, "%s: band %s steps %s, report %s" % (where, band["name"], band["steps"], want))
+        steps += len(band["steps"])
+    for st, band in zip(tl["structures"], chart["bands"]):
+        c.expect(band["name"] == "%s %s" % (st["kind"], st["name"]), "%s: band %s for %s" % (where, band["name"], st))
+    for p in r.get("phases") or []:
+        c.expect(p["name"] in chart["phases"], "%s: no marker for phase %s on the structures chart" % (where, p["name"]))
+    reused = [[o["reused_lines"], o["lines"] - o["reused_lines"]] for o in r.get("objects") or [] if "reused_lines" in o]
+    c.expect([x[1:] for x in s["reuse"]] == reused, "%s: reuse rows %s, report %s" % (where, s["reuse"], reused))
+    c.expect(s["reuseTotal"] == [r["reused_lines"]], "%s: reused total %s, report %s"
+             % (where, s["reuseTotal"], r["reused_lines"]))
+    return steps
 
 
 def check_cache_frag(c, r, s):

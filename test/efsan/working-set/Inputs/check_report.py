@@ -7,7 +7,9 @@ each as one JSON report, and evaluates each EXPR in every report, with the
 report's top-level keys, the region names (heap, globals, stack, other),
 `level0` (the level-0 series), `levels`, `filename_pid` (the PID in the file
 name) and `reports` (all parsed reports) as variables, and two helpers for the
-`objects` list: site(function) is the lines of the heap object whose
+`objects` list: reused(function) is the reused lines of that heap object,
+series(function) the timeline's series of the heap structure whose site is in
+that function (series(kind=K, name=N) of another), site(function) is the lines of the heap object whose
 allocation site (its first frame outside the allocation wrappers) is in that
 function (None if absent) and named(kind,
 name) is the object of that kind and name (None if absent). window(n, level,
@@ -78,6 +80,23 @@ def main():
             return [value for j, value in enumerate(series[key], first)
                     if j * period + 1 >= lo and (j + 1) * period <= hi]
         env["window"] = window
+        # The timeline: the series of a heap structure by its site's
+        # function (a list of zeros if absent), of a structure by kind and
+        # name, and an object's reused lines.
+        timeline = report.get("timeline") or {}
+        def series(function=None, kind=None, name=None, timeline=timeline):
+            for s, values in zip(timeline.get("structures", []),
+                                 timeline.get("by_structure", [])):
+                if function is not None and s["kind"] == "heap" and s["alloc_stack"] \
+                        and site_frame(s["alloc_stack"])["function"] == function:
+                    return values
+                if function is None and s["kind"] == kind and s["name"] == name:
+                    return values
+            return [0] * len(timeline.get("lines", []))
+        env["series"] = series
+        env["reused"] = lambda function, objects=objects: next(
+            (o["reused_lines"] for o in objects if o["kind"] == "heap" and o["alloc_stack"]
+             and site_frame(o["alloc_stack"])["function"] == function), None)
         for expr in args:
             # One namespace, so that generator expressions see the variables.
             names = {"any": any, "all": all, "len": len, "max": max, "min": min,

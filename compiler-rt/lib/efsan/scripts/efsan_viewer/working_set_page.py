@@ -430,7 +430,8 @@ WS_KNOWN = {"tool", "schema_version", "pid", "executable", "cache_line_size", "t
             "total_bytes", "regions", "sample_period_ms", "samples", "snapshot_step",
             "snapshot_history", "levels", "caches", "objects", "objects_rest", "phases",
             "fits_level", "peak_snapshot_lines", "sample_clock", "sampler_cpu_ms",
-            "snapshot_budget", "exact_snapshots"}
+            "snapshot_budget", "exact_snapshots", "reused_lines", "reused_fits_level",
+            "reused_sampled_fraction", "timeline"}
 
 
 def estimated_note(report, levels):
@@ -610,6 +611,10 @@ def render_working_set(report, idx):
                 out.append('<details class="phase-objects"><summary>Phase %s by data structure</summary>%s</details>'
                            % (esc(p.get("name", "")),
                               objects_bars_svg(p["objects"], lb, p["lines"] or 1, "phase-objects-chart")))
+
+    # Data structures over time, reused or streamed.
+    from . import working_set_structures
+    out.append(working_set_structures.render(report))
 
     # Data structures.
     objects = report.get("objects")

@@ -1,0 +1,581 @@
+//===-- efsan_ws_timeline.c - which data structure makes the working set when ===//
+//
+// Two questions the totals cannot answer: which data structure makes the
+// working set at each moment, and whether its lines are reused from one
+// period to the next (a cache helps) or touched once (streamed: no cache
+// size helps).
+//
+// The sampler passes, for each shadow word, the lines it counts as touched
+// in the sample period that ends (efsan_ws_timeline_note). Four bitmaps of
+// one bit per line (1/8 of the shadow's reservation each, NORESERVE; what
+// is resident is 1/512 of the memory touched), as the phases' bitmap:
+//   - period: lines touched since the timeline's period began. The period is
+//     that of the first snapshot level of at least 100 ms (320 ms with the
+//     defaults); when it ends, its lines are split by object (the same
+//     attribution as the report's, efsan_ws_objects.c) and its largest
+//     objects kept: a series of the working set by object.
+//   - seen: lines touched in an earlier sample period;
+//   - reused: lines touched in a sample period after an earlier one (in
+//     several sample periods);
+//   - phase reused: the same within the open phase (a line is touched in an
+//     earlier sample period of the phase when the phase's own bitmap already
+//     holds it).
+// The cost: a few byte operations per shadow word with a counted line, on
+// the sampler thread, and the attribution once per period. The sampler
+// counts at most about 2 x snapshot_budget lines per period (estimated
+// snapshots), so the notes are bounded by the budget, not by the working
+// set; the attribution's CPU time is the sampler's and counts against
+// sampler_max_cpu like the scan's.
+//
+// Estimated snapshots: beyond snapshot_budget lines per period the sampler
+// counts only a fixed selection of 1/2^s of the lines, so only those are
+// noted. The selection at s + 1 is part of the one at s, so the lines
+// selected at the largest s ever used were noted in every period: reuse is
+// counted on those, times 2^s (exact when s = 0), and a period's objects on
+// the lines selected at the largest s of its samples.
+//
+// The series stays bounded: at most max(snapshot_history, 4) entries. When
+// they are all used, pairs of neighbours become one entry that covers both
+// spans and holds the busier of their periods (a real period's objects, so
+// an entry's objects still add up to that period's lines); later periods
+// are merged as many into one entry as the older ones.
+//
+// Everything here runs with the sampler lock held.
+//
+//===----------------------------------------------------------------------===//
+#include "efsan_internal.h"
+
+#define BITMAP_SIZE ((EFSAN_SHADOW_END - EFSAN_SHADOW_OFFSET) / 8)
+#define ONES 0x0101010101010101ULL
+// Objects kept per period (more than are shown, so that a shown object is
+// rarely left out of a period where it was small).
+#define PERIOD_TOP 16
+// Objects in the series of the report (the others count as "rest").
+#define SHOWN_MAX 10
+#define FIRST_LEVEL_MS 100
+
+// The bytes written since the last clear are in a few ranges: one byte of
+// bitmap covers 512 bytes of the program, so the heap's bytes and a
+// thread stack's are some 10^11 bytes apart, and one range over both would
+// make every pass (mincore over the range) cost milliseconds.
+#define BITMAP_RANGES 8
+#define RANGE_GAP (64 << 10) // bytes of bitmap (32 MiB of the program)
+struct bitmap {
+  u8 *bits;
+  u32 ranges, last;
+  uptr lo[BITMAP_RANGES], hi[BITMAP_RANGES]; // bytes [lo, hi] written
+};
+
+struct entry {
+  u64 start_ns, end_ns; // the span it covers
+  u64 lines;            // of its period (estimated if shift)
+  u32 periods;          // periods in the span
+  u8 shift;             // counted on 1/2^shift of the lines
+  u8 count;
+  u64 ids[PERIOD_TOP];
+  u64 id_lines[PERIOD_TOP];
+};
+
+u8 *efsan_ws_timeline_bits; // the period bitmap, null while off
+static struct bitmap period_map, seen_map, reused_map, phase_reused_map;
+static struct entry *entries;
+static u32 num_entries, max_entries;
+static u32 span = 1;    // periods per entry
+static u64 closed;      // periods closed
+static int level;       // the level whose period the timeline uses
+static u64 period_samples;
+static u64 period_start_ns;
+static int period_shift;   // largest share counted in the open period
+static int run_shift;      // largest share counted or left in force ever
+
+bool efsan_ws_timeline_on(void) { return efsan_ws_timeline_bits != 0; }
+
+static u64 period_ms(void) {
+  return (u64)efsan_flags.sample_freq * period_samples;
+}
+
+void efsan_ws_timeline_init(void) {
+  if (!efsan_flags.record_snapshots || !efsan_ws_objects_enabled())
+    return;
+  level = 0;
+  period_samples = 1;
+  while (level < 6 && (u64)efsan_flags.sample_freq * period_samples <
+                          FIRST_LEVEL_MS) {
+    level++;
+    period_samples <<= efsan_flags.snapshot_step;
+  }
+  max_entries = (u32)efsan_flags.snapshot_history & ~1u;
+  if (max_entries < 4)
+    max_entries = 4;
+  entries = efsan_mmap_noreserve(max_entries * sizeof(struct entry));
+  struct bitmap *maps[] = {&period_map, &seen_map, &reused_map,
+                           &phase_reused_map};
+  for (int i = 0; i < 4; i++)
+    maps[i]->bits = efsan_mmap_noreserve(BITMAP_SIZE);
+  efsan_ws_timeline_bits = period_map.bits;
+}
+
+// Bit i of the result: byte i of a word of shadow bytes has bit 0 (bytes
+// of 0 or 1 gathered into the top byte by the product, without carries).
+static inline u8 gather(u64 bit0s) {
+  return (u8)(((bit0s & ONES) * 0x0102040810204080ULL) >> 56);
+}
+
+static uptr gap_to(const struct bitmap *b, u32 r, uptr index) {
+  return index < b->lo[r] ? b->lo[r] - index
+         : index > b->hi[r] ? index - b->hi[r]
+                            : 0;
+}
+
+// Index joins the nearest range within RANGE_GAP, else a new one; with
+// all ranges used, the nearest one grows (the two nearest would be better,
+// but programs have few distant areas).
+static void bitmap_extend(struct bitmap *b, uptr index) {
+  u32 best = 0;
+  uptr best_gap = ~(uptr)0;
+  for (u32 r = 0; r < b->ranges; r++) {
+    uptr gap = gap_to(b, r, index);
+    if (gap < best_gap) {
+      best_gap = gap;
+      best = r;
+    }
+  }
+  if (best_gap > RANGE_GAP && b->ranges < BITMAP_RANGES) {
+    best = b->ranges++;
+    b->lo[best] = b->hi[best] = index;
+  }
+  if (index < b->lo[best])
+    b->lo[best] = index;
+  if (index > b->hi[best])
+    b->hi[best] = index;
+  b->last = best;
+}
+
+static inline void bitmap_or(struct bitmap *b, uptr index, u8 lines) {
+  u8 old = b->bits[index];
+  if ((u8)(old | lines) == old)
+    return;
+  b->bits[index] = old | lines;
+  if (EFSAN_UNLIKELY(!b->ranges || index < b->lo[b->last] ||
+                     index > b->hi[b->last]))
+    bitmap_extend(b, index);
+}
+
+// Calls visit over the resident words of the written ranges.
+static void bitmap_for_each(struct bitmap *b, efsan_shadow_visitor visit,
+                            void *arg) {
+  for (u32 r = 0; r < b->ranges; r++)
+    efsan_for_each_resident((uptr)b->bits + (b->lo[r] & ~(uptr)7),
+                            (uptr)b->bits + ((b->hi[r] + 8) & ~(uptr)7),
+                            visit, arg, 0);
+}
+
+static void bitmap_clear(struct bitmap *b) {
+  uptr page = efsan_page_size();
+  for (u32 r = 0; r < b->ranges; r++) {
+    uptr lo = ((uptr)b->bits + b->lo[r]) & ~(page - 1);
+    uptr hi = ((uptr)b->bits + b->hi[r] + page) & ~(page - 1);
+    efsan_madvise_dontneed(lo, hi - lo);
+  }
+  b->ranges = 0;
+  b->last = 0;
+}
+
+static uptr index_of(const u64 *shadow_word) {
+  return ((uptr)shadow_word - EFSAN_SHADOW_OFFSET) / 8;
+}
+
+static const u64 *shadow_word_of(uptr index) {
+  return (const u64 *)(EFSAN_SHADOW_OFFSET + index * 8);
+}
+
+// The lines of the shadow word at `index` selected at 1/2^shift.
+static u8 selected(uptr index, int shift) {
+  return shift ? gather(efsan_ws_selected_lines(shadow_word_of(index), shift))
+               : 0xff;
+}
+
+void efsan_ws_timeline_note(const u64 *shadow_word, u64 fresh) {
+  u8 lines = gather(fresh);
+  uptr index = index_of(shadow_word);
+  bitmap_or(&period_map, index, lines);
+  u8 seen = seen_map.bits[index];
+  if (seen & lines)
+    bitmap_or(&reused_map, index, seen & lines);
+  bitmap_or(&seen_map, index, lines);
+  // Before the phase's bitmap takes this period's lines: what it holds was
+  // touched in an earlier sample period of the phase.
+  if (efsan_ws_phase_bits) {
+    u8 again = efsan_ws_phase_bits[index] & lines;
+    if (again)
+      bitmap_or(&phase_reused_map, index, again);
+  }
+}
+
+//===-- Periods ---------------------------------------------------------------===//
+
+static void keep_top(u64 id, u64 lines, void *arg) {
+  struct entry *e = arg;
+  e->lines += lines;
+  u32 at = e->count;
+  while (at > 0 && (e->id_lines[at - 1] < lines ||
+                    (e->id_lines[at - 1] == lines && e->ids[at - 1] > id)))
+    at--;
+  if (at >= PERIOD_TOP)
+    return;
+  u32 last = e->count < PERIOD_TOP ? e->count : PERIOD_TOP - 1;
+  for (u32 i = last; i > at; i--) {
+    e->ids[i] = e->ids[i - 1];
+    e->id_lines[i] = e->id_lines[i - 1];
+  }
+  e->ids[at] = id;
+  e->id_lines[at] = lines;
+  if (e->count < PERIOD_TOP)
+    e->count++;
+}
+
+struct period_count {
+  struct efsan_ws_objects *tally;
+  int shift;
+};
+
+static void count_period_words(u64 *words, uptr count, void *arg) {
+  struct period_count *c = arg;
+  for (uptr i = 0; i < count; i++) {
+    u64 word = words[i];
+    if (!word)
+      continue;
+    // Byte b of the word is shadow word (index + b): 512 bytes of app each.
+    uptr index = (uptr)&words[i] - (uptr)period_map.bits;
+    for (int b = 0; b < 8; b++) {
+      u8 lines = (u8)(word >> (8 * b)) & selected(index + (uptr)b, c->shift);
+      if (lines)
+        efsan_ws_objects_add_scaled(c->tally, (index + (uptr)b) * 512, lines,
+                                    1ULL << c->shift);
+    }
+  }
+}
+
+// Entry `into` takes `from`'s span too, and the busier period of the two.
+static void merge(struct entry *into, const struct entry *from) {
+  u64 start = into->start_ns;
+  u32 periods = into->periods + from->periods;
+  if (from->lines > into->lines)
+    *into = *from;
+  into->start_ns = start;
+  into->end_ns = from->end_ns;
+  into->periods = periods;
+}
+
+static void append(const struct entry *e) {
+  if (num_entries && entries[num_entries - 1].periods < span) {
+    merge(&entries[num_entries - 1], e);
+    return;
+  }
+  if (num_entries == max_entries) {
+    u32 kept = 0;
+    for (u32 i = 0; i < num_entries; i += 2) {
+      entries[kept] = entries[i];
+      if (i + 1 < num_entries)
+        merge(&entries[kept], &entries[i + 1]);
+      kept++;
+    }
+    num_entries = kept;
+    span *= 2;
+    if (entries[num_entries - 1].periods < span) {
+      merge(&entries[num_entries - 1], e);
+      return;
+    }
+  }
+  entries[num_entries++] = *e;
+}
+
+static void close_period(u64 now_ns) {
+  struct entry e;
+  efsan_internal_memset(&e, 0, sizeof(e));
+  e.start_ns = period_start_ns;
+  e.end_ns = now_ns;
+  e.periods = 1;
+  e.shift = (u8)period_shift;
+  if (period_map.ranges) {
+    u64 started = efsan_thread_cpu_ns();
+    struct period_count c = {efsan_ws_objects_begin(), period_shift};
+    bitmap_for_each(&period_map, count_period_words, &c);
+    efsan_ws_objects_for_each_count(c.tally, keep_top, &e);
+    efsan_ws_objects_end(c.tally);
+    efsan_vreport(3, "timeline: period %llu split by object in %llu us of CPU\n",
+                  closed + 1, (efsan_thread_cpu_ns() - started) / 1000);
+    bitmap_clear(&period_map);
+  }
+  append(&e);
+  closed++;
+  period_start_ns = now_ns;
+  period_shift = 0;
+}
+
+void efsan_ws_timeline_sampled(u32 sample, int count_shift, int clear_shift) {
+  if (!efsan_ws_timeline_bits)
+    return;
+  if (count_shift > period_shift)
+    period_shift = count_shift;
+  if (count_shift > run_shift)
+    run_shift = count_shift;
+  // Lines selected at a larger share than the one cleared now may keep a
+  // stale bit 0: the report counts on the selection at run_shift.
+  if (clear_shift > run_shift)
+    run_shift = clear_shift;
+  if (sample % period_samples == 0)
+    close_period(efsan_ws_elapsed_ns());
+}
+
+//===-- Reports ---------------------------------------------------------------===//
+
+// The report's pass over the resident shadow: each word's reused lines,
+// with those touched since the last sample (bit 0; on the selection at
+// run_shift bit 0 is never stale) counted as a sample period of their own.
+// At exit they also end the last period.
+static bool closing_at_exit;
+void efsan_ws_timeline_count_word(struct efsan_ws_objects *tally,
+                                  const u64 *shadow_word, u64 value) {
+  uptr index = index_of(shadow_word);
+  u8 sel = selected(index, run_shift);
+  u8 now = gather(value) & sel;
+  u8 reused = (reused_map.bits[index] | (seen_map.bits[index] & now)) & sel;
+  if (reused)
+    efsan_ws_objects_add_reused(tally, efsan_app_of_shadow((const u8 *)shadow_word),
+                                reused, 1ULL << run_shift);
+  if (closing_at_exit && now)
+    bitmap_or(&period_map, index, now);
+}
+
+void efsan_ws_timeline_before_report(bool at_exit) {
+  closing_at_exit = at_exit && efsan_ws_timeline_bits;
+  if (closing_at_exit && run_shift > period_shift)
+    period_shift = run_shift;
+}
+
+void efsan_ws_timeline_after_count(void) {
+  if (!closing_at_exit)
+    return;
+  closing_at_exit = false;
+  u64 now = efsan_ws_elapsed_ns();
+  // The last partial period, unless it is empty and took no time.
+  if (period_map.ranges || now > period_start_ns)
+    close_period(now);
+}
+
+static void count_phase_words(u64 *words, uptr count, void *arg) {
+  struct efsan_ws_objects *tally = arg;
+  for (uptr i = 0; i < count; i++) {
+    u64 word = words[i];
+    if (!word)
+      continue;
+    uptr index = (uptr)&words[i] - (uptr)phase_reused_map.bits;
+    for (int b = 0; b < 8; b++) {
+      u8 lines = (u8)(word >> (8 * b)) & selected(index + (uptr)b, run_shift);
+      if (lines)
+        efsan_ws_objects_add_reused(tally, (index + (uptr)b) * 512, lines,
+                                    1ULL << run_shift);
+    }
+  }
+}
+
+void efsan_ws_timeline_count_phase_reused(struct efsan_ws_objects *tally) {
+  if (efsan_ws_timeline_bits)
+    bitmap_for_each(&phase_reused_map, count_phase_words, tally);
+}
+
+void efsan_ws_timeline_phase_boundary(void) {
+  if (efsan_ws_timeline_bits)
+    bitmap_clear(&phase_reused_map);
+}
+
+void efsan_ws_timeline_fork_child(void) {
+  if (!efsan_ws_timeline_bits)
+    return;
+  // The child's working set starts at fork: so do its periods.
+  struct bitmap *maps[] = {&period_map, &seen_map, &reused_map,
+                           &phase_reused_map};
+  for (int i = 0; i < 4; i++) {
+    maps[i]->ranges = 1;
+    maps[i]->lo[0] = 0;
+    maps[i]->hi[0] = BITMAP_SIZE - 1;
+    bitmap_clear(maps[i]);
+  }
+  num_entries = 0;
+  span = 1;
+  closed = 0;
+  period_start_ns = 0;
+  period_shift = 0;
+  run_shift = 0;
+}
+
+//===-- Printing --------------------------------------------------------------===//
+
+static u64 min_u64(u64 a, u64 b) { return a < b ? a : b; }
+
+void efsan_ws_timeline_print_reuse(const char *indent, u64 lines,
+                                   u64 reused) {
+  char size[32];
+  reused = min_u64(reused, lines);
+  efsan_format_lines(size, sizeof(size), reused);
+  efsan_report_line("%s          reused in several sample periods: %llu lines "
+                    "(%s), streamed: %llu\n",
+                    indent, reused, size, lines - reused);
+}
+
+// The reuse line of the total or of a phase: the cache verdict that matters
+// for caching is the reused part's.
+void efsan_ws_timeline_print_text(const char *indent, u64 total, u64 reused) {
+  char size[32], streamed[32], fit[64];
+  reused = min_u64(reused, total);
+  efsan_format_lines(size, sizeof(size), reused);
+  efsan_format_lines(streamed, sizeof(streamed), total - reused);
+  efsan_cache_fit_text(fit, sizeof(fit), reused);
+  efsan_report_line("%sreused (touched in several sample periods): %s%llu "
+                    "lines (%s), %s; streamed (in one period only): %llu "
+                    "lines (%s)\n",
+                    indent, run_shift ? "about " : "", reused, size, fit,
+                    total - reused, streamed);
+}
+
+// The objects of the series: those with the most lines x time over all
+// entries, at most SHOWN_MAX (and report_objects).
+struct shown {
+  u32 count;
+  u64 ids[SHOWN_MAX];
+};
+
+static void choose_shown(struct shown *shown) {
+  u32 max = (u32)efsan_flags.report_objects;
+  if (max > SHOWN_MAX)
+    max = SHOWN_MAX;
+  shown->count = 0;
+  u64 best_weight[SHOWN_MAX];
+  // Candidates: every id of an entry. Few entries x PERIOD_TOP: quadratic
+  // is fine at report time.
+  for (u32 i = 0; i < num_entries; i++)
+    for (u32 k = 0; k < entries[i].count; k++) {
+      u64 id = entries[i].ids[k];
+      bool known = false;
+      for (u32 s = 0; s < shown->count && !known; s++)
+        known = shown->ids[s] == id;
+      for (u32 j = 0; j < i && !known; j++)
+        for (u32 m = 0; m < entries[j].count && !known; m++)
+          known = entries[j].ids[m] == id;
+      if (known)
+        continue;
+      u64 weight = 0;
+      for (u32 j = i; j < num_entries; j++)
+        for (u32 m = 0; m < entries[j].count; m++)
+          if (entries[j].ids[m] == id)
+            weight += entries[j].id_lines[m] *
+                      ((entries[j].end_ns - entries[j].start_ns) / 1000 + 1);
+      u32 at = shown->count;
+      while (at > 0 && best_weight[at - 1] < weight)
+        at--;
+      if (at >= max)
+        continue;
+      u32 last = shown->count < max ? shown->count : max - 1;
+      for (u32 s = last; s > at; s--) {
+        shown->ids[s] = shown->ids[s - 1];
+        best_weight[s] = best_weight[s - 1];
+      }
+      shown->ids[at] = id;
+      best_weight[at] = weight;
+      if (shown->count < max)
+        shown->count++;
+    }
+}
+
+static u64 entry_lines_of(const struct entry *e, u64 id) {
+  for (u32 k = 0; k < e->count; k++)
+    if (e->ids[k] == id)
+      return e->id_lines[k];
+  return 0;
+}
+
+// Prints [value(0), ... value(num_entries - 1)], 16 values per line.
+static void print_values(u64 (*value)(u32 i, void *arg), void *arg) {
+  efsan_printf("[");
+  char line[16 * 24 + 8];
+  uptr used = 0;
+  for (u32 i = 0; i < num_entries; i++) {
+    used += efsan_snprintf(line + used, sizeof(line) - used, "%s%llu",
+                           i ? ", " : "", value(i, arg));
+    if ((i + 1) % 16 == 0 || i + 1 == num_entries) {
+      efsan_printf("%s", line);
+      used = 0;
+    }
+  }
+  efsan_printf("]");
+}
+
+static void print_array(const char *indent, const char *key,
+                        u64 (*value)(u32 i, void *arg), void *arg) {
+  efsan_printf("%s\"%s\": ", indent, key);
+  print_values(value, arg);
+}
+
+static u64 start_us(u32 i, void *arg) { (void)arg; return entries[i].start_ns / 1000; }
+static u64 end_us(u32 i, void *arg) { (void)arg; return entries[i].end_ns / 1000; }
+static u64 periods_of(u32 i, void *arg) { (void)arg; return entries[i].periods; }
+static u64 lines_of(u32 i, void *arg) { (void)arg; return entries[i].lines; }
+static u64 id_lines_of(u32 i, void *arg) {
+  return entry_lines_of(&entries[i], *(const u64 *)arg);
+}
+static u64 rest_of(u32 i, void *arg) {
+  const struct shown *shown = arg;
+  u64 listed = 0;
+  for (u32 s = 0; s < shown->count; s++)
+    listed += entry_lines_of(&entries[i], shown->ids[s]);
+  return entries[i].lines - listed;
+}
+
+void efsan_ws_timeline_print_json(u64 total, u64 reused) {
+  if (!efsan_ws_timeline_bits) {
+    efsan_printf("\"reused_lines\": null, \"timeline\": null");
+    return;
+  }
+  reused = min_u64(reused, total);
+  efsan_printf("\"reused_lines\": %llu, \"reused_fits_level\": %d, "
+               "\"reused_sampled_fraction\": %s,\n \"timeline\": "
+               "{\"level\": %d, \"period_ms\": %llu, \"periods\": %llu, "
+               "\"periods_per_entry\": %u,\n  \"structures\": [",
+               reused, efsan_cache_fit_level(reused),
+               efsan_ws_fraction_text(run_shift), level,
+               period_ms(), closed, span);
+  struct shown shown;
+  choose_shown(&shown);
+  for (u32 s = 0; s < shown.count; s++) {
+    int kind;
+    u32 stack_id;
+    const char *name = efsan_ws_object_name(shown.ids[s], &kind, &stack_id);
+    efsan_printf("%s\n   {\"kind\": \"%s\", \"name\": ", s ? "," : "",
+                 efsan_ws_object_kind_names[kind]);
+    efsan_json_string(name);
+    efsan_printf(", \"alloc_stack\": ");
+    if (kind == EFSAN_WS_OBJECT_HEAP && stack_id)
+      efsan_json_stack(stack_id);
+    else
+      efsan_printf("null");
+    efsan_printf("}");
+  }
+  efsan_printf("],\n");
+  print_array("  ", "start_us", start_us, 0);
+  print_array(",\n  ", "end_us", end_us, 0);
+  print_array(",\n  ", "entry_periods", periods_of, 0);
+  print_array(",\n  ", "lines", lines_of, 0);
+  efsan_printf(",\n  \"sampled_fraction\": [");
+  for (u32 i = 0; i < num_entries; i++)
+    efsan_printf("%s%s", i ? ", " : "", efsan_ws_fraction_text(entries[i].shift));
+  efsan_printf("]");
+  efsan_printf(",\n  \"by_structure\": [");
+  for (u32 s = 0; s < shown.count; s++) {
+    efsan_printf("%s\n   ", s ? "," : "");
+    print_values(id_lines_of, &shown.ids[s]);
+  }
+  efsan_printf("],\n");
+  print_array("  ", "rest", rest_of, &shown);
+  efsan_printf("}");
+}
