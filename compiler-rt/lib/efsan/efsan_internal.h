@@ -58,6 +58,9 @@ enum efsan_region_kind {
   EFSAN_REGION_OTHER,
   EFSAN_REGION_KINDS
 };
+// [lo, hi) is the runtime's own reservation (a bitmap of one bit per
+// line): never a region, though readable and writable.
+void efsan_regions_exclude(uptr lo, uptr hi);
 struct efsan_region {
   uptr lo, hi; // application addresses, page aligned
   u32 kind;
@@ -283,8 +286,7 @@ void efsan_ws_timeline_after_count(void);
 void efsan_ws_timeline_count_phase_reused(struct efsan_ws_objects *tally);
 void efsan_ws_timeline_phase_boundary(void);
 void efsan_ws_timeline_fork_child(void);
-// The reuse line under a listed object / of the total or a phase.
-void efsan_ws_timeline_print_reuse(const char *indent, u64 lines, u64 reused);
+// The reuse line of the total (per object and per phase: JSON only).
 void efsan_ws_timeline_print_text(const char *indent, u64 total, u64 reused);
 // Prints "reused_lines": ..., "timeline": {...} (no separator around it).
 void efsan_ws_timeline_print_json(u64 total, u64 reused);

@@ -27,6 +27,42 @@ static uptr heap_cache_lo[HEAP_CACHE_SIZE], heap_cache_hi[HEAP_CACHE_SIZE];
 void efsan_regions_lock(void) { efsan_mutex_lock(&registry_lock); }
 void efsan_regions_unlock(void) { efsan_mutex_unlock(&registry_lock); }
 
+// The runtime's own large reservations (the bitmaps of the phases and the
+// timeline, 256 GiB of address space each): readable and writable, but
+// never the program's memory, so never a region to scan.
+#define MAX_RUNTIME_RESERVATIONS 16
+static uptr reserved_lo[MAX_RUNTIME_RESERVATIONS];
+static uptr reserved_hi[MAX_RUNTIME_RESERVATIONS];
+static u32 num_reserved;
+
+void efsan_regions_exclude(uptr lo, uptr hi) {
+  efsan_regions_lock();
+  if (num_reserved < MAX_RUNTIME_RESERVATIONS) {
+    reserved_lo[num_reserved] = lo;
+    reserved_hi[num_reserved] = hi;
+    num_reserved++;
+  }
+  efsan_regions_unlock();
+}
+
+static void add_range_locked(uptr lo, uptr hi, u32 kind, bool override);
+
+// Adds [lo, hi) but for the runtime's reservations in it (the kernel shows
+// neighbouring reservations, and a program's mapping next to one, as one
+// mapping).
+static void add_range_outside_reservations(uptr lo, uptr hi, u32 kind,
+                                           u32 from) {
+  for (u32 i = from; i < num_reserved && lo < hi; i++) {
+    if (reserved_hi[i] <= lo || reserved_lo[i] >= hi)
+      continue;
+    if (lo < reserved_lo[i])
+      add_range_outside_reservations(lo, reserved_lo[i], kind, i + 1);
+    lo = reserved_hi[i];
+  }
+  if (lo < hi)
+    add_range_locked(lo, hi, kind, false);
+}
+
 static void ensure_capacity(uptr needed) {
   if (needed <= capacity)
     return;
@@ -259,7 +295,7 @@ static void add_mapping(uptr lo, uptr hi, int prot, const char *path,
     kind = EFSAN_REGION_GLOBALS;
   else
     kind = EFSAN_REGION_OTHER;
-  add_range_locked(lo, hi, kind, false);
+  add_range_outside_reservations(lo, hi, kind, 0);
 }
 
 void efsan_regions_refresh(void) {

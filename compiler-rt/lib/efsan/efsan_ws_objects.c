@@ -792,8 +792,6 @@ void efsan_ws_objects_print_text(const struct efsan_ws_top *top,
     efsan_report_line("%s%-7s %llu lines (%s)  %s\n", indent,
                       efsan_ws_object_kind_names[o->kind], o->lines, size,
                       o->name);
-    if (top->reuse_known)
-      efsan_ws_timeline_print_reuse(indent, o->lines, o->reused);
     if (o->kind != EFSAN_WS_OBJECT_HEAP || !o->stack_id)
       continue;
     struct efsan_frame frames[MAX_STACK_FRAMES];

@@ -137,8 +137,11 @@ static void switch_phase(void *arg) {
   end_open_phase(efsan_ws_elapsed_ns());
   if (!name)
     return;
-  if (!phase_bitmap)
+  if (!phase_bitmap) {
     phase_bitmap = efsan_mmap_noreserve(PHASE_BITS_SIZE);
+    efsan_regions_exclude((uptr)phase_bitmap,
+                          (uptr)phase_bitmap + PHASE_BITS_SIZE);
+  }
   open_name = name;
   // After the count of the phase that ended (the program waits for it, and
   // the first one may start the symbolizer): the new phase starts when the
@@ -194,8 +197,6 @@ static void print_phase_text(const struct phase *p) {
                     p->start_ns / 1000000000, p->start_ns / 1000000 % 1000,
                     p->end_ns / 1000000000, p->end_ns / 1000000 % 1000,
                     p->lines, size, fit);
-  if (p->top && p->top->reuse_known)
-    efsan_ws_timeline_print_text("    ", p->lines, p->top->reused_lines);
   if (p->top)
     efsan_ws_objects_print_text(p->top, "    ");
 }

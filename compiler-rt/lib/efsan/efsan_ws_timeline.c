@@ -110,8 +110,11 @@ void efsan_ws_timeline_init(void) {
   entries = efsan_mmap_noreserve(max_entries * sizeof(struct entry));
   struct bitmap *maps[] = {&period_map, &seen_map, &reused_map,
                            &phase_reused_map};
-  for (int i = 0; i < 4; i++)
+  for (int i = 0; i < 4; i++) {
     maps[i]->bits = efsan_mmap_noreserve(BITMAP_SIZE);
+    efsan_regions_exclude((uptr)maps[i]->bits,
+                          (uptr)maps[i]->bits + BITMAP_SIZE);
+  }
   efsan_ws_timeline_bits = period_map.bits;
 }
 
@@ -234,24 +237,32 @@ static void keep_top(u64 id, u64 lines, void *arg) {
     e->count++;
 }
 
-struct period_count {
+// Counts a bitmap's lines selected at 1/2^shift into a tally, each for
+// 2^shift lines: as lines of their objects, or as reused lines.
+struct bitmap_count {
   struct efsan_ws_objects *tally;
+  const u8 *bits;
   int shift;
+  bool reused;
 };
 
-static void count_period_words(u64 *words, uptr count, void *arg) {
-  struct period_count *c = arg;
+static void count_bitmap_words(u64 *words, uptr count, void *arg) {
+  struct bitmap_count *c = arg;
   for (uptr i = 0; i < count; i++) {
     u64 word = words[i];
     if (!word)
       continue;
     // Byte b of the word is shadow word (index + b): 512 bytes of app each.
-    uptr index = (uptr)&words[i] - (uptr)period_map.bits;
+    uptr index = (uptr)&words[i] - (uptr)c->bits;
     for (int b = 0; b < 8; b++) {
       u8 lines = (u8)(word >> (8 * b)) & selected(index + (uptr)b, c->shift);
-      if (lines)
-        efsan_ws_objects_add_scaled(c->tally, (index + (uptr)b) * 512, lines,
-                                    1ULL << c->shift);
+      if (!lines)
+        continue;
+      uptr app = (index + (uptr)b) * 512;
+      if (c->reused)
+        efsan_ws_objects_add_reused(c->tally, app, lines, 1ULL << c->shift);
+      else
+        efsan_ws_objects_add_scaled(c->tally, app, lines, 1ULL << c->shift);
     }
   }
 }
@@ -299,8 +310,9 @@ static void close_period(u64 now_ns) {
   e.shift = (u8)period_shift;
   if (period_map.ranges) {
     u64 started = efsan_thread_cpu_ns();
-    struct period_count c = {efsan_ws_objects_begin(), period_shift};
-    bitmap_for_each(&period_map, count_period_words, &c);
+    struct bitmap_count c = {efsan_ws_objects_begin(), period_map.bits,
+                             period_shift, false};
+    bitmap_for_each(&period_map, count_bitmap_words, &c);
     efsan_ws_objects_for_each_count(c.tally, keep_top, &e);
     efsan_ws_objects_end(c.tally);
     efsan_vreport(3, "timeline: period %llu split by object in %llu us of CPU\n",
@@ -364,25 +376,10 @@ void efsan_ws_timeline_after_count(void) {
     close_period(now);
 }
 
-static void count_phase_words(u64 *words, uptr count, void *arg) {
-  struct efsan_ws_objects *tally = arg;
-  for (uptr i = 0; i < count; i++) {
-    u64 word = words[i];
-    if (!word)
-      continue;
-    uptr index = (uptr)&words[i] - (uptr)phase_reused_map.bits;
-    for (int b = 0; b < 8; b++) {
-      u8 lines = (u8)(word >> (8 * b)) & selected(index + (uptr)b, run_shift);
-      if (lines)
-        efsan_ws_objects_add_reused(tally, (index + (uptr)b) * 512, lines,
-                                    1ULL << run_shift);
-    }
-  }
-}
-
 void efsan_ws_timeline_count_phase_reused(struct efsan_ws_objects *tally) {
+  struct bitmap_count c = {tally, phase_reused_map.bits, run_shift, true};
   if (efsan_ws_timeline_bits)
-    bitmap_for_each(&phase_reused_map, count_phase_words, tally);
+    bitmap_for_each(&phase_reused_map, count_bitmap_words, &c);
 }
 
 void efsan_ws_timeline_phase_boundary(void) {
@@ -413,16 +410,6 @@ void efsan_ws_timeline_fork_child(void) {
 //===-- Printing --------------------------------------------------------------===//
 
 static u64 min_u64(u64 a, u64 b) { return a < b ? a : b; }
-
-void efsan_ws_timeline_print_reuse(const char *indent, u64 lines,
-                                   u64 reused) {
-  char size[32];
-  reused = min_u64(reused, lines);
-  efsan_format_lines(size, sizeof(size), reused);
-  efsan_report_line("%s          reused in several sample periods: %llu lines "
-                    "(%s), streamed: %llu\n",
-                    indent, reused, size, lines - reused);
-}
 
 // The reuse line of the total or of a phase: the cache verdict that matters
 // for caching is the reused part's.

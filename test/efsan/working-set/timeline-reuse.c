@@ -12,12 +12,7 @@
 // RUN:   "phases[0]['name'] == 'work' and TABLE <= phases[0]['reused_lines'] <= TABLE + 16" \
 // RUN:   "[o['reused_lines'] for o in phases[0]['objects'] if o['lines'] == STREAM] == [0]"
 // RUN: env ESAN_OPTIONS=sample_freq=5:sample_clock=cpu %run %t 2>&1 >/dev/null | FileCheck %s
-// CHECK: heap    20000 lines (1.2 MiB)  make_stream
-// CHECK-NEXT: reused in several sample periods: 0 lines (0 B), streamed: 20000
-// CHECK: heap    500 lines (31.3 KiB)  make_table
-// CHECK-NEXT: reused in several sample periods: 500 lines (31.3 KiB), streamed: 0
-// CHECK: phase "work"
-// CHECK-NEXT: reused (touched in several sample periods): {{5[0-9][0-9]}} lines
+// CHECK: reused (touched in several sample periods): {{5[0-9][0-9]}} lines {{.*}}; streamed (in one period only): {{200[0-9][0-9]}} lines
 #include <sanitizer/efsan_interface.h>
 #include <stdio.h>
 #include <stdlib.h>
