@@ -62,6 +62,10 @@ if os.path.exists(os.path.join(bindir, "llvm-symbolizer")):
 import shutil
 if shutil.which("taskset"):
     config.available_features.add("taskset")
+# Two CPUs online, whatever the affinity mask lit runs with (a run pinned to
+# one core still has the machine's second CPU for the transfer measurement).
+if os.sysconf("SC_NPROCESSORS_ONLN") >= 2:
+    config.available_features.add("two-cpus-online")
 # OpenMP tests: clang's libomp (Debian's libomp-19-dev, which bootstrap.sh
 # installs) and GCC's libgomp with a GCC that compiles OpenMP.
 llvm_lib = os.path.join(os.path.dirname(config.llvm_tools_dir), "lib")

@@ -227,6 +227,7 @@ void efsan_mutex_unlock(efsan_mutex *m);
 // EFSAN_INTERNAL_THREAD. Returns false if threads are not available.
 bool efsan_start_sideline_thread(void (*fn)(void *arg), void *arg);
 void efsan_sleep_ms(u32 ms);
+void efsan_sleep_us(u32 us);
 u64 efsan_monotonic_ns(void);
 // CPU time the calling thread has used (CLOCK_THREAD_CPUTIME_ID), and the
 // whole process (CLOCK_PROCESS_CPUTIME_ID).

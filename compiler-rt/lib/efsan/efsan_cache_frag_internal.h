@@ -336,17 +336,20 @@ u64 cf_thread_cpu_ns(u32 thread);
 u64 cf_thread_tool_ns(u32 thread);
 u64 cf_tool_ns(void);
 
-// What the machine does (efsan_cache_frag_machine.c), decided at start-up:
-// the cost of moving a line between two cores, in ns, and where the value
-// comes from ("measured", "cache_frag_transfer_ns", "default: ..."); whether
-// the CPU fetches lines in 128-byte pairs (adjacent-line prefetch), and why
-// the tool thinks so.
+// What the machine does (efsan_cache_frag_machine.c): the cost of moving a
+// line between two cores, in ns, and where the value comes from ("measured",
+// "cache_frag_transfer_ns", "default (...)"), final once cf_machine_settle
+// has run; whether the CPU fetches lines in 128-byte pairs (adjacent-line
+// prefetch), and why the tool thinks so.
 void cf_machine_init(void);
+// Takes the background measurement's result for the report; `needed` (lines
+// to price) waits for an attempt under way, up to 0.2 s.
+void cf_machine_settle(bool needed);
 u32 cf_transfer_ns(void);
 const char *cf_transfer_source(void);
 bool cf_lines_paired(void);
 const char *cf_pairing_source(void);
-// The process CPU time the start-up measurement took.
+// The CPU time the transfer's measurement took (its threads').
 u64 cf_machine_cpu_ns(void);
 // Marks the record objects that refer to a freed heap block as dead.
 void cf_forget_heap_object(uptr start, uptr size, u32 serial);

@@ -1,18 +1,19 @@
 //===-- efsan_cache_frag_machine.c - what this machine's caches cost ------===//
 //
 // Two facts about the machine the cache-frag report prices its findings
-// with, decided once at start-up:
+// with:
 // - the cost of moving a cache line from one core to another (the transfer
-//   an invalidation forces), measured by a short ping-pong of one line
-//   between two threads pinned to two CPUs of the affinity mask; a default
-//   where that cannot be done (one CPU, cache_frag_measure_transfer=0, a
-//   loaded machine that never ran both threads at once);
+//   an invalidation forces), measured in the background from start-up on by
+//   a short ping-pong of one line between two threads pinned to two CPUs
+//   (of the affinity mask, or the machine's when the mask has one); a
+//   default where that cannot be done (one CPU, cache_frag_measure_transfer=0,
+//   a loaded machine that never ran both threads at once);
 //   cache_frag_transfer_ns overrides both;
 // - whether the CPU fetches lines in 128-byte pairs (Intel's adjacent-line
 //   prefetch does; AMD's does not), from cpuid, so that a 128-byte-line
 //   prediction counts only where it can happen (cache_frag_line_pairs
 //   overrides).
-// It does not price findings (efsan_cache_frag_findings.c does) and never
+// It does not price findings (efsan_cache_frag_impact.c does) and never
 // blocks the program: every wait is bounded in iterations and in time.
 // docs/CacheFrag.md explains both numbers.
 //
@@ -44,6 +45,7 @@ static u32 cf_transfer;
 static const char *cf_transfer_from = "default";
 static bool cf_paired;
 static char cf_pairing_why[96];
+static char cf_transfer_why[128];
 static u64 cf_measuring_ns;
 
 u32 cf_transfer_ns(void) { return cf_transfer; }
@@ -94,100 +96,123 @@ static void cf_decide_pairing(void) {
 }
 
 //===-- Transfer cost -----------------------------------------------------===//
+//
+// A runtime thread (the probe) measures in the background, from start-up on,
+// so that neither the program's start nor its threads wait for it: it pins
+// itself to one CPU, starts a partner on another and passes one line back
+// and forth with it. Both threads must run at once, which a loaded machine
+// or one that runs the program's own threads may not allow for a while: an
+// attempt that gets no good batches in its 2 ms is followed by another after
+// a sleep, up to CF_PING_ATTEMPTS. The report takes the value when it needs
+// one (cf_machine_settle), waiting a little for an attempt under way.
 
-// The line the two threads pass back and forth: the main thread writes an
-// odd value, the partner answers with the next even one.
-static _Alignas(64) volatile u64 cf_ping_line[8];
+// One attempt's line and handshake, each attempt its own: a partner of an
+// earlier attempt that wakes up late never answers a later one.
+struct cf_ping_attempt {
+  _Alignas(64) volatile u64 line; // odd: the probe's ping, even: the answer
+  _Alignas(64) u64 partner_mask[CF_AFFINITY_WORDS];
+  volatile int ready, done, pinned;
+};
 #define CF_PING_STOP (~0ull)
-static u64 cf_partner_mask[CF_AFFINITY_WORDS];
-static volatile int cf_partner_ready, cf_partner_done;
+#define CF_PING_ATTEMPTS 12
+// Sleep before attempt a (ms): short at first, then spread over about half a
+// second of the program's run.
+#define CF_PING_SLEEP_MS(a) ((a) < 4 ? 2u : 60u)
+// The report's own attempts (cf_machine_settle) take slots of their own.
+#define CF_PING_REPORT_ATTEMPTS 16
+#define CF_PING_SLOTS (CF_PING_ATTEMPTS + CF_PING_REPORT_ATTEMPTS)
+static struct cf_ping_attempt cf_attempts[CF_PING_SLOTS];
+static u32 cf_attempts_used;
+
+// The probe's results, published by cf_probe_done; the report copies them
+// into cf_transfer once (cf_machine_settle), so a late result never changes
+// a report half written.
+static int cf_probe_pid;
+static volatile int cf_probe_done, cf_probe_hurry;
+static u32 cf_probe_ns;
+static int cf_probe_first, cf_probe_second;
+static bool cf_probe_outside_mask;
+static const char *cf_probe_failure;
+static u64 cf_probe_mask[CF_AFFINITY_WORDS];
+static bool cf_settled;
 
 static inline u64 cf_ping_ticks(void) { return __builtin_ia32_rdtsc(); }
 
-static void cf_ping_answer(void) {
-  __atomic_store_n(&cf_partner_ready, 1, __ATOMIC_RELEASE);
+static void cf_add_measuring_cpu(void) {
+  __atomic_fetch_add(&cf_measuring_ns, efsan_thread_cpu_ns(), __ATOMIC_RELAXED);
+}
+
+static void cf_ping_answer(struct cf_ping_attempt *at) {
+  __atomic_store_n(&at->ready, 1, __ATOMIC_RELEASE);
   u64 deadline = efsan_monotonic_ns() + 4 * CF_PING_BUDGET_NS;
   for (u64 spins = 1;; spins++) {
-    u64 v = __atomic_load_n(&cf_ping_line[0], __ATOMIC_ACQUIRE);
+    u64 v = __atomic_load_n(&at->line, __ATOMIC_ACQUIRE);
     if (v == CF_PING_STOP)
       return;
-    // Never overwrites the stop the main thread may have written since.
+    // Never overwrites the stop the probe may have written since.
     if (v & 1)
-      __atomic_compare_exchange_n(&cf_ping_line[0], &v, v + 1, false,
+      __atomic_compare_exchange_n(&at->line, &v, v + 1, false,
                                   __ATOMIC_ACQ_REL, __ATOMIC_RELAXED);
     if (!(spins & 65535) && efsan_monotonic_ns() > deadline)
-      return; // the main thread gave up long ago
+      return; // the probe gave up long ago
   }
 }
 
 static void cf_ping_partner(void *arg) {
-  (void)arg;
-  if (efsan_set_affinity(cf_partner_mask, CF_AFFINITY_WORDS))
-    cf_ping_answer();
-  __atomic_store_n(&cf_partner_done, 1, __ATOMIC_RELEASE);
+  struct cf_ping_attempt *at = (struct cf_ping_attempt *)arg;
+  bool pinned = efsan_set_affinity(at->partner_mask, CF_AFFINITY_WORDS);
+  __atomic_store_n(&at->pinned, pinned ? 1 : -1, __ATOMIC_RELEASE);
+  if (pinned)
+    cf_ping_answer(at);
+  cf_add_measuring_cpu();
+  __atomic_store_n(&at->done, 1, __ATOMIC_RELEASE);
 }
 
-// The fastest one-way transfer over the batches that ran with both threads
-// on their CPUs, or 0.
-static u32 cf_ping_pong(const u64 *mask) {
-  int first = -1, second = -1;
-  for (int c = 0; c < CF_AFFINITY_WORDS * 64 && second < 0; c++)
-    if (mask[c / 64] >> (c % 64) & 1) {
-      if (first < 0)
-        first = c;
-      else
-        second = c;
-    }
-  if (second < 0)
+// One attempt: the number of good batches, the fastest in *best_ns (kept if
+// faster than what it holds). *unpinnable when the partner's CPU refused it.
+static u32 cf_ping_attempt(struct cf_ping_attempt *at, int second,
+                           u64 *best_ns, bool *unpinnable) {
+  efsan_internal_memset(at->partner_mask, 0, sizeof(at->partner_mask));
+  at->partner_mask[second / 64] = 1ull << (second % 64);
+  at->line = 0;
+  at->ready = at->done = at->pinned = 0;
+  if (!efsan_start_sideline_thread(cf_ping_partner, at))
     return 0;
-  u64 mine[CF_AFFINITY_WORDS];
-  efsan_internal_memset(mine, 0, sizeof(mine));
-  efsan_internal_memset(cf_partner_mask, 0, sizeof(cf_partner_mask));
-  mine[first / 64] = 1ull << (first % 64);
-  cf_partner_mask[second / 64] = 1ull << (second % 64);
-  cf_ping_line[0] = 0;
-  u64 best = ~0ull, next = 1;
-  u32 batches = 0;
-  // The partner starts with this thread's mask and moves to its CPU; this
-  // thread pins itself only once the partner runs there (pinned first, it
-  // could hold the one CPU the partner starts on).
-  bool running = efsan_start_sideline_thread(cf_ping_partner, 0);
-  // The wait for the partner counts from its creation's end: creating the
-  // first thread of a process (its stack, the allocator's first block)
-  // takes 5-7 ms on a loaded machine, longer than the whole budget.
+  // The wait counts from the creation's end: creating a thread takes
+  // milliseconds on a loaded machine, longer than the whole budget. It
+  // sleeps, so that on a busy CPU this thread is the one the scheduler owes
+  // time to when the partner is ready.
   u64 start = efsan_monotonic_ns();
-  while (running && !__atomic_load_n(&cf_partner_ready, __ATOMIC_ACQUIRE) &&
-         !__atomic_load_n(&cf_partner_done, __ATOMIC_ACQUIRE) &&
+  while (!__atomic_load_n(&at->ready, __ATOMIC_ACQUIRE) &&
+         !__atomic_load_n(&at->done, __ATOMIC_ACQUIRE) &&
          efsan_monotonic_ns() - start < CF_PING_BUDGET_NS)
-    efsan_sleep_ms(0);
-  running = running && __atomic_load_n(&cf_partner_ready, __ATOMIC_ACQUIRE) &&
-            efsan_set_affinity(mine, CF_AFFINITY_WORDS);
-  // The batches are timed by the TSC: a clock read in the loop (a system
-  // call this early in the process) would add about a microsecond to the
-  // round trip it falls in. The ticks become ns at the TSC's rate over the
-  // whole ping-pong.
-  start = efsan_monotonic_ns();
-  u64 start_ticks = cf_ping_ticks(), best_ticks = ~0ull;
-  if (running) {
+    efsan_sleep_us(50);
+  u32 batches = 0;
+  if (__atomic_load_n(&at->ready, __ATOMIC_ACQUIRE)) {
+    // Timed by the TSC: a clock read in the loop would add about a
+    // microsecond to the round trip it falls in. The ticks become ns at the
+    // TSC's rate over the whole attempt.
+    start = efsan_monotonic_ns();
+    u64 start_ticks = cf_ping_ticks(), best_ticks = ~0ull, next = 1;
     while (efsan_monotonic_ns() - start < CF_PING_BUDGET_NS &&
            batches < CF_PING_ENOUGH_BATCHES) {
       u64 batch_start = cf_ping_ticks();
       bool stalled = false;
       for (u32 r = 0; r < CF_PING_ROUNDS && !stalled; r++) {
-        __atomic_store_n(&cf_ping_line[0], next, __ATOMIC_RELEASE);
+        __atomic_store_n(&at->line, next, __ATOMIC_RELEASE);
         for (u64 spins = 1;
-             __atomic_load_n(&cf_ping_line[0], __ATOMIC_ACQUIRE) != next + 1;
-             spins++)
-          if (!(spins & 255) && cf_ping_ticks() - batch_start >
-                                    (r + 1) * CF_PING_STALL_TICKS) {
+             __atomic_load_n(&at->line, __ATOMIC_ACQUIRE) != next + 1; spins++)
+          if (!(spins & 255) &&
+              cf_ping_ticks() - batch_start > (r + 1) * CF_PING_STALL_TICKS) {
             stalled = true;
             break;
           }
         if (stalled) {
-          // Resynchronise: the partner answers the value late or never.
-          while (__atomic_load_n(&cf_ping_line[0], __ATOMIC_ACQUIRE) == next &&
-                 efsan_monotonic_ns() - start < CF_PING_BUDGET_NS) {
-          }
+          // The partner answers late or never: wait for it without
+          // spinning, its CPU is busy with something else.
+          while (__atomic_load_n(&at->line, __ATOMIC_ACQUIRE) == next &&
+                 efsan_monotonic_ns() - start < CF_PING_BUDGET_NS)
+            efsan_sleep_ms(0);
         }
         next += 2;
       }
@@ -198,66 +223,197 @@ static u32 cf_ping_pong(const u64 *mask) {
     }
     u64 ticks = cf_ping_ticks() - start_ticks;
     u64 ns = efsan_monotonic_ns() - start;
-    if (batches && ticks)
-      best = (u64)((double)best_ticks * (double)ns / (double)ticks);
+    if (batches && ticks) {
+      u64 best = (u64)((double)best_ticks * (double)ns / (double)ticks);
+      if (best < *best_ns)
+        *best_ns = best;
+    }
   }
-  __atomic_store_n(&cf_ping_line[0], CF_PING_STOP, __ATOMIC_RELEASE);
-  efsan_set_affinity(mask, CF_AFFINITY_WORDS);
-  // So that the partner's CPU time is all counted in what the measurement
-  // took (bounded: it may never have run).
+  __atomic_store_n(&at->line, CF_PING_STOP, __ATOMIC_RELEASE);
+  // So that the partner's CPU time is counted in the measurement's
+  // (bounded: it may never have run).
   u64 waited = efsan_monotonic_ns();
-  while (batches && !__atomic_load_n(&cf_partner_done, __ATOMIC_ACQUIRE) &&
-         efsan_monotonic_ns() - waited < 1000000) {
+  while (!__atomic_load_n(&at->done, __ATOMIC_ACQUIRE) &&
+         efsan_monotonic_ns() - waited < 1000000)
+    efsan_sleep_ms(0);
+  *unpinnable = __atomic_load_n(&at->pinned, __ATOMIC_ACQUIRE) < 0;
+  return batches;
+}
+
+// The CPU after `first` among the machine's online CPUs, for a program
+// pinned to one: the transfer is the machine's, whatever the program's mask.
+static int cf_other_online_cpu(int first) {
+  char text[256];
+  if (efsan_read_file("/sys/devices/system/cpu/online", text, sizeof(text)) <= 0)
+    return -1;
+  int best = -1;
+  for (const char *p = text; *p >= '0' && *p <= '9';) {
+    int lo = 0, hi;
+    while (*p >= '0' && *p <= '9')
+      lo = lo * 10 + (*p++ - '0');
+    hi = lo;
+    if (*p == '-') {
+      hi = 0;
+      for (p++; *p >= '0' && *p <= '9';)
+        hi = hi * 10 + (*p++ - '0');
+    }
+    for (int c = lo; c <= hi && c < CF_AFFINITY_WORDS * 64; c++)
+      if (c != first && best < 0)
+        best = c;
+    if (*p == ',')
+      p++;
   }
-  efsan_vreport(2, "cache-frag: ping-pong between CPUs %d and %d: partner "
-                   "%s; %u good batches of %d round trips, the fastest %llu "
-                   "ns\n",
-                first, second,
-                __atomic_load_n(&cf_partner_ready, __ATOMIC_ACQUIRE)
-                    ? "ran"
-                    : __atomic_load_n(&cf_partner_done, __ATOMIC_ACQUIRE)
-                          ? "could not be pinned"
-                          : "never ran",
-                batches, CF_PING_ROUNDS, best);
-  if (batches < CF_PING_MIN_BATCHES)
-    return 0;
-  return (u32)((best + CF_PING_ROUNDS) / (2 * CF_PING_ROUNDS));
+  return best;
+}
+
+// Runs on the probe thread, or on the reporting thread when the probe did
+// not measure (its mask is restored).
+static void cf_probe_run(u32 attempts) {
+  u64 mine[CF_AFFINITY_WORDS], before[CF_AFFINITY_WORDS];
+  bool restore = efsan_get_affinity(before, CF_AFFINITY_WORDS);
+  efsan_internal_memset(mine, 0, sizeof(mine));
+  mine[cf_probe_first / 64] = 1ull << (cf_probe_first % 64);
+  u64 best = ~0ull;
+  u32 batches = 0, a = 0;
+  const char *failure = "the ping-pong did not run on two CPUs";
+  if (!efsan_set_affinity(mine, CF_AFFINITY_WORDS)) {
+    failure = "no CPU to pin to";
+  } else {
+    for (; a < attempts && batches < CF_PING_MIN_BATCHES; a++) {
+      if (a)
+        efsan_sleep_ms(__atomic_load_n(&cf_probe_hurry, __ATOMIC_ACQUIRE)
+                           ? 1
+                           : CF_PING_SLEEP_MS(a));
+      bool unpinnable = false;
+      struct cf_ping_attempt *at =
+          &cf_attempts[cf_attempts_used++ % CF_PING_SLOTS];
+      u32 good = cf_ping_attempt(at, cf_probe_second, &best, &unpinnable);
+      // Good batches of several attempts add up: each is a round trip
+      // timed with both threads on their CPUs.
+      batches += good;
+      if (unpinnable) {
+        failure = "the other CPU refused the partner";
+        a++;
+        break;
+      }
+    }
+  }
+  if (restore)
+    efsan_set_affinity(before, CF_AFFINITY_WORDS);
+  u64 one_way = batches >= CF_PING_MIN_BATCHES
+                    ? (best + CF_PING_ROUNDS) / (2 * CF_PING_ROUNDS)
+                    : 0;
+  efsan_vreport(2, "cache-frag: ping-pong between CPUs %d and %d: %u attempts, "
+                   "%u good batches of %d round trips, one way %llu ns\n",
+                cf_probe_first, cf_probe_second, a, batches, CF_PING_ROUNDS,
+                one_way);
+  // Outside what any machine does: a measurement the scheduler spoiled.
+  cf_probe_ns = one_way >= 10 && one_way <= 2000 ? (u32)one_way : 0;
+  cf_probe_failure = failure;
+}
+
+static void cf_probe_main(void *arg) {
+  (void)arg;
+  cf_probe_run(CF_PING_ATTEMPTS);
+  cf_add_measuring_cpu();
+  __atomic_store_n(&cf_probe_done, 1, __ATOMIC_RELEASE);
 }
 
 static void cf_decide_transfer(void) {
+  cf_transfer = CF_DEFAULT_TRANSFER_NS;
+  cf_settled = true;
   if (efsan_flags.cache_frag_transfer_ns) {
     cf_transfer = (u32)efsan_flags.cache_frag_transfer_ns;
     cf_transfer_from = "cache_frag_transfer_ns";
     return;
   }
-  cf_transfer = CF_DEFAULT_TRANSFER_NS;
   if (!efsan_flags.cache_frag_measure_transfer) {
     cf_transfer_from = "default (cache_frag_measure_transfer=0)";
     return;
   }
-  u64 mask[CF_AFFINITY_WORDS];
+  u64 *mask = cf_probe_mask;
   if (!efsan_get_affinity(mask, CF_AFFINITY_WORDS)) {
     cf_transfer_from = "default (no affinity mask)";
     return;
   }
-  u32 cpus = 0;
-  for (int w = 0; w < CF_AFFINITY_WORDS; w++)
-    cpus += (u32)__builtin_popcountll(mask[w]);
-  if (cpus < 2) {
+  int first = -1, second = -1;
+  for (int c = 0; c < CF_AFFINITY_WORDS * 64 && second < 0; c++)
+    if (mask[c / 64] >> (c % 64) & 1) {
+      if (first < 0)
+        first = c;
+      else
+        second = c;
+    }
+  cf_probe_outside_mask = second < 0;
+  if (second < 0 && first >= 0)
+    second = cf_other_online_cpu(first);
+  if (first < 0 || second < 0) {
     cf_transfer_from = "default (one CPU)";
     return;
   }
-  u64 before = efsan_process_cpu_ns();
-  u32 measured = cf_ping_pong(mask);
-  u64 after = efsan_process_cpu_ns();
-  cf_measuring_ns = after > before ? after - before : 0;
-  // Outside what any machine does: a measurement the scheduler spoiled.
-  if (measured < 10 || measured > 2000) {
-    cf_transfer_from = "default (the ping-pong did not run on two CPUs)";
+  cf_probe_first = first;
+  cf_probe_second = second;
+  cf_probe_pid = efsan_getpid();
+  cf_settled = false;
+  if (!efsan_start_sideline_thread(cf_probe_main, 0)) {
+    cf_settled = true;
+    cf_transfer_from = "default (no thread for the ping-pong)";
+  }
+}
+
+void cf_machine_settle(bool needed) {
+  if (cf_settled)
+    return;
+  if (!__atomic_load_n(&cf_probe_done, __ATOMIC_ACQUIRE)) {
+    if (!needed) {
+      // Nothing to price: the report says the measurement was under way.
+      cf_transfer_from = "default (the ping-pong had not finished)";
+      return;
+    }
+    if (cf_probe_pid != efsan_getpid()) {
+      // A child forked before the probe finished has no probe thread.
+      cf_probe_run(CF_PING_REPORT_ATTEMPTS);
+      cf_probe_done = 1;
+    } else {
+      // The program is done with its CPUs: the next attempt starts now.
+      __atomic_store_n(&cf_probe_hurry, 1, __ATOMIC_RELEASE);
+      u64 start = efsan_monotonic_ns();
+      while (!__atomic_load_n(&cf_probe_done, __ATOMIC_ACQUIRE) &&
+             efsan_monotonic_ns() - start < 200000000ull)
+        efsan_sleep_ms(1);
+    }
+  }
+  if (!__atomic_load_n(&cf_probe_done, __ATOMIC_ACQUIRE)) {
+    cf_transfer_from = "default (the ping-pong had not finished)";
+    cf_settled = true;
     return;
   }
-  cf_transfer = measured;
-  cf_transfer_from = "measured";
+  if (!cf_probe_ns && needed) {
+    // Every attempt met a busy CPU while the program ran; its threads are
+    // done now.
+    __atomic_store_n(&cf_probe_hurry, 1, __ATOMIC_RELEASE);
+    u64 before = efsan_thread_cpu_ns();
+    cf_probe_run(CF_PING_REPORT_ATTEMPTS);
+    __atomic_fetch_add(&cf_measuring_ns, efsan_thread_cpu_ns() - before,
+                       __ATOMIC_RELAXED);
+  }
+  cf_settled = true;
+  if (!cf_probe_ns) {
+    efsan_snprintf(cf_transfer_why, sizeof(cf_transfer_why), "default (%s)",
+                   cf_probe_failure);
+    cf_transfer_from = cf_transfer_why;
+    return;
+  }
+  cf_transfer = cf_probe_ns;
+  if (cf_probe_outside_mask) {
+    efsan_snprintf(cf_transfer_why, sizeof(cf_transfer_why),
+                   "measured between CPUs %d and %d, outside the program's "
+                   "affinity mask",
+                   cf_probe_first, cf_probe_second);
+    cf_transfer_from = cf_transfer_why;
+  } else {
+    cf_transfer_from = "measured";
+  }
 }
 
 void cf_machine_init(void) {

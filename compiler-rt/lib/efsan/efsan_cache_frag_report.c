@@ -742,7 +742,8 @@ void efsan_cache_frag_report(void) {
   struct cf_finding *findings = (struct cf_finding *)efsan_mmap(findings_bytes);
   uptr record_findings_bytes = ((uptr)record_count + 1) * sizeof(struct cf_finding);
   cf_record_findings = (struct cf_finding *)efsan_mmap(record_findings_bytes);
-  // The program's own CPU time: less the start-up measurement and the
+  cf_machine_settle(record_count > 0);
+  // The program's own CPU time: less the transfer's measurement and the
   // threads' sampled paths (docs/CacheFrag.md, "The tool's own time").
   u64 process = efsan_process_cpu_ns(),
       tool = cf_machine_cpu_ns() + cf_tool_ns();

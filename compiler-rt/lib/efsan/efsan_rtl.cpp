@@ -597,6 +597,7 @@ extern "C" bool efsan_start_sideline_thread(void (*fn)(void *), void *arg) {
 }
 
 extern "C" void efsan_sleep_ms(u32 ms) { SleepForMillis(ms); }
+extern "C" void efsan_sleep_us(u32 us) { internal_usleep(us); }
 extern "C" u64 efsan_monotonic_ns(void) { return MonotonicNanoTime(); }
 static u64 CpuClockNs(clockid_t clock) {
   struct timespec ts;
