@@ -27,18 +27,20 @@ def timeline_entries(tl):
     return out
 
 
-def structures_svg(report):
+def structures_svg(report, y_max=None, colour_of=None):
     """Stacked areas, one band per structure (the rest on top), each entry a
-    step over its span; hover a band's step for its numbers."""
+    step over its span; hover a band's step for its numbers. y_max and
+    colour_of (a structure's label to its colour) let two runs' charts be
+    read side by side."""
     tl = report["timeline"]
     entries = timeline_entries(tl)
     structures = tl.get("structures") or []
     lb = report["cache_line_size"]
     x_lo = min(e[0] for e in entries)
     x_hi = max(e[1] for e in entries)
-    y_hi = max([e[2] for e in entries] + [1])
+    y_hi = max([e[2] for e in entries] + [1, y_max or 0])
     chart = ws.Chart(x_lo, x_hi, y_hi * 1.08, False, lb)
-    out = ['<svg class="structures-chart" viewBox="0 0 %d %d" role="img">' % (chart.W, chart.H)]
+    out = ['<svg class="structures-chart"%s viewBox="0 0 %d %d" role="img">' % (attr(data_y_max=y_hi), chart.W, chart.H)]
     out.append("<title>working set by data structure per %s period</title>"
                % esc(fmt_ms(tl["period_ms"])))
     out += chart.axes(ws.time_axis_label(report))
@@ -50,7 +52,8 @@ def structures_svg(report):
                        % (attr(data_name=p.get("name", "")), num(x), num(x), chart.T, chart.T + chart.ph,
                           num(x + 3), chart.T + 12, esc(p.get("name", "")), esc(p.get("name", "")),
                           esc(fmt_ms(start))))
-    bands = [(s, STRUCTURE_COLOURS[k % len(STRUCTURE_COLOURS)], k) for k, s in enumerate(structures)]
+    bands = [(s, (colour_of and colour_of(structure_label(s))) or STRUCTURE_COLOURS[k % len(STRUCTURE_COLOURS)], k)
+             for k, s in enumerate(structures)]
     bands.append(({"kind": "rest", "name": "the other structures"}, REST_COLOUR, None))
     below = [0] * len(entries)
     for s, colour, k in bands:
