@@ -16,7 +16,7 @@ import os
 
 from .reports import InputError, _where
 from .formatting import (fmt_int, fmt_lines, fmt_bytes, fmt_seconds, fmt_delta, esc, attr,
-                         thread_name, legend_html, object_label)
+                         thread_name, legend_html, object_label, object_labels)
 from .working_set_page import timeline_svg, level_name
 from .cache_frag_page import (KIND_TEXT, heat_label, ranked_findings, finding_title,
                               line_map_svg, line_map_legend)
@@ -56,18 +56,14 @@ def diff_row(name, before, after, fmt=fmt_int, extra=None, key=None):
         diff_cells(before, after, fmt), extra or "")
 
 
-def object_key(o):
-    kind, label = object_label(o)
-    return "%s %s" % (kind, label)
-
-
 def listed_structures(report):
     """{name: [lines, reused lines or None]} of the report's listed
-    structures; two that have one name across runs (one site, two stacks)
-    are one."""
+    structures, named as on the page (one site reached from two callers:
+    by caller); two that still read alike are one."""
     out = {}
-    for o in report.get("objects") or []:
-        entry = out.setdefault(object_key(o), [0, 0])
+    objects = report.get("objects") or []
+    for o, label in zip(objects, object_labels(objects)):
+        entry = out.setdefault("%s %s" % label, [0, 0])
         entry[0] += o["lines"]
         reused = o.get("reused_lines")
         entry[1] = None if reused is None or entry[1] is None else entry[1] + reused
@@ -131,19 +127,20 @@ def diff_structure_charts(before, after):
             if isinstance(r.get("timeline"), dict) and r["timeline"].get("lines")]
     if not runs:
         return ""
-    labels = []
+    texts = {}
     for _, r in runs:
-        labels += [structures.structure_label(s) for s in r["timeline"].get("structures") or []]
-    labels = list(dict.fromkeys(labels))
+        listed = r["timeline"].get("structures") or []
+        for s, text in zip(listed, structures.structure_texts(listed)):
+            texts.setdefault(structures.structure_label(s), text)
     colours = {l: structures.STRUCTURE_COLOURS[i % len(structures.STRUCTURE_COLOURS)]
-               for i, l in enumerate(labels)}
+               for i, l in enumerate(texts)}
     y_max = max(max(r["timeline"]["lines"]) for _, r in runs)
     out = ["<h3>Data structures over time</h3>"]
     for side, r in runs:
         svg, bands = structures.structures_svg(r, y_max=y_max, colour_of=colours.get)
         out.append('<figure class="structures"%s><figcaption><b>%s</b></figcaption>%s</figure>'
                    % (attr(data_run=side), side, svg))
-    legend = [(colours[l], l, "box") for l in labels]
+    legend = [(colours[l], text, "box") for l, text in texts.items()]
     legend.append((structures.REST_COLOUR, "the other structures", "box"))
     out.append(legend_html(legend))
     if len(runs) == 1:
