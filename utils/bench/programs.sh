@@ -18,6 +18,12 @@ if [ $# -lt 3 ]; then
 fi
 work=$1 config=$2 cc=$3
 shift 3
+# make runs in the sources' directories: a relative compiler path would not
+# be found there.
+case $cc in
+  /*) ;;
+  */*) cc=$(cd "$(dirname "$cc")" && pwd)/$(basename "$cc") ;;
+esac
 flags=("$@")
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 src=$work/src

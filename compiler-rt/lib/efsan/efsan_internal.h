@@ -288,6 +288,9 @@ void efsan_ws_timeline_phase_boundary(void);
 void efsan_ws_timeline_fork_child(void);
 // The reuse line of the total (per object and per phase: JSON only).
 void efsan_ws_timeline_print_text(const char *indent, u64 total, u64 reused);
+// A listed structure's reuse, in one short line under it.
+void efsan_ws_timeline_print_object_reuse(const char *indent, u64 lines,
+                                          u64 reused);
 // Prints "reused_lines": ..., "timeline": {...} (no separator around it).
 void efsan_ws_timeline_print_json(u64 total, u64 reused);
 // The sampler's selection of lines at 1/2^shift in a shadow word (bit 0 of

@@ -783,32 +783,39 @@ void efsan_ws_objects_top(struct efsan_ws_objects *t, u32 max,
 
 //===-- Printing ---------------------------------------------------------------===//
 
+// The site is in the object's name already; the allocation wrappers it
+// called (innermost first) and its callers follow, one a line.
+static void print_site_frames(u32 stack_id, const char *sub_indent) {
+  struct efsan_frame frames[MAX_STACK_FRAMES];
+  uptr n = efsan_symbolize_stack(stack_id, frames, MAX_STACK_FRAMES);
+  uptr site = efsan_site_index(frames, n);
+  for (uptr f = 0; f < n && f <= site + PRINTED_CALLERS; f++) {
+    if (f == site)
+      continue;
+    // As the site is named: a frame without debug info (a library's
+    // module+offset) gets no "?:0".
+    char frame[kEfsanMaxPlace + 64];
+    efsan_format_frame(frame, sizeof(frame), &frames[f]);
+    efsan_report_line("%s%s %s\n", sub_indent,
+                      f < site ? "through wrapper" : "called from", frame);
+  }
+}
+
 void efsan_ws_objects_print_text(const struct efsan_ws_top *top,
                                  const char *indent) {
-  char size[32];
+  char size[32], sub_indent[64];
+  efsan_snprintf(sub_indent, sizeof(sub_indent), "%s          ", indent);
   for (u32 i = 0; i < top->count; i++) {
     const struct efsan_ws_object *o = &top->objects[i];
     efsan_format_lines(size, sizeof(size), o->lines);
     efsan_report_line("%s%-7s %llu lines (%s)  %s\n", indent,
                       efsan_ws_object_kind_names[o->kind], o->lines, size,
                       o->name);
-    if (o->kind != EFSAN_WS_OBJECT_HEAP || !o->stack_id)
-      continue;
-    struct efsan_frame frames[MAX_STACK_FRAMES];
-    uptr n = efsan_symbolize_stack(o->stack_id, frames, MAX_STACK_FRAMES);
-    // The site is in the name already; the allocation wrappers it called
-    // (innermost first) and its callers follow.
-    uptr site = efsan_site_index(frames, n);
-    for (uptr f = 0; f < n && f <= site + PRINTED_CALLERS; f++) {
-      if (f == site)
-        continue;
-      // As the site is named: a frame without debug info (a library's
-      // module+offset) gets no "?:0".
-      char frame[kEfsanMaxPlace + 64];
-      efsan_format_frame(frame, sizeof(frame), &frames[f]);
-      efsan_report_line("%s          %s %s\n", indent,
-                        f < site ? "through wrapper" : "called from", frame);
-    }
+    if (o->kind == EFSAN_WS_OBJECT_HEAP && o->stack_id)
+      print_site_frames(o->stack_id, sub_indent);
+    // After the name and its frames, which read as one.
+    if (top->reuse_known)
+      efsan_ws_timeline_print_object_reuse(sub_indent, o->lines, o->reused);
   }
   if (top->rest_objects) {
     efsan_format_lines(size, sizeof(size), top->rest_lines);

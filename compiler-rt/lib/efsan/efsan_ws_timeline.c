@@ -426,6 +426,17 @@ void efsan_ws_timeline_print_text(const char *indent, u64 total, u64 reused) {
                     total - reused, streamed);
 }
 
+// The fit verdict is the total's and the phases' concern; under a structure
+// the split is enough, and the percentage rounds down so that 100% means
+// nothing of it was streamed.
+void efsan_ws_timeline_print_object_reuse(const char *indent, u64 lines,
+                                          u64 reused) {
+  reused = min_u64(reused, lines);
+  efsan_report_line("%sreused %s%llu lines (%llu%%), streamed %llu lines\n",
+                    indent, run_shift ? "about " : "", reused,
+                    lines ? reused * 100 / lines : 0, lines - reused);
+}
+
 // The objects of the series: those with the most lines x time over all
 // entries, at most SHOWN_MAX (and report_objects).
 struct shown {

@@ -16,6 +16,7 @@
 // SHAPE-NEXT: heap    {{30[0-2]}} lines ({{.*}})  mem_malloc {{.*}}alloc-wrappers-option.c
 // SHAPE-NEXT: called from malloc_with_alarm
 // SHAPE-NEXT: called from db_malloc
+// SHAPE-NEXT: reused {{(about )?[0-9]+}} lines ({{[0-9]+}}%), streamed {{[0-9]+}} lines
 // SHAPE-NOT: mem_malloc
 // SHAPE: SUMMARY
 // ALL: data structures, most lines first
@@ -24,22 +25,26 @@
 // ALL-NEXT: through wrapper malloc_with_alarm
 // ALL-NEXT: through wrapper db_malloc
 // ALL-NEXT: called from main
+// ALL-NEXT: reused {{(about )?[0-9]+}} lines ({{[0-9]+}}%), streamed {{[0-9]+}} lines
 // ALL-NEXT: heap    {{10[01]}} lines ({{.*}})  new_index {{.*}}alloc-wrappers-option.c
 // ALL-NEXT: through wrapper mem_malloc
 // ALL-NEXT: through wrapper malloc_with_alarm
 // ALL-NEXT: through wrapper db_malloc
 // ALL-NEXT: called from main
+// ALL-NEXT: reused {{(about )?[0-9]+}} lines ({{[0-9]+}}%), streamed {{[0-9]+}} lines
 // PART: data structures, most lines first
 // PART-NEXT: heap    {{20[01]}} lines ({{.*}})  db_malloc {{.*}}alloc-wrappers-option.c
 // PART-NEXT: through wrapper mem_malloc
 // PART-NEXT: through wrapper malloc_with_alarm
 // PART-NEXT: called from new_table
 // PART-NEXT: called from main
+// PART-NEXT: reused {{(about )?[0-9]+}} lines ({{[0-9]+}}%), streamed {{[0-9]+}} lines
 // PART-NEXT: heap    {{10[01]}} lines ({{.*}})  db_malloc {{.*}}alloc-wrappers-option.c
 // PART-NEXT: through wrapper mem_malloc
 // PART-NEXT: through wrapper malloc_with_alarm
 // PART-NEXT: called from new_index
 // PART-NEXT: called from main
+// PART-NEXT: reused {{(about )?[0-9]+}} lines ({{[0-9]+}}%), streamed {{[0-9]+}} lines
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>

@@ -13,6 +13,25 @@
 // RUN:   "[o['reused_lines'] for o in phases[0]['objects'] if o['lines'] == STREAM] == [0]"
 // RUN: env ESAN_OPTIONS=sample_freq=5:sample_clock=cpu %run %t 2>&1 >/dev/null | FileCheck %s
 // CHECK: reused (touched in several sample periods): {{5[0-9][0-9]}} lines {{.*}}; streamed (in one period only): {{200[0-9][0-9]}} lines
+// Each listed structure's own split, in one line under it (its frames
+// first), for the whole run and for the phase; the stream's reused part is
+// the few lines a sample's scan split on a loaded machine (as above).
+// CHECK: data structures, most lines first
+// CHECK-NEXT: heap    20000 lines ({{.*}})  make_stream
+// CHECK-NEXT: called from main
+// CHECK-NEXT: reused [[#STREAM_REUSED:]] lines ({{[0-2]}}%)
+// CHECK-SAME: , streamed [[#20000-STREAM_REUSED]] lines
+// CHECK-NEXT: heap    500 lines ({{.*}})  make_table
+// CHECK-NEXT: called from main
+// CHECK-NEXT: reused 500 lines (100%), streamed 0 lines
+// CHECK: phase "work"
+// CHECK-NEXT: heap    20000 lines ({{.*}})  make_stream
+// CHECK-NEXT: called from main
+// CHECK-NEXT: reused [[#PHASE_STREAM_REUSED:]] lines ({{[0-2]}}%)
+// CHECK-SAME: , streamed [[#20000-PHASE_STREAM_REUSED]] lines
+// CHECK-NEXT: heap    500 lines ({{.*}})  make_table
+// CHECK-NEXT: called from main
+// CHECK-NEXT: reused 500 lines (100%), streamed 0 lines
 #include <sanitizer/efsan_interface.h>
 #include <stdio.h>
 #include <stdlib.h>

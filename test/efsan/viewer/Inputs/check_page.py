@@ -8,10 +8,11 @@ The answers come from the reports themselves (parsed here, independently of
 efsan-view): every working-set level with snapshots has a timeline whose
 points carry the report's numbers, in order, in both the linear and the log
 chart, and the scale switch shows one or the other; cache sizes are drawn as
-lines; phases and data structures are there when the report has them; every
-cache-frag finding has its line map with each byte coloured by the threads
-the report says write it, ranked by estimated cost, with its fix; every
-struct's fields with their counts. The page must log nothing to the console
+lines; phases and data structures are there when the report has them (and,
+in a diff, each structure's lines, reused and streamed in both runs, and both
+runs' structure charts); every cache-frag finding has its line map with
+each byte coloured by the threads the report says write it, ranked by
+estimated cost, with its fix; every struct's fields with their counts. The page must log nothing to the console
 (no script error, no blocked fetch). A screenshot of the whole page goes to
 PNG. Prints "page ok: ..." lines, or the problems and exits 1.
 """
@@ -76,6 +77,17 @@ return {
       rows: [...s.querySelectorAll('table.diff-table tr[data-key]')].map(r => [r.dataset.key, r.dataset.before, r.dataset.after]),
       timelines: [...s.querySelectorAll('svg.timeline')].map(timeline),
       findings: [...s.querySelectorAll('article.finding-diff')].map(a => [a.dataset.status, a.dataset.title]),
+      structures: [...s.querySelectorAll('table.structures tr[data-key]')].map(r => {
+        const n = k => r.dataset[k] === undefined ? null : Number(r.dataset[k]);
+        return {key: r.dataset.key, text: r.innerText,
+                before: [n('before'), n('reusedBefore'), n('streamedBefore')],
+                after: [n('after'), n('reusedAfter'), n('streamedAfter')]}; }),
+      structureCharts: [...s.querySelectorAll('figure.structures')].map(f => ({run: f.dataset.run,
+        visible: vis(f.querySelector('svg.structures-chart')),
+        height: Number(f.querySelector('svg.structures-chart').dataset.yMax),
+        bands: [...f.querySelectorAll('g.structure-band')].map(g => ({index: g.dataset.index, name: g.dataset.name,
+            fill: g.querySelector('rect.band-step') ? g.querySelector('rect.band-step').getAttribute('fill') : null,
+            steps: [...g.querySelectorAll('rect.band-step')].map(r => [Number(r.dataset.entry), Number(r.dataset.lines)])}))})),
   })),
   svgCount: document.querySelectorAll('svg').length,
   hasScaleSwitch: !!document.getElementById('log-scale'),
@@ -180,16 +192,7 @@ def check_structures(c, where, r, s):
                     "%s: structures chart %s" % (where, s["structureChart"])):
         return 0
     chart = s["structureChart"][0]
-    columns = list(tl["by_structure"]) + [tl["rest"]]
-    c.expect(len(chart["bands"]) == len(columns), "%s: %d bands for %d structures and the rest"
-             % (where, len(chart["bands"]), len(tl["structures"])))
-    steps = 0
-    for band, column in zip(chart["bands"], columns):
-        want = [[i, v] for i, v in enumerate(column) if v > 0]
-        c.expect(band["steps"] == want, "%s: band %s steps %s, report %s" % (where, band["name"], band["steps"], want))
-        steps += len(band["steps"])
-    for st, band in zip(tl["structures"], chart["bands"]):
-        c.expect(band["name"] == "%s %s" % (st["kind"], st["name"]), "%s: band %s for %s" % (where, band["name"], st))
+    steps = check_bands(c, where, tl, chart["bands"])
     for p in r.get("phases") or []:
         c.expect(p["name"] in chart["phases"], "%s: no marker for phase %s on the structures chart" % (where, p["name"]))
     reused = [[o["reused_lines"], o["lines"] - o["reused_lines"]] for o in r.get("objects") or [] if "reused_lines" in o]
@@ -197,6 +200,65 @@ def check_structures(c, where, r, s):
     c.expect(s["reuseTotal"] == [r["reused_lines"]], "%s: reused total %s, report %s"
              % (where, s["reuseTotal"], r["reused_lines"]))
     return steps
+
+
+def check_bands(c, where, tl, bands):
+    """A band per structure of the timeline and one for the rest, whose steps
+    carry the report's lines, entry by entry; returns the steps."""
+    columns = list(tl["by_structure"]) + [tl["rest"]]
+    c.expect(len(bands) == len(columns), "%s: %d bands for %d structures and the rest"
+             % (where, len(bands), len(tl["structures"])))
+    steps = 0
+    for band, column in zip(bands, columns):
+        want = [[i, v] for i, v in enumerate(column) if v > 0]
+        c.expect(band["steps"] == want, "%s: band %s steps %s, report %s" % (where, band["name"], band["steps"], want))
+        steps += len(band["steps"])
+    for st, band in zip(tl["structures"], bands):
+        c.expect(band["name"] == "%s %s" % (st["kind"], st["name"]), "%s: band %s for %s" % (where, band["name"], st))
+    return steps
+
+
+def check_diff_structures(c, d, before, after):
+    """Each side's rows carry its report's listed structures: lines, reused
+    and streamed (two structures of one name are one row: then the sums);
+    both runs' charts have their timeline's bands, one colour per structure
+    in both, on one scale."""
+    for side, r in (("before", before), ("after", after)):
+        objects = r.get("objects") or []
+        got = [x[side] for x in d["structures"] if x[side][0] is not None]
+        want = [[o["lines"], o.get("reused_lines"),
+                 o["lines"] - o["reused_lines"] if "reused_lines" in o else None] for o in objects]
+        if len(got) == len(want):
+            c.expect(sorted(got, key=str) == sorted(want, key=str),
+                     "diff %s structures %s, report %s" % (side, got, want))
+        else:
+            # Structures of one name are one row.
+            c.expect(len(got) < len(want) and [sum(x[i] or 0 for x in got) for i in range(3)] ==
+                     [sum(x[i] or 0 for x in want) for i in range(3)],
+                     "diff %s structures %s, report %s" % (side, got, want))
+        for x in d["structures"]:
+            if x[side][0] is not None and x[side][1] is not None:
+                c.expect("{:,} ({}%)".format(x[side][1], 100 * x[side][1] // x[side][0]) in x["text"],
+                         "diff %s: row %s does not show its reuse %s" % (side, x["text"], x[side]))
+    charts = {f["run"]: f for f in d["structureCharts"]}
+    timelines = {side: r["timeline"] for side, r in (("before", before), ("after", after))
+                 if isinstance(r.get("timeline"), dict) and r["timeline"].get("lines")}
+    c.expect(sorted(charts) == sorted(timelines), "diff structure charts %s, timelines %s"
+             % (sorted(charts), sorted(timelines)))
+    colours = {}
+    for side, tl in timelines.items():
+        f = charts.get(side)
+        if not f:
+            continue
+        c.expect(f["visible"], "diff %s structures chart not drawn" % side)
+        check_bands(c, "diff " + side, tl, f["bands"])
+        for b in f["bands"]:
+            if b["fill"]:
+                colours.setdefault(b["name"], set()).add(b["fill"])
+    c.expect(all(len(v) == 1 for v in colours.values()), "diff: a structure in two colours: %s" % colours)
+    heights = {f["height"] for f in charts.values()}
+    c.expect(len(heights) <= 1, "diff: structure charts on scales %s" % heights)
+    return len(d["structures"]), len(charts)
 
 
 def check_cache_frag(c, r, s):
@@ -340,6 +402,8 @@ def check_diff(c, facts, reports, expects):
                                  % (level["level"], scale))
         c.notes.append("diff working-set: total %d -> %d lines, %d levels overlaid"
                        % (before["total_lines"], after["total_lines"], n))
+        rows, charts = check_diff_structures(c, d, before, after)
+        c.notes.append("diff working-set: %d data structures with reuse, %d structure charts" % (rows, charts))
     else:
         c.expect(rows.get("findings") == (str(len(before["findings"])), str(len(after["findings"]))),
                  "findings row %s" % (rows.get("findings"),))

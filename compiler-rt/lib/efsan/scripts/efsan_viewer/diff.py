@@ -3,10 +3,12 @@
 Owns: the before / after / change tables; for cache-frag, the matching of
 findings across runs by their object (addresses move between runs), their
 status (disappeared, appeared, changed, about the same) and the structs by
-name; for working-set, the totals, phases and data structures by name and the
-timelines of both runs drawn over each other.
-Does not own: drawing a line map or a timeline (cache_frag_page.py,
-working_set_page.py), the document (page.py), reading the reports and
+name; for working-set, the totals, phases and data structures by name (with
+each structure's reused and streamed lines in both runs), the timelines of
+both runs drawn over each other and both runs' structures over time on one
+scale.
+Does not own: drawing a line map, a timeline or a structures chart
+(cache_frag_page.py, working_set_page.py, working_set_structures.py), the document (page.py), reading the reports and
 picking one of a file (reports.py).
 """
 
@@ -14,35 +16,136 @@ import os
 
 from .reports import InputError, _where
 from .formatting import (fmt_int, fmt_lines, fmt_bytes, fmt_seconds, fmt_delta, esc, attr,
-                         thread_name, legend_html, object_label)
+                         thread_name, legend_html, object_label, object_labels)
 from .working_set_page import timeline_svg, level_name
 from .cache_frag_page import (KIND_TEXT, heat_label, ranked_findings, finding_title,
                               line_map_svg, line_map_legend)
 from .page import page
+from . import working_set_structures as structures
 
 
 def delta_cell(before, after, fmt=fmt_int, lower_is_better=True):
+    """lower_is_better None: a change that is neither good nor bad in itself
+    (more reuse of a structure that also grew)."""
     if before == after:
         return '<td class="num delta">±0</td>'
-    better = (after < before) == lower_is_better
-    return '<td class="num delta %s">%s</td>' % ("delta-better" if better else "delta-worse",
-                                                  esc(fmt_delta(before, after, fmt)))
+    if lower_is_better is None:
+        tone = ""
+    else:
+        tone = " delta-better" if (after < before) == lower_is_better else " delta-worse"
+    return '<td class="num delta%s">%s</td>' % (tone, esc(fmt_delta(before, after, fmt)))
 
 
-def diff_row(name, before, after, fmt=fmt_int, extra=None, key=None):
+def diff_cells(before, after, fmt=fmt_int, lower_is_better=True, shown=None):
+    """before, after and change; None is a side that has no such item.
+    shown: the texts of before and after, when they say more than fmt."""
     b = fmt(before) if before is not None else "—"
     a = fmt(after) if after is not None else "—"
+    if shown:
+        b, a = [t if v is not None else "—" for t, v in zip(shown, (before, after))]
     if before is None or after is None:
         d = '<td class="num delta">%s</td>' % ("appeared" if before is None else "disappeared")
     else:
-        d = delta_cell(before, after, fmt)
-    return '<tr%s><td>%s</td><td class=num>%s</td><td class=num>%s</td>%s%s</tr>' % (
-        attr(data_key=key or name, data_before=before, data_after=after), esc(name), esc(b), esc(a), d, extra or "")
+        d = delta_cell(before, after, fmt, lower_is_better)
+    return "<td class=num>%s</td><td class=num>%s</td>%s" % (esc(b), esc(a), d)
 
 
-def object_key(o):
-    kind, label = object_label(o)
-    return "%s %s" % (kind, label)
+def diff_row(name, before, after, fmt=fmt_int, extra=None, key=None):
+    return '<tr%s><td>%s</td>%s%s</tr>' % (
+        attr(data_key=key or name, data_before=before, data_after=after), esc(name),
+        diff_cells(before, after, fmt), extra or "")
+
+
+def listed_structures(report):
+    """{name: [lines, reused lines or None]} of the report's listed
+    structures, named as on the page (one site reached from two callers:
+    by caller); two that still read alike are one."""
+    out = {}
+    objects = report.get("objects") or []
+    for o, label in zip(objects, object_labels(objects)):
+        entry = out.setdefault("%s %s" % label, [0, 0])
+        entry[0] += o["lines"]
+        reused = o.get("reused_lines")
+        entry[1] = None if reused is None or entry[1] is None else entry[1] + reused
+    return out
+
+
+def reuse_text(reused, lines):
+    """As the text report: the share rounded down (100% is nothing streamed)."""
+    if reused is None:
+        return None
+    return "%s (%d%%)" % (fmt_int(reused), 100 * reused // lines if lines else 0)
+
+
+def diff_structures(before, after):
+    """Each listed structure of either run, matched by name: its lines, and
+    how many were reused and streamed in each run; then both runs' charts of
+    the structures over time, one colour per structure in both."""
+    b_map, a_map = listed_structures(before), listed_structures(after)
+    if not b_map and not a_map:
+        return ""
+    names = sorted(dict.fromkeys(list(b_map) + list(a_map)),
+                   key=lambda n: -max(b_map.get(n, [0])[0], a_map.get(n, [0])[0]))
+    pick = lambda m, n, i: m[n][i] if n in m else None
+    rows = []
+    for n in names:
+        lines_b, lines_a = pick(b_map, n, 0), pick(a_map, n, 0)
+        reused_b, reused_a = pick(b_map, n, 1), pick(a_map, n, 1)
+        streamed_b = lines_b - reused_b if reused_b is not None else None
+        streamed_a = lines_a - reused_a if reused_a is not None else None
+        # A run that lists the structure without its reuse (a report from
+        # before reuse, or record_snapshots=0) has no reuse cells to compare.
+        unknown = (n in b_map and reused_b is None) or (n in a_map and reused_a is None)
+        reuse = ('<td class="num muted" colspan=6>%s</td>'
+                 % ("no reuse in either report" if reused_b is None and reused_a is None else
+                    "no reuse in the before report" if n in b_map and reused_b is None else
+                    "no reuse in the after report")
+                 if unknown else
+                 diff_cells(reused_b, reused_a, fmt_int, None,
+                            shown=(reuse_text(reused_b, lines_b), reuse_text(reused_a, lines_a)))
+                 + diff_cells(streamed_b, streamed_a, fmt_int, None))
+        rows.append('<tr%s><td>%s</td>%s%s</tr>' % (
+            attr(data_key=n, data_before=lines_b, data_after=lines_a,
+                 data_reused_before=reused_b, data_reused_after=reused_a,
+                 data_streamed_before=streamed_b, data_streamed_after=streamed_a),
+            esc(n), diff_cells(lines_b, lines_a), reuse))
+    out = ["<h3>Data structures</h3>",
+           '<p class="explain">Each listed structure of either run, matched by kind and name (a heap '
+           'block by its allocation site): its lines, and how many of them were reused (touched in '
+           'several sample periods; the share of its lines) or streamed (in one only) in each run.</p>',
+           '<table class="diff-table objects structures"><tr><th rowspan=2>data structure</th>'
+           '<th colspan=3>lines</th><th colspan=3>reused</th><th colspan=3>streamed</th></tr>'
+           '<tr>%s</tr>%s</table>' % ("<th>before</th><th>after</th><th>change</th>" * 3, "".join(rows))]
+    out.append(diff_structure_charts(before, after))
+    return "\n".join(out)
+
+
+def diff_structure_charts(before, after):
+    """Both runs' stacked charts on one scale of lines, a structure in the
+    same colour in both."""
+    runs = [(side, r) for side, r in (("before", before), ("after", after))
+            if isinstance(r.get("timeline"), dict) and r["timeline"].get("lines")]
+    if not runs:
+        return ""
+    texts = {}
+    for _, r in runs:
+        listed = r["timeline"].get("structures") or []
+        for s, text in zip(listed, structures.structure_texts(listed)):
+            texts.setdefault(structures.structure_label(s), text)
+    colours = {l: structures.STRUCTURE_COLOURS[i % len(structures.STRUCTURE_COLOURS)]
+               for i, l in enumerate(texts)}
+    y_max = max(max(r["timeline"]["lines"]) for _, r in runs)
+    out = ["<h3>Data structures over time</h3>"]
+    for side, r in runs:
+        svg, bands = structures.structures_svg(r, y_max=y_max, colour_of=colours.get)
+        out.append('<figure class="structures"%s><figcaption><b>%s</b></figcaption>%s</figure>'
+                   % (attr(data_run=side), side, svg))
+    legend = [(colours[l], text, "box") for l, text in texts.items()]
+    legend.append((structures.REST_COLOUR, "the other structures", "box"))
+    out.append(legend_html(legend))
+    if len(runs) == 1:
+        out.append('<p class="muted">Only the %s run has a timeline.</p>' % runs[0][0])
+    return "\n".join(out)
 
 
 def diff_working_set(before, after):
@@ -58,20 +161,16 @@ def diff_working_set(before, after):
     rows.append(diff_row("largest snapshot", peak_b, peak_a, fb, key="peak_lines"))
     out.append('<table class="diff-table totals"><tr><th></th><th>before</th><th>after</th><th>change</th></tr>%s</table>'
                % "".join(rows))
-    # Phases by name, objects by kind and name.
-    for section, key in (("Phases", "phases"), ("Data structures", "objects")):
-        b_items, a_items = before.get(key) or [], after.get(key) or []
-        if not b_items and not a_items:
-            continue
-        name_of = (lambda p: p.get("name") or "(unnamed)") if key == "phases" else object_key
-        b_map = {name_of(x): x["lines"] for x in b_items}
-        a_map = {name_of(x): x["lines"] for x in a_items}
+    phases_b, phases_a = before.get("phases") or [], after.get("phases") or []
+    if phases_b or phases_a:
+        name_of = lambda p: p.get("name") or "(unnamed)"
+        b_map = {name_of(x): x["lines"] for x in phases_b}
+        a_map = {name_of(x): x["lines"] for x in phases_a}
         names = list(dict.fromkeys(list(b_map) + list(a_map)))
-        if key == "objects":
-            names.sort(key=lambda n: -max(b_map.get(n, 0), a_map.get(n, 0)))
-        out.append("<h3>%s</h3>" % section)
-        out.append('<table class="diff-table %s"><tr><th></th><th>before</th><th>after</th><th>change</th></tr>%s</table>'
-                   % (key, "".join(diff_row(n, b_map.get(n), a_map.get(n), fb, key=n) for n in names)))
+        out.append("<h3>Phases</h3>")
+        out.append('<table class="diff-table phases"><tr><th></th><th>before</th><th>after</th><th>change</th></tr>%s</table>'
+                   % "".join(diff_row(n, b_map.get(n), a_map.get(n), fb, key=n) for n in names))
+    out.append(diff_structures(before, after))
     out.append("<h3>Over time</h3>")
     out.append(legend_html([("#1f5fa8", "before", "line"), ("#d55e00", "after", "line")]))
     a_levels = {l["level"]: l for l in after["levels"]}

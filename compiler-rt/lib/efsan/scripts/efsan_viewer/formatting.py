@@ -165,6 +165,29 @@ def object_label(obj):
     return kind, label
 
 
+def object_labels(objects):
+    """object_label of each object; objects that would read alike (one
+    allocation site reached from several callers: zstd's read and write
+    pools both allocate in AIO_IOPool_createIoJob) each get the caller where
+    its stack parts from the others': "... from AIO_ReadPool_create"."""
+    labels = [object_label(o) for o in objects]
+    alike = {}
+    for i, label in enumerate(labels):
+        alike.setdefault(label, []).append(i)
+    out = list(labels)
+    for (kind, label), group in alike.items():
+        if len(group) < 2:
+            continue
+        stacks = [[f.get("function") for f in user_frames(objects[i].get("alloc_stack") or [])] for i in group]
+        for i, stack in zip(group, stacks):
+            others = [t for t in stacks if t is not stack]
+            for depth in range(1, len(stack)):
+                if any(len(t) <= depth or t[depth] != stack[depth] for t in others):
+                    out[i] = (kind, "%s from %s" % (label, stack[depth] or "<unknown>"))
+                    break
+    return out
+
+
 def stack_html(stack, limit=6):
     if not stack:
         return ""

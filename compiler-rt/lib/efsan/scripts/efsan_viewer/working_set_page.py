@@ -16,7 +16,7 @@ import math
 
 from .reports import NUM
 from .formatting import (fmt_int, fmt_lines, fmt_bytes, fmt_ms, esc, attr, num, legend_html,
-                         object_label, stack_html, extra_keys_html)
+                         object_label, object_labels, stack_html, extra_keys_html)
 
 
 def nice_step(raw, bases=(1, 2, 5)):
@@ -388,8 +388,7 @@ def objects_bars_svg(objects, line_bytes, total_lines, css_class="objects-chart"
     row, label_w, bar_w = 24, 330, 420
     h = row * len(objs) + 8
     out = ['<svg class="%s" viewBox="0 0 %d %d" role="img">' % (css_class, label_w + bar_w + 170, h)]
-    for i, o in enumerate(objs):
-        kind, label = object_label(o)
+    for i, (o, (kind, label)) in enumerate(zip(objs, object_labels(objs))):
         y = 4 + i * row
         w = max(bar_w * o["lines"] / float(longest), 1)
         share = (100.0 * o["lines"] / total_lines) if total_lines else 0
@@ -410,8 +409,8 @@ def objects_bars_svg(objects, line_bytes, total_lines, css_class="objects-chart"
 
 def objects_table(objects, report, total_lines):
     rows = []
-    for o in sorted(objects, key=lambda o: -o["lines"]):
-        kind, label = object_label(o)
+    objs = sorted(objects, key=lambda o: -o["lines"])
+    for o, (kind, label) in zip(objs, object_labels(objs)):
         share = (100.0 * o["lines"] / total_lines) if total_lines else 0
         rows.append("<tr><td>%s</td><td>%s%s</td><td class=num>%s</td><td class=num>%s</td>"
                     "<td class=num>%.1f%%</td>%s</tr>"

@@ -3,7 +3,7 @@ report's `timeline` (docs/WorkingSet.md, "Data structures over time"), with
 the caches as lines and the phases as markers, and the reuse of each
 structure (reused in several sample periods / streamed)."""
 from . import working_set_page as ws
-from .formatting import attr, esc, fmt_bytes, fmt_int, fmt_ms, num
+from .formatting import attr, esc, fmt_bytes, fmt_int, fmt_ms, num, object_labels
 
 # Colour-blind-safe palette (Okabe-Ito, then greys) for the structures.
 STRUCTURE_COLOURS = ["#0072B2", "#E69F00", "#009E73", "#CC79A7", "#56B4E9",
@@ -12,9 +12,18 @@ REST_COLOUR = "#dddddd"
 
 
 def structure_label(s):
+    """What identifies a structure on the page (data-name) and across runs:
+    its kind and the report's name."""
     if s.get("kind") == "rest":
         return s["name"]
     return "%s %s" % (s.get("kind", "?"), s.get("name", "?"))
+
+
+def structure_texts(structures):
+    """What a person reads in the legend and tooltips, per structure: as in
+    the tables (a heap block by its allocation site's function, file and
+    line, without the build's directories; two of one site by caller)."""
+    return ["%s %s" % label for label in object_labels(structures)]
 
 
 def timeline_entries(tl):
@@ -27,18 +36,20 @@ def timeline_entries(tl):
     return out
 
 
-def structures_svg(report):
+def structures_svg(report, y_max=None, colour_of=None):
     """Stacked areas, one band per structure (the rest on top), each entry a
-    step over its span; hover a band's step for its numbers."""
+    step over its span; hover a band's step for its numbers. y_max and
+    colour_of (a structure's label to its colour) let two runs' charts be
+    read side by side."""
     tl = report["timeline"]
     entries = timeline_entries(tl)
     structures = tl.get("structures") or []
     lb = report["cache_line_size"]
     x_lo = min(e[0] for e in entries)
     x_hi = max(e[1] for e in entries)
-    y_hi = max([e[2] for e in entries] + [1])
+    y_hi = max([e[2] for e in entries] + [1, y_max or 0])
     chart = ws.Chart(x_lo, x_hi, y_hi * 1.08, False, lb)
-    out = ['<svg class="structures-chart" viewBox="0 0 %d %d" role="img">' % (chart.W, chart.H)]
+    out = ['<svg class="structures-chart"%s viewBox="0 0 %d %d" role="img">' % (attr(data_y_max=y_hi), chart.W, chart.H)]
     out.append("<title>working set by data structure per %s period</title>"
                % esc(fmt_ms(tl["period_ms"])))
     out += chart.axes(ws.time_axis_label(report))
@@ -50,10 +61,12 @@ def structures_svg(report):
                        % (attr(data_name=p.get("name", "")), num(x), num(x), chart.T, chart.T + chart.ph,
                           num(x + 3), chart.T + 12, esc(p.get("name", "")), esc(p.get("name", "")),
                           esc(fmt_ms(start))))
-    bands = [(s, STRUCTURE_COLOURS[k % len(STRUCTURE_COLOURS)], k) for k, s in enumerate(structures)]
-    bands.append(({"kind": "rest", "name": "the other structures"}, REST_COLOUR, None))
+    texts = structure_texts(structures)
+    bands = [(s, (colour_of and colour_of(structure_label(s))) or STRUCTURE_COLOURS[k % len(STRUCTURE_COLOURS)], k,
+              texts[k]) for k, s in enumerate(structures)]
+    bands.append(({"kind": "rest", "name": "the other structures"}, REST_COLOUR, None, "the other structures"))
     below = [0] * len(entries)
-    for s, colour, k in bands:
+    for s, colour, k, text in bands:
         out.append('<g class="structure-band"%s>' % attr(data_name=structure_label(s), data_index=k if k is not None else "rest"))
         for i, (start, end, lines, values, rest) in enumerate(entries):
             v = values[k] if k is not None else rest
@@ -65,7 +78,7 @@ def structures_svg(report):
                        '<title>%s, %s – %s: %s lines (%s) of %s</title></rect>'
                        % (num(xa), num(ya), num(max(xb - xa, 0.5)), num(max(yb - ya, 0.5)), colour,
                           attr(data_entry=i, data_lines=v),
-                          esc(structure_label(s)), esc(fmt_ms(start)), esc(fmt_ms(end)),
+                          esc(text), esc(fmt_ms(start)), esc(fmt_ms(end)),
                           esc(fmt_int(v)), esc(fmt_bytes(v * lb)), esc(fmt_int(lines))))
             below[i] += v
         out.append("</g>")
@@ -86,11 +99,11 @@ def reuse_table(report):
     """Reused and streamed lines of each listed structure."""
     lb = report["cache_line_size"]
     rows = []
-    for o in report.get("objects") or []:
+    objects = report.get("objects") or []
+    for o, (kind, label) in zip(objects, object_labels(objects)):
         if "reused_lines" not in o:
             continue
         reused, lines = o["reused_lines"], o["lines"]
-        kind, label = ws.object_label(o)
         rows.append('<tr class="reuse"%s><td>%s</td><td>%s</td><td class=num>%s</td><td class=num>%s</td>'
                     '<td class=num>%s</td>%s</tr>'
                     % (attr(data_name=label, data_reused=reused, data_streamed=lines - reused),
@@ -117,7 +130,7 @@ def render(report):
                   "" if tl.get("periods_per_entry", 1) == 1 else "s"))
     svg, bands = structures_svg(report)
     out.append(svg)
-    legend = [(colour, structure_label(s), "box") for s, colour, _ in bands]
+    legend = [(colour, text, "box") for _, colour, _, text in bands]
     if ws.data_caches(report):
         legend.append(("#b03030", "cache size (data/unified)", "dash"))
     out.append(ws.legend_html(legend))
