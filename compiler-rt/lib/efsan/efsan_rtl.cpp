@@ -77,7 +77,14 @@ static void FormatAndPrint(const char *format, va_list args, Print print) {
 // - stderr (or stdout) is written only while fd 2 (fd 1) is still the file it
 //   was at start-up: a program (a daemon, typically) that closes fd 2 and
 //   opens a file of its own gets that file as fd 2, and a report there would
-//   corrupt the program's data. The report is dropped then.
+//   corrupt the program's data. A report meant for stderr then goes to a copy
+//   of the start-up stderr the runtime keeps (close-on-exec, a high number):
+//   programs that check their writes at exit close stderr before the
+//   runtime's exit handler runs (xz, gnulib's close_stdout in coreutils,
+//   grep, tar...), and their reports were lost. A program that puts another
+//   file on fd 2 gets its report on the start-up stderr the same way. A
+//   forked child closes the copy, so that a daemon that detaches from its
+//   terminal does not hold a pipe to it open.
 
 struct FileIdentity {
   bool open;
@@ -92,6 +99,9 @@ static FileIdentity IdentityOf(fd_t fd) {
 }
 
 static FileIdentity startup_stderr, startup_stdout;
+// The copy of the start-up stderr, or kInvalidFd.
+static fd_t stderr_copy = kInvalidFd;
+static constexpr int kStderrCopyMinFd = 250;
 // The log file as opened: a program that closes every descriptor (as
 // daemons do) may get the log's number back for a file of its own.
 static FileIdentity log_file_identity;
@@ -103,11 +113,25 @@ static bool IsStartupFile(fd_t fd) {
          now.inode == then.inode;
 }
 
-// Writes to fd 2 if it is still the start-up stderr (errors and warnings
-// that must reach the terminal whatever log_path says).
-static void WriteToStartupStderr(const char *text, uptr length) {
+// fd 2 while it is the start-up stderr, else the copy of it while the
+// program has not closed or replaced that; kInvalidFd when neither.
+static fd_t StartupStderrFd() {
   if (IsStartupFile(kStderrFd))
-    WriteToFile(kStderrFd, text, length);
+    return kStderrFd;
+  if (stderr_copy != kInvalidFd) {
+    FileIdentity copy = IdentityOf(stderr_copy);
+    if (copy.open && copy.device == startup_stderr.device &&
+        copy.inode == startup_stderr.inode)
+      return stderr_copy;
+  }
+  return kInvalidFd;
+}
+
+// Errors and warnings that must reach the terminal whatever log_path says.
+static void WriteToStartupStderr(const char *text, uptr length) {
+  fd_t fd = StartupStderrFd();
+  if (fd != kInvalidFd)
+    WriteToFile(fd, text, length);
 }
 
 // log_path.PID as sanitizer_common names it (log_exe_name, log_suffix).
@@ -207,12 +231,22 @@ static void WriteReportText(const char *text) {
     ReopenLogFileIfClosed();
   if (UsesLogFile() || IsStartupFile(report_file.fd))
     WriteToFile(report_file.fd, text, length);
+  else if (report_file.fd == kStderrFd)
+    WriteToStartupStderr(text, length);
 }
+
+static long RawSyscall3(long nr, long a, long b, long c);
 
 // Before anything is printed (option errors included).
 static void RecordStartupStdio() {
   startup_stderr = IdentityOf(kStderrFd);
   startup_stdout = IdentityOf(kStdoutFd);
+  if (startup_stderr.open) {
+    long fd = RawSyscall3(SYS_fcntl, kStderrFd, F_DUPFD_CLOEXEC,
+                          kStderrCopyMinFd);
+    if (fd >= 0)
+      stderr_copy = (fd_t)fd;
+  }
 }
 
 [[noreturn]] static void LogPathError(const char *what, const char *name,
@@ -833,6 +867,10 @@ void GlueAfterForkInChild() {
   // writing a report would never be released.
   report_lock.Init();
   report_file.mu->Init();
+  if (stderr_copy != kInvalidFd) {
+    internal_close(stderr_copy);
+    stderr_copy = kInvalidFd;
+  }
   own_report_fd = kInvalidFd;
   writes_own_report = false;
   // The signal handlers survive fork; the thread they wake does not.

@@ -1,9 +1,12 @@
 // A program (a daemon, typically) that closes stderr and opens a file of its
 // own gets that file as fd 2. The report must not be written into the
-// program's data: it goes to fd 2 only while fd 2 is the start-up stderr.
+// program's data: it goes to fd 2 only while fd 2 is the start-up stderr,
+// else to the runtime's copy of the start-up stderr (before, it was lost).
 // RUN: %clang -O2 -fsanitize=efficiency-working-set %s -o %t
 // RUN: rm -f %t.data
-// RUN: %run %t %t.data 2>&1 | count 0
+// RUN: %run %t %t.data > %t.out 2> %t.startup-err
+// RUN: count 0 < %t.out
+// RUN: FileCheck %s < %t.startup-err
 // RUN: %python -c "import sys; sys.exit(open(sys.argv[1]).read() != 'RECORD 1\n')" %t.data
 // The same program with log_path: the report is in the log file.
 // RUN: rm -f %t.data %t.log.*
