@@ -95,7 +95,8 @@ static u64 period_ms(void) {
 }
 
 void efsan_ws_timeline_init(void) {
-  if (!efsan_flags.record_snapshots || !efsan_ws_objects_enabled())
+  if (!efsan_flags.record_snapshots || !efsan_flags.record_timeline ||
+      !efsan_ws_objects_enabled())
     return;
   level = 0;
   period_samples = 1;
