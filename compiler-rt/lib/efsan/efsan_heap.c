@@ -245,8 +245,10 @@ void efsan_heap_for_each(efsan_heap_visitor visit, void *arg) {
   for (u32 s = 0; s < HEAP_STRIPES; s++) {
     struct efsan_heap_stripe *stripe = &heap_stripes[s];
     efsan_mutex_lock(&stripe->lock);
-    for (u32 b = s * HEAP_BUCKETS_PER_STRIPE; b < (s + 1) * HEAP_BUCKETS_PER_STRIPE;
-         b++) {
+    // A stripe that never had a node has empty buckets: a program with few
+    // blocks uses few stripes, and the timeline walks the table every period.
+    for (u32 b = s * HEAP_BUCKETS_PER_STRIPE;
+         stripe->fresh && b < (s + 1) * HEAP_BUCKETS_PER_STRIPE; b++) {
       for (struct efsan_heap_node *node = heap_buckets[b]; node;
            node = node->next) {
         struct efsan_heap_block block = {node->start, node->size,

@@ -268,9 +268,22 @@ void efsan_ws_phases_fork_child(void);
 // sampler passes each shadow word's lines touched in the period it ends
 // (those it counts) to efsan_ws_timeline_note.
 extern u8 *efsan_ws_timeline_bits;
+// Set once lines of a sample period before the top level's last snapshot
+// are kept (the shadow's bits 1..6 no longer hold all of the history): from
+// then on every word with lines counted is noted.
+extern bool efsan_ws_timeline_seen_before;
 bool efsan_ws_timeline_on(void);
 void efsan_ws_timeline_init(void);
-void efsan_ws_timeline_note(const u64 *shadow_word, u64 fresh);
+// Before sample `sample`'s scan: the level whose period (the timeline's)
+// ends with it, or -1.
+int efsan_ws_timeline_period_ends(u32 sample);
+// For a shadow word (bit 0 of each line's byte): `fresh`, its lines counted
+// in the sample period that ends; `earlier`, its lines touched in an
+// earlier one since the top level's last snapshot; `period`, its lines of
+// the timeline period that ends now (0 if none does); `history_ends`: the
+// top level's snapshot is taken now, and its bits 1..6 cleared.
+void efsan_ws_timeline_note(const u64 *shadow_word, u64 fresh, u64 earlier,
+                            u64 period, bool history_ends);
 // After each sample (sampler lock held): the sample counted the lines
 // selected at 1/2^count_shift and cleared bit 0 in those at clear_shift.
 void efsan_ws_timeline_sampled(u32 sample, int count_shift, int clear_shift);
@@ -293,6 +306,14 @@ void efsan_ws_timeline_print_object_reuse(const char *indent, u64 lines,
                                           u64 reused);
 // Prints "reused_lines": ..., "timeline": {...} (no separator around it).
 void efsan_ws_timeline_print_json(u64 total, u64 reused);
+// Bit 0 of each byte of a shadow word whose level bits (1..6) are not all
+// clear: the lines touched in an earlier sample period since the top
+// level's last snapshot. (Each byte of `bits` has bits 0 and 7 clear, so
+// adding 0x7f carries into bit 7 of that byte only, when it is not 0.)
+static inline u64 efsan_ws_any_level_bit(u64 shadow_word) {
+  u64 bits = shadow_word & 0x7e7e7e7e7e7e7e7eULL;
+  return ((bits + 0x7f7f7f7f7f7f7f7fULL) >> 7) & 0x0101010101010101ULL;
+}
 // The sampler's selection of lines at 1/2^shift in a shadow word (bit 0 of
 // each selected line's byte; estimated snapshots).
 u64 efsan_ws_selected_lines(const u64 *shadow_word, int shift);

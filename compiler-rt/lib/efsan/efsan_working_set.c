@@ -196,6 +196,8 @@ struct sample_scan {
   int count_shift; // level 0 counts the lines selected at this shift
   int clear_shift; // bit 0 is cleared in the lines selected at this shift
   bool estimating; // a shift above, or of a due level, is not 0
+  int timeline_period_level; // the timeline's period ends now: its level
+  bool timeline_history_ends; // the top level is due (bits 1..6 cleared)
   bool touched; // sample_words saw a bit 0 of a line counted now
   bool stuck;   // and left one set in a line not selected at clear_shift
 };
@@ -205,6 +207,28 @@ struct sample_scan {
 // The runtime is built for any x86-64, where __builtin_popcountll is a
 // dozen instructions; this is one multiply.
 static inline u64 count_bit0(u64 bits) { return (bits * ONES) >> 56; }
+
+// What the timeline needs of a word (efsan_ws_timeline.c): the lines counted
+// now, those of them touched in an earlier sample period (a level's bit: the
+// shadow's own history since the top level's last snapshot), at the end of
+// the timeline's period that level's lines, and at the top level's
+// snapshot, where bits 1..6 are cleared, every line they hold. Most words of
+// most samples need none of it: a line touched in this sample period only.
+static inline __attribute__((always_inline)) void
+note_timeline(const struct sample_scan *scan, const u64 *word, u64 old,
+              u64 moved, u64 fresh, bool phase_open) {
+  u64 earlier = efsan_ws_any_level_bit(old);
+  int period_level = scan->timeline_period_level;
+  u64 period = period_level < 0   ? 0
+               : period_level == 0 ? fresh
+                                   : (moved >> period_level) & ONES;
+  if (!(fresh & earlier) && !period &&
+      !(scan->timeline_history_ends && (fresh | earlier)) &&
+      !(fresh && (phase_open || efsan_ws_timeline_seen_before)))
+    return;
+  efsan_ws_timeline_note(word, fresh, earlier, period,
+                         scan->timeline_history_ends);
+}
 
 // For each shadow word that may have changed: the word with bit 0 moved
 // into bits 1..6 and the bits of the due levels (1..top_due: a sample where
@@ -271,8 +295,8 @@ sample_words(struct sample_scan *scan, u64 *words, uptr count, int top_due,
     if (estimating)
       any_stuck |= touched & ~cleared;
     // Before the phase's note: the timeline reads the phase's bitmap.
-    if (EFSAN_UNLIKELY(timeline) && fresh)
-      efsan_ws_timeline_note(&words[i], fresh);
+    if (EFSAN_UNLIKELY(timeline))
+      note_timeline(scan, &words[i], old, moved, fresh, phase_open);
     if (EFSAN_UNLIKELY(phase_open) && touched)
       efsan_ws_phase_note(&words[i], touched);
   }
@@ -361,6 +385,8 @@ static void take_sample(const bool *stop, bool phase_boundary) {
     }
   }
   scan.estimating = scan.count_shift || scan.clear_shift;
+  scan.timeline_period_level = efsan_ws_timeline_period_ends(sample);
+  scan.timeline_history_ends = scan.top_due == NUM_LEVELS - 1;
   for (int level = 1; level < NUM_LEVELS; level++) {
     if (level_shift[level] < in_force)
       level_shift[level] = (u8)in_force;

@@ -5,27 +5,32 @@
 // period to the next (a cache helps) or touched once (streamed: no cache
 // size helps).
 //
-// The sampler passes, for each shadow word, the lines it counts as touched
-// in the sample period that ends (efsan_ws_timeline_note). Four bitmaps of
-// one bit per line (1/8 of the shadow's reservation each, NORESERVE; what
-// is resident is 1/512 of the memory touched), as the phases' bitmap:
-//   - period: lines touched since the timeline's period began. The period is
-//     that of the first snapshot level of at least 100 ms (320 ms with the
-//     defaults); when it ends, its lines are split by object (the same
-//     attribution as the report's, efsan_ws_objects.c) and its largest
-//     objects kept: a series of the working set by object.
-//   - seen: lines touched in an earlier sample period;
-//   - reused: lines touched in a sample period after an earlier one (in
-//     several sample periods);
-//   - phase reused: the same within the open phase (a line is touched in an
-//     earlier sample period of the phase when the phase's own bitmap already
-//     holds it).
-// The cost: a few byte operations per shadow word with a counted line, on
-// the sampler thread, and the attribution once per period. The sampler
-// counts at most about 2 x snapshot_budget lines per period (estimated
-// snapshots), so the notes are bounded by the budget, not by the working
-// set; the attribution's CPU time is the sampler's and counts against
-// sampler_max_cpu like the scan's.
+// What a line's history needs is mostly in the shadow already: bits 1..6
+// of a line's byte say it was touched in an earlier sample period since
+// the top level's last snapshot, and bit k that it was touched in level
+// k's open period. The sampler passes a shadow word here only when that is
+// not enough (efsan_ws_timeline_note; most words of most samples: none):
+//   - period: at the end of the timeline's period (that of the first
+//     snapshot level of at least 100 ms, 320 ms with the defaults), the
+//     lines of that level's bit; they are split by object (the same
+//     attribution as the report's, efsan_ws_objects.c) and the largest
+//     objects kept: a series of the working set by object;
+//   - reused: lines counted in a sample period and touched in an earlier
+//     one (in several sample periods);
+//   - seen: at the top level's snapshot, which clears bits 1..6, the lines
+//     touched so far: from then on a line's earlier periods are its level
+//     bits or this bitmap (and every word with counted lines is passed);
+//   - phase reused: lines counted in a sample period of the open phase that
+//     the phase's own bitmap already holds (touched in an earlier one).
+// Each is a bitmap of one bit per line (1/8 of the shadow's reservation,
+// NORESERVE; what is resident is 1/512 of the memory noted), as the
+// phases' bitmap. The cost: per sample, a few ALU operations per shadow
+// word with a counted line and a bitmap byte read for those with a reused
+// one; once per period, the period's lines and the attribution. The
+// sampler counts at most about 2 x snapshot_budget lines per sample
+// (estimated snapshots), so the notes are bounded by the budget, not by
+// the working set; the timeline's CPU time is the sampler's and counts
+// against sampler_max_cpu like the scan's.
 //
 // Estimated snapshots: beyond snapshot_budget lines per period the sampler
 // counts only a fixed selection of 1/2^s of the lines, so only those are
@@ -77,6 +82,7 @@ struct entry {
 };
 
 u8 *efsan_ws_timeline_bits; // the period bitmap, null while off
+bool efsan_ws_timeline_seen_before;
 static struct bitmap period_map, seen_map, reused_map, phase_reused_map;
 static struct entry *entries;
 static u32 num_entries, max_entries;
@@ -95,7 +101,8 @@ static u64 period_ms(void) {
 }
 
 void efsan_ws_timeline_init(void) {
-  if (!efsan_flags.record_snapshots || !efsan_ws_objects_enabled())
+  if (!efsan_flags.record_snapshots || !efsan_flags.record_timeline ||
+      !efsan_ws_objects_enabled())
     return;
   level = 0;
   period_samples = 1;
@@ -198,17 +205,37 @@ static u8 selected(uptr index, int shift) {
                : 0xff;
 }
 
-void efsan_ws_timeline_note(const u64 *shadow_word, u64 fresh) {
+int efsan_ws_timeline_period_ends(u32 sample) {
+  if (!efsan_ws_timeline_bits || sample % period_samples)
+    return -1;
+  return level;
+}
+
+static bool bitmap_holds(const struct bitmap *b, uptr index) {
+  for (u32 r = 0; r < b->ranges; r++)
+    if (index >= b->lo[r] && index <= b->hi[r])
+      return true;
+  return false;
+}
+
+void efsan_ws_timeline_note(const u64 *shadow_word, u64 fresh, u64 earlier,
+                            u64 period, bool history_ends) {
   u8 lines = gather(fresh);
+  u8 before = gather(earlier);
   uptr index = index_of(shadow_word);
-  bitmap_or(&period_map, index, lines);
-  u8 seen = seen_map.bits[index];
-  if (seen & lines)
-    bitmap_or(&reused_map, index, seen & lines);
-  bitmap_or(&seen_map, index, lines);
+  if (lines && efsan_ws_timeline_seen_before && bitmap_holds(&seen_map, index))
+    before |= seen_map.bits[index];
+  if (before & lines)
+    bitmap_or(&reused_map, index, before & lines);
+  if (period)
+    bitmap_or(&period_map, index, gather(period));
+  if (history_ends && (before | lines)) {
+    bitmap_or(&seen_map, index, before | lines);
+    efsan_ws_timeline_seen_before = true;
+  }
   // Before the phase's bitmap takes this period's lines: what it holds was
   // touched in an earlier sample period of the phase.
-  if (efsan_ws_phase_bits) {
+  if (efsan_ws_phase_bits && lines) {
     u8 again = efsan_ws_phase_bits[index] & lines;
     if (again)
       bitmap_or(&phase_reused_map, index, again);
@@ -352,12 +379,18 @@ void efsan_ws_timeline_count_word(struct efsan_ws_objects *tally,
   uptr index = index_of(shadow_word);
   u8 sel = selected(index, run_shift);
   u8 now = gather(value) & sel;
-  u8 reused = (reused_map.bits[index] | (seen_map.bits[index] & now)) & sel;
+  u8 before = gather(efsan_ws_any_level_bit(value));
+  if (efsan_ws_timeline_seen_before && bitmap_holds(&seen_map, index))
+    before |= seen_map.bits[index];
+  u8 reused = (reused_map.bits[index] | (before & now)) & sel;
   if (reused)
     efsan_ws_objects_add_reused(tally, efsan_app_of_shadow((const u8 *)shadow_word),
                                 reused, 1ULL << run_shift);
-  if (closing_at_exit && now)
-    bitmap_or(&period_map, index, now);
+  // The open period's lines: those of the earlier samples of the period
+  // (its level's bit) and those touched since the last sample.
+  u8 open = level ? gather(value >> level) & sel : 0;
+  if (closing_at_exit && (now | open))
+    bitmap_or(&period_map, index, now | open);
 }
 
 void efsan_ws_timeline_before_report(bool at_exit) {
@@ -399,6 +432,7 @@ void efsan_ws_timeline_fork_child(void) {
     maps[i]->hi[0] = BITMAP_SIZE - 1;
     bitmap_clear(maps[i]);
   }
+  efsan_ws_timeline_seen_before = false;
   num_entries = 0;
   span = 1;
   closed = 0;
