@@ -47,6 +47,7 @@ class DICompositeType;
 class DILocalVariable;
 class DIType;
 class ScalarEvolution;
+class SCEV;
 class SCEVExpander;
 
 namespace efsan {
@@ -303,6 +304,21 @@ private:
 
 struct ExpandedRange; // a loop's range, expanded before it (markLoopRanges)
 struct LoopRangePlan;
+/// Bytes that one or more accesses of a loop with the same stride touch in
+/// iteration i: [Base + Stride * i, Base + Stride * i + Width), every line of
+/// them (Base is the lowest of their addresses in iteration 0).
+struct LoopRange {
+  const SCEV *Base; // pointer
+  int64_t Stride;   // bytes per iteration, 0 for a loop-invariant address
+  int64_t Width;    // bytes
+};
+/// -efsan-loop-range-marks and -efsan-loop-range-limit.
+bool loopRangeMarksEnabled();
+uint64_t loopRangeLimit();
+/// Adds Range to Ranges, merged into one of the same stride that starts at
+/// most a line away.
+void addLoopRange(SmallVectorImpl<LoopRange> &Ranges, LoopRange Range,
+                  ScalarEvolution &SE);
 
 /// Working set, loop level: marks the lines of the affine accesses of
 /// innermost loops once before a loop (or a chunk of iterations at a time)
@@ -317,9 +333,15 @@ public:
   /// Marks F's eligible loops by ranges; the accesses they cover get
   /// !nosanitize in the copies that need no check. Whether F changed.
   bool markLoopRanges(Function &F, AccessDescriber DescribeAccess);
+  /// Marks the affine accesses of F's innermost loops that may leave early
+  /// (EfficiencySanitizerEarlyExitLoops.cpp): the lines of the iterations
+  /// that ran, on each exit edge and every chunk of iterations, instead of a
+  /// check per access. Whether F changed.
+  bool markEarlyExitLoops(Function &F, AccessDescriber DescribeAccess);
 
 private:
   void emitRangeMark(Instruction *InsertBefore, Value *Lo, Value *Size);
+  void emitShortRangeMark(Instruction *InsertBefore, Value *Lo, Value *Size);
   Value *emitRangeMarkedTest(Instruction *InsertBefore, Value *Lo,
                              uint64_t Size);
   std::pair<Value *, Value *> shadowBytesOf(IRBuilder<> &IRB, Value *Lo,

@@ -64,6 +64,9 @@ static cl::opt<uint64_t> ClLoopTableLimit(
              "per loop or chunk; 0 turns this off"),
     cl::init(4096), cl::Hidden);
 
+bool llvm::efsan::loopRangeMarksEnabled() { return ClLoopRangeMarks; }
+uint64_t llvm::efsan::loopRangeLimit() { return ClLoopRangeLimit; }
+
 // A loop marked whole tests its tables only when it runs at least this many
 // iterations (backedge-taken count), enough to repay the test.
 static constexpr uint64_t kTableMinCount = 64;
@@ -83,14 +86,6 @@ BasicBlock *InsertPreheaderForLoop(Loop *L, DominatorTree *DT, LoopInfo *LI,
 
 namespace llvm {
 namespace efsan {
-/// Bytes that one or more accesses of a loop with the same stride touch in
-/// iteration i: [Base + Stride * i, Base + Stride * i + Width), every line of
-/// them (Base is the lowest of their addresses in iteration 0).
-struct LoopRange {
-  const SCEV *Base; // pointer
-  int64_t Stride;   // bytes per iteration, 0 for a loop-invariant address
-  int64_t Width;    // bytes
-};
 /// Bytes [Lo, Lo + Size) that contain every address of an access, whatever
 /// the loop does (a table indexed by a byte).
 struct LoopTable {
@@ -116,6 +111,31 @@ struct ExpandedRange {
 };
 } // namespace efsan
 } // namespace llvm
+
+// Adds Range to Ranges, merged into one of the same stride whose base is at
+// most a line away: in any run of iterations the gap between the two is
+// shorter than a line, so the merged range holds no untouched line.
+void llvm::efsan::addLoopRange(SmallVectorImpl<LoopRange> &Ranges,
+                               LoopRange Range, ScalarEvolution &SE) {
+  constexpr int64_t LineSize = int64_t(1) << kShadowScale;
+  for (LoopRange &Other : Ranges) {
+    if (Other.Stride != Range.Stride)
+      continue;
+    auto *BaseDiff =
+        dyn_cast<SCEVConstant>(SE.getMinusSCEV(Range.Base, Other.Base));
+    if (!BaseDiff || BaseDiff->getAPInt().getSignificantBits() > 16)
+      continue;
+    int64_t Lo = BaseDiff->getAPInt().getSExtValue(); // from Other.Base
+    if (Lo > LineSize || Lo < -LineSize)
+      continue;
+    int64_t Hi = std::max(Other.Width, Lo + Range.Width);
+    if (Lo < 0)
+      Other.Base = Range.Base;
+    Other.Width = Hi - std::min<int64_t>(Lo, 0);
+    return;
+  }
+  Ranges.push_back(Range);
+}
 
 // Loop-level marking (working set). An innermost loop whose only exit is at
 // its latch, with a computable backedge-taken count n and no instruction that
@@ -236,26 +256,7 @@ bool LoopRangeMarker::markLoopRanges(Function &F,
         if (!Probe.isSafeToExpandAt(Range.Base, Before))
           continue;
         Plan.Accesses.push_back(&I);
-        bool Merged = false;
-        for (LoopRange &Other : Plan.Ranges) {
-          if (Other.Stride != Range.Stride)
-            continue;
-          auto *BaseDiff =
-              dyn_cast<SCEVConstant>(SE.getMinusSCEV(Range.Base, Other.Base));
-          if (!BaseDiff || BaseDiff->getAPInt().getSignificantBits() > 16)
-            continue;
-          int64_t Lo = BaseDiff->getAPInt().getSExtValue(); // from Other.Base
-          if (Lo > LineSize || Lo < -LineSize)
-            continue;
-          int64_t Hi = std::max(Other.Width, Lo + Range.Width);
-          if (Lo < 0)
-            Other.Base = Range.Base;
-          Other.Width = Hi - std::min<int64_t>(Lo, 0);
-          Merged = true;
-          break;
-        }
-        if (!Merged)
-          Plan.Ranges.push_back(Range);
+        addLoopRange(Plan.Ranges, Range, SE);
       }
     }
     if (!Plan.Accesses.empty()) {
