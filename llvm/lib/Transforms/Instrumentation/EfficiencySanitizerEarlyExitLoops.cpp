@@ -39,8 +39,9 @@ static cl::opt<bool> ClLoopEarlyExitMarks(
     cl::desc("working-set: in an innermost loop that may leave early, mark "
              "the lines of its affine accesses (stride at most 64 bytes) "
              "behind, every chunk of iterations and on each exit edge, "
-             "instead of a check per access"),
-    cl::init(true), cl::Hidden);
+             "instead of a check per access (off: measured, it did not pay "
+             "on ph_word_count, sort and zstd, docs/performance.md)"),
+    cl::init(false), cl::Hidden);
 
 namespace {
 /// An access of a loop that may leave early: its range, and for each exit
@@ -116,13 +117,16 @@ bool LoopRangeMarker::markEarlyExitLoops(Function &F,
     if (!Preheader || !Latch ||
         !isa<BranchInst>(Preheader->getTerminator()))
       continue;
-    // The loops that leave only at the latch after a computable number of
-    // iterations are markLoopRanges's.
+    // Two exits at least: a scan that stops at an end or at what it finds
+    // (p < end && *p != c, ZSTD_count, a merge). The loops that leave only
+    // at the latch after a computable number of iterations are
+    // markLoopRanges's; those with a single, data-dependent exit are mostly
+    // short probes (a partition's `while (v[i] < pivot) i++`: one or two
+    // iterations), for which the marks on the exit cost more than the checks
+    // they replace (sort 1.40x -> 1.56x, docs/performance.md).
     SmallVector<BasicBlock *, 4> Exiting;
     L->getExitingBlocks(Exiting);
-    if (Exiting.empty() ||
-        (Exiting.size() == 1 && Exiting[0] == Latch &&
-         !isa<SCEVCouldNotCompute>(SE.getBackedgeTakenCount(L))))
+    if (Exiting.size() < 2)
       continue;
     EarlyExitPlan Plan{L, {}, {}, {}};
     bool Eligible = true;
