@@ -104,7 +104,6 @@ bool LoopRangeMarker::markEarlyExitLoops(Function &F,
     return false;
   ScalarEvolution &SE = FAM->getResult<ScalarEvolutionAnalysis>(F);
   DominatorTree &DT = FAM->getResult<DominatorTreeAnalysis>(F);
-  constexpr int64_t LineSize = int64_t(1) << kShadowScale;
 
   // markLoopRanges gave every innermost loop of the function a preheader;
   // the loops without one are its range marks' own.
@@ -177,27 +176,12 @@ bool LoopRangeMarker::markEarlyExitLoops(Function &F,
           continue;
         if (!isa<LoadInst>(I) && !isa<StoreInst>(I))
           continue;
-        std::optional<MemoryAccess> Access = DescribeAccess(I);
-        if (!Access || Access->Size > uint64_t(LineSize))
-          continue;
-        const SCEV *Addr = SE.getSCEV(Access->Addr);
-        LoopRange Range{Addr, 0, int64_t(Access->Size)};
-        if (!SE.isLoopInvariant(Addr, L)) {
-          auto *AR = dyn_cast<SCEVAddRecExpr>(Addr);
-          if (!AR || AR->getLoop() != L || !AR->isAffine())
-            continue;
-          auto *Step = dyn_cast<SCEVConstant>(AR->getStepRecurrence(SE));
-          if (!Step || Step->getAPInt().getSignificantBits() > 8)
-            continue;
-          Range.Stride = Step->getAPInt().getSExtValue();
-          if (Range.Stride > LineSize || Range.Stride < -LineSize)
-            continue;
-          Range.Base = AR->getStart();
-        }
-        if (!Probe.isSafeToExpandAt(Range.Base, Before))
+        std::optional<LoopRange> Range =
+            affineLoopRange(I, L, SE, Probe, Before, DescribeAccess);
+        if (!Range)
           continue;
         Plan.Instructions.push_back(&I);
-        Plan.Accesses.push_back({Range, Ran});
+        Plan.Accesses.push_back({*Range, Ran});
       }
     }
     // A scan: some access moves. A loop whose addresses all stay put (its
@@ -257,8 +241,7 @@ bool LoopRangeMarker::markEarlyExitLoops(Function &F,
     uint64_t MaxStride = 1;
     for (const LoopRange &Range : E.Chunk)
       MaxStride = std::max<uint64_t>(MaxStride, std::abs(Range.Stride));
-    uint64_t Chunk =
-        llvm::bit_floor(std::max<uint64_t>(loopRangeLimit() / MaxStride, 1));
+    uint64_t Chunk = chunkIterations(MaxStride);
 
     // The iteration the chunk started at, in a stack slot (only the cold
     // blocks and the exits read it).
@@ -298,20 +281,13 @@ bool LoopRangeMarker::markEarlyExitLoops(Function &F,
 
     // The countdown: at the top of the header, 0 means the chunk's C
     // iterations have run.
-    BasicBlock *Body = Header->splitBasicBlock(
-        Header->getFirstNonPHIIt(), Header->getName() + ".efsan.body");
+    auto [Body, Mark, Left] =
+        splitForCountdown(Header, "efsan.exit.chunk", "efsan.exit.left");
     if (Latch == Header)
       Latch = Body;
     for (auto &[From, To] : Plan.ExitEdges)
       if (From == Header)
         From = Body;
-    BasicBlock *Mark = BasicBlock::Create(Ctx, "efsan.exit.chunk", &F, Body);
-    IRB.SetInsertPoint(Header->getTerminator());
-    PHINode *Left = IRB.CreatePHI(Int64Ty, 2, "efsan.exit.left");
-    Header->getTerminator()->eraseFromParent();
-    IRB.SetInsertPoint(Header);
-    IRB.CreateCondBr(IRB.CreateICmpEQ(Left, IRB.getInt64(0)), Mark, Body,
-                     UnlikelyWeights);
     IRB.SetInsertPoint(Mark);
     LoadInst *ChunkFirst =
         IRB.CreateLoad(Int64Ty, FirstSlot, "efsan.exit.chunk.first");

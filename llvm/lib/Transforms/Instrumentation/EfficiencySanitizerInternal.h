@@ -46,6 +46,7 @@ namespace llvm {
 class DICompositeType;
 class DILocalVariable;
 class DIType;
+class Loop;
 class ScalarEvolution;
 class SCEV;
 class SCEVExpander;
@@ -312,9 +313,17 @@ struct LoopRange {
   int64_t Stride;   // bytes per iteration, 0 for a loop-invariant address
   int64_t Width;    // bytes
 };
-/// -efsan-loop-range-marks and -efsan-loop-range-limit.
+/// -efsan-loop-range-marks.
 bool loopRangeMarksEnabled();
-uint64_t loopRangeLimit();
+/// Iterations of a chunk whose largest stride is MaxStride bytes (>= 1).
+uint64_t chunkIterations(uint64_t MaxStride);
+/// The range of an access of L (loop-invariant or affine address, step and
+/// size at most a line, start expandable before Before), if it has one.
+std::optional<LoopRange> affineLoopRange(Instruction &I, Loop *L,
+                                         ScalarEvolution &SE,
+                                         SCEVExpander &Probe,
+                                         Instruction *Before,
+                                         AccessDescriber DescribeAccess);
 /// Adds Range to Ranges, merged into one of the same stride that starts at
 /// most a line away.
 void addLoopRange(SmallVectorImpl<LoopRange> &Ranges, LoopRange Range,
@@ -342,6 +351,9 @@ public:
 private:
   void emitRangeMark(Instruction *InsertBefore, Value *Lo, Value *Size);
   void emitShortRangeMark(Instruction *InsertBefore, Value *Lo, Value *Size);
+  std::tuple<BasicBlock *, BasicBlock *, PHINode *>
+  splitForCountdown(BasicBlock *Header, const Twine &MarkName,
+                    const Twine &LeftName);
   Value *emitRangeMarkedTest(Instruction *InsertBefore, Value *Lo,
                              uint64_t Size);
   std::pair<Value *, Value *> shadowBytesOf(IRBuilder<> &IRB, Value *Lo,
