@@ -117,6 +117,7 @@ new_files=(
   llvm/lib/Transforms/Instrumentation/EfficiencySanitizerAllocWrappers.cpp
   llvm/lib/Transforms/Instrumentation/EfficiencySanitizerInternal.h
   llvm/lib/Transforms/Instrumentation/EfficiencySanitizerCountdown.cpp
+  llvm/lib/Transforms/Instrumentation/EfficiencySanitizerEarlyExitLoops.cpp
   llvm/lib/Transforms/Instrumentation/EfficiencySanitizerLoopRanges.cpp
   llvm/lib/Transforms/Instrumentation/EfficiencySanitizerMemberNames.cpp
   llvm/lib/Transforms/Instrumentation/EfficiencySanitizerStructFields.cpp

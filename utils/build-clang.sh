@@ -47,6 +47,7 @@ PASS_TUS=(
   llvm/lib/Transforms/Instrumentation/EfficiencySanitizer.cpp
   llvm/lib/Transforms/Instrumentation/EfficiencySanitizerAllocWrappers.cpp
   llvm/lib/Transforms/Instrumentation/EfficiencySanitizerCountdown.cpp
+  llvm/lib/Transforms/Instrumentation/EfficiencySanitizerEarlyExitLoops.cpp
   llvm/lib/Transforms/Instrumentation/EfficiencySanitizerLoopRanges.cpp
   llvm/lib/Transforms/Instrumentation/EfficiencySanitizerMemberNames.cpp
   llvm/lib/Transforms/Instrumentation/EfficiencySanitizerStructFields.cpp

@@ -383,11 +383,12 @@ bool EfficiencySanitizer::instrumentFunction(Function &F) {
   // Before anything is emitted: the pass's own calls take addresses too.
   if (CacheFrag)
     StructFields.noteFieldEscapes(F);
-  bool LoopsMarked =
-      !CacheFrag && ClInstrumentLoadsAndStores &&
-      LoopRanges.markLoopRanges(F, [&](Instruction &I) {
-        return describeAccess(I);
-      });
+  bool LoopsMarked = false;
+  if (!CacheFrag && ClInstrumentLoadsAndStores) {
+    auto Describe = [&](Instruction &I) { return describeAccess(I); };
+    LoopsMarked = LoopRanges.markLoopRanges(F, Describe);
+    LoopsMarked |= LoopRanges.markEarlyExitLoops(F, Describe);
+  }
   for (BasicBlock &BB : F) {
     SmallVector<MemoryAccess, 8> Run;
     auto EndRunBefore = [&](Instruction *End) {

@@ -46,7 +46,9 @@ namespace llvm {
 class DICompositeType;
 class DILocalVariable;
 class DIType;
+class Loop;
 class ScalarEvolution;
+class SCEV;
 class SCEVExpander;
 
 namespace efsan {
@@ -303,6 +305,29 @@ private:
 
 struct ExpandedRange; // a loop's range, expanded before it (markLoopRanges)
 struct LoopRangePlan;
+/// Bytes that one or more accesses of a loop with the same stride touch in
+/// iteration i: [Base + Stride * i, Base + Stride * i + Width), every line of
+/// them (Base is the lowest of their addresses in iteration 0).
+struct LoopRange {
+  const SCEV *Base; // pointer
+  int64_t Stride;   // bytes per iteration, 0 for a loop-invariant address
+  int64_t Width;    // bytes
+};
+/// -efsan-loop-range-marks.
+bool loopRangeMarksEnabled();
+/// Iterations of a chunk whose largest stride is MaxStride bytes (>= 1).
+uint64_t chunkIterations(uint64_t MaxStride);
+/// The range of an access of L (loop-invariant or affine address, step and
+/// size at most a line, start expandable before Before), if it has one.
+std::optional<LoopRange> affineLoopRange(Instruction &I, Loop *L,
+                                         ScalarEvolution &SE,
+                                         SCEVExpander &Probe,
+                                         Instruction *Before,
+                                         AccessDescriber DescribeAccess);
+/// Adds Range to Ranges, merged into one of the same stride that starts at
+/// most a line away.
+void addLoopRange(SmallVectorImpl<LoopRange> &Ranges, LoopRange Range,
+                  ScalarEvolution &SE);
 
 /// Working set, loop level: marks the lines of the affine accesses of
 /// innermost loops once before a loop (or a chunk of iterations at a time)
@@ -317,9 +342,18 @@ public:
   /// Marks F's eligible loops by ranges; the accesses they cover get
   /// !nosanitize in the copies that need no check. Whether F changed.
   bool markLoopRanges(Function &F, AccessDescriber DescribeAccess);
+  /// Marks the affine accesses of F's innermost loops that may leave early
+  /// (EfficiencySanitizerEarlyExitLoops.cpp): the lines of the iterations
+  /// that ran, on each exit edge and every chunk of iterations, instead of a
+  /// check per access. Whether F changed.
+  bool markEarlyExitLoops(Function &F, AccessDescriber DescribeAccess);
 
 private:
   void emitRangeMark(Instruction *InsertBefore, Value *Lo, Value *Size);
+  void emitShortRangeMark(Instruction *InsertBefore, Value *Lo, Value *Size);
+  std::tuple<BasicBlock *, BasicBlock *, PHINode *>
+  splitForCountdown(BasicBlock *Header, const Twine &MarkName,
+                    const Twine &LeftName);
   Value *emitRangeMarkedTest(Instruction *InsertBefore, Value *Lo,
                              uint64_t Size);
   std::pair<Value *, Value *> shadowBytesOf(IRBuilder<> &IRB, Value *Lo,

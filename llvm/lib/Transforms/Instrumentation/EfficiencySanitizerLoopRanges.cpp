@@ -64,6 +64,8 @@ static cl::opt<uint64_t> ClLoopTableLimit(
              "per loop or chunk; 0 turns this off"),
     cl::init(4096), cl::Hidden);
 
+bool llvm::efsan::loopRangeMarksEnabled() { return ClLoopRangeMarks; }
+
 // A loop marked whole tests its tables only when it runs at least this many
 // iterations (backedge-taken count), enough to repay the test.
 static constexpr uint64_t kTableMinCount = 64;
@@ -83,14 +85,6 @@ BasicBlock *InsertPreheaderForLoop(Loop *L, DominatorTree *DT, LoopInfo *LI,
 
 namespace llvm {
 namespace efsan {
-/// Bytes that one or more accesses of a loop with the same stride touch in
-/// iteration i: [Base + Stride * i, Base + Stride * i + Width), every line of
-/// them (Base is the lowest of their addresses in iteration 0).
-struct LoopRange {
-  const SCEV *Base; // pointer
-  int64_t Stride;   // bytes per iteration, 0 for a loop-invariant address
-  int64_t Width;    // bytes
-};
 /// Bytes [Lo, Lo + Size) that contain every address of an access, whatever
 /// the loop does (a table indexed by a byte).
 struct LoopTable {
@@ -116,6 +110,61 @@ struct ExpandedRange {
 };
 } // namespace efsan
 } // namespace llvm
+
+// The range of an access of loop L whose address is loop-invariant or
+// affine with a step of at most a line, of at most a line itself, and whose
+// start can be expanded before Before; none otherwise.
+std::optional<LoopRange>
+llvm::efsan::affineLoopRange(Instruction &I, Loop *L, ScalarEvolution &SE,
+                             SCEVExpander &Probe, Instruction *Before,
+                             AccessDescriber DescribeAccess) {
+  constexpr int64_t LineSize = int64_t(1) << kShadowScale;
+  std::optional<MemoryAccess> Access = DescribeAccess(I);
+  if (!Access || Access->Size > uint64_t(LineSize))
+    return std::nullopt;
+  const SCEV *Addr = SE.getSCEV(Access->Addr);
+  LoopRange Range{Addr, 0, int64_t(Access->Size)};
+  if (!SE.isLoopInvariant(Addr, L)) {
+    auto *AR = dyn_cast<SCEVAddRecExpr>(Addr);
+    if (!AR || AR->getLoop() != L || !AR->isAffine())
+      return std::nullopt;
+    auto *Step = dyn_cast<SCEVConstant>(AR->getStepRecurrence(SE));
+    if (!Step || Step->getAPInt().getSignificantBits() > 8)
+      return std::nullopt;
+    Range.Stride = Step->getAPInt().getSExtValue();
+    if (Range.Stride > LineSize || Range.Stride < -LineSize)
+      return std::nullopt;
+    Range.Base = AR->getStart();
+  }
+  if (!Probe.isSafeToExpandAt(Range.Base, Before))
+    return std::nullopt;
+  return Range;
+}
+
+// Adds Range to Ranges, merged into one of the same stride whose base is at
+// most a line away: in any run of iterations the gap between the two is
+// shorter than a line, so the merged range holds no untouched line.
+void llvm::efsan::addLoopRange(SmallVectorImpl<LoopRange> &Ranges,
+                               LoopRange Range, ScalarEvolution &SE) {
+  constexpr int64_t LineSize = int64_t(1) << kShadowScale;
+  for (LoopRange &Other : Ranges) {
+    if (Other.Stride != Range.Stride)
+      continue;
+    auto *BaseDiff =
+        dyn_cast<SCEVConstant>(SE.getMinusSCEV(Range.Base, Other.Base));
+    if (!BaseDiff || BaseDiff->getAPInt().getSignificantBits() > 16)
+      continue;
+    int64_t Lo = BaseDiff->getAPInt().getSExtValue(); // from Other.Base
+    if (Lo > LineSize || Lo < -LineSize)
+      continue;
+    int64_t Hi = std::max(Other.Width, Lo + Range.Width);
+    if (Lo < 0)
+      Other.Base = Range.Base;
+    Other.Width = Hi - std::min<int64_t>(Lo, 0);
+    return;
+  }
+  Ranges.push_back(Range);
+}
 
 // Loop-level marking (working set). An innermost loop whose only exit is at
 // its latch, with a computable backedge-taken count n and no instruction that
@@ -152,7 +201,6 @@ bool LoopRangeMarker::markLoopRanges(Function &F,
     return false;
   ScalarEvolution &SE = FAM->getResult<ScalarEvolutionAnalysis>(F);
   DominatorTree &DT = FAM->getResult<DominatorTreeAnalysis>(F);
-  constexpr int64_t LineSize = int64_t(1) << kShadowScale;
 
   // A loop entered from a block that also branches elsewhere (the usual
   // guard of a rotated loop at the end of the pipeline) gets a preheader.
@@ -216,46 +264,12 @@ bool LoopRangeMarker::markLoopRanges(Function &F,
       for (Instruction &I : *BB) {
         if (I.hasMetadata(LLVMContext::MD_nosanitize))
           continue;
-        std::optional<MemoryAccess> Access = DescribeAccess(I);
-        if (!Access || Access->Size > uint64_t(LineSize))
-          continue;
-        const SCEV *Addr = SE.getSCEV(Access->Addr);
-        LoopRange Range{Addr, 0, int64_t(Access->Size)};
-        if (!SE.isLoopInvariant(Addr, L)) {
-          auto *AR = dyn_cast<SCEVAddRecExpr>(Addr);
-          if (!AR || AR->getLoop() != L || !AR->isAffine())
-            continue;
-          auto *Step = dyn_cast<SCEVConstant>(AR->getStepRecurrence(SE));
-          if (!Step || Step->getAPInt().getSignificantBits() > 8)
-            continue;
-          Range.Stride = Step->getAPInt().getSExtValue();
-          if (Range.Stride > LineSize || Range.Stride < -LineSize)
-            continue;
-          Range.Base = AR->getStart();
-        }
-        if (!Probe.isSafeToExpandAt(Range.Base, Before))
+        std::optional<LoopRange> Range =
+            affineLoopRange(I, L, SE, Probe, Before, DescribeAccess);
+        if (!Range)
           continue;
         Plan.Accesses.push_back(&I);
-        bool Merged = false;
-        for (LoopRange &Other : Plan.Ranges) {
-          if (Other.Stride != Range.Stride)
-            continue;
-          auto *BaseDiff =
-              dyn_cast<SCEVConstant>(SE.getMinusSCEV(Range.Base, Other.Base));
-          if (!BaseDiff || BaseDiff->getAPInt().getSignificantBits() > 16)
-            continue;
-          int64_t Lo = BaseDiff->getAPInt().getSExtValue(); // from Other.Base
-          if (Lo > LineSize || Lo < -LineSize)
-            continue;
-          int64_t Hi = std::max(Other.Width, Lo + Range.Width);
-          if (Lo < 0)
-            Other.Base = Range.Base;
-          Other.Width = Hi - std::min<int64_t>(Lo, 0);
-          Merged = true;
-          break;
-        }
-        if (!Merged)
-          Plan.Ranges.push_back(Range);
+        addLoopRange(Plan.Ranges, *Range, SE);
       }
     }
     if (!Plan.Accesses.empty()) {
@@ -451,25 +465,17 @@ PHINode *LoopRangeMarker::emitChunkMarks(
   uint64_t MaxStride = 1;
   for (const ExpandedRange &Range : Ranges)
     MaxStride = std::max<uint64_t>(MaxStride, std::abs(Range.Stride));
-  uint64_t Chunk =
-      llvm::bit_floor(std::max<uint64_t>(ClLoopRangeLimit / MaxStride, 1));
+  uint64_t Chunk = chunkIterations(MaxStride);
 
   Function &F = *Header->getParent();
   IRBuilder<> IRB(Ctx);
   IRB.SetInsertPointPastAllocas(&F);
   AllocaInst *FirstSlot =
       IRB.CreateAlloca(Int64Ty, nullptr, "efsan.chunk.first.slot");
-  BasicBlock *Body = Header->splitBasicBlock(Header->getFirstNonPHIIt(),
-                                             Header->getName() + ".efsan.body");
+  auto [Body, Mark, Left] =
+      splitForCountdown(Header, "efsan.chunk.mark", "efsan.chunk.left");
   if (Latch == Header)
     Latch = Body;
-  BasicBlock *Mark = BasicBlock::Create(Ctx, "efsan.chunk.mark", &F, Body);
-  IRB.SetInsertPoint(Header->getTerminator());
-  PHINode *Left = IRB.CreatePHI(Int64Ty, 2, "efsan.chunk.left");
-  Header->getTerminator()->eraseFromParent();
-  IRB.SetInsertPoint(Header);
-  IRB.CreateCondBr(IRB.CreateICmpEQ(Left, IRB.getInt64(0)), Mark, Body,
-                   UnlikelyWeights);
 
   // The chunk's last iteration is First + Ahead.
   IRB.SetInsertPoint(Mark);
@@ -905,4 +911,29 @@ void LoopRangeMarker::emitRangeMark(Instruction *InsertBefore, Value *Lo,
 
   IRB.SetInsertPoint(MarkTail);
   MarkUnmarkedBytes(TailAt, End, Done, "efsan.range.tail");
+}
+
+// Iterations per chunk for a largest stride of MaxStride bytes (at least 1):
+// the largest power of two whose iterations cover at most the limit.
+uint64_t llvm::efsan::chunkIterations(uint64_t MaxStride) {
+  return llvm::bit_floor(std::max<uint64_t>(ClLoopRangeLimit / MaxStride, 1));
+}
+
+// Splits Header after its phis into the countdown's test and the rest (the
+// body, returned): the header gets the phi Left and branches to a new,
+// empty block Mark (unlikely) when Left is 0, else to the body.
+std::tuple<BasicBlock *, BasicBlock *, PHINode *>
+LoopRangeMarker::splitForCountdown(BasicBlock *Header, const Twine &MarkName,
+                                   const Twine &LeftName) {
+  Function &F = *Header->getParent();
+  BasicBlock *Body = Header->splitBasicBlock(Header->getFirstNonPHIIt(),
+                                             Header->getName() + ".efsan.body");
+  BasicBlock *Mark = BasicBlock::Create(Ctx, MarkName, &F, Body);
+  IRBuilder<> IRB(Header->getTerminator());
+  PHINode *Left = IRB.CreatePHI(Int64Ty, 2, LeftName);
+  Header->getTerminator()->eraseFromParent();
+  IRB.SetInsertPoint(Header);
+  IRB.CreateCondBr(IRB.CreateICmpEQ(Left, IRB.getInt64(0)), Mark, Body,
+                   UnlikelyWeights);
+  return {Body, Mark, Left};
 }
