@@ -371,8 +371,9 @@ void cf_machine_settle(bool needed) {
       return;
     }
     if (cf_probe_pid != efsan_getpid()) {
-      // A child forked before the probe finished has no probe thread.
-      cf_probe_run(CF_PING_REPORT_ATTEMPTS);
+      // A child forked before the probe finished has no probe thread: the
+      // report's own attempts below measure.
+      cf_probe_ns = 0;
       cf_probe_done = 1;
     } else {
       // The program is done with its CPUs: the next attempt starts now.
@@ -389,8 +390,8 @@ void cf_machine_settle(bool needed) {
     return;
   }
   if (!cf_probe_ns && needed) {
-    // Every attempt met a busy CPU while the program ran; its threads are
-    // done now.
+    // Every attempt met a busy CPU while the program ran (or none ran in
+    // this process); its threads are done now.
     __atomic_store_n(&cf_probe_hurry, 1, __ATOMIC_RELEASE);
     u64 before = efsan_thread_cpu_ns();
     cf_probe_run(CF_PING_REPORT_ATTEMPTS);

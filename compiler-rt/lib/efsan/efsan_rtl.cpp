@@ -106,11 +106,13 @@ static constexpr int kStderrCopyMinFd = 250;
 // daemons do) may get the log's number back for a file of its own.
 static FileIdentity log_file_identity;
 
+static bool SameFile(const FileIdentity &a, const FileIdentity &b) {
+  return a.open && b.open && a.device == b.device && a.inode == b.inode;
+}
+
 static bool IsStartupFile(fd_t fd) {
-  const FileIdentity &then = fd == kStdoutFd ? startup_stdout : startup_stderr;
-  FileIdentity now = IdentityOf(fd);
-  return then.open && now.open && now.device == then.device &&
-         now.inode == then.inode;
+  return SameFile(IdentityOf(fd),
+                  fd == kStdoutFd ? startup_stdout : startup_stderr);
 }
 
 // fd 2 while it is the start-up stderr, else the copy of it while the
@@ -118,12 +120,9 @@ static bool IsStartupFile(fd_t fd) {
 static fd_t StartupStderrFd() {
   if (IsStartupFile(kStderrFd))
     return kStderrFd;
-  if (stderr_copy != kInvalidFd) {
-    FileIdentity copy = IdentityOf(stderr_copy);
-    if (copy.open && copy.device == startup_stderr.device &&
-        copy.inode == startup_stderr.inode)
-      return stderr_copy;
-  }
+  if (stderr_copy != kInvalidFd &&
+      SameFile(IdentityOf(stderr_copy), startup_stderr))
+    return stderr_copy;
   return kInvalidFd;
 }
 
@@ -160,10 +159,6 @@ static int OpenLogFile(char *name, uptr size) {
   internal_strncpy(report_file.full_path, name, sizeof(report_file.full_path));
   log_file_identity = IdentityOf((fd_t)fd);
   return 0;
-}
-
-static bool SameFile(const FileIdentity &a, const FileIdentity &b) {
-  return a.open && b.open && a.device == b.device && a.inode == b.inode;
 }
 
 // Called with report_file.mu held. If the program closed the log file's
