@@ -57,6 +57,7 @@ struct cf_thread_info {
   u32 tid;            // kernel thread id, for its CPU clock while it runs
   u64 cpu_ns;         // CPU time at exit
   u64 tool_ticks;     // TSC ticks the thread spent in the sampled path
+  u64 wait_ticks;     // TSC ticks it spent polling a value that did not change
   // Odd while the thread is in the line state machine: an entry the sweep
   // took off its line is reused only after the threads that were in there
   // have left (efsan_cache_frag_reclaim.c).
@@ -110,17 +111,101 @@ u64 cf_thread_line_ops(u32 thread) {
 static u64 cf_tsc_at_init, cf_ns_at_init;
 
 static inline u64 cf_ticks(void) { return __builtin_ia32_rdtsc(); }
+static u64 cf_ticks_to_ns(u64 ticks);
 
-// A sample timed on behalf of `weight` samples (the one timed among them).
-static void cf_count_tool_ticks(u32 thread, u64 start, u32 weight) {
+// A sample timed on behalf of `weight` samples (the one timed among them);
+// returns the tick it ended at.
+static u64 cf_count_tool_ticks(u32 thread, u64 start, u32 weight) {
+  u64 end = cf_ticks();
   if (thread >= CF_MAX_THREAD_INFOS)
-    return;
-  u64 ticks = cf_ticks() - start;
+    return end;
+  u64 ticks = end - start;
   cf_self.samples += weight;
   if (ticks > CF_MAX_SAMPLE_TICKS)
     ticks = cf_self.tool_ticks / cf_self.samples;
   cf_self.tool_ticks += ticks * weight;
   cf_store(&cf_thread_infos[thread].tool_ticks, cf_self.tool_ticks);
+  return end;
+}
+
+//===-- Time spent waiting --------------------------------------------------===//
+
+// A thread that polls a value another thread is to change (a queue's index,
+// a flag, a spin lock) burns CPU time for as long as the other thread takes,
+// and how long that is depends on the scheduler: descheduled, the other
+// thread makes it poll for whole time slices (a pinned ring: 35 s of CPU
+// per thread where both run 0.75 s side by side). The claims are priced on
+// the threads' time as if they ran side by side (efsan_cache_frag_impact.c),
+// so the runtime tells the polling apart: a sampled load of the same address
+// and value as the thread's previous CF_WAIT_RUN - 1 sampled accesses, about
+// a thousand accesses apart each, is a wait, and so is the time since the
+// sample before it. Short waits (a consumer a few items behind) change the
+// value between samples and stay the thread's own time, as they would side
+// by side; a loop that rereads a value it does not change among other
+// accesses rarely has three samples in a row on it (a third of its
+// accesses: 1 in 27). Timed by the samples' TSC reads: only while the
+// process has two threads or more, when every sample reads it.
+#define CF_WAIT_RUN 3
+struct cf_wait_state {
+  uptr addr;      // the address of the last sampled load; 0 after a store
+  u64 value;      // the value it read
+  u32 run;        // samples in a row that read it
+  u64 pending;    // ticks between them, not counted until the run is long enough
+  u64 last_end;   // tick at which the thread's last sample ended
+  u64 waits;      // gaps counted as waits (for their mean)
+};
+static __thread struct cf_wait_state cf_wait
+    __attribute__((tls_model("initial-exec")));
+
+static u64 cf_peek(uptr addr, uptr size) {
+  switch (size) {
+  case 1:
+    return __atomic_load_n((u8 *)addr, __ATOMIC_RELAXED);
+  case 2:
+    return __atomic_load_n((u16 *)addr, __ATOMIC_RELAXED);
+  case 4:
+    return __atomic_load_n((u32 *)addr, __ATOMIC_RELAXED);
+  default: // 8, or the first 8 bytes of a vector
+    return __atomic_load_n((u64 *)(addr & ~(uptr)7) , __ATOMIC_RELAXED);
+  }
+}
+
+static void cf_note_wait(u32 thread, uptr addr, uptr size, bool is_write,
+                         u64 start, u64 end) {
+  struct cf_wait_state *w = &cf_wait;
+  u64 gap = w->last_end && start > w->last_end ? start - w->last_end : 0;
+  w->last_end = end;
+  if (is_write || thread >= CF_MAX_THREAD_INFOS) {
+    w->addr = 0;
+    return;
+  }
+  u64 value = cf_peek(addr, size);
+  if (addr != w->addr || value != w->value) {
+    w->addr = addr;
+    w->value = value;
+    w->run = 1;
+    w->pending = 0;
+    return;
+  }
+  struct cf_thread_info *info = &cf_thread_infos[thread];
+  u64 waited = cf_load(&info->wait_ticks);
+  // A gap that long was descheduled midway: the wait's CPU time is that of
+  // an ordinary gap.
+  if (gap > CF_MAX_SAMPLE_TICKS)
+    gap = w->waits ? waited / w->waits : 0;
+  w->run++;
+  w->pending += gap;
+  if (w->run < CF_WAIT_RUN)
+    return;
+  w->waits += w->run == CF_WAIT_RUN ? CF_WAIT_RUN - 1 : 1;
+  cf_store(&info->wait_ticks, waited + w->pending);
+  w->pending = 0;
+}
+
+u64 cf_thread_wait_ns(u32 thread) {
+  if (thread >= CF_MAX_THREAD_INFOS)
+    return 0;
+  return cf_ticks_to_ns(cf_load(&cf_thread_infos[thread].wait_ticks));
 }
 
 // TSC ticks to ns at the rate they ran since start-up.
@@ -313,8 +398,11 @@ static __attribute__((noinline)) void cf_sample_access(void *addr, uptr size,
   }
   cf_sample_range((uptr)addr, size, flags & 1, (flags & 2) != 0, thread_plus1,
                   clock, pc);
-  if (weight)
-    cf_count_tool_ticks(thread_plus1 - 1, start, weight);
+  if (weight) {
+    u64 end = cf_count_tool_ticks(thread_plus1 - 1, start, weight);
+    if (weight == 1)
+      cf_note_wait(thread_plus1 - 1, (uptr)addr, size, flags & 1, start, end);
+  }
 }
 
 // preserve_most: the caller keeps its values in every register but r11

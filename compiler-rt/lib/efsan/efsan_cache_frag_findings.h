@@ -173,6 +173,13 @@ extern u64 cf_run_ns;
 extern uptr cf_hidden_findings;
 
 u64 cf_round(double x);
+// The threads' time side by side (efsan_cache_frag_impact.c): from what the
+// threads spent polling unchanged values, once the threads are done; returns
+// the CPU time by which the run's exceeds it, to take off the run's.
+u64 cf_prepare_side_by_side(void);
+// A program thread's own time (CPU time less the tool's) as it would be with
+// the threads side by side: waits the scheduler lengthened taken out.
+u64 cf_thread_side_by_side_ns(u32 thread);
 // Prices the finding from its views (efsan_cache_frag_impact.c); scale: the
 // finding's share of the views' invalidations.
 void cf_set_impact(struct cf_finding *f, struct cf_view *views, u32 count,

@@ -61,6 +61,80 @@ static double cf_reads_own_writes(const struct cf_view *v) {
   return writes > 0 ? read_back / writes : 0;
 }
 
+//===-- The threads' time side by side -------------------------------------===//
+
+// A thread that polls a value another thread is to change spends as long
+// waiting as the other thread takes to change it, and this run's scheduler
+// decides how long that is: side by side, a ring's consumer polls for the
+// tens of ns the producer takes per item; with the producer descheduled,
+// for the rest of a time slice (a pinned ring: 35 s of CPU per thread where
+// 0.75 s side by side, and a claim of 0.02 of it where the fix saves 0.4).
+// The claims are for the threads side by side, so a thread's time is its
+// work (its own time less the waits the runtime saw, efsan_cache_frag.c,
+// "Time spent waiting") made up, where it waited, to the longest work of
+// the other threads: side by side it would have waited for them, no more;
+// never more than it took. A thread whose waits are under
+// CF_WAIT_SIGNIFICANT of its time keeps its time (a sample's chance run on
+// an unchanged value). docs/CacheFrag.md, "Impact and thresholds".
+#define CF_WAIT_SIGNIFICANT 0.05
+static u64 *cf_side_by_side;
+static u32 cf_side_by_side_count;
+
+static u64 cf_thread_own_ns(u32 thread) {
+  u64 cpu = cf_thread_cpu_ns(thread), tool = cf_thread_tool_ns(thread);
+  return cpu > tool ? cpu - tool : 0;
+}
+
+u64 cf_prepare_side_by_side(void) {
+  u32 threads = efsan_thread_count();
+  if (threads > CF_MAX_THREAD_INFOS)
+    threads = CF_MAX_THREAD_INFOS;
+  cf_side_by_side = (u64 *)efsan_mmap(((uptr)threads + 1) * sizeof(u64));
+  cf_side_by_side_count = threads;
+  // The two longest works, so that each thread finds the longest of the
+  // others'.
+  u64 work[2] = {0, 0};
+  u32 longest = 0;
+  for (u32 t = 0; t < threads; t++) {
+    u64 own = cf_thread_own_ns(t), wait = cf_thread_wait_ns(t);
+    u64 w = own > wait ? own - wait : 0;
+    cf_side_by_side[t] = own;
+    if (w > work[0]) {
+      work[1] = work[0];
+      work[0] = w;
+      longest = t;
+    } else if (w > work[1]) {
+      work[1] = w;
+    }
+  }
+  u64 excess = 0;
+  for (u32 t = 0; t < threads; t++) {
+    u64 own = cf_side_by_side[t], wait = cf_thread_wait_ns(t);
+    if ((double)wait < CF_WAIT_SIGNIFICANT * (double)own)
+      continue;
+    u64 w = own > wait ? own - wait : 0;
+    u64 others = t == longest ? work[1] : work[0];
+    u64 side = w > others ? w : others;
+    if (side < own) {
+      cf_side_by_side[t] = side;
+      excess += own - side;
+    }
+    if (efsan_verbosity() >= 2)
+      efsan_report_line("cache-frag waits: T%u own %llu ns, polled unchanged "
+                        "values %llu ns, side by side %llu ns\n",
+                        t, own, wait, cf_side_by_side[t]);
+  }
+  return excess;
+}
+
+u64 cf_thread_side_by_side_ns(u32 thread) {
+  if (thread < cf_side_by_side_count)
+    return cf_side_by_side[thread];
+  return cf_thread_own_ns(thread);
+}
+
+//===-- Pricing ---------------------------------------------------------------===//
+
 // The time the fix saves each involved thread, from the model's
 // invalidations that the fix removes (scale: the finding's share of them)
 // and the threads' CPU time. A writer's invalidation makes it wait for the
@@ -77,7 +151,8 @@ static double cf_reads_own_writes(const struct cf_view *v) {
 // the thread can lose up to CF_CONTENDED_RMW_SHARE; a thread that writes
 // both ways is priced in proportion. The threads' time is their CPU time
 // less the tool's own sampled path (the program's own time, as a plain
-// build would spend it).
+// build would spend it), with the waits this run's scheduler lengthened
+// taken out (above).
 // Padding removes the false-sharing invalidations only. Private copies
 // (several writers of the same bytes) remove them all, and so do the
 // lines of their own plus cached reads advised where each byte has one
@@ -111,8 +186,7 @@ void cf_set_impact(struct cf_finding *f, struct cf_view *views, u32 count,
     // after the others ended must not dilute the share.
     if (!v->involved || v->thread == EFSAN_INTERNAL_THREAD)
       continue;
-    u64 cpu = cf_thread_cpu_ns(v->thread), tool = cf_thread_tool_ns(v->thread);
-    cpu = cpu > tool ? cpu - tool : 0;
+    u64 cpu = cf_thread_side_by_side_ns(v->thread);
     u64 accesses = cf_thread_accesses(v->thread);
     if (!cpu || !accesses)
       continue;

@@ -335,6 +335,8 @@ u64 cf_thread_cpu_ns(u32 thread);
 // The part of it the tool's sampled path took, and that of all threads.
 u64 cf_thread_tool_ns(u32 thread);
 u64 cf_tool_ns(void);
+// The part of it the thread spent polling a value that did not change.
+u64 cf_thread_wait_ns(u32 thread);
 
 // What the machine does (efsan_cache_frag_machine.c): the cost of moving a
 // line between two cores, in ns, and where the value comes from ("measured",

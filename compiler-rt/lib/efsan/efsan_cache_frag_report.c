@@ -748,6 +748,8 @@ void efsan_cache_frag_report(void) {
   u64 process = efsan_process_cpu_ns(),
       tool = cf_machine_cpu_ns() + cf_tool_ns();
   cf_run_ns = process > tool ? process - tool : process;
+  u64 waits = cf_prepare_side_by_side();
+  cf_run_ns = cf_run_ns > waits ? cf_run_ns - waits : 0;
   uptr n = cf_collect_findings(findings, records, record_count);
   cf_sort_findings(findings, n);
   uptr counts[4] = {0, 0, 0, 0};
