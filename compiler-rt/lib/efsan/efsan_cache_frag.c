@@ -142,10 +142,12 @@ static u64 cf_count_tool_ticks(u32 thread, u64 start, u32 weight) {
 // sample before it. Short waits (a consumer a few items behind) change the
 // value between samples and stay the thread's own time, as they would side
 // by side; a loop that rereads a value it does not change among other
-// accesses rarely has three samples in a row on it (a third of its
-// accesses: 1 in 27). Timed by the samples' TSC reads: only while the
-// process has two threads or more, when every sample reads it.
-#define CF_WAIT_RUN 3
+// accesses (a volatile pointer beside a strncpy: half of them) rarely has
+// CF_WAIT_RUN samples in a row on it (1 in 256), where a thread that polls
+// for a time slice has thousands. A sampled libc or mem* range breaks the
+// run. Timed by the samples' TSC reads: only while the process has two
+// threads or more, when every sample reads it.
+#define CF_WAIT_RUN 8
 struct cf_wait_state {
   uptr addr;      // the address of the last sampled load; 0 after a store
   u64 value;      // the value it read
@@ -442,6 +444,7 @@ void efsan_cache_frag_libc_range(uptr addr, uptr size, int is_write,
   uptr end = addr + size;
   if (!cf_libc_thread_plus1 || !size || end < addr)
     return;
+  cf_wait.addr = 0; // not a poll
   uptr first_line = addr & ~(uptr)(EFSAN_CACHE_LINE_SIZE - 1);
   u64 lines = (end - first_line + EFSAN_CACHE_LINE_SIZE - 1) >>
               EFSAN_CACHE_LINE_SHIFT;
@@ -481,6 +484,7 @@ void efsan_cache_frag_access(uptr addr, uptr size, int is_write, uptr pc) {
     u32 thread_plus1 = cf_end_period(&clock);
     if (!thread_plus1)
       return;
+    cf_wait.addr = 0; // not a poll
     uptr line = first_line + (done - 1) * EFSAN_CACHE_LINE_SIZE;
     uptr lo = addr > line ? addr : line;
     uptr hi = end < line + EFSAN_CACHE_LINE_SIZE ? end
