@@ -158,9 +158,6 @@ private:
                                  CheckedSpans &Spans);
   void instrumentWorkingSetFunction(Function &F, ArrayRef<AccessRun> Runs);
 
-  void emitWorkingSetFastPath(Instruction *InsertBefore, Value *Addr);
-  void emitWorkingSetTwoLineFastPath(Instruction *InsertBefore, Value *Addr,
-                                     uint64_t Size);
   void emitAccessCallout(IRBuilder<> &IRB, Value *Addr, uint64_t Size,
                          Align Alignment, bool IsWrite);
 
@@ -752,9 +749,10 @@ void EfficiencySanitizer::instrumentWorkingSetBlock(
       StartAlignment = std::max(
           StartAlignment, commonAlignment(Alignment, Offset - Check.Begin));
     if (Span <= StartAlignment.value())
-      emitWorkingSetFastPath(Check.InsertBefore, Start);
+      emitWorkingSetFastPath(*this, Check.InsertBefore, Start);
     else
-      emitWorkingSetTwoLineFastPath(Check.InsertBefore, Start, Span);
+      emitWorkingSetTwoLineFastPath(*this, Check.InsertBefore, Start,
+                                    ConstantInt::get(IntptrTy, Span - 1));
   }
 }
 
@@ -771,8 +769,10 @@ void efsan::markNoSanitize(Instruction *I) {
 // shadow byte, unconditionally: a load to test it first could be answered
 // before the shadow store is visible, and the sampler, which clears the byte
 // and then reads the shadow, could miss both.
-void EfficiencySanitizer::emitWorkingSetFastPath(Instruction *InsertBefore,
-                                                 Value *Addr) {
+void efsan::emitWorkingSetFastPath(const ModuleContext &MC,
+                                   Instruction *InsertBefore, Value *Addr) {
+  IntegerType *Int8Ty = MC.Int8Ty, *IntptrTy = MC.IntptrTy;
+  PointerType *PtrTy = MC.PtrTy;
   IRBuilder<> IRB(InsertBefore);
   Value *Line = IRB.CreateLShr(IRB.CreatePtrToInt(Addr, IntptrTy),
                                kShadowScale);
@@ -785,7 +785,7 @@ void EfficiencySanitizer::emitWorkingSetFastPath(Instruction *InsertBefore,
       IRB.CreateAnd(Byte, kWorkingSetSampledBit), IRB.getInt8(0));
   Instruction *MarkTerm =
       SplitBlockAndInsertIfThen(NotSampled, InsertBefore->getIterator(),
-                                /*Unreachable=*/false, UnlikelyWeights);
+                                /*Unreachable=*/false, MC.UnlikelyWeights);
   // Reloading lets the backend emit one read-modify-write `or` to memory
   // and keeps the loaded byte out of a register on the hot path.
   IRB.SetInsertPoint(MarkTerm);
@@ -810,7 +810,7 @@ void efsan::emitChangedPageMark(IRBuilder<> &IRB, Value *ShadowInt) {
   markNoSanitize(Store);
 }
 
-// s1 = shadow(a); s2 = shadow(a + size - 1);
+// s1 = shadow(a); s2 = shadow(a + size - 1) (LastOffset: size - 1, 0 to 63);
 // if (!(*s1 & *s2 & 1)) {
 //   *s1 |= 0x81; *s2 |= 0x81; changed[s1 >> 12] = 1; changed[s2 >> 12] = 1;
 // }
@@ -825,16 +825,18 @@ void efsan::emitChangedPageMark(IRBuilder<> &IRB, Value *ShadowInt) {
 // access happening now (the sampler may count the line in the next period
 // too, within the one-sample uncertainty of a sample), and it runs once per
 // line and sample period.
-void EfficiencySanitizer::emitWorkingSetTwoLineFastPath(
-    Instruction *InsertBefore, Value *Addr, uint64_t Size) {
+void efsan::emitWorkingSetTwoLineFastPath(const ModuleContext &MC,
+                                          Instruction *InsertBefore,
+                                          Value *Addr, Value *LastOffset) {
+  IntegerType *Int8Ty = MC.Int8Ty, *IntptrTy = MC.IntptrTy;
+  PointerType *PtrTy = MC.PtrTy;
   IRBuilder<> IRB(InsertBefore);
   Value *Int = IRB.CreatePtrToInt(Addr, IntptrTy);
   Value *Offset = ConstantInt::get(IntptrTy, kShadowOffset);
   Value *FirstShadow =
       IRB.CreateAdd(IRB.CreateLShr(Int, kShadowScale), Offset);
   Value *LastShadow = IRB.CreateAdd(
-      IRB.CreateLShr(IRB.CreateAdd(Int, ConstantInt::get(IntptrTy, Size - 1)),
-                     kShadowScale),
+      IRB.CreateLShr(IRB.CreateAdd(Int, LastOffset), kShadowScale),
       Offset);
   Value *First = IRB.CreateIntToPtr(FirstShadow, PtrTy);
   Value *Last = IRB.CreateIntToPtr(LastShadow, PtrTy);
@@ -847,7 +849,7 @@ void EfficiencySanitizer::emitWorkingSetTwoLineFastPath(
       IRB.getInt8(0));
   Instruction *MarkTerm =
       SplitBlockAndInsertIfThen(NotSampled, InsertBefore->getIterator(),
-                                /*Unreachable=*/false, UnlikelyWeights);
+                                /*Unreachable=*/false, MC.UnlikelyWeights);
   IRBuilder<> Cold(MarkTerm);
   for (Value *Shadow : {First, Last}) {
     LoadInst *Current = Cold.CreateAlignedLoad(Int8Ty, Shadow, Align(1));

@@ -103,6 +103,16 @@ struct ModuleContext {
 /// (nor a second run of the pass) touches it.
 void markNoSanitize(Instruction *I);
 
+/// Working set: checks the line of Addr before InsertBefore and marks it in
+/// a cold block if it lacks bit 0 (an access within one line).
+void emitWorkingSetFastPath(const ModuleContext &MC, Instruction *InsertBefore,
+                            Value *Addr);
+/// The same for the lines of Addr and Addr + LastOffset (an intptr, 0 to
+/// 63): the bytes of an access of at most 64 bytes.
+void emitWorkingSetTwoLineFastPath(const ModuleContext &MC,
+                                   Instruction *InsertBefore, Value *Addr,
+                                   Value *LastOffset);
+
 /// changed[shadow >> 12] = 1 for the shadow byte at ShadowInt (an intptr).
 void emitChangedPageMark(IRBuilder<> &IRB, Value *ShadowInt);
 
