@@ -21,7 +21,8 @@
 // This file owns the pass entry, the module's runtime declarations, tool id
 // and constructor, which accesses are instrumented, and the per-access
 // instrumentation of both tools. It does not own the working set's
-// loop-level marking (EfficiencySanitizerLoopRanges.cpp), cache-frag's
+// loop-level marking (EfficiencySanitizerLoopRanges.cpp) nor its inline
+// compares (EfficiencySanitizerCompares.cpp), cache-frag's
 // sampling countdown (EfficiencySanitizerCountdown.cpp), the struct field
 // tables cache-frag counts accesses in (EfficiencySanitizerStructFields.cpp)
 // nor the source names of types and members
@@ -41,6 +42,8 @@
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Analysis/CaptureTracking.h"
+#include "llvm/Analysis/TargetLibraryInfo.h"
+#include "llvm/Analysis/TargetTransformInfo.h"
 #include "llvm/Analysis/ValueTracking.h"
 #include "llvm/IR/Constants.h"
 #include "llvm/IR/DataLayout.h"
@@ -169,6 +172,7 @@ private:
   MemberNames Names;              // cache-frag
   StructFieldTables StructFields; // cache-frag
   CacheFragCountdown Countdown;   // cache-frag
+  FunctionAnalysisManager *FAM;
 
   FunctionCallee AlignedLoad[kNumSizeClasses], AlignedStore[kNumSizeClasses];
   FunctionCallee UnalignedLoad[kNumSizeClasses],
@@ -183,7 +187,7 @@ EfficiencySanitizer::EfficiencySanitizer(Module &M,
                                          EfficiencySanitizerOptions::Type Tool,
                                          FunctionAnalysisManager *FAM)
     : ModuleContext(M), Tool(Tool), LoopRanges(M, FAM), Names(M),
-      StructFields(M), Countdown(M, StructFields) {}
+      StructFields(M), Countdown(M, StructFields), FAM(FAM) {}
 
 ModuleContext::ModuleContext(Module &M)
     : M(M), Ctx(M.getContext()), DL(M.getDataLayout()) {
@@ -372,6 +376,7 @@ bool EfficiencySanitizer::instrumentFunction(Function &F) {
   SmallVector<AccessRun, 16> AccessRuns;
   SmallVector<MemIntrinsic *, 4> MemIntrinsics;
   SmallVector<IntrinsicInst *, 4> MaskedAccesses;
+  SmallVector<CallInst *, 4> Compares; // working set
   // Cache-frag only: where the countdown is synced with the thread's.
   SmallVector<CallBase *, 16> CallSites;
   SmallVector<Instruction *, 4> Exits;
@@ -412,6 +417,9 @@ bool EfficiencySanitizer::instrumentFunction(Function &F) {
       } else if (auto *II = dyn_cast<IntrinsicInst>(&I)) {
         if (willInstrumentMaskedAccess(II))
           MaskedAccesses.push_back(II);
+      } else if (auto *CI = dyn_cast<CallInst>(&I)) {
+        if (!CacheFrag && isWorkingSetCompare(*CI))
+          Compares.push_back(CI);
       }
     }
     EndRunBefore(BB.getTerminator());
@@ -424,7 +432,8 @@ bool EfficiencySanitizer::instrumentFunction(Function &F) {
   }
 
   bool Changed = LoopsMarked || !AccessRuns.empty() ||
-                 !MaskedAccesses.empty() || !MemIntrinsics.empty();
+                 !MaskedAccesses.empty() || !MemIntrinsics.empty() ||
+                 !Compares.empty();
   if (!CacheFrag) {
     instrumentWorkingSetFunction(F, AccessRuns);
   } else if (!AccessRuns.empty()) {
@@ -435,6 +444,10 @@ bool EfficiencySanitizer::instrumentFunction(Function &F) {
     instrumentMaskedAccess(II);
   for (MemIntrinsic *MI : MemIntrinsics)
     instrumentMemIntrinsic(MI);
+  for (CallInst *CI : Compares)
+    instrumentWorkingSetCompare(
+        *this, CI, FAM ? &FAM->getResult<TargetIRAnalysis>(F) : nullptr,
+        FAM ? &FAM->getResult<TargetLibraryAnalysis>(F) : nullptr);
   Countdown.promoteCountdown(F);
   if (CacheFrag)
     Names.describeHeapAllocations(F);
