@@ -116,6 +116,7 @@ new_files=(
   llvm/lib/Transforms/Instrumentation/EfficiencySanitizer.cpp
   llvm/lib/Transforms/Instrumentation/EfficiencySanitizerAllocWrappers.cpp
   llvm/lib/Transforms/Instrumentation/EfficiencySanitizerInternal.h
+  llvm/lib/Transforms/Instrumentation/EfficiencySanitizerCompares.cpp
   llvm/lib/Transforms/Instrumentation/EfficiencySanitizerCountdown.cpp
   llvm/lib/Transforms/Instrumentation/EfficiencySanitizerEarlyExitLoops.cpp
   llvm/lib/Transforms/Instrumentation/EfficiencySanitizerLoopRanges.cpp

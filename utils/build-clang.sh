@@ -46,6 +46,7 @@ EXTRA_TUS=(
 PASS_TUS=(
   llvm/lib/Transforms/Instrumentation/EfficiencySanitizer.cpp
   llvm/lib/Transforms/Instrumentation/EfficiencySanitizerAllocWrappers.cpp
+  llvm/lib/Transforms/Instrumentation/EfficiencySanitizerCompares.cpp
   llvm/lib/Transforms/Instrumentation/EfficiencySanitizerCountdown.cpp
   llvm/lib/Transforms/Instrumentation/EfficiencySanitizerEarlyExitLoops.cpp
   llvm/lib/Transforms/Instrumentation/EfficiencySanitizerLoopRanges.cpp

@@ -54,9 +54,10 @@ static void start_tool(int tool) {
   efsan_regions_init();
   efsan_vreport(1, "EfficiencySanitizer: tool %s, shadow [0x%llx, 0x%llx)\n",
                 tool_name(tool), EFSAN_SHADOW_OFFSET, EFSAN_SHADOW_END);
-  if (tool == EFSAN_TOOL_WORKING_SET)
+  if (tool == EFSAN_TOOL_WORKING_SET) {
     efsan_ws_init();
-  else
+    efsan_publish_inline_compares();
+  } else
     efsan_cache_frag_init();
   tool_started = true;
 }

@@ -191,6 +191,13 @@ void *efsan_internal_memmove(void *dest, const void *src, uptr n);
 void *efsan_real_memcpy(void *dest, const void *src, uptr n);
 void *efsan_real_memmove(void *dest, const void *src, uptr n);
 void *efsan_real_memset(void *dest, int c, uptr n);
+// The working set's inline compares (docs/Pass.md, "memcmp and bcmp"): once
+// the tool starts, libc's memcmp and bcmp go into __efsan_ws_memcmp and
+// __efsan_ws_bcmp, which instrumented code calls directly after checking both
+// ranges itself. Only when the interceptors would mark the same lines: with
+// intercept_memcmp=0 or strict_memcmp=0 they stay null, and instrumented code
+// calls the interceptors.
+void efsan_publish_inline_compares(void);
 uptr efsan_internal_strlen(const char *s);
 int efsan_internal_strcmp(const char *a, const char *b);
 int efsan_internal_strncmp(const char *a, const char *b, uptr n);

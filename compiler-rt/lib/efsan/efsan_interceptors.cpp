@@ -669,6 +669,22 @@ static int CompareAndMark(void *ctx, CompareFunction compare, const void *a,
 EFSAN_COMPARE_INTERCEPTOR(memcmp)
 EFSAN_COMPARE_INTERCEPTOR(bcmp)
 
+// Read by every inline compare of the working set's instrumented code: a
+// line of their own, apart from anything written while the program runs.
+extern "C" {
+SANITIZER_INTERFACE_ATTRIBUTE ALIGNED(64) CompareFunction __efsan_ws_memcmp;
+SANITIZER_INTERFACE_ATTRIBUTE ALIGNED(64) CompareFunction __efsan_ws_bcmp;
+}
+
+// The interceptors mark both ranges whole exactly when both flags are on;
+// the inline path marks them whole, so it is offered only then.
+extern "C" void efsan_publish_inline_compares(void) {
+  if (!common_flags()->intercept_memcmp || !common_flags()->strict_memcmp)
+    return;
+  __efsan_ws_memcmp = REAL(memcmp);
+  __efsan_ws_bcmp = REAL(bcmp);
+}
+
 DECLARE_REAL(char *, strtok_r, char *str, const char *delimiters, char **save)
 
 // strtok_r scans from str (or *save) over leading delimiters to the end of

@@ -21,7 +21,8 @@
 // This file owns the pass entry, the module's runtime declarations, tool id
 // and constructor, which accesses are instrumented, and the per-access
 // instrumentation of both tools. It does not own the working set's
-// loop-level marking (EfficiencySanitizerLoopRanges.cpp), cache-frag's
+// loop-level marking (EfficiencySanitizerLoopRanges.cpp) nor its inline
+// compares (EfficiencySanitizerCompares.cpp), cache-frag's
 // sampling countdown (EfficiencySanitizerCountdown.cpp), the struct field
 // tables cache-frag counts accesses in (EfficiencySanitizerStructFields.cpp)
 // nor the source names of types and members
@@ -41,6 +42,8 @@
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Analysis/CaptureTracking.h"
+#include "llvm/Analysis/TargetLibraryInfo.h"
+#include "llvm/Analysis/TargetTransformInfo.h"
 #include "llvm/Analysis/ValueTracking.h"
 #include "llvm/IR/Constants.h"
 #include "llvm/IR/DataLayout.h"
@@ -158,9 +161,6 @@ private:
                                  CheckedSpans &Spans);
   void instrumentWorkingSetFunction(Function &F, ArrayRef<AccessRun> Runs);
 
-  void emitWorkingSetFastPath(Instruction *InsertBefore, Value *Addr);
-  void emitWorkingSetTwoLineFastPath(Instruction *InsertBefore, Value *Addr,
-                                     uint64_t Size);
   void emitAccessCallout(IRBuilder<> &IRB, Value *Addr, uint64_t Size,
                          Align Alignment, bool IsWrite);
 
@@ -172,6 +172,7 @@ private:
   MemberNames Names;              // cache-frag
   StructFieldTables StructFields; // cache-frag
   CacheFragCountdown Countdown;   // cache-frag
+  FunctionAnalysisManager *FAM;
 
   FunctionCallee AlignedLoad[kNumSizeClasses], AlignedStore[kNumSizeClasses];
   FunctionCallee UnalignedLoad[kNumSizeClasses],
@@ -186,7 +187,7 @@ EfficiencySanitizer::EfficiencySanitizer(Module &M,
                                          EfficiencySanitizerOptions::Type Tool,
                                          FunctionAnalysisManager *FAM)
     : ModuleContext(M), Tool(Tool), LoopRanges(M, FAM), Names(M),
-      StructFields(M), Countdown(M, StructFields) {}
+      StructFields(M), Countdown(M, StructFields), FAM(FAM) {}
 
 ModuleContext::ModuleContext(Module &M)
     : M(M), Ctx(M.getContext()), DL(M.getDataLayout()) {
@@ -375,6 +376,7 @@ bool EfficiencySanitizer::instrumentFunction(Function &F) {
   SmallVector<AccessRun, 16> AccessRuns;
   SmallVector<MemIntrinsic *, 4> MemIntrinsics;
   SmallVector<IntrinsicInst *, 4> MaskedAccesses;
+  SmallVector<CallInst *, 4> Compares; // working set
   // Cache-frag only: where the countdown is synced with the thread's.
   SmallVector<CallBase *, 16> CallSites;
   SmallVector<Instruction *, 4> Exits;
@@ -415,6 +417,9 @@ bool EfficiencySanitizer::instrumentFunction(Function &F) {
       } else if (auto *II = dyn_cast<IntrinsicInst>(&I)) {
         if (willInstrumentMaskedAccess(II))
           MaskedAccesses.push_back(II);
+      } else if (auto *CI = dyn_cast<CallInst>(&I)) {
+        if (!CacheFrag && isWorkingSetCompare(*CI))
+          Compares.push_back(CI);
       }
     }
     EndRunBefore(BB.getTerminator());
@@ -427,7 +432,8 @@ bool EfficiencySanitizer::instrumentFunction(Function &F) {
   }
 
   bool Changed = LoopsMarked || !AccessRuns.empty() ||
-                 !MaskedAccesses.empty() || !MemIntrinsics.empty();
+                 !MaskedAccesses.empty() || !MemIntrinsics.empty() ||
+                 !Compares.empty();
   if (!CacheFrag) {
     instrumentWorkingSetFunction(F, AccessRuns);
   } else if (!AccessRuns.empty()) {
@@ -438,6 +444,10 @@ bool EfficiencySanitizer::instrumentFunction(Function &F) {
     instrumentMaskedAccess(II);
   for (MemIntrinsic *MI : MemIntrinsics)
     instrumentMemIntrinsic(MI);
+  for (CallInst *CI : Compares)
+    instrumentWorkingSetCompare(
+        *this, CI, FAM ? &FAM->getResult<TargetIRAnalysis>(F) : nullptr,
+        FAM ? &FAM->getResult<TargetLibraryAnalysis>(F) : nullptr);
   Countdown.promoteCountdown(F);
   if (CacheFrag)
     Names.describeHeapAllocations(F);
@@ -752,9 +762,10 @@ void EfficiencySanitizer::instrumentWorkingSetBlock(
       StartAlignment = std::max(
           StartAlignment, commonAlignment(Alignment, Offset - Check.Begin));
     if (Span <= StartAlignment.value())
-      emitWorkingSetFastPath(Check.InsertBefore, Start);
+      emitWorkingSetFastPath(*this, Check.InsertBefore, Start);
     else
-      emitWorkingSetTwoLineFastPath(Check.InsertBefore, Start, Span);
+      emitWorkingSetTwoLineFastPath(*this, Check.InsertBefore, Start,
+                                    ConstantInt::get(IntptrTy, Span - 1));
   }
 }
 
@@ -771,8 +782,10 @@ void efsan::markNoSanitize(Instruction *I) {
 // shadow byte, unconditionally: a load to test it first could be answered
 // before the shadow store is visible, and the sampler, which clears the byte
 // and then reads the shadow, could miss both.
-void EfficiencySanitizer::emitWorkingSetFastPath(Instruction *InsertBefore,
-                                                 Value *Addr) {
+void efsan::emitWorkingSetFastPath(const ModuleContext &MC,
+                                   Instruction *InsertBefore, Value *Addr) {
+  IntegerType *Int8Ty = MC.Int8Ty, *IntptrTy = MC.IntptrTy;
+  PointerType *PtrTy = MC.PtrTy;
   IRBuilder<> IRB(InsertBefore);
   Value *Line = IRB.CreateLShr(IRB.CreatePtrToInt(Addr, IntptrTy),
                                kShadowScale);
@@ -785,7 +798,7 @@ void EfficiencySanitizer::emitWorkingSetFastPath(Instruction *InsertBefore,
       IRB.CreateAnd(Byte, kWorkingSetSampledBit), IRB.getInt8(0));
   Instruction *MarkTerm =
       SplitBlockAndInsertIfThen(NotSampled, InsertBefore->getIterator(),
-                                /*Unreachable=*/false, UnlikelyWeights);
+                                /*Unreachable=*/false, MC.UnlikelyWeights);
   // Reloading lets the backend emit one read-modify-write `or` to memory
   // and keeps the loaded byte out of a register on the hot path.
   IRB.SetInsertPoint(MarkTerm);
@@ -810,7 +823,7 @@ void efsan::emitChangedPageMark(IRBuilder<> &IRB, Value *ShadowInt) {
   markNoSanitize(Store);
 }
 
-// s1 = shadow(a); s2 = shadow(a + size - 1);
+// s1 = shadow(a); s2 = shadow(a + size - 1) (LastOffset: size - 1, 0 to 63);
 // if (!(*s1 & *s2 & 1)) {
 //   *s1 |= 0x81; *s2 |= 0x81; changed[s1 >> 12] = 1; changed[s2 >> 12] = 1;
 // }
@@ -825,16 +838,18 @@ void efsan::emitChangedPageMark(IRBuilder<> &IRB, Value *ShadowInt) {
 // access happening now (the sampler may count the line in the next period
 // too, within the one-sample uncertainty of a sample), and it runs once per
 // line and sample period.
-void EfficiencySanitizer::emitWorkingSetTwoLineFastPath(
-    Instruction *InsertBefore, Value *Addr, uint64_t Size) {
+void efsan::emitWorkingSetTwoLineFastPath(const ModuleContext &MC,
+                                          Instruction *InsertBefore,
+                                          Value *Addr, Value *LastOffset) {
+  IntegerType *Int8Ty = MC.Int8Ty, *IntptrTy = MC.IntptrTy;
+  PointerType *PtrTy = MC.PtrTy;
   IRBuilder<> IRB(InsertBefore);
   Value *Int = IRB.CreatePtrToInt(Addr, IntptrTy);
   Value *Offset = ConstantInt::get(IntptrTy, kShadowOffset);
   Value *FirstShadow =
       IRB.CreateAdd(IRB.CreateLShr(Int, kShadowScale), Offset);
   Value *LastShadow = IRB.CreateAdd(
-      IRB.CreateLShr(IRB.CreateAdd(Int, ConstantInt::get(IntptrTy, Size - 1)),
-                     kShadowScale),
+      IRB.CreateLShr(IRB.CreateAdd(Int, LastOffset), kShadowScale),
       Offset);
   Value *First = IRB.CreateIntToPtr(FirstShadow, PtrTy);
   Value *Last = IRB.CreateIntToPtr(LastShadow, PtrTy);
@@ -847,7 +862,7 @@ void EfficiencySanitizer::emitWorkingSetTwoLineFastPath(
       IRB.getInt8(0));
   Instruction *MarkTerm =
       SplitBlockAndInsertIfThen(NotSampled, InsertBefore->getIterator(),
-                                /*Unreachable=*/false, UnlikelyWeights);
+                                /*Unreachable=*/false, MC.UnlikelyWeights);
   IRBuilder<> Cold(MarkTerm);
   for (Value *Shadow : {First, Last}) {
     LoadInst *Current = Cold.CreateAlignedLoad(Int8Ty, Shadow, Align(1));

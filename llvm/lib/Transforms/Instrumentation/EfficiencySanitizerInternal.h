@@ -20,6 +20,8 @@
 //    and the field each access counts for (StructFieldTables);
 //  - EfficiencySanitizerMemberNames.cpp: cache-frag's source names of types
 //    and members, from the debug info (MemberNames);
+//  - EfficiencySanitizerCompares.cpp: the working set's inline checks of
+//    memcmp and bcmp, called past the interceptor;
 //  - EfficiencySanitizerAllocWrappers.cpp: the program's allocation wrappers
 //    (both tools), found by their shape and registered with the runtime.
 //
@@ -48,6 +50,8 @@ class DILocalVariable;
 class DIType;
 class Loop;
 class ScalarEvolution;
+class TargetLibraryInfo;
+class TargetTransformInfo;
 class SCEV;
 class SCEVExpander;
 
@@ -102,6 +106,26 @@ struct ModuleContext {
 /// Tags an instruction the pass emitted so that no later instrumentation
 /// (nor a second run of the pass) touches it.
 void markNoSanitize(Instruction *I);
+
+/// Working set: checks the line of Addr before InsertBefore and marks it in
+/// a cold block if it lacks bit 0 (an access within one line).
+void emitWorkingSetFastPath(const ModuleContext &MC, Instruction *InsertBefore,
+                            Value *Addr);
+/// The same for the lines of Addr and Addr + LastOffset (an intptr, 0 to
+/// 63): the bytes of an access of at most 64 bytes.
+void emitWorkingSetTwoLineFastPath(const ModuleContext &MC,
+                                   Instruction *InsertBefore, Value *Addr,
+                                   Value *LastOffset);
+
+/// Working set, memcmp and bcmp (EfficiencySanitizerCompares.cpp): whether
+/// the pass checks a call's ranges inline (-efsan-inline-compares: a size
+/// that is not a constant, or one from 1 to 64), and those checks with the
+/// call past the interceptor for one such call. TTI and TLI (may be null)
+/// tell which calls of a constant size codegen expands into loads.
+bool isWorkingSetCompare(const CallInst &CI);
+void instrumentWorkingSetCompare(const ModuleContext &MC, CallInst *CI,
+                                 const TargetTransformInfo *TTI,
+                                 const TargetLibraryInfo *TLI);
 
 /// changed[shadow >> 12] = 1 for the shadow byte at ShadowInt (an intptr).
 void emitChangedPageMark(IRBuilder<> &IRB, Value *ShadowInt);
