@@ -2,7 +2,8 @@
 //
 // Shared between the files of the cache-frag tool: sampling
 // (efsan_cache_frag.c), the per-line states and records
-// (efsan_cache_frag_lines.c), the contention model that turns records into
+// (efsan_cache_frag_lines.c and the files it names; their own tables in
+// efsan_cache_frag_lines.h), the contention model that turns records into
 // estimates (efsan_cache_frag_model.c), the live-allocation map
 // (efsan_heap.c, shared with the working-set tool), struct field counters
 // (efsan_cache_frag_structs.c) and the report (the finding model in
@@ -235,7 +236,7 @@ u64 cf_thread_line_ops(u32 thread);
 void cf_lines_init(u32 record_capacity, u64 mean_period, u64 prediction_samples,
                    u64 tracking_samples, u32 report_threshold);
 // One sampled access of thread_plus1 to [line + offset, + length), at the
-// thread's virtual clock; pc is the code address that made it. locked_rmw:
+// thread's virtual clock (efsan_cache_frag_alone.c); pc is the code address that made it. locked_rmw:
 // a write the core could not retire into its store buffer (atomicrmw,
 // cmpxchg, seq_cst store: flags bit 1, docs/InstrumentationABI.md).
 void cf_sample_line(uptr line, uptr offset, uptr length, bool is_write,
@@ -246,7 +247,7 @@ void cf_lines_apply_alone_samples(void);
 // After fork: the locks other threads held in the records are released.
 void cf_lines_fork_child(void);
 // A program thread exited: the lines only exited threads used may give
-// their entries back (a sweep, now and then).
+// their entries back (a sweep, now and then: efsan_cache_frag_sweep.c).
 void cf_lines_thread_exited(void);
 // The report is starting: entries stay where they are from now on.
 void cf_lines_stop_reclaiming(void);
