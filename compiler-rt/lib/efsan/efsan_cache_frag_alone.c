@@ -16,7 +16,9 @@
 // are logged and applied in batches, their states prefetched first so that
 // the misses overlap; in sampling order, and before any sample of a second
 // thread (the creating thread applies its log when it creates one): every
-// state ends as it would have, sample by sample.
+// state ends as it would have, sample by sample. Such a thread also samples
+// less often, each sample counting for several (efsan_cache_frag.c,
+// cf_alone_weight): a written line's count grows by that many.
 #define CF_ALONE_BATCH 256
 struct cf_alone_sample {
   uptr line;
@@ -25,6 +27,7 @@ struct cf_alone_sample {
   u32 thread_plus1;
   u8 offset, length;
   bool is_write, locked_rmw;
+  u8 weight; // the samples it counts for
 };
 struct cf_alone_log {
   u32 count;
@@ -64,13 +67,15 @@ void cf_lines_apply_alone_samples(void) {
     if (!states[i] || cf_alone_sample_changes_nothing(*states[i], s))
       continue;
     cf_apply_sample(states[i], s->line, s->offset, s->length, s->is_write,
-                    s->locked_rmw, s->thread_plus1, s->clock, s->pc, true);
+                    s->locked_rmw, s->thread_plus1, s->clock, s->pc,
+                    s->weight);
   }
   log->count = 0;
 }
 
 void cf_sample_line(uptr line, uptr offset, uptr length, bool is_write,
-                    bool locked_rmw, u32 thread_plus1, u64 clock, uptr pc) {
+                    bool locked_rmw, u32 thread_plus1, u64 clock, uptr pc,
+                    u32 weight) {
   if (efsan_thread_count() < 2) {
     struct cf_alone_log *log = cf_alone_log;
     if (EFSAN_UNLIKELY(!log))
@@ -85,13 +90,17 @@ void cf_sample_line(uptr line, uptr offset, uptr length, bool is_write,
     s->length = (u8)length;
     s->is_write = is_write;
     s->locked_rmw = locked_rmw;
+    s->weight = (u8)weight;
     if (++log->count == CF_ALONE_BATCH)
       cf_lines_apply_alone_samples();
     return;
   }
+  // A sample whose period began while the thread was alone but ended
+  // after it created a thread without its period restarting (a runtime
+  // thread created it) counts once here: the line states are shared now.
   cf_lines_apply_alone_samples();
   u32 *state = cf_line_state(line, true);
   if (state)
     cf_apply_sample(state, line, offset, length, is_write, locked_rmw,
-                    thread_plus1, clock, pc, false);
+                    thread_plus1, clock, pc, 0);
 }

@@ -105,12 +105,25 @@ u64 cf_untracked_lines(void) { return cf_load(&cf_untracked); }
 
 //===-- The line state machine ------------------------------------------------===//
 
+// The count of sampled writes of a line after a written sample of its
+// thread: one more, or, while the thread is alone (alone_weight: the
+// samples this one counts for), that many more, up to where the count
+// stops while the thread is alone (one short of a solo summary). So a
+// thread that comes later finds the count it would have found with every
+// sample taken, on average.
+static u32 cf_writes_after(u32 writes, u32 alone_weight) {
+  if (alone_weight <= 1)
+    return writes + 1;
+  u32 stop = cf_prediction_samples > 1 ? cf_prediction_samples - 1 : 1;
+  return writes + alone_weight < stop ? writes + alone_weight : stop;
+}
+
 // One sampled access to [line + offset, line + offset + length), applied to
-// the line's state. alone: the process had a single thread when the access
-// was sampled.
+// the line's state. alone_weight: 0 when the process had threads when the
+// access was sampled, else the samples it counts for.
 void cf_apply_sample(u32 *state, uptr line, uptr offset, uptr length,
-                            bool is_write, bool locked_rmw, u32 thread_plus1,
-                            u64 clock, uptr pc, bool alone) {
+                     bool is_write, bool locked_rmw, u32 thread_plus1,
+                     u64 clock, uptr pc, u32 alone_weight) {
   u32 value = __atomic_load_n(state, __ATOMIC_ACQUIRE);
   for (;;) {
     if (value == CF_NO_RECORD)
@@ -144,7 +157,9 @@ void cf_apply_sample(u32 *state, uptr line, uptr offset, uptr length,
     u32 updated;
     if (!holder) {
       updated = thread_plus1 |
-                (is_write ? CF_WRITTEN_BIT | (1u << CF_WRITE_COUNT_SHIFT) : 0);
+                (is_write ? CF_WRITTEN_BIT | (cf_writes_after(0, alone_weight)
+                                              << CF_WRITE_COUNT_SHIFT)
+                          : 0);
     } else if (holder == thread_plus1) {
       if (!is_write)
         return;
@@ -152,7 +167,7 @@ void cf_apply_sample(u32 *state, uptr line, uptr offset, uptr length,
       if (writes + 1 >= cf_prediction_samples) {
         // While the process has a single thread, nothing can share the line
         // yet; the count stays where it is.
-        if (alone)
+        if (alone_weight)
           return;
         // One thread writes the line often: keep its samples, so that a
         // thread that comes later (in this run's schedule, or on a
@@ -166,7 +181,8 @@ void cf_apply_sample(u32 *state, uptr line, uptr offset, uptr length,
         continue;
       }
       updated = (value & ~(CF_WRITE_COUNT_MAX << CF_WRITE_COUNT_SHIFT)) |
-                CF_WRITTEN_BIT | ((writes + 1) << CF_WRITE_COUNT_SHIFT);
+                CF_WRITTEN_BIT |
+                (cf_writes_after(writes, alone_weight) << CF_WRITE_COUNT_SHIFT);
     } else if (!is_write && !(value & CF_WRITTEN_BIT)) {
       // Threads that only read share the line harmlessly so far.
       if (holder == CF_SEVERAL_READERS)

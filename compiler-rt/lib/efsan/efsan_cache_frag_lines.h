@@ -252,10 +252,10 @@ bool cf_start_solo(u32 *state, u32 value, uptr line, u32 thread_plus1,
                    uptr offset, uptr length, u64 clock, uptr pc);
 
 // The line state machine (efsan_cache_frag_lines.c): one sampled access
-// applied to its line's state. alone: the process had a single thread when
-// the access was sampled.
+// applied to its line's state. alone_weight: 0 when the process had threads
+// when the access was sampled, else the samples it counts for.
 void cf_apply_sample(u32 *state, uptr line, uptr offset, uptr length,
                      bool is_write, bool locked_rmw, u32 thread_plus1,
-                     u64 clock, uptr pc, bool alone);
+                     u64 clock, uptr pc, u32 alone_weight);
 
 #endif // EFSAN_CACHE_FRAG_LINES_H
