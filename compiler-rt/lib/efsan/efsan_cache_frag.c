@@ -31,6 +31,7 @@ EFSAN_INTERFACE __thread long long __efsan_cache_frag_countdown
 // clock_base + n; accesses_done counts the accesses of the periods finished.
 struct cf_sampler {
   u64 period;        // length of the current period
+  u32 weight;        // samples the one that ends it counts for (cf_alone_weight)
   u64 accesses_done; // accesses of the finished periods
   u64 clock_base;
   u64 random;
@@ -41,6 +42,19 @@ static __thread struct cf_sampler cf_self
     __attribute__((tls_model("initial-exec")));
 
 static u64 cf_mean_period;
+
+// While the process has a single thread, no line can be shared yet: its
+// samples only set the plain states of their lines (the thread, written,
+// its sampled writes) and count struct fields. It samples cf_alone_weight
+// times less often, and each of its samples counts that many times, so that
+// every count stays an unbiased estimate: a third of a 1-thread kernel's
+// time went to the samples (docs/performance.md, issue 24). 1 with every
+// access seen (cache_frag_sample_period=1: exact counts).
+static u32 cf_alone_weight;
+// Such samples taken, and the field counts they added (each
+// cf_alone_weight).
+static u64 cf_alone_samples;
+static u64 cf_weighted_field_samples;
 
 // What the report needs of each program thread, indexed by thread index;
 // each entry on its own line, written by its thread (accesses) or by its
@@ -73,6 +87,25 @@ static struct cf_thread_info *cf_thread_infos;
 static u32 *cf_handle_index; // thread index + 1
 
 u64 cf_sample_period(void) { return cf_mean_period; }
+
+void cf_print_sampling_stats(void) {
+  efsan_report_line("cache-frag sampling: %llu samples while the process had "
+                    "one thread, each counted %u times\n",
+                    cf_load(&cf_alone_samples), cf_alone_weight);
+}
+
+u64 cf_field_samples_at_least(u64 counted) {
+  u64 weighted = cf_load(&cf_weighted_field_samples);
+  u64 k = cf_alone_weight;
+  if (!weighted || k <= 1)
+    return counted;
+  // counted = u + k w with w <= weighted: the samples u + w are at least
+  // counted / k, and at least counted - (k - 1) weighted.
+  u64 by_share = (counted + k - 1) / k;
+  u64 extra = weighted * (k - 1);
+  u64 by_count = counted > extra ? counted - extra : 0;
+  return by_share > by_count ? by_share : by_count;
+}
 
 u64 cf_thread_accesses(u32 thread) {
   if (thread >= CF_MAX_THREAD_INFOS)
@@ -294,9 +327,10 @@ static u64 cf_next_random(void) {
 // division (about 40 cycles) is a sixth of what a sample costs the runtime
 // in a tight loop (ph_histogram: docs/performance.md).
 static u64 cf_next_period(void) {
-  if (cf_mean_period <= 1)
+  u64 mean = cf_mean_period * cf_self.weight;
+  if (mean <= 1)
     return 1;
-  u64 range = 2 * cf_mean_period - 1;
+  u64 range = 2 * mean - 1;
   return 1 + (u64)(((unsigned __int128)cf_next_random() * range) >> 64);
 }
 
@@ -306,25 +340,32 @@ static void cf_start_thread_sampler(u32 thread, u64 clock_base) {
     cf_self.random = 1;
   cf_self.clock_base = clock_base;
   cf_self.accesses_done = 0;
+  cf_self.weight = efsan_thread_count() < 2 ? cf_alone_weight : 1;
   cf_self.period = cf_next_period();
   __efsan_cache_frag_countdown = (long long)cf_self.period;
   cf_self.started = true;
 }
 
+// The accesses of the current period the thread has made so far.
+static u64 cf_into_period(void) {
+  long long left = __efsan_cache_frag_countdown;
+  return left <= 0 ? cf_self.period
+                   : (u64)left >= cf_self.period ? 0
+                                                 : cf_self.period - (u64)left;
+}
+
 // The clock of the current thread now (accesses so far + its base).
 static u64 cf_current_clock(void) {
-  long long left = __efsan_cache_frag_countdown;
-  u64 into_period =
-      left <= 0 ? cf_self.period
-                : (u64)left >= cf_self.period ? 0 : cf_self.period - (u64)left;
-  return cf_self.clock_base + cf_self.accesses_done + into_period;
+  return cf_self.clock_base + cf_self.accesses_done + cf_into_period();
 }
 
 // The period just ended at an access of this thread: returns the thread
-// index + 1 and the access's clock, and starts the next period. 0 for the
-// runtime's own threads. Inline: a call and its register saves were a
-// tenth of what the runtime spent per sample in matmul (issue 24).
-static inline __attribute__((always_inline)) u32 cf_end_period(u64 *clock) {
+// index + 1, the access's clock and the samples it counts for, and starts
+// the next period. 0 for the runtime's own threads. Inline: a call and its
+// register saves were a tenth of what the runtime spent per sample in
+// matmul (issue 24).
+static inline __attribute__((always_inline)) u32 cf_end_period(u64 *clock,
+                                                               u32 *weight) {
   u32 thread = efsan_thread_index;
   if (thread == EFSAN_INTERNAL_THREAD) {
     __efsan_cache_frag_countdown = 1ll << 62;
@@ -336,6 +377,12 @@ static inline __attribute__((always_inline)) u32 cf_end_period(u64 *clock) {
   *clock = cf_self.clock_base + cf_self.accesses_done;
   if (thread < CF_MAX_THREAD_INFOS)
     cf_store(&cf_thread_infos[thread].accesses, cf_self.accesses_done);
+  *weight = cf_self.weight;
+  if (cf_self.weight != 1) {
+    cf_add(&cf_alone_samples, 1);
+    if (efsan_thread_count() >= 2)
+      cf_self.weight = 1;
+  }
   cf_self.period = cf_next_period();
   __efsan_cache_frag_countdown = (long long)cf_self.period;
   return thread + 1;
@@ -343,7 +390,7 @@ static inline __attribute__((always_inline)) u32 cf_end_period(u64 *clock) {
 
 static void cf_sample_range(uptr addr, uptr size, bool is_write,
                             bool locked_rmw, u32 thread_plus1, u64 clock,
-                            uptr pc) {
+                            uptr pc, u32 weight) {
   uptr end = addr + size;
   if (end < addr || end > EFSAN_APP_END)
     return;
@@ -366,7 +413,7 @@ static void cf_sample_range(uptr addr, uptr size, bool is_write,
     uptr hi = end < line + EFSAN_CACHE_LINE_SIZE ? end
                                                   : line + EFSAN_CACHE_LINE_SIZE;
     cf_sample_line(line, lo - line, hi - lo, is_write, locked_rmw, thread_plus1,
-                   clock, pc);
+                   clock, pc, weight);
   }
   if (ops)
     __atomic_store_n(ops, *ops + 1, __ATOMIC_RELEASE);
@@ -384,25 +431,28 @@ static __attribute__((noinline)) void cf_sample_access(void *addr, uptr size,
                                                        u32 flags,
                                                        u64 *field_counter,
                                                        uptr pc) {
-  u32 weight = 1; // samples this one is timed for; 0: not timed
+  u32 timed = 1; // samples this one is timed for; 0: not timed
   if (efsan_thread_count() < 2)
-    weight = cf_self.random % CF_ALONE_TIMED ? 0 : CF_ALONE_TIMED;
-  u64 start = weight ? cf_ticks() : 0;
+    timed = cf_self.random % CF_ALONE_TIMED ? 0 : CF_ALONE_TIMED;
+  u64 start = timed ? cf_ticks() : 0;
   u64 clock;
-  u32 thread_plus1 = cf_end_period(&clock);
+  u32 weight;
+  u32 thread_plus1 = cf_end_period(&clock, &weight);
   if (!thread_plus1)
     return;
   if (field_counter) {
     // A vectorised access to adjacent members counts for each of them.
     u32 fields = ((flags >> 8) & 0xff) + 1;
     for (u32 i = 0; i < fields; i++)
-      cf_add(&field_counter[i], 1);
+      cf_add(&field_counter[i], weight);
+    if (weight > 1)
+      cf_add(&cf_weighted_field_samples, fields);
   }
   cf_sample_range((uptr)addr, size, flags & 1, (flags & 2) != 0, thread_plus1,
-                  clock, pc);
-  if (weight) {
-    u64 end = cf_count_tool_ticks(thread_plus1 - 1, start, weight);
-    if (weight == 1)
+                  clock, pc, weight);
+  if (timed) {
+    u64 end = cf_count_tool_ticks(thread_plus1 - 1, start, timed);
+    if (timed == 1)
       cf_note_wait(thread_plus1 - 1, (uptr)addr, size, flags & 1, start, end);
   }
 }
@@ -429,13 +479,14 @@ __efsan_cache_frag_access(void *addr, uptr size, u32 flags,
 static __thread u32 cf_libc_thread_plus1
     __attribute__((tls_model("initial-exec")));
 static __thread u64 cf_libc_clock __attribute__((tls_model("initial-exec")));
+static __thread u32 cf_libc_weight __attribute__((tls_model("initial-exec")));
 
 bool efsan_cache_frag_libc_range_sampled(void) {
   if (--__efsan_cache_frag_countdown > 0) {
     cf_libc_thread_plus1 = 0;
     return false;
   }
-  cf_libc_thread_plus1 = cf_end_period(&cf_libc_clock);
+  cf_libc_thread_plus1 = cf_end_period(&cf_libc_clock, &cf_libc_weight);
   return cf_libc_thread_plus1 != 0;
 }
 
@@ -452,7 +503,7 @@ void efsan_cache_frag_libc_range(uptr addr, uptr size, int is_write,
   uptr lo = addr > line ? addr : line;
   uptr hi = end < line + EFSAN_CACHE_LINE_SIZE ? end : line + EFSAN_CACHE_LINE_SIZE;
   cf_sample_range(lo, hi - lo, is_write != 0, false, cf_libc_thread_plus1,
-                  cf_libc_clock, pc);
+                  cf_libc_clock, pc, cf_libc_weight);
 }
 
 void efsan_cache_frag_access(uptr addr, uptr size, int is_write, uptr pc) {
@@ -481,7 +532,8 @@ void efsan_cache_frag_access(uptr addr, uptr size, int is_write, uptr pc) {
     done += step;
     __efsan_cache_frag_countdown = 0;
     u64 clock;
-    u32 thread_plus1 = cf_end_period(&clock);
+    u32 weight;
+    u32 thread_plus1 = cf_end_period(&clock, &weight);
     if (!thread_plus1)
       return;
     cf_wait.addr = 0; // not a poll
@@ -490,7 +542,7 @@ void efsan_cache_frag_access(uptr addr, uptr size, int is_write, uptr pc) {
     uptr hi = end < line + EFSAN_CACHE_LINE_SIZE ? end
                                                   : line + EFSAN_CACHE_LINE_SIZE;
     cf_sample_range(lo, hi - lo, is_write != 0, false, thread_plus1, clock,
-                    pc);
+                    pc, weight);
     left = __efsan_cache_frag_countdown;
   }
 }
@@ -501,6 +553,17 @@ static u32 cf_handle_slot(uptr handle) {
   return (u32)((handle * 0x9e3779b97f4a7c15ull) >> 50) & (CF_HANDLE_SLOTS - 1);
 }
 
+// The creator of the process's second thread, which drew its period while
+// alone (cf_alone_weight times longer): the period ends here unsampled, and
+// the next one is drawn as every thread's are, its sample counting once.
+// Its clock goes on from where it is.
+static void cf_end_alone_period(void) {
+  cf_self.accesses_done += cf_into_period();
+  cf_self.weight = 1;
+  cf_self.period = cf_next_period();
+  __efsan_cache_frag_countdown = (long long)cf_self.period;
+}
+
 void efsan_cache_frag_thread_created(u32 thread, u32 creation_stack) {
   // On the creating thread, before the new one runs. The creator's samples
   // from while it was alone go to the line states first, as they would
@@ -508,9 +571,11 @@ void efsan_cache_frag_thread_created(u32 thread, u32 creation_stack) {
   // thread's clock starts where its creator's is, as if both went on in
   // parallel.
   cf_lines_apply_alone_samples();
+  bool internal = efsan_thread_index == EFSAN_INTERNAL_THREAD;
+  if (!internal && cf_self.started && cf_self.weight != 1)
+    cf_end_alone_period();
   if (thread >= CF_MAX_THREAD_INFOS)
     return;
-  bool internal = efsan_thread_index == EFSAN_INTERNAL_THREAD;
   u64 base = internal ? 0 : cf_current_clock();
   struct cf_thread_info *info = &cf_thread_infos[thread];
   cf_store(&info->clock_base, base);
@@ -627,6 +692,9 @@ static void cf_check_flags(void) {
       f->cache_frag_tracking_threshold > (1 << 30))
     efsan_fatal("cache_frag_tracking_threshold must be 1..1073741824 (got %d)",
                 f->cache_frag_tracking_threshold);
+  if (f->cache_frag_alone_weight < 1 || f->cache_frag_alone_weight > 255)
+    efsan_fatal("cache_frag_alone_weight must be 1..255 (got %d)",
+                f->cache_frag_alone_weight);
   if (f->cache_frag_prediction_threshold < 1)
     efsan_fatal("cache_frag_prediction_threshold must be >= 1 (got %d)",
                 f->cache_frag_prediction_threshold);
@@ -695,6 +763,8 @@ void efsan_cache_frag_init(void) {
   cf_mean_period = efsan_flags.cache_frag_period_ms == 0
                        ? 1
                        : (u64)efsan_flags.cache_frag_sample_period;
+  cf_alone_weight =
+      cf_mean_period > 1 ? (u32)efsan_flags.cache_frag_alone_weight : 1;
   u64 samples = ((u64)efsan_flags.cache_frag_prediction_threshold +
                  cf_mean_period - 1) / cf_mean_period;
   if (cf_mean_period > 1 && samples < 4)

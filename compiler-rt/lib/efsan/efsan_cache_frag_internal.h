@@ -2,7 +2,8 @@
 //
 // Shared between the files of the cache-frag tool: sampling
 // (efsan_cache_frag.c), the per-line states and records
-// (efsan_cache_frag_lines.c), the contention model that turns records into
+// (efsan_cache_frag_lines.c and the files it names; their own tables in
+// efsan_cache_frag_lines.h), the contention model that turns records into
 // estimates (efsan_cache_frag_model.c), the live-allocation map
 // (efsan_heap.c, shared with the working-set tool), struct field counters
 // (efsan_cache_frag_structs.c) and the report (the finding model in
@@ -219,6 +220,12 @@ static inline void cf_own_bits(u64 *bytes, u64 mask) {
 // Sampling (efsan_cache_frag.c).
 // Mean sampling period in accesses (1: every access is seen).
 u64 cf_sample_period(void);
+// The samples a struct's field count (sampled accesses, a thread alone's
+// counted several times each: efsan_cache_frag.c) surely came from: all of
+// it when no thread was alone, else a lower bound.
+u64 cf_field_samples_at_least(u64 counted);
+// How many samples a thread alone took (verbosity=1).
+void cf_print_sampling_stats(void);
 // Program threads the tool keeps apart (thread indices beyond are not
 // timed or reclaimed).
 #define CF_MAX_THREAD_INFOS (1u << 20)
@@ -235,18 +242,21 @@ u64 cf_thread_line_ops(u32 thread);
 void cf_lines_init(u32 record_capacity, u64 mean_period, u64 prediction_samples,
                    u64 tracking_samples, u32 report_threshold);
 // One sampled access of thread_plus1 to [line + offset, + length), at the
-// thread's virtual clock; pc is the code address that made it. locked_rmw:
-// a write the core could not retire into its store buffer (atomicrmw,
-// cmpxchg, seq_cst store: flags bit 1, docs/InstrumentationABI.md).
+// thread's virtual clock (efsan_cache_frag_alone.c); pc is the code address
+// that made it. locked_rmw: a write the core could not retire into its
+// store buffer (atomicrmw, cmpxchg, seq_cst store: flags bit 1,
+// docs/InstrumentationABI.md). weight: the samples it counts for (more than
+// 1 while the process has a single thread: efsan_cache_frag.c).
 void cf_sample_line(uptr line, uptr offset, uptr length, bool is_write,
-                    bool locked_rmw, u32 thread_plus1, u64 clock, uptr pc);
+                    bool locked_rmw, u32 thread_plus1, u64 clock, uptr pc,
+                    u32 weight);
 // Applies the samples the thread logged while it was the process's only
 // thread (they are applied in batches); called before it creates a thread.
 void cf_lines_apply_alone_samples(void);
 // After fork: the locks other threads held in the records are released.
 void cf_lines_fork_child(void);
 // A program thread exited: the lines only exited threads used may give
-// their entries back (a sweep, now and then).
+// their entries back (a sweep, now and then: efsan_cache_frag_sweep.c).
 void cf_lines_thread_exited(void);
 // The report is starting: entries stay where they are from now on.
 void cf_lines_stop_reclaiming(void);

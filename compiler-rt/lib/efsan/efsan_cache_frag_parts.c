@@ -1,6 +1,6 @@
 //===-- efsan_cache_frag_parts.c - the threads' parts of line records ------===//
 //
-// A record (efsan_cache_frag_lines.c) keeps each thread's sampled use of its
+// A record (efsan_cache_frag_records.c) keeps each thread's sampled use of its
 // line in a part of its own, which only that thread writes: counts, bytes,
 // the code addresses that made the accesses and the intervals of clock in
 // which it used the line. The parts come from one table, handed out in

@@ -3,10 +3,11 @@
 // The line tables (efsan_cache_frag_lines.c: records, threads' parts,
 // shared and solo summaries) hand out entries by index. A line whose threads
 // are done with it (exited, or no longer sampling it) gives its entries
-// back (the sweep there decides which; a line that may still be reported
-// keeps them), so that cache-frag's memory follows the lines in use, not
-// every line any thread of the run ever shared (sqlite's threadtest3 runs
-// 15 tests of up to 10 threads each, one after the other).
+// back (the sweep, efsan_cache_frag_sweep.c, decides which; a line that
+// may still be reported keeps them), so that cache-frag's memory follows
+// the lines in use, not every line any thread of the run ever shared
+// (sqlite's threadtest3 runs 15 tests of up to 10 threads each, one after
+// the other).
 //
 // An entry taken off its line may still be in use by a thread that read
 // the line's state just before: a new thread sampling that line, which

@@ -442,10 +442,11 @@ static void cf_print_text_structs(struct cf_struct_usage *u, uptr n,
       cf_print_text_hot_cold_note(&u[i], &shape);
     // Grouping only helps if the hot fields would then fit in fewer lines
     // (not for one hot array larger than a line).
+    u64 samples = cf_field_samples_at_least(u[i].total);
     if (!cf_struct_judged(&u[i]))
       efsan_report_line("    (%llu sampled access%s: too few to advise on the "
                         "layout)\n",
-                        u[i].total, u[i].total == 1 ? "" : "es");
+                        samples, samples == 1 ? "" : "es");
     else if (cf_hot_span(&shape) > EFSAN_CACHE_LINE_SIZE &&
         cf_lines(shape.hot_bytes) < cf_lines(cf_hot_span(&shape)))
       efsan_report_line("    note: hot fields span %zu bytes (at least %zu cache "
@@ -693,7 +694,8 @@ static void cf_print_json_structs(struct cf_struct_usage *u, uptr n) {
                  "\"layout_judged\": %s,\n     \"fields\": [",
                  u[i].size, u[i].total * cf_period,
                  cf_hot_cold_mix(&u[i], &shape) ? "true" : "false", cf_hot_span(&shape),
-                 u[i].total, cf_struct_judged(&u[i]) ? "true" : "false");
+                 cf_field_samples_at_least(u[i].total),
+                 cf_struct_judged(&u[i]) ? "true" : "false");
     for (u32 f = 0; f < u[i].num_fields; f++) {
       u64 count = u[i].counts[f];
       const char *member = u[i].field_names ? u[i].field_names[f] : 0;
@@ -771,8 +773,10 @@ void efsan_cache_frag_report(void) {
   // Lines whose threads had all exited, with nothing to report, gave their
   // records back: they were tracked all the same.
   u64 tracked = cf_retired_records(), handed_over = cf_summarized_lines();
-  if (efsan_verbosity() >= 1)
+  if (efsan_verbosity() >= 1) {
     cf_lines_print_stats();
+    cf_print_sampling_stats();
+  }
   for (u32 i = 0; i < record_count; i++)
     if (cf_load(&records[i].line))
       tracked++;

@@ -127,7 +127,8 @@ uptr cf_lines(uptr bytes) {
 #define CF_MIN_STRUCT_SAMPLES 32
 
 bool cf_struct_judged(const struct cf_struct_usage *u) {
-  return cf_period == 1 || u->total >= CF_MIN_STRUCT_SAMPLES;
+  return cf_period == 1 ||
+         cf_field_samples_at_least(u->total) >= CF_MIN_STRUCT_SAMPLES;
 }
 
 bool cf_hot_cold_mix(const struct cf_struct_usage *u,

@@ -1,8 +1,10 @@
 // While the main thread is alone, the runtime logs its samples and applies
 // them to the line states in batches (docs/CacheFrag.md, "A thread alone");
 // a thread it creates must still find the states as if each sample had
-// been applied at once. Here main writes 8 lines (about 160 samples at
-// period 10: all still in the log when it creates the reader), and the
+// been applied at once. Here main writes 8 lines 3200 times each (about
+// 160 samples: at period 10 a thread alone samples one access in 160, each
+// counted 16 times; all still in the log when it creates the reader, and
+// about 20 per line, so that every line has one), and the
 // reader's reads of lines main wrote often make each line a candidate (a
 // shared summary). If the log were not applied when the reader is created,
 // the reader would find the lines untouched and no summary would be made.
@@ -13,7 +15,7 @@
 #include <pthread.h>
 
 #define LINES 8
-#define ROUNDS 200
+#define ROUNDS 3200
 // One long per line, every other line: no line next to another one used.
 static volatile long data[LINES * 16] __attribute__((aligned(128)));
 

@@ -1,6 +1,7 @@
-// Layout advice needs enough samples: 20000 accesses at the default period
-// (1 in 1000) are about 20 samples, too few to call fields hot or cold with
-// confidence, so no "move the cold fields" note; exactly counted
+// Layout advice needs enough samples: 200000 accesses at the default period
+// of a thread alone (1 in 16000, each counted 16 times: docs/CacheFrag.md,
+// "A thread alone") are about 12 samples, too few to call fields hot or
+// cold with confidence, so no "move the cold fields" note; exactly counted
 // (cache_frag_sample_period=1) the same accesses give the note.
 // RUN: %clang -O2 -g -fsanitize=efficiency-cache-frag %s -o %t
 // RUN: env ESAN_OPTIONS=cache_frag_min_share=0 %run %t 2>&1 | FileCheck %s
@@ -19,7 +20,7 @@ struct wide *volatile sink;
 
 int main(void) {
   sink = calloc(1, sizeof(struct wide));
-  for (int i = 0; i < 10000; i++)
+  for (int i = 0; i < 100000; i++)
     bump(sink);
   free(sink);
   return 0;
@@ -29,7 +30,7 @@ int main(void) {
 // CHECK: sampled accesses: too few to advise on the layout
 // CHECK-NOT: note:
 
-// EXACT: struct wide: size 128, 2 fields, 20000 accesses
+// EXACT: struct wide: size 128, 2 fields, 200000 accesses
 // EXACT: note: hot/cold mix
 
 // JSON: {"name": "struct wide", "size": 128, "accesses": {{[0-9]+}}, "hot_cold_mix": false, "hot_span": 8, "sampled_accesses": {{[0-9]|[12][0-9]|3[01]}}, "layout_judged": false,

@@ -1,0 +1,301 @@
+//===-- efsan_cache_frag_records.c - the record of a tracked line ---------===//
+//
+// A line several threads use at the same time (or that a neighbour's
+// latent sharing needs) gets a record: per thread, in a part only that
+// thread writes (efsan_cache_frag_parts.c), its sampled reads and writes
+// (and how many of the writes were locked read-modify-writes), byte masks,
+// the kinds of access with the heap object live at the time and the
+// intervals of clock in which it used the line; per line, Predator's
+// two-entry history table over the accesses seen, classifying each
+// invalidation byte by byte. The line states that index records are in
+// efsan_cache_frag_lines.c.
+//
+//===----------------------------------------------------------------------===//
+#include "efsan_cache_frag_lines.h"
+
+bool cf_new_record(u32 *index) {
+  return cf_new_entry(&cf_record_pool, &cf_record_count, cf_record_table,
+                      sizeof(struct cf_line_record), index);
+}
+
+// Gives the line a record (seeding its history table with the thread that
+// held the line so far, so that the first access of another thread is an
+// invalidation as it would have been). Returns the line's record, or null
+// when the table is full. *solo is the summary the record replaces (null
+// if none), for the caller to seed the record with: the one caller whose
+// exchange succeeded gets it.
+struct cf_line_record *cf_attach_record(u32 *state, uptr line, u32 value,
+                                        struct cf_line_use **solo) {
+  *solo = 0;
+  for (;;) {
+    if (value == CF_NO_RECORD)
+      return 0;
+    if (cf_is_record(value))
+      return &cf_record_table[value & ~CF_RECORD_BIT];
+    u32 index;
+    if (!cf_new_record(&index)) {
+      if (cf_cas(state, &value, CF_NO_RECORD))
+        cf_add(&cf_untracked, 1);
+      continue;
+    }
+    struct cf_line_record *record = &cf_record_table[index];
+    struct cf_line_use *replaced = cf_is_solo(value) ? cf_solo_of(value) : 0;
+    u32 holder = replaced ? replaced->thread_plus1 : value & CF_THREAD_MASK;
+    if (holder && holder != CF_SEVERAL_READERS)
+      record->history = holder;
+    record->line = line;
+    if (cf_cas(state, &value, index | CF_RECORD_BIT)) {
+      *solo = replaced;
+      return record;
+    }
+    // Another thread changed the state first.
+    cf_give_record(record);
+  }
+}
+
+// A record no other thread could reach (it was never published), with its
+// parts. The report skips records whose line is 0.
+void cf_give_record(struct cf_line_record *record) {
+  for (int i = 0; i < CF_THREAD_SLOTS; i++)
+    if (record->threads[i])
+      cf_give_thread_line(record->threads[i]);
+  if (record->others)
+    cf_give_thread_line(record->others);
+  cf_store(&record->line, 0);
+  cf_pool_give(&cf_record_pool, (u32)(record - cf_record_table));
+}
+
+// A thread's part of the record, or null when it has none (when all slots
+// belong to other threads). With claim, a thread without one takes a free
+// slot (its first sample of the line).
+struct cf_thread_line *cf_slot_of(struct cf_line_record *record,
+                                  u32 thread_plus1, bool claim) {
+  for (int i = 0; i < CF_THREAD_SLOTS; i++) {
+    u32 owner = cf_load(&record->owners[i]);
+    if (owner == 0) {
+      if (!claim)
+        return 0;
+      if (!cf_cas(&record->owners[i], &owner, thread_plus1))
+        continue;
+      struct cf_thread_line *part = cf_new_thread_line();
+      __atomic_store_n(&record->threads[i], part, __ATOMIC_RELEASE);
+      return part;
+    }
+    if (owner == thread_plus1)
+      return cf_thread_part(record, i);
+  }
+  return 0;
+}
+
+// The record's part for threads beyond its slots, made on first use (null
+// when the runtime ran out of parts).
+struct cf_thread_line *cf_others_of(struct cf_line_record *record) {
+  struct cf_thread_line *others = cf_others_part(record);
+  if (others)
+    return others;
+  struct cf_thread_line *fresh = cf_new_thread_line();
+  if (fresh && !__atomic_compare_exchange_n(&record->others, &others, fresh,
+                                            false, __ATOMIC_ACQ_REL,
+                                            __ATOMIC_ACQUIRE)) {
+    cf_give_thread_line(fresh); // another thread's won
+    return others;
+  }
+  return fresh;
+}
+
+// The record's entry for the live heap object holding addr (index + 1), or
+// 0 when addr is in no heap object. A block freed since is never returned.
+static u8 cf_object_of(struct cf_line_record *record, uptr addr) {
+  u32 n = cf_load(&record->object_count);
+  for (u32 i = 0; i < n; i++) {
+    struct cf_line_object *o = &record->objects[i];
+    if (cf_load(&o->live) && addr - o->start < o->size)
+      return (u8)(i + 1);
+  }
+  struct efsan_heap_block block;
+  if (!efsan_heap_lookup(addr, &block))
+    return 0;
+  u8 found = 0;
+  efsan_mutex_lock(&record->objects_lock);
+  n = record->object_count;
+  for (u32 i = 0; i < n && !found; i++)
+    if (record->objects[i].serial == block.serial && record->objects[i].live)
+      found = (u8)(i + 1);
+  if (!found && n < CF_LINE_OBJECTS) {
+    struct cf_line_object *o = &record->objects[n];
+    o->start = block.start;
+    o->size = block.size;
+    o->stack_id = block.stack_id;
+    o->serial = block.serial;
+    cf_store(&o->live, 1);
+    cf_store(&record->object_count, n + 1);
+    found = (u8)(n + 1);
+  }
+  efsan_mutex_unlock(&record->objects_lock);
+  return found;
+}
+
+void cf_forget_heap_object(uptr start, uptr size, u32 serial) {
+  // Records of the block's lines; a huge block is only looked at in its
+  // first 64 KiB (where contended headers live), which bounds free's cost.
+  uptr end = start + (size < 65536 ? size : 65536);
+  for (uptr line = start & ~(uptr)(EFSAN_CACHE_LINE_SIZE - 1); line < end;
+       line += EFSAN_CACHE_LINE_SIZE) {
+    struct cf_line_record *record = cf_find_record(line);
+    if (!record)
+      continue;
+    u32 n = cf_load(&record->object_count);
+    for (u32 i = 0; i < n; i++)
+      if (record->objects[i].serial == serial)
+        cf_store(&record->objects[i].live, 0);
+  }
+}
+
+struct cf_shape *cf_count_shape(struct cf_line_record *record,
+                           struct cf_thread_line *slot, uptr line_offset,
+                           uptr length, bool is_write, u64 mask) {
+  uptr addr = record->line + line_offset;
+  for (u32 i = 0; i < CF_SHAPES; i++) {
+    struct cf_shape *shape = cf_shape_at(slot, i);
+    if (!shape || !shape->length)
+      break;
+    if (shape->offset != line_offset || shape->length != length)
+      continue;
+    if (shape->object &&
+        !cf_load(&record->objects[shape->object - 1].live))
+      continue; // that block was freed: this access is to another one
+    if (is_write)
+      shape->writes++;
+    else
+      shape->reads++;
+    return shape;
+  }
+  for (u32 i = 0; i < CF_SHAPES; i++) {
+    // Reached past the inline shapes only when other accesses took them all.
+    struct cf_shape *shape = cf_new_shape_at(slot, i);
+    if (!shape)
+      break;
+    if (shape->length)
+      continue;
+    shape->offset = (u8)line_offset;
+    shape->object = cf_object_of(record, addr);
+    shape->reads = !is_write;
+    shape->writes = is_write;
+    // Published last: the report reads shapes of running threads.
+    __atomic_store_n(&shape->length, (u8)length, __ATOMIC_RELEASE);
+    return shape;
+  }
+  // All shapes taken: the block exists.
+  struct cf_shape_block *more = cf_shape_block_of(slot);
+  if (!more)
+    return 0;
+  if (is_write)
+    more->overflow_writes++;
+  else
+    more->overflow_reads++;
+  more->overflow_bytes |= mask;
+  return 0;
+}
+
+// Predator's history table. Returns the number of invalidated threads
+// (0, 1 or 2) and stores them in victims. The shared table is only written
+// when its content changes.
+int cf_history_access(cf_history *history, u32 thread_plus1, bool is_write,
+                      u32 victims[2]) {
+  cf_history old = cf_load(history);
+  for (;;) {
+    u32 first = (u32)old, second = (u32)(old >> 32);
+    cf_history updated;
+    int invalidated = 0;
+    if (!is_write) {
+      if (second || first == thread_plus1)
+        return 0; // full, or this thread already holds a copy
+      updated = first ? (old | ((u64)thread_plus1 << 32)) : thread_plus1;
+    } else {
+      if (first == thread_plus1 && !second)
+        return 0; // the only copy is this thread's own
+      // Every other holder loses its copy: one invalidation.
+      if (first && first != thread_plus1)
+        victims[invalidated++] = first;
+      if (second && second != thread_plus1)
+        victims[invalidated++] = second;
+      updated = thread_plus1;
+    }
+    if (cf_cas(history, &old, updated))
+      return invalidated;
+  }
+}
+
+// Runs a seen access through the history table. An invalidation is true
+// sharing when the written bytes meet bytes a victim used since it last got
+// the line; the victims' copies are gone, so their byte sets restart. The
+// writer's kind of access (its own, so plain updates) keeps the count: the
+// bytes whose writes invalidate name the objects to fix.
+static void cf_observe(struct cf_line_record *record, u32 thread_plus1,
+                       bool is_write, u64 mask, struct cf_shape *shape) {
+  u32 victims[2];
+  int n = cf_history_access(&record->history, thread_plus1, is_write, victims);
+  if (!n)
+    return;
+  bool true_sharing = false;
+  for (int i = 0; i < n; i++) {
+    struct cf_thread_line *victim = cf_slot_of(record, victims[i], false);
+    struct cf_thread_line *others = cf_others_part(record);
+    u64 held = victim   ? cf_load(&victim->held_bytes)
+               : others ? cf_load(&others->read_bytes) |
+                              cf_load(&others->written_bytes)
+                        : 0;
+    if (held & mask)
+      true_sharing = true;
+    if (victim && held)
+      cf_store(&victim->held_bytes, 0);
+  }
+  cf_add(&record->observed, 1);
+  if (true_sharing)
+    cf_add(&record->observed_true, 1);
+  if (shape) {
+    cf_store(&shape->invalidations, shape->invalidations + 1);
+    if (true_sharing)
+      cf_store(&shape->true_invalidations, shape->true_invalidations + 1);
+  }
+}
+
+
+void cf_record_sample(struct cf_line_record *record, uptr offset, uptr length,
+                      bool is_write, bool locked_rmw, u32 thread_plus1,
+                      u64 clock, uptr pc) {
+  u64 mask = cf_byte_mask(offset, length);
+  struct cf_thread_line *slot = cf_slot_of(record, thread_plus1, true);
+  struct cf_shape *shape = 0;
+  struct cf_thread_line *others;
+  if (slot) {
+    // Only this thread writes these fields: plain updates.
+    if (is_write) {
+      cf_store(&slot->writes, slot->writes + 1);
+      if (locked_rmw)
+        cf_store(&slot->locked_rmw_writes, slot->locked_rmw_writes + 1);
+      cf_own_bits(&slot->written_bytes, mask);
+    } else {
+      cf_store(&slot->reads, slot->reads + 1);
+      cf_own_bits(&slot->read_bytes, mask);
+    }
+    cf_note_activity(slot, clock, slot->reads + slot->writes - 1);
+    if (!slot->first_clock)
+      cf_store(&slot->first_clock, clock);
+    cf_store(&slot->last_clock, clock);
+    shape = cf_count_shape(record, slot, offset, length, is_write, mask);
+    cf_count_site(slot, pc, is_write, mask);
+  } else if ((others = cf_others_of(record))) {
+    cf_add(is_write ? &others->writes : &others->reads, 1);
+    if (is_write && locked_rmw)
+      cf_add(&others->locked_rmw_writes, 1);
+    cf_shared_bits(is_write ? &others->written_bytes : &others->read_bytes,
+                   mask);
+    cf_shared_first(&others->first_clock, clock);
+    cf_shared_last(&others->last_clock, clock);
+  }
+  cf_observe(record, thread_plus1, is_write, mask, shape);
+  // After the history table, which may have just emptied it.
+  if (slot)
+    cf_shared_bits(&slot->held_bytes, mask);
+}
