@@ -617,6 +617,7 @@ void efsan_ws_fork_child(void) {
   __atomic_store_n(&samples, 0, __ATOMIC_RELEASE);
   efsan_ws_phases_fork_child();
   efsan_ws_timeline_fork_child();
+  efsan_ws_objects_fork_child();
   sampler_cpu_ns = 0;
   __atomic_store_n(&sampler_late_samples, 0, __ATOMIC_RELAXED);
   __atomic_store_n(&sampler_overrun_scans, 0, __ATOMIC_RELAXED);
