@@ -110,6 +110,10 @@ bool efsan_heap_lookup(uptr addr, struct efsan_heap_block *block);
 typedef void (*efsan_heap_visitor)(const struct efsan_heap_block *block,
                                    bool freed, void *arg);
 void efsan_heap_for_each(efsan_heap_visitor visit, void *arg);
+// Changes whenever the blocks efsan_heap_for_each would list change (not
+// when a block is freed and kept): a copy of the list made after reading
+// an equal version is still current.
+u64 efsan_heap_version(void);
 void efsan_heap_fork_child(void);
 // Set once at start-up by the working-set tool's object attribution.
 extern bool efsan_heap_keep_freed;
@@ -211,8 +215,11 @@ void efsan_ws_objects_thread_start(u32 thread, uptr lo, uptr hi,
                                    uptr start_routine);
 // A tally of lines by object: begin builds the lookup tables (heap blocks,
 // mappings, the region registry), add counts lines, top lists the largest.
+// Tallies are made with the sampler lock held (the heap table is kept from
+// one to the next while the heap does not change).
 struct efsan_ws_objects;
 struct efsan_ws_objects *efsan_ws_objects_begin(void);
+void efsan_ws_objects_fork_child(void);
 // Counts the lines app + 64 * i for each bit i of `lines` (app is the start
 // of the 512 bytes one shadow word covers).
 void efsan_ws_objects_add(struct efsan_ws_objects *tally, uptr app, u8 lines);

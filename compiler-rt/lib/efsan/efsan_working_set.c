@@ -445,6 +445,22 @@ u64 efsan_ws_elapsed_ns(void) {
   return now > clock_origin_ns ? now - clock_origin_ns : 0;
 }
 
+// The CPU time of the program's threads, read on the sampler thread (its
+// own is taken out).
+static u64 program_cpu_ns(void) {
+  u64 process = efsan_process_cpu_ns(), sampler = efsan_thread_cpu_ns();
+  return process > sampler ? process - sampler : 0;
+}
+
+// The rest paid since a sample ended: the lesser of the wall-clock time
+// and the program's CPU time that went by.
+static sptr rest_paid_ns(u64 end_wall, u64 end_program) {
+  u64 wall = efsan_monotonic_ns() - end_wall;
+  u64 program = program_cpu_ns();
+  program = program > end_program ? program - end_program : 0;
+  return (sptr)(wall < program ? wall : program);
+}
+
 static void sampler_main(void *arg) {
   u64 generation = (u64)(uptr)arg;
   u64 period_ns = (u64)efsan_flags.sample_freq * 1000000ULL;
@@ -452,12 +468,12 @@ static void sampler_main(void *arg) {
   u64 sampler_started = efsan_monotonic_ns(); // for the verbosity=3 log
   u64 next = last_sample + period_ns;
   u64 cpu_at_start = efsan_thread_cpu_ns();
-  u64 earliest_wall = 0; // the end of the rest after a sample (wall clock)
-  // Sleep still owed for the sampler's CPU time; negative: credit, at most
-  // ten periods' worth, earned by sleeping longer than owed.
+  // Rest still owed for the sampler's CPU time; negative: credit, at most
+  // ten periods' worth, earned by resting longer than owed.
   sptr credit_limit_ns = 10 * (sptr)period_ns;
   sptr rest_owed_ns = -credit_limit_ns;
   u64 previous_end = 0;   // when the last sample ended (wall clock)
+  u64 previous_end_program = 0; // and the program's CPU time then
   for (;;) {
     // Absolute deadlines, so the time a sample takes does not stretch the
     // period. With CPU time the wait is wall-clock time all the same: the
@@ -475,11 +491,20 @@ static void sampler_main(void *arg) {
         break;
       now = sampler_clock_ns();
     }
-    u64 wall = efsan_monotonic_ns();
-    if (wall < earliest_wall) {
-      efsan_sleep_ms((u32)((earliest_wall - wall + 999999) / 1000000));
-      if (sample_by_cpu_time())
-        __atomic_fetch_add(&sampler_late_samples, 1, __ATOMIC_RELAXED);
+    if (previous_end && rest_owed_ns > 0 &&
+        rest_paid_ns(previous_end, previous_end_program) < rest_owed_ns) {
+      __atomic_fetch_add(&sampler_late_samples, 1, __ATOMIC_RELAXED);
+      for (;;) {
+        sptr left = rest_owed_ns - rest_paid_ns(previous_end, previous_end_program);
+        if (left <= 0 || __atomic_load_n(&sampler_stopped, __ATOMIC_RELAXED))
+          break;
+        // What is left takes at least that long (the program runs on one
+        // core or more); each wake-up costs CPU too, so at most one per
+        // 20 ms or period while the program waits.
+        u64 wait_ms = ((u64)left + 999999) / 1000000;
+        u64 most_ms = efsan_flags.sample_freq > 20 ? (u64)efsan_flags.sample_freq : 20;
+        efsan_sleep_ms((u32)(wait_ms < most_ms ? wait_ms : most_ms));
+      }
     }
     now = sampler_clock_ns();
     // A late wake-up (an overloaded machine, a stopped process, a scan that
@@ -505,38 +530,36 @@ static void sampler_main(void *arg) {
                   (now - last_sample) / 1000000);
     last_sample = now;
     u64 started = efsan_monotonic_ns();
+    sptr paid = previous_end ? rest_paid_ns(previous_end, previous_end_program) : 0;
     take_sample(&sampler_stopped, false);
     u64 cpu_now = efsan_thread_cpu_ns();
     u64 cpu_since_last = cpu_now - cpu_at_start - sampler_cpu_ns;
     sampler_cpu_ns = cpu_now - cpu_at_start;
     efsan_mutex_unlock(&sampler_lock);
-    // The sampler keeps to sampler_max_cpu (P) percent of one core: the
-    // CPU time T it used since the last sample (the scan, and the waits'
-    // wake-ups) owes T * (100 - P) / P of sleep, which the time between
-    // samples pays off: what is still owed is slept before the next
-    // sample. Sleeping more than owed earns a credit of at most ten periods
-    // (the sampler starts with it), so that an odd slow sample among quick
-    // ones (a phase switch, the first levels due after a large allocation)
-    // delays nothing, while over time the sampler uses P percent at most. Wall-clock time with either clock (with
-    // sample_clock=cpu the sampler's own time is not in the program's). A
-    // scan costs in proportion to the shadow that changed: streaming 1 GiB
-    // changes 16 MiB of it every period, and the samples then come less
-    // often than sample_freq.
+    // The sampler keeps to sampler_max_cpu (P) percent of one core and of
+    // the CPU time of the program's threads: the CPU time T it used since
+    // the last sample (the scan, and the waits' wake-ups) owes a rest of
+    // T * (100 - P) / P, which the time between samples pays off, counted
+    // as the lesser of the wall-clock time and the program's CPU time that
+    // went by: what is still owed is rested before the next sample.
+    // Resting more than owed earns a credit of at most ten periods (the
+    // sampler starts with it), so that an odd slow sample among quick ones
+    // (a phase switch, the first levels due after a large allocation)
+    // delays nothing, while over time the sampler uses P percent at most.
+    // Paid in wall-clock time only, a program that got a third of a core
+    // (a loaded machine, or waits) gave the sampler three times P percent
+    // of its own CPU time (hash_table: 14% at load 9, beside ASan's whole
+    // 18%). A scan costs in proportion to the shadow that changed:
+    // streaming 1 GiB changes 16 MiB of it every period, and the samples
+    // then come less often than sample_freq.
     u64 ended = efsan_monotonic_ns();
-    if (previous_end)
-      rest_owed_ns -= (sptr)(started - previous_end);
+    rest_owed_ns -= paid;
     if (rest_owed_ns < -credit_limit_ns)
       rest_owed_ns = -credit_limit_ns;
     u64 share = (u64)efsan_flags.sampler_max_cpu;
     rest_owed_ns += (sptr)(cpu_since_last * (100 - share) / share);
     previous_end = ended;
-    earliest_wall = ended + (rest_owed_ns > 0 ? (u64)rest_owed_ns : 0);
-    // (A sample that waited for the lock is not late on this account: next
-    // is then pushed by the loop at the top.)
-    if (!sample_by_cpu_time() && rest_owed_ns > 0 && next < earliest_wall) {
-      next = earliest_wall;
-      __atomic_fetch_add(&sampler_late_samples, 1, __ATOMIC_RELAXED);
-    }
+    previous_end_program = program_cpu_ns();
     // A scan the machine preempted can end after most of the next period
     // has gone: the sample due then would cover a short period, its lines
     // those of a fraction of the program's work (a level-0 snapshot of
@@ -617,6 +640,7 @@ void efsan_ws_fork_child(void) {
   __atomic_store_n(&samples, 0, __ATOMIC_RELEASE);
   efsan_ws_phases_fork_child();
   efsan_ws_timeline_fork_child();
+  efsan_ws_objects_fork_child();
   sampler_cpu_ns = 0;
   __atomic_store_n(&sampler_late_samples, 0, __ATOMIC_RELAXED);
   __atomic_store_n(&sampler_overrun_scans, 0, __ATOMIC_RELAXED);
