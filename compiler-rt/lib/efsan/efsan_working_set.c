@@ -495,14 +495,26 @@ static void sampler_main(void *arg) {
         rest_paid_ns(previous_end, previous_end_program) < rest_owed_ns) {
       __atomic_fetch_add(&sampler_late_samples, 1, __ATOMIC_RELAXED);
       for (;;) {
-        sptr left = rest_owed_ns - rest_paid_ns(previous_end, previous_end_program);
+        sptr paid_so_far = rest_paid_ns(previous_end, previous_end_program);
+        sptr left = rest_owed_ns - paid_so_far;
         if (left <= 0 || __atomic_load_n(&sampler_stopped, __ATOMIC_RELAXED))
           break;
-        // What is left takes at least that long (the program runs on one
-        // core or more); each wake-up costs CPU too, so at most one per
-        // 20 ms or period while the program waits.
-        u64 wait_ms = ((u64)left + 999999) / 1000000;
-        u64 most_ms = efsan_flags.sample_freq > 20 ? (u64)efsan_flags.sample_freq : 20;
+        // What is left takes at least that long in wall-clock time, and
+        // longer at the rate the program has paid since the sample (a
+        // program that waits pays in its CPU time, slowly). Each wake-up
+        // costs CPU that is owed too (50-70 us on a VM after a long sleep):
+        // waking every 20 ms while a program used 4% of a core cost the
+        // sampler 6% of the program's CPU time at sampler_max_cpu=1. At
+        // most a second (or a period) asleep, so a program that gets busy
+        // again is sampled soon after.
+        u64 wall_ns = efsan_monotonic_ns() - previous_end;
+        u64 wait_ns = (u64)left;
+        if (paid_so_far > 0 && wall_ns > (u64)paid_so_far)
+          wait_ns = (u64)((double)left * (double)wall_ns / (double)paid_so_far);
+        else if (paid_so_far <= 0 && wall_ns > 0)
+          wait_ns = ~0ULL;
+        u64 wait_ms = wait_ns / 1000000 + 1;
+        u64 most_ms = efsan_flags.sample_freq > 1000 ? (u64)efsan_flags.sample_freq : 1000;
         efsan_sleep_ms((u32)(wait_ms < most_ms ? wait_ms : most_ms));
       }
     }
