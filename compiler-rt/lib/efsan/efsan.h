@@ -20,6 +20,16 @@
 extern "C" {
 #else
 #include <stdbool.h>
+// The same rule for the calls the compiler makes itself (a struct copied or
+// cleared, a loop turned into memcpy): they go to sanitizer_common's own
+// versions, as in its C++ files (sanitizer_redefine_builtins.h). Through
+// the interceptors, the working-set timeline's struct copies on the sampler
+// thread counted its stack and the runtime's tables as the program's
+// "anonymous memory" (15 lines in docs/examples/phases.c), and cache-frag's
+// report and model copies were ranges its countdown could sample.
+__asm__("memcpy = __sanitizer_internal_memcpy");
+__asm__("memmove = __sanitizer_internal_memmove");
+__asm__("memset = __sanitizer_internal_memset");
 #endif
 
 #include <stdarg.h>
