@@ -1,7 +1,9 @@
 // The cache section matches this machine's sysfs, which the checker reads
-// itself; every verdict (the total, each level's peak, each snapshot) names
-// the smallest data cache that holds it. Working sets of three sizes: one
-// that fits L1d, one that needs more than L1d, one larger than 2 MiB.
+// itself (or, where the kernel has no sysfs cache directory, cpuid's L1d and
+// L2 as glibc's getconf reads them); every verdict (the total, each level's
+// peak, each snapshot) names the smallest data cache that holds it. Working
+// sets of three sizes: one that fits L1d, one that needs more than L1d, one
+// larger than 2 MiB.
 // RUN: %clang -O2 -fsanitize=efficiency-working-set %s -o %t
 // RUN: rm -f %t.log.*
 // RUN: env ESAN_OPTIONS=report_format=json:log_path=%t.log:sample_freq=5 %run %t 100

@@ -7,14 +7,18 @@ itself and checks, in every JSON report LOG_PREFIX.<pid>: `caches` lists them
 in index order with level, type, size_bytes and shared_by_cpus; `fits_level`
 of the total, each level's `peak_fits_level` and every snapshot's
 `fits_level` name the smallest data or unified cache at least as large as
-that many lines (0 if none). Without the sysfs directory the report must
-say so (no caches, every fit 0). In TEXT_REPORT (a text report of the same
-program) the caches line and the total's verdict must say the same.
+that many lines (0 if none). Without the sysfs directory (a Firecracker
+VM's kernel) the runtime asks cpuid: its L1 data and L2 caches must be the
+sizes glibc's sysconf reads from cpuid on its own (`getconf
+LEVEL1_DCACHE_SIZE`, `LEVEL2_CACHE_SIZE`), and the fits follow the caches
+it lists. In TEXT_REPORT (a text report of the same program) the caches
+line and the total's verdict must say the same.
 """
 import glob
 import json
 import os
 import re
+import subprocess
 import sys
 
 SYSFS = "/sys/devices/system/cpu/cpu0/cache"
@@ -48,6 +52,27 @@ def sysfs_caches():
     return caches
 
 
+def getconf(name):
+    try:
+        out = subprocess.run(["getconf", name], capture_output=True, text=True).stdout.strip()
+        return int(out) if out.isdigit() else 0
+    except OSError:
+        return 0
+
+
+def cpuid_caches(report_caches, path):
+    """Without sysfs: the report's caches, checked against glibc's."""
+    for level, ctype, name in ((1, "Data", "LEVEL1_DCACHE_SIZE"), (2, "Unified", "LEVEL2_CACHE_SIZE")):
+        size = getconf(name)
+        if not size:
+            continue
+        if not any(c["level"] == level and c["type"] == ctype and c["size_bytes"] == size
+                   for c in report_caches):
+            sys.exit("%s: caches %s lack L%d %s of %d bytes (getconf %s)"
+                     % (path, report_caches, level, ctype, size, name))
+    return report_caches
+
+
 def fit_level(caches, lines):
     fitting = [c["level"] for c in caches
                if c["type"] in ("Data", "Unified") and c["size_bytes"] >= 64 * lines]
@@ -63,6 +88,8 @@ def main():
     for path in paths:
         with open(path) as f:
             report = json.load(f)
+        if not os.path.isdir(SYSFS):
+            expected = cpuid_caches(report["caches"], path)
         if report["caches"] != expected:
             sys.exit("%s: caches %s, sysfs says %s" % (path, report["caches"], expected))
         if report["fits_level"] != fit_level(expected, report["total_lines"]):
@@ -84,7 +111,7 @@ def main():
     total = int(re.search(r"total working set size: (\d+) cache lines", text).group(1))
     level = fit_level(expected, total)
     if not data:
-        verdict = "cache sizes unknown"  # a machine without the sysfs files
+        verdict = "cache sizes unknown"  # neither sysfs nor cpuid describes them
     elif level:
         size = [c for c in data if c["level"] == level][0]["size_bytes"] >> 10
         verdict = "fits L%d%s (%d KiB)" % (level, "d" if level == 1 else "", size)

@@ -93,6 +93,8 @@ def cache_label(c):
 def cache_sharing(c):
     n = c.get("shared_by_cpus")
     if isinstance(n, int) and not isinstance(n, bool):
+        if n == 0:
+            return "per core"  # from AMD's legacy cpuid leaves: no count
         return "private to one CPU" if n == 1 else "shared by %d CPUs" % n
     return ""
 
