@@ -460,14 +460,25 @@ static void cf_sample_range(uptr addr, uptr size, bool is_write,
 // quarter of a sample's cost in matmul and 3-8% of a 2-thread histogram's
 // time (docs/performance.md, issue 24). A load that continues a run of
 // polls reads the TSC too (cf_note_wait), for its gap.
+// A timed sample runs slower than an untimed one (its TSC reads: pinned,
+// the threads of a test at cache_frag_sample_period=1 were estimated at
+// 15-30% more time in the tool than with every sample timed): negligible
+// beside a thread's own time between samples at the default period, not
+// where the samples are most of the run. There, with two threads or more,
+// every sample is timed, as it always was.
 #define CF_TIMED 16
+#define CF_TIME_ALL_BELOW 64
 static __attribute__((noinline)) void cf_sample_access(void *addr, uptr size,
                                                        u32 flags,
                                                        u64 *field_counter,
                                                        uptr pc) {
-  u32 timed = cf_self.random % CF_TIMED ? 0 : CF_TIMED;
   bool is_write = flags & 1;
   bool threads = efsan_thread_count() >= 2;
+  // A draw of its own: with cache_frag_sample_period=1 the periods draw
+  // none, and the thread would time all its samples or none.
+  u32 timed = (cf_next_random() >> 32) % CF_TIMED ? 0 : CF_TIMED;
+  if (threads && cf_mean_period < CF_TIME_ALL_BELOW)
+    timed = 1;
   u64 value = 0;
   bool continues =
       threads && !is_write && cf_wait_continues((uptr)addr, size, &value);
