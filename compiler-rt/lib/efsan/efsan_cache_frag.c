@@ -182,7 +182,7 @@ static u64 cf_count_tool_ticks(u32 thread, u64 start, u32 weight) {
 //
 // Timed by TSC reads around the samples that continue a run only (and the
 // samples timed for the tool's time): two reads around every sample were
-// 3-8% of a 2-thread histogram's time (docs/performance.md, issue 24). The
+// 3-4% of a 2-thread histogram's time (docs/performance.md, issue 24). The
 // gap before a run's second sample is therefore measured only when its
 // first sample happened to be timed; else the run's first CF_WAIT_RUN - 1
 // gaps count as the ones measured among them, scaled to their number.
@@ -457,7 +457,7 @@ static void cf_sample_range(uptr addr, uptr size, bool is_write,
 // (never in step with the batches a lone thread's line states are applied
 // in), is timed for all of them: the mean of a thread's samples is
 // estimated without bias, and reading the TSC twice per sample was a
-// quarter of a sample's cost in matmul and 3-8% of a 2-thread histogram's
+// quarter of a sample's cost in matmul and 3-4% of a 2-thread histogram's
 // time (docs/performance.md, issue 24). A load that continues a run of
 // polls reads the TSC too (cf_note_wait), for its gap.
 // A timed sample runs slower than an untimed one (its TSC reads: pinned,
