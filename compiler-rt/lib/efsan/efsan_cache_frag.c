@@ -133,9 +133,9 @@ u64 cf_thread_line_ops(u32 thread) {
 //===-- The tool's own time -------------------------------------------------===//
 
 // The runtime's part of a thread's CPU time: the sampled path, timed with
-// the TSC (about 20 cycles a read; one sample per thousand accesses), so
-// that the impact prices the program's own time, not the instrumented
-// run's (docs/CacheFrag.md, "The tool's own time"). A sample that took
+// the TSC on one sample in CF_TIMED (cf_sample_access), so that the impact
+// prices the program's own time, not the instrumented run's
+// (docs/CacheFrag.md, "The tool's own time"). A sample that took
 // longer than CF_MAX_SAMPLE_TICKS was descheduled midway (a loaded machine,
 // two threads on one core): it counts as the thread's mean sample so far,
 // so that time the thread spent waiting for a CPU is not taken for the
@@ -178,8 +178,15 @@ static u64 cf_count_tool_ticks(u32 thread, u64 start, u32 weight) {
 // accesses (a volatile pointer beside a strncpy: half of them) rarely has
 // CF_WAIT_RUN samples in a row on it (1 in 256), where a thread that polls
 // for a time slice has thousands. A sampled libc or mem* range breaks the
-// run. Timed by the samples' TSC reads: only while the process has two
-// threads or more, when every sample reads it.
+// run. Only while the process has two threads or more.
+//
+// Timed by TSC reads around the samples that continue a run only (and the
+// samples timed for the tool's time): two reads around every sample were
+// 3-4% of a 2-thread histogram's time (docs/performance.md, issue 24). The
+// gap before a run's second sample is therefore measured only when its
+// first sample happened to be timed; else the run's first CF_WAIT_RUN - 1
+// gaps count as the ones measured among them, scaled to their number.
+//
 // A wait is no progress of the thread's virtual clock either: side by side
 // the other thread would have been there sooner. A producer that filled a
 // ring while its consumer was not yet running (on a start-up probe's CPU,
@@ -192,8 +199,9 @@ struct cf_wait_state {
   uptr addr;      // the address of the last sampled load; 0 after a store
   u64 value;      // the value it read
   u32 run;        // samples in a row that read it
+  u32 gaps;       // gaps measured in pending
   u64 pending;    // ticks between them, not counted until the run is long enough
-  u64 last_end;   // tick at which the thread's last sample ended
+  u64 last_end;   // tick at which the thread's last sample ended; 0: not read
   u64 waits;      // gaps counted as waits (for their mean)
 };
 static __thread struct cf_wait_state cf_wait
@@ -212,36 +220,62 @@ static u64 cf_peek(uptr addr, uptr size) {
   }
 }
 
-static void cf_note_wait(u32 thread, uptr addr, uptr size, bool is_write,
-                         u64 clock, u64 start, u64 end) {
+// Whether a sampled load of [addr, addr + size) that read *value continues
+// the thread's run of loads of one unchanged value (then the sample is timed
+// from its start).
+static inline bool cf_wait_continues(uptr addr, uptr size, u64 *value) {
+  *value = cf_peek(addr, size);
+  return addr == cf_wait.addr && *value == cf_wait.value;
+}
+
+// After a sample of a thread of a process with threads. continues: as
+// cf_wait_continues said for a load (start: the tick the sample began at);
+// end: the tick it ended at, 0 when not read; clock: the sample's.
+static void cf_note_wait(u32 thread, uptr addr, bool is_write, u64 value,
+                         bool continues, u64 clock, u64 start, u64 end) {
   struct cf_wait_state *w = &cf_wait;
-  u64 gap = w->last_end && start > w->last_end ? start - w->last_end : 0;
+  u64 last_end = w->last_end;
   w->last_end = end;
   if (is_write || thread >= CF_MAX_THREAD_INFOS) {
     w->addr = 0;
     return;
   }
-  u64 value = cf_peek(addr, size);
-  if (addr != w->addr || value != w->value) {
+  if (!continues) {
     w->addr = addr;
     w->value = value;
     w->run = 1;
+    w->gaps = 0;
     w->pending = 0;
     return;
   }
+  // The next sample may continue the run: its gap counts from here.
+  if (!end)
+    w->last_end = end = cf_ticks();
+  w->run++;
   struct cf_thread_info *info = &cf_thread_infos[thread];
   u64 waited = cf_load(&info->wait_ticks);
-  // A gap that long was descheduled midway: the wait's CPU time is that of
-  // an ordinary gap.
-  if (gap > CF_MAX_SAMPLE_TICKS)
-    gap = w->waits ? waited / w->waits : 0;
-  w->run++;
-  w->pending += gap;
+  if (last_end) {
+    u64 gap = start > last_end ? start - last_end : 0;
+    // A gap that long was descheduled midway: the wait's CPU time is that of
+    // an ordinary gap.
+    if (gap > CF_MAX_SAMPLE_TICKS)
+      gap = w->waits ? waited / w->waits : 0;
+    w->pending += gap;
+    w->gaps++;
+  }
   if (w->run < CF_WAIT_RUN)
     return;
-  w->waits += w->run == CF_WAIT_RUN ? CF_WAIT_RUN - 1 : 1;
-  cf_store(&info->wait_ticks, waited + w->pending);
+  u64 pending = w->pending;
+  if (w->run == CF_WAIT_RUN) {
+    if (w->gaps && w->gaps < CF_WAIT_RUN - 1)
+      pending = pending * (CF_WAIT_RUN - 1) / w->gaps;
+    w->waits += CF_WAIT_RUN - 1;
+  } else {
+    w->waits++;
+  }
+  cf_store(&info->wait_ticks, waited + pending);
   w->pending = 0;
+  w->gaps = 0;
   // The next period ends at this sample's clock: the accesses until then
   // are polls.
   u64 done = clock - cf_self.clock_base;
@@ -432,21 +466,36 @@ static void cf_sample_range(uptr addr, uptr size, bool is_write,
 }
 
 // The sampled access: the period ended at it. Its time is the tool's own
-// (left out of the threads' time).
-// A thread alone in the process touches no line another thread uses, so its
-// samples cost about the same each: one in CF_ALONE_TIMED, chosen at random
-// (never in step with the batches its line states are applied in), is
-// timed for all of them. Reading the TSC twice was a quarter of a sample's
-// cost in matmul (docs/performance.md, issue 24).
-#define CF_ALONE_TIMED 16
+// (left out of the threads' time). One sample in CF_TIMED, chosen at random
+// (never in step with the batches a lone thread's line states are applied
+// in), is timed for all of them: the mean of a thread's samples is
+// estimated without bias, and reading the TSC twice per sample was a
+// quarter of a sample's cost in matmul and 3-4% of a 2-thread histogram's
+// time (docs/performance.md, issue 24). A load that continues a run of
+// polls reads the TSC too (cf_note_wait), for its gap.
+// A timed sample runs slower than an untimed one (its TSC reads: pinned,
+// the threads of a test at cache_frag_sample_period=1 were estimated at
+// 15-30% more time in the tool than with every sample timed): negligible
+// beside a thread's own time between samples at the default period, not
+// where the samples are most of the run. There, with two threads or more,
+// every sample is timed, as it always was.
+#define CF_TIMED 16
+#define CF_TIME_ALL_BELOW 64
 static __attribute__((noinline)) void cf_sample_access(void *addr, uptr size,
                                                        u32 flags,
                                                        u64 *field_counter,
                                                        uptr pc) {
-  u32 timed = 1; // samples this one is timed for; 0: not timed
-  if (efsan_thread_count() < 2)
-    timed = cf_self.random % CF_ALONE_TIMED ? 0 : CF_ALONE_TIMED;
-  u64 start = timed ? cf_ticks() : 0;
+  bool is_write = flags & 1;
+  bool threads = efsan_thread_count() >= 2;
+  // A draw of its own: with cache_frag_sample_period=1 the periods draw
+  // none, and the thread would time all its samples or none.
+  u32 timed = (cf_next_random() >> 32) % CF_TIMED ? 0 : CF_TIMED;
+  if (threads && cf_mean_period < CF_TIME_ALL_BELOW)
+    timed = 1;
+  u64 value = 0;
+  bool continues =
+      threads && !is_write && cf_wait_continues((uptr)addr, size, &value);
+  u64 start = timed || continues ? cf_ticks() : 0;
   u64 clock;
   u32 weight;
   u32 thread_plus1 = cf_end_period(&clock, &weight);
@@ -460,14 +509,12 @@ static __attribute__((noinline)) void cf_sample_access(void *addr, uptr size,
     if (weight > 1)
       cf_add(&cf_weighted_field_samples, fields);
   }
-  cf_sample_range((uptr)addr, size, flags & 1, (flags & 2) != 0, thread_plus1,
+  cf_sample_range((uptr)addr, size, is_write, (flags & 2) != 0, thread_plus1,
                   clock, pc, weight);
-  if (timed) {
-    u64 end = cf_count_tool_ticks(thread_plus1 - 1, start, timed);
-    if (timed == 1)
-      cf_note_wait(thread_plus1 - 1, (uptr)addr, size, flags & 1, clock,
-                   start, end);
-  }
+  u64 end = timed ? cf_count_tool_ticks(thread_plus1 - 1, start, timed) : 0;
+  if (threads)
+    cf_note_wait(thread_plus1 - 1, (uptr)addr, is_write, value, continues,
+                 clock, start, end);
 }
 
 // preserve_most: the caller keeps its values in every register but r11
