@@ -194,10 +194,8 @@ static void record(int level, u64 selected, int shift) {
 
 // Called with sampler_lock held. A sample cut short by *stop (exit) is not
 // recorded (the last partial period is in no snapshot anyway). A phase
-// boundary clears bit 0 of every line (see "Estimated snapshots"). Returns
-// whether the sample counted or cleared a selection of the lines only: its
-// period touched more than snapshot_budget lines.
-static bool take_sample(const bool *stop, bool phase_boundary) {
+// boundary clears bit 0 of every line (see "Estimated snapshots").
+static void take_sample(const bool *stop, bool phase_boundary) {
   efsan_regions_refresh();
   u32 sample = samples + 1;
   struct sample_scan scan;
@@ -231,7 +229,7 @@ static bool take_sample(const bool *stop, bool phase_boundary) {
     // still at in_force; the larger of the two keeps the invariant.
     if (scan.clear_shift > in_force)
       in_force = scan.clear_shift;
-    return scan.estimating;
+    return;
   }
   record(0, scan.counts[0], scan.count_shift);
   for (int level = 1; level <= scan.top_due; level++) {
@@ -242,7 +240,6 @@ static bool take_sample(const bool *stop, bool phase_boundary) {
   budget_shift = choose_shift(scan.counts[0] << scan.count_shift);
   __atomic_store_n(&samples, sample, __ATOMIC_RELEASE);
   efsan_ws_timeline_sampled(sample, scan.count_shift, scan.clear_shift);
-  return scan.estimating;
 }
 
 static bool sample_by_cpu_time(void) {
@@ -290,18 +287,6 @@ static sptr rest_paid_ns(u64 end_wall, u64 end_program) {
   program = program > end_program ? program - end_program : 0;
   return (sptr)(wall < program ? wall : program);
 }
-
-// What an estimated sample (its period touched more than snapshot_budget
-// lines) costs, in multiples of the sampler's own CPU time: the scan, and
-// about as much again in the program's threads, which touch again the
-// selected lines whose bit 0 it cleared, at least 3/4 of the budget (a cold
-// path each, and the shadow's cache lines move back from the sampler's
-// core). Measured side by side on sort and hash_table (snapshots on against
-// record_snapshots=0, docs/performance.md): 94 ms of the program's CPU time
-// for 104 ms of the sampler's. sampler_max_cpu bounds both. A sample below
-// the budget is charged its own CPU time only: the lines it cleared are
-// fewer, and its cost is mostly the sampler's wake-up.
-#define ESTIMATED_SAMPLE_COST_PER_CPU 2
 
 static void sampler_main(void *arg) {
   u64 generation = (u64)(uptr)arg;
@@ -385,16 +370,15 @@ static void sampler_main(void *arg) {
     last_sample = now;
     u64 started = efsan_monotonic_ns();
     sptr paid = previous_end ? rest_paid_ns(previous_end, previous_end_program) : 0;
-    bool estimated = take_sample(&sampler_stopped, false);
+    take_sample(&sampler_stopped, false);
     u64 cpu_now = efsan_thread_cpu_ns();
     u64 cpu_since_last = cpu_now - cpu_at_start - sampler_cpu_ns;
     sampler_cpu_ns = cpu_now - cpu_at_start;
     efsan_mutex_unlock(&sampler_lock);
-    // The snapshots keep to sampler_max_cpu (P) percent of one core and of
-    // the CPU time of the program's threads: the CPU time T the sampler used
-    // since the last sample (the scan, and the waits' wake-ups), with what
-    // an estimated one costs the program (ESTIMATED_SAMPLE_COST_PER_CPU),
-    // owes a rest of T * (100 - P) / P (2T for an estimated sample), which the time between samples pays off, counted
+    // The sampler keeps to sampler_max_cpu (P) percent of one core and of
+    // the CPU time of the program's threads: the CPU time T it used since
+    // the last sample (the scan, and the waits' wake-ups) owes a rest of
+    // T * (100 - P) / P, which the time between samples pays off, counted
     // as the lesser of the wall-clock time and the program's CPU time that
     // went by: what is still owed is rested before the next sample.
     // Resting more than owed earns a credit of at most ten periods (the
@@ -412,9 +396,7 @@ static void sampler_main(void *arg) {
     if (rest_owed_ns < -credit_limit_ns)
       rest_owed_ns = -credit_limit_ns;
     u64 share = (u64)efsan_flags.sampler_max_cpu;
-    u64 cost = estimated ? cpu_since_last * ESTIMATED_SAMPLE_COST_PER_CPU
-                         : cpu_since_last;
-    rest_owed_ns += (sptr)(cost * (100 - share) / share);
+    rest_owed_ns += (sptr)(cpu_since_last * (100 - share) / share);
     previous_end = ended;
     previous_end_program = program_cpu_ns();
     // A scan the machine preempted can end after most of the next period
@@ -428,11 +410,9 @@ static void sampler_main(void *arg) {
       __atomic_fetch_add(&sampler_overrun_scans, 1, __ATOMIC_RELAXED);
     }
     efsan_vreport(3, "sampler: sample started at %llu us took %llu us (%llu "
-                  "us of CPU); sleep owed %lld us; charged %llu ns for %llu "
-                  "ns of CPU%s\n",
+                  "us of CPU); sleep owed %lld us\n",
                   (started - sampler_started) / 1000, (ended - started) / 1000,
-                  cpu_since_last / 1000, (long long)rest_owed_ns / 1000, cost,
-                  cpu_since_last, estimated ? " (estimated)" : "");
+                  cpu_since_last / 1000, (long long)rest_owed_ns / 1000);
   }
 }
 
