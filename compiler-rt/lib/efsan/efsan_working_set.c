@@ -42,9 +42,8 @@
 //
 //===----------------------------------------------------------------------===//
 #include "efsan_internal.h"
+#include "efsan_ws_scan.h"
 
-#define NUM_LEVELS 7 // level 0 (bit 0) and levels 1..6 (bits 1..6)
-#define ONES 0x0101010101010101ULL
 #define EVER_BITS 0x8080808080808080ULL
 
 struct level_series {
@@ -124,25 +123,7 @@ static u64 level_period_samples(int level) {
 #define MAX_SHIFT 8
 static int in_force;      // shift whose selection the last sample cleared
 static int budget_shift;  // the shift the budget asks for now
-static u8 level_shift[NUM_LEVELS]; // largest in force in each level's period
-
-static inline u64 line_hash(const u64 *word) {
-  u64 z = ((uptr)word >> 3) + 0x9e3779b97f4a7c15ULL;
-  z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-  z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-  return z ^ (z >> 31);
-}
-
-// Bit 0 of each byte whose line is selected at `shift`: those whose byte of
-// the hash has its top `shift` bits clear (an exact zero-byte test).
-static inline u64 selected_lines(u64 hash, int shift) {
-  if (shift == 0)
-    return ONES;
-  u64 top = hash & (ONES * (u8)(0xff00 >> shift));
-  u64 low7 = 0x7f7f7f7f7f7f7f7fULL;
-  u64 zero = ~(((top & low7) + low7) | top | low7);
-  return zero >> 7;
-}
+u8 efsan_ws_level_shift[NUM_LEVELS]; // largest in force in each level's period
 
 u64 efsan_ws_selected_lines(const u64 *shadow_word, int shift) {
   return selected_lines(line_hash(shadow_word), shift);
@@ -185,162 +166,8 @@ static int choose_shift(u64 lines) {
 }
 
 //===-- Sampling -----------------------------------------------------------===//
-
-#define ACCESS_BITS_ALL 0x8181818181818181ULL
-
-struct sample_scan {
-  u64 due_bits; // bits 1..6 of every byte, for the levels due now
-  u8 due_mask;  // the same bits of one byte
-  u64 counts[NUM_LEVELS];
-  int top_due;  // levels 1..top_due are due now (0: none)
-  int count_shift; // level 0 counts the lines selected at this shift
-  int clear_shift; // bit 0 is cleared in the lines selected at this shift
-  bool estimating; // a shift above, or of a due level, is not 0
-  int timeline_period_level; // the timeline's period ends now: its level
-  bool timeline_history_ends; // the top level is due (bits 1..6 cleared)
-  bool touched; // sample_words saw a bit 0 of a line counted now
-  bool stuck;   // and left one set in a line not selected at clear_shift
-};
-
-// The number of bytes with bit 0 set in a word whose other bits are clear:
-// the product adds all eight bytes into the top one (at most 8, no carry).
-// The runtime is built for any x86-64, where __builtin_popcountll is a
-// dozen instructions; this is one multiply.
-static inline u64 count_bit0(u64 bits) { return (bits * ONES) >> 56; }
-
-// What the timeline needs of a word (efsan_ws_timeline.c): the lines counted
-// now, those of them touched in an earlier sample period (a level's bit: the
-// shadow's own history since the top level's last snapshot), at the end of
-// the timeline's period that level's lines, and at the top level's
-// snapshot, where bits 1..6 are cleared, every line they hold. Most words of
-// most samples need none of it: a line touched in this sample period only.
-static inline __attribute__((always_inline)) void
-note_timeline(const struct sample_scan *scan, const u64 *word, u64 old,
-              u64 moved, u64 fresh, bool phase_open) {
-  u64 earlier = efsan_ws_any_level_bit(old);
-  int period_level = scan->timeline_period_level;
-  u64 period = period_level < 0   ? 0
-               : period_level == 0 ? fresh
-                                   : (moved >> period_level) & ONES;
-  if (!(fresh & earlier) && !period &&
-      !(scan->timeline_history_ends && (fresh | earlier)) &&
-      !(fresh && (phase_open || efsan_ws_timeline_seen_before)))
-    return;
-  efsan_ws_timeline_note(word, fresh, earlier, period,
-                         scan->timeline_history_ends);
-}
-
-// For each shadow word that may have changed: the word with bit 0 moved
-// into bits 1..6 and the bits of the due levels (1..top_due: a sample where
-// level k is due is one where every lower level is) counted and cleared.
-// See the top of the file for why a plain store is safe when every line of
-// the word has bits 0 and 7; any other word changes by compare-and-swap.
-// Inlined twice: with top_due = 0 (three samples in four with the default
-// snapshot_step) only words with a bit 0 change and the loop is short
-// enough for every line of 1 GiB changed to cost a few milliseconds.
-static inline __attribute__((always_inline)) void
-sample_words(struct sample_scan *scan, u64 *words, uptr count, int top_due,
-             bool estimating) {
-  u64 due_bits = scan->due_bits;
-  u64 interesting = ONES | due_bits;
-  u64 counts[NUM_LEVELS] = {0};
-  u64 any_touched = 0, any_stuck = 0;
-  bool phase_open = efsan_ws_phase_bits != 0;
-  bool timeline = efsan_ws_timeline_bits != 0;
-  for (uptr i = 0; i < count; i++) {
-    u64 old = __atomic_load_n(&words[i], __ATOMIC_RELAXED);
-    if (!(old & interesting))
-      continue;
-    u64 counted = ONES, cleared = ONES, hash = 0;
-    if (estimating) {
-      hash = line_hash(&words[i]);
-      counted = selected_lines(hash, scan->count_shift);
-      cleared = scan->clear_shift == scan->count_shift
-                    ? counted
-                    : selected_lines(hash, scan->clear_shift);
-    }
-    u64 touched, fresh, moved;
-    for (;;) {
-      touched = old & ONES;
-      // Bit 0 of the lines counted now says "touched in this period"; in the
-      // others it is stale (stuck since an earlier sample) and is not copied:
-      // no level counts them, and so a page that holds only stuck lines is
-      // not visited again for the levels.
-      fresh = touched & counted;
-      // Each byte of `fresh` is 0 or 1, so the product sets bits 1..6 in
-      // exactly those bytes, without carries between bytes.
-      moved = (old & ~(touched & cleared)) | (fresh * 0x7e);
-      u64 next = moved & ~due_bits;
-      if (estimating && next == old)
-        break; // stuck lines only: nothing to write
-      if ((old & ACCESS_BITS_ALL) == ACCESS_BITS_ALL) {
-        __atomic_store_n(&words[i], next, __ATOMIC_RELAXED);
-        break;
-      }
-      if (__atomic_compare_exchange_n(&words[i], &old, next, false,
-                                      __ATOMIC_RELAXED, __ATOMIC_RELAXED))
-        break;
-      // The program set bits meanwhile: redo the word with its new value.
-    }
-    counts[0] += count_bit0(fresh);
-    for (int level = 1; level <= top_due; level++) {
-      u64 level_lines = ONES;
-      if (estimating)
-        level_lines = level_shift[level] == scan->count_shift
-                          ? counted
-                          : selected_lines(hash, level_shift[level]);
-      counts[level] += count_bit0((moved >> level) & level_lines);
-    }
-    any_touched |= fresh;
-    if (estimating)
-      any_stuck |= touched & ~cleared;
-    // Before the phase's note: the timeline reads the phase's bitmap.
-    if (EFSAN_UNLIKELY(timeline))
-      note_timeline(scan, &words[i], old, moved, fresh, phase_open);
-    if (EFSAN_UNLIKELY(phase_open) && touched)
-      efsan_ws_phase_note(&words[i], touched);
-  }
-  for (int level = 0; level <= top_due; level++)
-    scan->counts[level] += counts[level];
-  scan->touched = any_touched != 0;
-  scan->stuck = any_stuck != 0;
-}
-
-static void sample_words_level0(struct sample_scan *scan, u64 *words,
-                                uptr count) {
-  sample_words(scan, words, count, 0, false);
-}
-
-static void sample_words_due(struct sample_scan *scan, u64 *words,
-                             uptr count) {
-  sample_words(scan, words, count, scan->top_due, false);
-}
-
-static void sample_words_estimating(struct sample_scan *scan, u64 *words,
-                                    uptr count) {
-  sample_words(scan, words, count, scan->top_due, true);
-}
-
-// One shadow page that changed or holds bits of a due level. Its pending
-// byte says which levels' bits it may hold: after the visit, those not due
-// now, plus all of them if a line had bit 0.
-static u8 sample_page(u64 *words, uptr count, u8 pending, void *arg) {
-  struct sample_scan *scan = arg;
-  scan->touched = false;
-  scan->stuck = false;
-  if (scan->estimating)
-    sample_words_estimating(scan, words, count);
-  else if (scan->top_due == 0)
-    sample_words_level0(scan, words, count);
-  else
-    sample_words_due(scan, words, count);
-  pending &= (u8)~(scan->due_mask | 1);
-  if (scan->touched)
-    pending |= 0x7e;
-  if (scan->stuck)
-    pending |= 1;
-  return pending;
-}
+//
+// The scan of a shadow page is in efsan_ws_scan.c.
 
 static u32 clamp_u32(u64 value) {
   return value > 0xffffffffu ? 0xffffffffu : (u32)value;
@@ -388,16 +215,16 @@ static void take_sample(const bool *stop, bool phase_boundary) {
   scan.timeline_period_level = efsan_ws_timeline_period_ends(sample);
   scan.timeline_history_ends = scan.top_due == NUM_LEVELS - 1;
   for (int level = 1; level < NUM_LEVELS; level++) {
-    if (level_shift[level] < in_force)
-      level_shift[level] = (u8)in_force;
+    if (efsan_ws_level_shift[level] < in_force)
+      efsan_ws_level_shift[level] = (u8)in_force;
     // A level due now whose period was estimated counts its selected lines
     // only, even if this sample is exact at level 0.
-    if (level <= scan.top_due && level_shift[level])
+    if (level <= scan.top_due && efsan_ws_level_shift[level])
       scan.estimating = true;
   }
   uptr n = efsan_regions_snapshot(&scan_regions, &scan_capacity);
   if (!efsan_shadow_for_each_changed(scan_regions, n, scan.due_mask | wanted,
-                                     sample_page, &scan, stop)) {
+                                     efsan_ws_sample_page, &scan, stop)) {
     // Cut short (exit): some pages were cleared at clear_shift, the rest
     // still at in_force; the larger of the two keeps the invariant.
     if (scan.clear_shift > in_force)
@@ -406,8 +233,8 @@ static void take_sample(const bool *stop, bool phase_boundary) {
   }
   record(0, scan.counts[0], scan.count_shift);
   for (int level = 1; level <= scan.top_due; level++) {
-    record(level, scan.counts[level], level_shift[level]);
-    level_shift[level] = 0;
+    record(level, scan.counts[level], efsan_ws_level_shift[level]);
+    efsan_ws_level_shift[level] = 0;
   }
   in_force = scan.clear_shift;
   budget_shift = choose_shift(scan.counts[0] << scan.count_shift);
@@ -645,7 +472,7 @@ void efsan_ws_fork_child(void) {
     levels[level].taken = 0;
     levels[level].estimated = 0;
     levels[level].peak = 0;
-    level_shift[level] = 0;
+    efsan_ws_level_shift[level] = 0;
   }
   in_force = 0;
   budget_shift = 0;
