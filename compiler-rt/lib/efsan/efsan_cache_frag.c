@@ -216,7 +216,7 @@ static u64 cf_peek(uptr addr, uptr size) {
   case 4:
     return __atomic_load_n((u32 *)addr, __ATOMIC_RELAXED);
   default: // 8, or the first 8 bytes of a vector
-    return __atomic_load_n((u64 *)(addr & ~(uptr)7) , __ATOMIC_RELAXED);
+    return __atomic_load_n((u64 *)(addr & ~(uptr)7), __ATOMIC_RELAXED);
   }
 }
 

@@ -246,15 +246,19 @@ static bool sample_by_cpu_time(void) {
   return !efsan_internal_strcmp(efsan_flags.sample_clock, "cpu");
 }
 
+// The CPU time of the program's threads, read on the sampler thread (its
+// own is taken out).
+static u64 program_cpu_ns(void) {
+  u64 process = efsan_process_cpu_ns(), sampler = efsan_thread_cpu_ns();
+  return process > sampler ? process - sampler : 0;
+}
+
 // The sampler's clock: wall-clock time, or (sample_clock=cpu) the CPU time
 // the program's threads used, which does not run while the program waits
 // for the machine. Called on the sampler thread: its own CPU time (the
 // scans) is taken out.
 static u64 sampler_clock_ns(void) {
-  if (!sample_by_cpu_time())
-    return efsan_monotonic_ns();
-  u64 process = efsan_process_cpu_ns(), sampler = efsan_thread_cpu_ns();
-  return process > sampler ? process - sampler : 0;
+  return sample_by_cpu_time() ? program_cpu_ns() : efsan_monotonic_ns();
 }
 
 // The sampler's clock as any thread reads it, from the start of the run (or
@@ -272,12 +276,6 @@ u64 efsan_ws_elapsed_ns(void) {
   return now > clock_origin_ns ? now - clock_origin_ns : 0;
 }
 
-// The CPU time of the program's threads, read on the sampler thread (its
-// own is taken out).
-static u64 program_cpu_ns(void) {
-  u64 process = efsan_process_cpu_ns(), sampler = efsan_thread_cpu_ns();
-  return process > sampler ? process - sampler : 0;
-}
 
 // The rest paid since a sample ended: the lesser of the wall-clock time
 // and the program's CPU time that went by.
