@@ -5,22 +5,26 @@
 // after that region (the GOMP_parallel call, Inputs/omp_team.c:6), and the
 // per-thread counters the callbacks bump are found as false sharing, as in
 // int-counters.c. The same object linked with clang's libomp (which serves
-// GCC's GOMP_* entry points) gives the same report.
+// GCC's GOMP_* entry points) gives the same report. The finding's share of
+// this 20 ms run is 4-6% pinned (hidden once in 10 pinned runs by the
+// default 3% threshold, 2026-11-28): the test is about detection and names,
+// so it reports every finding (cache_frag_min_share=0), as
+// openmp-counters.c does.
 // REQUIRES: libgomp
 // RUN: gcc -O2 -g -fopenmp -fno-omit-frame-pointer -c %S/Inputs/omp_team.c -o %t.team.o
 // RUN: %clang -O2 -g %s %t.team.o -fopenmp=libgomp -o %t.plain
 // RUN: %run %t.plain > %t.plain.out
 // RUN: %clang -O2 -g -fsanitize=efficiency-cache-frag %s %t.team.o -fopenmp=libgomp -o %t
 // DEFINE: %{check} = %python %S/Inputs/check_findings.py --only --expect false-sharing:heap=openmp-libgomp.c --threads 0,1
-// RUN: env ESAN_OPTIONS=report_format=json:cache_frag_transfer_ns=150 %run %t > %t.out 2> %t.json
+// RUN: env ESAN_OPTIONS=report_format=json:cache_frag_transfer_ns=150:cache_frag_min_share=0 %run %t > %t.out 2> %t.json
 // RUN: diff %t.plain.out %t.out
 // RUN: %{check} %t.json
-// RUN: %if taskset %{ env ESAN_OPTIONS=report_format=json:cache_frag_transfer_ns=150 taskset -c 0 %run %t > %t.pinned.out 2> %t.pinned.json %}
+// RUN: %if taskset %{ env ESAN_OPTIONS=report_format=json:cache_frag_transfer_ns=150:cache_frag_min_share=0 taskset -c 0 %run %t > %t.pinned.out 2> %t.pinned.json %}
 // RUN: %if taskset %{ diff %t.plain.out %t.pinned.out %}
 // RUN: %if taskset %{ %{check} %t.pinned.json %}
-// RUN: env ESAN_OPTIONS=cache_frag_transfer_ns=150 %run %t 2>&1 | FileCheck %s
+// RUN: env ESAN_OPTIONS=cache_frag_transfer_ns=150:cache_frag_min_share=0 %run %t 2>&1 | FileCheck %s
 // RUN: %if libomp %{ %clang -O2 -g -fsanitize=efficiency-cache-frag %s %t.team.o -fopenmp -o %t.libomp %}
-// RUN: %if libomp %{ env ESAN_OPTIONS=cache_frag_transfer_ns=150 %run %t.libomp 2>&1 | FileCheck %s %}
+// RUN: %if libomp %{ env ESAN_OPTIONS=cache_frag_transfer_ns=150:cache_frag_min_share=0 %run %t.libomp 2>&1 | FileCheck %s %}
 #include <stdio.h>
 #include <stdlib.h>
 
