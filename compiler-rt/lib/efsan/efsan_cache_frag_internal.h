@@ -342,9 +342,13 @@ u64 cf_thread_final_clock(u32 thread);
 // CPU time of a program thread: at its exit, or now while it runs (0 if
 // unknown).
 u64 cf_thread_cpu_ns(u32 thread);
-// The part of it the tool's sampled path took, and that of all threads.
+// The part of it the tool's sampled path and start-up took, and that of
+// all threads.
 u64 cf_thread_tool_ns(u32 thread);
 u64 cf_tool_ns(void);
+// From now on the reporting thread's CPU time is the report's, not the
+// program's.
+void cf_note_report_start(void);
 // The part of it the thread spent polling a value that did not change.
 u64 cf_thread_wait_ns(u32 thread);
 
