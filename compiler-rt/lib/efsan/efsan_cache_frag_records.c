@@ -299,3 +299,29 @@ void cf_record_sample(struct cf_line_record *record, uptr offset, uptr length,
   if (slot)
     cf_shared_bits(&slot->held_bytes, mask);
 }
+
+bool cf_reads_others_bytes(uptr addr, uptr size, u32 thread_plus1) {
+  uptr line = addr & ~(uptr)(EFSAN_CACHE_LINE_SIZE - 1);
+  struct cf_line_record *record = cf_find_record(line);
+  if (!record || addr + size > line + EFSAN_CACHE_LINE_SIZE)
+    return false;
+  u64 mask = cf_byte_mask(addr - line, size);
+  bool others_write = false;
+  for (int i = 0; i < CF_THREAD_SLOTS; i++) {
+    u32 owner = cf_owner(record, i);
+    if (!owner)
+      break;
+    struct cf_thread_line *part = cf_thread_part(record, i);
+    if (!part)
+      continue;
+    bool wrote = cf_load(&part->written_bytes) & mask;
+    if (owner == thread_plus1 && wrote)
+      return false;
+    if (owner != thread_plus1)
+      others_write |= wrote;
+  }
+  struct cf_thread_line *others = cf_others_part(record);
+  if (others)
+    others_write |= (cf_load(&others->written_bytes) & mask) != 0;
+  return others_write;
+}
