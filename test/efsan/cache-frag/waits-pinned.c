@@ -20,66 +20,12 @@
 // RUN: env ESAN_OPTIONS=verbosity=2:cache_frag_transfer_ns=200 taskset -c 0 %run %t 2>&1 | FileCheck %s
 // CHECK: cache-frag waits: T1 own {{[0-9]+}} ns, polled unchanged values {{[0-9]+}} ns, side by side {{[0-9]+}} ns
 // CHECK: true sharing on cache line
-#include <pthread.h>
-#include <stdint.h>
-#include <stdio.h>
-
 #define ITEMS 1000000L
 // Small enough that, pinned, each thread polls for most of its time slices.
 #define SLOTS 4096
-struct ring {
-  _Alignas(64) uint64_t head; // written by the producer only
-  uint64_t tail;              // written by the consumer only
-  _Alignas(64) uint64_t slots[SLOTS];
-};
-static struct ring ring;
-static uint64_t consumed;
-
-static inline uint64_t step(uint64_t x) {
-  x ^= x << 13;
-  x ^= x >> 7;
-  return x ^ (x << 17);
-}
-
-static void *producer(void *arg) {
-  uint64_t x = 5, tail = 0;
-  for (uint64_t h = 0; h < ITEMS; h++) {
-    for (int k = 0; k < 20; k++)
-      x = step(x);
-    do
-      tail = __atomic_load_n(&ring.tail, __ATOMIC_ACQUIRE);
-    while (h - tail >= SLOTS);
-    ring.slots[h % SLOTS] = x >> 32;
-    __atomic_store_n(&ring.head, h + 1, __ATOMIC_RELEASE);
-  }
-  return arg;
-}
-
-static void *consumer(void *arg) {
-  uint64_t sum = 0, head = 0;
-  for (uint64_t t = 0; t < ITEMS; t++) {
-    do
-      head = __atomic_load_n(&ring.head, __ATOMIC_ACQUIRE);
-    while (head == t);
-    uint64_t v = ring.slots[t % SLOTS];
-    for (int k = 0; k < 5; k++)
-      v = step(v);
-    sum = sum * 3 + v;
-    __atomic_store_n(&ring.tail, t + 1, __ATOMIC_RELEASE);
-  }
-  consumed = sum;
-  return arg;
-}
-
-int main(void) {
-  pthread_t p, c;
-  pthread_create(&p, 0, producer, 0);
-  pthread_create(&c, 0, consumer, 0);
-  pthread_join(p, 0);
-  pthread_join(c, 0);
-  printf("checksum %llx\n", (unsigned long long)consumed);
-  return 0;
-}
+#define PRODUCER_STEPS 20
+#define CONSUMER_STEPS 5
+#include "Inputs/spsc_ring.h"
 // Unpinned, the claim fell to 0.03-0.11 in 5 of 37 runs at load 3-4 while
 // the consumer's polls of a new value each time moved its clock (3.3 times
 // the producer's accesses): docs/CacheFrag.md, "Polls that see a new value
