@@ -13,11 +13,11 @@
 // RUN:   "1 <= sampler_late_samples <= samples"
 // RUN: env ESAN_OPTIONS=sample_freq=1:sampler_max_cpu=1 %run %t 2>&1 | FileCheck %s
 // CHECK: the sampler used {{[0-9]+\.[0-9]+}} ms of CPU time; {{[1-9][0-9]*}} sample{{s?}} came late to keep it within 1% of one core (sampler_max_cpu)
-// The default is 3; the key is always in the JSON report.
+// The default is 5; the key is always in the JSON report.
 // RUN: rm -f %t.default.*
 // RUN: env ESAN_OPTIONS=report_format=json:log_path=%t.default %run %t
 // RUN: %python %S/Inputs/check_report.py %t.default --count 1 \
-// RUN:   "sampler_max_cpu == 3 and sampler_late_samples >= 0"
+// RUN:   "sampler_max_cpu == 5 and sampler_late_samples >= 0"
 // A share outside 1..100 is a one-line error.
 // RUN: env ESAN_OPTIONS=sampler_max_cpu=0 not %run %t 2>&1 | FileCheck %s --check-prefix=BAD
 // RUN: env ESAN_OPTIONS=sampler_max_cpu=101 not %run %t 2>&1 | FileCheck %s --check-prefix=BAD
