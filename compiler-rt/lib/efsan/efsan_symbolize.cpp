@@ -15,6 +15,7 @@
 #include "sanitizer_common/sanitizer_common.h"
 #include "sanitizer_common/sanitizer_file.h"
 #include "sanitizer_common/sanitizer_libc.h"
+#include "sanitizer_common/sanitizer_linux.h"
 #include "sanitizer_common/sanitizer_placement_new.h"
 #include "sanitizer_common/sanitizer_posix.h"
 #include "sanitizer_common/sanitizer_stackdepot.h"
@@ -22,7 +23,9 @@
 #include "sanitizer_common/sanitizer_symbolizer.h"
 
 #include <elf.h>
+#include <fcntl.h>
 #include <sys/mman.h>
+#include <sys/resource.h>
 
 using namespace __sanitizer;
 using namespace __efsan;
@@ -81,6 +84,84 @@ extern "C" NOINLINE u32 efsan_capture_stack(void) {
   return CaptureCallerStack(GET_CALLER_PC(), GET_CURRENT_FRAME());
 }
 
+//===-- The symbolizer's start ------------------------------------------------===//
+
+// sanitizer_common starts llvm-symbolizer on the first lookup that needs it,
+// and its child closes every descriptor below the soft RLIMIT_NOFILE one
+// system call at a time before the exec: 20,000 of them, 10 ms of CPU, with
+// `ulimit -n` 20000. The first code or data lookup of a process runs with the
+// soft limit lowered to just above the highest descriptor open, which the
+// child inherits (the symbolizer opens a few files: it keeps
+// kSymbolizerDescriptors of room), and put back at once after it. Only one
+// thread ever lowers it, so no other can save the lowered limit as its own.
+static const int kSymbolizerDescriptors = 256;
+static int first_lookup_pid;
+
+// The highest descriptor open in this process, -1 if /proc says nothing.
+static int HighestOpenDescriptor() {
+  uptr opened = internal_open("/proc/self/fd", O_RDONLY | O_DIRECTORY);
+  if (internal_iserror(opened))
+    return -1;
+  fd_t dir = (fd_t)opened;
+  struct Entry {  // getdents64's record
+    u64 ino;
+    s64 off;
+    u16 reclen;
+    u8 type;
+    char name[1];
+  };
+  int highest = -1;
+  alignas(8) char buffer[4096];
+  for (;;) {
+    uptr n = internal_getdents(dir, (struct linux_dirent *)buffer,
+                               sizeof(buffer));
+    if (internal_iserror(n) || n == 0)
+      break;
+    for (uptr at = 0; at < n;) {
+      const Entry *entry = (const Entry *)(buffer + at);
+      at += entry->reclen;
+      int fd = 0;
+      const char *c = entry->name;
+      if (*c < '0' || *c > '9')
+        continue;
+      for (; *c >= '0' && *c <= '9'; c++)
+        fd = fd * 10 + (*c - '0');
+      if (fd > highest)
+        highest = fd;
+    }
+  }
+  internal_close(dir);
+  return highest;
+}
+
+namespace {
+class FirstLookupLimit {
+ public:
+  FirstLookupLimit() {
+    int pid = (int)internal_getpid();
+    if (__atomic_exchange_n(&first_lookup_pid, pid, __ATOMIC_RELAXED) == pid)
+      return;
+    int highest = HighestOpenDescriptor();
+    if (highest < 0 || getrlimit(RLIMIT_NOFILE, &saved_) != 0)
+      return;
+    rlim_t enough = (rlim_t)highest + 1 + kSymbolizerDescriptors;
+    if (saved_.rlim_cur == RLIM_INFINITY || saved_.rlim_cur <= enough)
+      return;
+    struct rlimit lowered = saved_;
+    lowered.rlim_cur = enough;
+    lowered_ = setrlimit(RLIMIT_NOFILE, &lowered) == 0;
+  }
+  ~FirstLookupLimit() {
+    if (lowered_)
+      setrlimit(RLIMIT_NOFILE, &saved_);
+  }
+
+ private:
+  struct rlimit saved_;
+  bool lowered_ = false;
+};
+} // namespace
+
 static const char *Intern(const char *s) {
   return s ? internal_strdup(s) : nullptr;
 }
@@ -117,6 +198,7 @@ static uptr LeadingCxxLibraryFrames(const StackTrace &stack) {
   uptr count = 0;
   for (uptr i = 0; i < stack.size; i++) {
     uptr pc = StackTrace::GetPreviousInstructionPc(stack.trace[i]);
+    FirstLookupLimit limit;
     SymbolizedStackHolder holder(Symbolizer::GetOrInit()->SymbolizePC(pc));
     const SymbolizedStack *frame = holder.get();
     if (!frame)
@@ -224,6 +306,7 @@ static void MarkAllocationWrappers(struct efsan_frame *frames, uptr count) {
 static uptr SymbolizeCode(uptr pc, struct efsan_frame *frames, uptr max_frames,
                           uptr *skip) {
   uptr count = 0;
+  FirstLookupLimit limit;
   SymbolizedStackHolder holder(Symbolizer::GetOrInit()->SymbolizePC(pc));
   const SymbolizedStack *frame = holder.get();
   if (!frame) {
@@ -489,6 +572,7 @@ extern "C" bool efsan_symbolize_global(uptr addr, const char **name,
   if (LookupElfSymbol(addr, STT_OBJECT, name, start, size))
     return true;
   DataInfo info;
+  FirstLookupLimit limit;
   if (!Symbolizer::GetOrInit()->SymbolizeData(addr, &info) || !info.name)
     return false;
   *name = Intern(info.name);
