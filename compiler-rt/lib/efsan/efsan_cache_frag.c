@@ -228,9 +228,6 @@ static inline bool cf_wait_continues(uptr addr, uptr size, u64 *value) {
   return addr == cf_wait.addr && *value == cf_wait.value;
 }
 
-// After a sample of a thread of a process with threads. continues: as
-// cf_wait_continues said for a load (start: the tick the sample began at);
-// end: the tick it ended at, 0 when not read; clock: the sample's.
 // The next period ends at this sample's clock: the accesses until then are
 // polls.
 static void cf_freeze_next_period(u64 clock) {
@@ -260,6 +257,10 @@ static bool cf_polls(uptr addr, uptr size, u32 thread_plus1) {
          cf_reads_others_bytes(addr, size, thread_plus1);
 }
 
+// After a sample of a thread of a process with threads. continues: as
+// cf_wait_continues said for a load (start: the tick the sample began at);
+// polls: as cf_polls said; end: the tick it ended at, 0 when not read;
+// clock: the sample's.
 static void cf_note_wait(u32 thread, uptr addr, bool is_write, u64 value,
                          bool continues, bool polls, u64 clock, u64 start,
                          u64 end) {
