@@ -21,6 +21,7 @@ LLVM_SRC_PKG=llvm-toolchain-19
 DEBIAN_PACKAGES=(clang-19 llvm-19-dev llvm-19-tools lld-19 libclang-19-dev
                  libclang-rt-19-dev cmake ninja-build python3 dpkg-dev xz-utils
                  patch file
+                 libzstd-dev zlib1g-dev  # LLVM's static libraries link them (llvm-symbolizer)
                  libomp-19-dev  # -fopenmp: clang's OpenMP runtime and omp.h
                  chromium chromium-driver fonts-dejavu-core)  # efsan-view tests: a browser
 
