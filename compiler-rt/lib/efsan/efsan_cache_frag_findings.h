@@ -143,7 +143,8 @@ enum cf_heat {
   CF_HEAT_COLD,
   CF_HEAT_PADDING,
   CF_HEAT_UNUSED,
-  CF_HEAT_NOT_SEEN // never counted, and its address escapes
+  CF_HEAT_NOT_SEEN, // never counted, and its address escapes
+  CF_HEAT_FEW_SAMPLES // as reported: too few samples of the type to tell
 };
 
 struct cf_struct_shape {
@@ -211,6 +212,8 @@ u32 cf_creation_groups(u32 view_count, struct cf_creation_group *groups);
 uptr cf_collect_sites(const struct cf_finding *f, u32 view_count);
 bool cf_site_under_lock(const struct cf_finding_site *site);
 enum cf_heat cf_field_heat(const struct cf_struct_usage *u, u32 field, u64 max);
+enum cf_heat cf_field_heat_reported(const struct cf_struct_usage *u,
+                                    u32 field, u64 max);
 bool cf_field_escapes(const struct cf_struct_usage *u, u32 field);
 void cf_struct_shape(const struct cf_struct_usage *u, struct cf_struct_shape *shape);
 uptr cf_lines(uptr bytes);

@@ -417,7 +417,7 @@ static void cf_print_text_structs(struct cf_struct_usage *u, uptr n,
                  u[i].size, u[i].num_fields, u[i].total * cf_period);
     for (u32 f = 0; f < u[i].num_fields; f++) {
       u64 count = u[i].counts[f];
-      enum cf_heat heat = cf_field_heat(&u[i], f, shape.max);
+      enum cf_heat heat = cf_field_heat_reported(&u[i], f, shape.max);
       const char *name = heat == CF_HEAT_HOT        ? "hot"
                          : heat == CF_HEAT_COLD     ? "cold"
                          : heat == CF_HEAT_PADDING  ? "unused: padding?"
@@ -427,7 +427,12 @@ static void cf_print_text_structs(struct cf_struct_usage *u, uptr n,
       // An escaping field's accesses through the escaped address are not
       // counted: none seen is "not seen", some seen a lower bound.
       char tag[64] = "";
-      if (cf_field_escapes(&u[i], f))
+      if (heat == CF_HEAT_FEW_SAMPLES)
+        efsan_snprintf(tag, sizeof(tag), "%s",
+                       cf_field_escapes(&u[i], f)
+                           ? " (lower bound: address escapes)"
+                           : "");
+      else if (cf_field_escapes(&u[i], f))
         efsan_snprintf(tag, sizeof(tag), " (%s%s address escapes)", name,
                        heat == CF_HEAT_NOT_SEEN ? ":" : "; lower bound:");
       else if (heat != CF_HEAT_WARM)
@@ -444,8 +449,8 @@ static void cf_print_text_structs(struct cf_struct_usage *u, uptr n,
     // (not for one hot array larger than a line).
     u64 samples = cf_field_samples_at_least(u[i].total);
     if (!cf_struct_judged(&u[i]))
-      efsan_report_line("    (%llu sampled access%s: too few to advise on the "
-                        "layout)\n",
+      efsan_report_line("    (%llu sampled access%s: too few to call a field "
+                        "hot or cold, or to advise on the layout)\n",
                         samples, samples == 1 ? "" : "es");
     else if (cf_hot_span(&shape) > EFSAN_CACHE_LINE_SIZE &&
         cf_lines(shape.hot_bytes) < cf_lines(cf_hot_span(&shape)))
@@ -710,8 +715,10 @@ static void cf_print_json_structs(struct cf_struct_usage *u, uptr n) {
       efsan_printf(", \"count\": %llu, \"heat\": \"%s\", "
                    "\"shares_line_with_hot\": %s, \"address_escapes\": %s}",
                    count * cf_period,
-                   cf_heat_names[cf_field_heat(&u[i], f, shape.max)],
-                   cf_cold_near_hot(&u[i], f, shape.max) ? "true" : "false",
+                   cf_heat_names[cf_field_heat_reported(&u[i], f, shape.max)],
+                   cf_struct_judged(&u[i]) && cf_cold_near_hot(&u[i], f, shape.max)
+                       ? "true"
+                       : "false",
                    cf_field_escapes(&u[i], f) ? "true" : "false");
     }
     efsan_printf("]}");

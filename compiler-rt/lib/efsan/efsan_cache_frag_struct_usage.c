@@ -40,7 +40,8 @@ static bool cf_field_unknown_bytes(const struct cf_struct_usage *u,
 }
 
 const char *const cf_heat_names[] = {"hot",    "warm",   "cold",
-                                     "padding", "unused", "not_seen"};
+                                     "padding", "unused", "not_seen",
+                                     "too_few_samples"};
 
 // A field whose address escapes (the pass flagged it in some module) may be
 // accessed where no count is kept: with none counted it is "not seen", never
@@ -63,6 +64,18 @@ enum cf_heat cf_field_heat(const struct cf_struct_usage *u, u32 field,
   return cf_field_cold(u->counts[field], max) ? CF_HEAT_COLD : CF_HEAT_WARM;
 }
 
+
+// The heat the report prints. With too few samples of the type a field's
+// count is chance (pbzip2's queue: one sample, so one field "hot" and ten
+// "cold"), so hot, warm and cold are not claimed; padding, unused and not
+// seen rest on the type and the pass, not on the counts, and stay.
+enum cf_heat cf_field_heat_reported(const struct cf_struct_usage *u,
+                                    u32 field, u64 max) {
+  enum cf_heat heat = cf_field_heat(u, field, max);
+  bool by_count = heat == CF_HEAT_HOT || heat == CF_HEAT_WARM ||
+                  heat == CF_HEAT_COLD;
+  return by_count && !cf_struct_judged(u) ? CF_HEAT_FEW_SAMPLES : heat;
+}
 
 bool cf_cold_near_hot(const struct cf_struct_usage *u, u32 field, u64 max) {
   if (cf_field_heat(u, field, max) != CF_HEAT_COLD || !u->field_sizes[field] ||

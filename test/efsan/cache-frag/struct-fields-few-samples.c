@@ -27,10 +27,17 @@ int main(void) {
 }
 
 // CHECK: struct wide: size 128, 2 fields
-// CHECK: sampled accesses: too few to advise on the layout
+// CHECK-NEXT: field 0 hot offset 0 size 8 type long count {{[0-9]+}}{{$}}
+// CHECK-NEXT: field 1 cold offset 8 size 120 type long[15] count 0{{$}}
+// CHECK-NEXT: sampled accesses: too few to call a field hot or cold, or to advise on the layout
 // CHECK-NOT: note:
 
 // EXACT: struct wide: size 128, 2 fields, 200000 accesses
+// EXACT-NEXT: field 0 hot offset 0 size 8 type long count 200000 (hot)
+// EXACT-NEXT: field 1 cold offset 8 size 120 type long[15] count 0 (cold)
 // EXACT: note: hot/cold mix
 
 // JSON: {"name": "struct wide", "size": 128, "accesses": {{[0-9]+}}, "hot_cold_mix": false, "hot_span": 8, "sampled_accesses": {{[0-9]|[12][0-9]|3[01]}}, "layout_judged": false,
+// JSON-NEXT: "fields": [
+// JSON-NEXT: {"index": 0, "name": "hot", "offset": 0, "size": 8, "type": "long", "count": {{[0-9]+}}, "heat": "too_few_samples", "shares_line_with_hot": false, "address_escapes": false},
+// JSON-NEXT: {"index": 1, "name": "cold", "offset": 8, "size": 120, "type": "long[15]", "count": 0, "heat": "too_few_samples", "shares_line_with_hot": false, "address_escapes": false}]}

@@ -309,7 +309,7 @@ def ranking_svg(findings):
 
 
 HEAT_COLOURS = {"hot": "#d62728", "warm": "#ff9f1c", "cold": "#4a90d9", "padding": "#cfcfcf",
-                "unused": "#ececec", "not_seen": "#9b7fc4"}
+                "unused": "#ececec", "not_seen": "#9b7fc4", "too_few_samples": "#b0b0b0"}
 
 
 def heat_label(f):
@@ -318,6 +318,10 @@ def heat_label(f):
     heat = f.get("heat", "")
     if heat == "not_seen":
         return "not seen (address escapes)"
+    if heat == "too_few_samples":
+        # The report calls no field hot or cold from a handful of samples.
+        return "too few samples to tell" + (" (lower bound: address escapes)"
+                                            if f.get("address_escapes") else "")
     if f.get("address_escapes"):
         return "%s (lower bound: address escapes)" % heat
     return heat
@@ -434,7 +438,9 @@ def render_cache_frag(report, idx):
         out.append('<p class="explain">Each struct drawn to scale, a box per field, coloured by how often the '
                    'program accessed it; dashed lines are 64-byte cache-line boundaries (for a struct at a '
                    'line-aligned address).</p>')
-        out.append(legend_html([(c, k, "box") for k, c in HEAT_COLOURS.items()]))
+        seen = {f.get("heat") for st in structs for f in st.get("fields", [])}
+        out.append(legend_html([(c, k.replace("_", " "), "box") for k, c in HEAT_COLOURS.items()
+                                if k in seen or k in ("hot", "warm", "cold")]))
         for s in structs:
             out.append(struct_html(s, report))
     else:
