@@ -393,8 +393,17 @@ static void sampler_main(void *arg) {
     rest_owed_ns -= paid;
     if (rest_owed_ns < -credit_limit_ns)
       rest_owed_ns = -credit_limit_ns;
+    // An estimated sample (one that cleared a selection: the last period
+    // touched more than snapshot_budget lines) costs the program about as
+    // much again, re-marking the cleared lines it touches next
+    // (docs/WorkingSet.md, "What a sample costs the program"), so it is
+    // charged twice: sampler_max_cpu then bounds the snapshots' whole cost,
+    // not its sampler's half. A small working set's samples are charged
+    // once: their re-marking is at most the budget's lines, and they keep
+    // their rate.
     u64 share = (u64)efsan_flags.sampler_max_cpu;
-    rest_owed_ns += (sptr)(cpu_since_last * (100 - share) / share);
+    u64 charged_ns = in_force ? 2 * cpu_since_last : cpu_since_last;
+    rest_owed_ns += (sptr)(charged_ns * (100 - share) / share);
     previous_end = ended;
     previous_end_program = program_cpu_ns();
     // A scan the machine preempted can end after most of the next period
