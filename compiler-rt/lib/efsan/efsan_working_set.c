@@ -372,6 +372,7 @@ static void sampler_main(void *arg) {
     u64 cpu_now = efsan_thread_cpu_ns();
     u64 cpu_since_last = cpu_now - cpu_at_start - sampler_cpu_ns;
     sampler_cpu_ns = cpu_now - cpu_at_start;
+    bool estimated = in_force != 0; // read under the lock: a phase switch writes it
     efsan_mutex_unlock(&sampler_lock);
     // The sampler keeps to sampler_max_cpu (P) percent of one core and of
     // the CPU time of the program's threads: the CPU time T it used since
@@ -396,13 +397,13 @@ static void sampler_main(void *arg) {
     // An estimated sample (one that cleared a selection: the last period
     // touched more than snapshot_budget lines) costs the program about as
     // much again, re-marking the cleared lines it touches next
-    // (docs/WorkingSet.md, "What a sample costs the program"), so it is
+    // (docs/WorkingSet.md, "Cost of a sample"), so it is
     // charged twice: sampler_max_cpu then bounds the snapshots' whole cost,
     // not its sampler's half. A small working set's samples are charged
     // once: their re-marking is at most the budget's lines, and they keep
     // their rate.
     u64 share = (u64)efsan_flags.sampler_max_cpu;
-    u64 charged_ns = in_force ? 2 * cpu_since_last : cpu_since_last;
+    u64 charged_ns = estimated ? 2 * cpu_since_last : cpu_since_last;
     rest_owed_ns += (sptr)(charged_ns * (100 - share) / share);
     previous_end = ended;
     previous_end_program = program_cpu_ns();
