@@ -6,8 +6,8 @@
 // line reported as a 144-byte heap object and as unknown). The report now
 // looks such bytes up in the heap table.
 // RUN: %clang -O2 -g -fsanitize=efficiency-cache-frag -pthread %s -o %t
-// RUN: env ESAN_OPTIONS=cache_frag_sample_period=1 %run %t 2>&1 | FileCheck %s
-// RUN: env ESAN_OPTIONS=cache_frag_sample_period=1:report_format=json %run %t 2> %t.json
+// RUN: env ESAN_OPTIONS=cache_frag_sample_period=1:cache_frag_min_share=0 %run %t 2>&1 | FileCheck %s
+// RUN: env ESAN_OPTIONS=cache_frag_sample_period=1:cache_frag_min_share=0:report_format=json %run %t 2> %t.json
 // RUN: %python -c "import json, sys; r = json.load(open(sys.argv[1])); f = r['findings'][0]; kinds = [o['kind'] for o in f['objects']]; sys.exit(0 if kinds == ['heap'] else 'objects %%r' %% kinds)" %t.json
 // CHECK: false sharing
 // CHECK: object: heap object at {{.*}}, size 64;
@@ -38,3 +38,10 @@ int main(void) {
   printf("%d %d\n", line[0], line[32]);
   return 0;
 }
+
+// cache_frag_min_share=0: what this test checks is how the line's bytes are
+// named, not what fixing it saves. Its writes come 60-75 ns apart in this
+// exact mode (every access goes through the runtime), which hides a whole
+// 40 ns transfer (docs/CacheFrag.md, "Impact and thresholds"): when the
+// two vCPUs share a core complex the finding saves nothing and would be
+// hidden by the default threshold (6 of 10 runs on 2026-11-28).
