@@ -418,9 +418,10 @@ static void sampler_main(void *arg) {
       __atomic_fetch_add(&sampler_overrun_scans, 1, __ATOMIC_RELAXED);
     }
     efsan_vreport(3, "sampler: sample started at %llu us took %llu us (%llu "
-                  "us of CPU); sleep owed %lld us\n",
+                  "us of CPU, charged %llu us); sleep owed %lld us\n",
                   (started - sampler_started) / 1000, (ended - started) / 1000,
-                  cpu_since_last / 1000, (long long)rest_owed_ns / 1000);
+                  cpu_since_last / 1000, charged_ns / 1000,
+                  (long long)rest_owed_ns / 1000);
   }
 }
 

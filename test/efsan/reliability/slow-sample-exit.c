@@ -25,13 +25,14 @@
 // RUN: FileCheck %s < %t.free
 // Whether the old sampler starved a waiter depended on the schedule; what
 // the fix guarantees does not: the sampler keeps to sampler_max_cpu (10%) of
-// a core, so a sample that used C of CPU time is followed by a pause of at
-// least 9 C (18 C if estimated), less the credit of ten periods (10 ms here) that quick samples
+// a core, so a sample charged C of CPU time (its CPU time, twice that if
+// estimated: the log says which) is followed by a pause of at least 9 C,
+// less the credit of ten periods (10 ms here) that quick samples
 // earn (verbosity=3 logs when each sample started, how long it took and its
 // CPU time, in microseconds, rounded down). Wall time is no measure on a
 // loaded machine (a 1 ms sample of 0.2 ms CPU owes no pause). Some samples
 // must have overrun the 1 ms period, else the test shows nothing.
-// RUN: %python -c "import re, sys; s = [(int(a), int(b), int(c)) for a, b, c in re.findall(r'sampler: sample started at ([0-9]+) us took ([0-9]+) us \(([0-9]+) us of CPU\)', open(sys.argv[1]).read())]; gaps = [(t1 - t0 - d0, c0) for (t0, d0, c0), (t1, d1, c1) in zip(s, s[1:])]; bad = [g for g in gaps if g[0] + 3 < 9 * g[1] - 10000]; sys.exit(0 if len(s) >= 3 and any(d >= 1000 for _, d, _ in s) and not bad else 'samples %%r, pauses shorter than owed: %%r' %% (s[:20], bad[:10]))" %t.free
+// RUN: %python -c "import re, sys; s = [(int(a), int(b), int(c)) for a, b, c in re.findall(r'sampler: sample started at ([0-9]+) us took ([0-9]+) us \([0-9]+ us of CPU, charged ([0-9]+) us\)', open(sys.argv[1]).read())]; gaps = [(t1 - t0 - d0, c0) for (t0, d0, c0), (t1, d1, c1) in zip(s, s[1:])]; bad = [g for g in gaps if g[0] + 3 < 9 * g[1] - 10000]; sys.exit(0 if len(s) >= 3 and any(d >= 1000 for _, d, _ in s) and not bad else 'samples %%r, pauses shorter than owed: %%r' %% (s[:20], bad[:10]))" %t.free
 // RUN: rm -f %t.log.*
 // RUN: env ESAN_OPTIONS=sample_freq=1:sampler_max_cpu=10:report_format=json:log_path=%t.log %if taskset %{ taskset -c 0 %} timeout 200 %run %t exit-only
 // RUN: %python %S/../working-set/Inputs/check_report.py %t.log --count 1 \
