@@ -716,9 +716,7 @@ static void cf_print_json_structs(struct cf_struct_usage *u, uptr n) {
                    "\"shares_line_with_hot\": %s, \"address_escapes\": %s}",
                    count * cf_period,
                    cf_heat_names[cf_field_heat_reported(&u[i], f, shape.max)],
-                   cf_struct_judged(&u[i]) && cf_cold_near_hot(&u[i], f, shape.max)
-                       ? "true"
-                       : "false",
+                   cf_cold_near_hot(&u[i], f, shape.max) ? "true" : "false",
                    cf_field_escapes(&u[i], f) ? "true" : "false");
     }
     efsan_printf("]}");

@@ -78,8 +78,8 @@ enum cf_heat cf_field_heat_reported(const struct cf_struct_usage *u,
 }
 
 bool cf_cold_near_hot(const struct cf_struct_usage *u, u32 field, u64 max) {
-  if (cf_field_heat(u, field, max) != CF_HEAT_COLD || !u->field_sizes[field] ||
-      cf_field_escapes(u, field))
+  if (cf_field_heat_reported(u, field, max) != CF_HEAT_COLD ||
+      !u->field_sizes[field] || cf_field_escapes(u, field))
     return false;
   uptr first = u->field_offsets[field] / EFSAN_CACHE_LINE_SIZE;
   uptr last = (u->field_offsets[field] + u->field_sizes[field] - 1) /
