@@ -3,9 +3,12 @@
 // (docs/CacheFrag.md, "A thread alone"). What a later thread finds must be
 // as before: lines main wrote often alone are candidates when the reader
 // reads them (8 shared summaries), and main's struct field counts are
-// estimated without bias. Main makes about 7.2 million accesses alone:
-// about 450 samples at the default period and weight 16 (7200 without the
-// weight, which the first check rules out), each counted 16 times.
+// estimated without bias. Main makes about 8.8 million accesses alone:
+// about 550 samples at the default period and weight 16 (8800 without the
+// weight, which the first check rules out), each counted 16 times. Each
+// line gets 300,000 writes, about 19 samples at mean period 16,000: with
+// 100,000 (6 samples) one of the 8 lines had none in 1.5% of runs and the
+// reader found 7 candidates.
 // RUN: %clang -O2 -g -fsanitize=efficiency-cache-frag -pthread %s -o %t
 // RUN: env ESAN_OPTIONS=verbosity=1:cache_frag_min_share=0 %run %t 2>&1 | FileCheck %s
 // RUN: %if taskset %{ env ESAN_OPTIONS=verbosity=1:cache_frag_min_share=0 taskset -c 0 %run %t 2>&1 | FileCheck %s %}
@@ -21,7 +24,7 @@
 #include <pthread.h>
 
 #define LINES 8
-#define WRITES 100000
+#define WRITES 300000
 #define READS 20000
 // One long per line, every other line: no line next to another one used.
 static volatile long data[LINES * 16] __attribute__((aligned(128)));
