@@ -41,6 +41,11 @@ struct cf_finding {
   // The largest share of its time an involved thread could lose to the
   // line (CF_CONTENDED_SHARE, more for locked read-modify-writes), in ppm.
   u32 cap_ppm;
+  // Of lost_ns, what threads lose at that bound: their stalls, as the
+  // model prices them, would exceed it (a line both hammer). The measured
+  // gains of such fixes spread widely around the bound, so the report says
+  // the figure is one.
+  u64 bound_ns;
   // A 128-byte-line prediction on a CPU that does not pair lines: no gain
   // on this machine; lost_ns and share_ppm are what it would cost on one
   // that does (a portability note).

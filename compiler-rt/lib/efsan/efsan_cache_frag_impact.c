@@ -228,7 +228,8 @@ void cf_set_impact(struct cf_finding *f, struct cf_view *views, u32 count,
                       : 0;
   double carried = demand > 1 ? 1 / demand : 1;
   double busy = demand > 1 ? 1 - 1 / demand : 0;
-  double lost = 0, slowest = 0, slowest_after = 0, cap = CF_CONTENDED_SHARE;
+  double lost = 0, bound = 0, slowest = 0, slowest_after = 0;
+  double cap = CF_CONTENDED_SHARE;
   for (u32 i = 0; i < count && i < CF_MAX_VIEWS; i++) {
     if (!threads[i])
       continue;
@@ -270,6 +271,8 @@ void cf_set_impact(struct cf_finding *f, struct cf_view *views, u32 count,
                         cf_thread_tool_ns(views[i].thread), (u64)stalls,
                         (u64)mine);
     lost += mine;
+    if (stalls >= my_cap * overlap)
+      bound += mine;
     if (threads[i] > slowest)
       slowest = threads[i];
     if (threads[i] - mine > slowest_after)
@@ -277,6 +280,7 @@ void cf_set_impact(struct cf_finding *f, struct cf_view *views, u32 count,
   }
   f->lost_ns = cf_round(lost);
   f->cap_ppm = (u32)(cap * 1000000);
+  f->bound_ns = cf_round(bound);
   f->wall_ns = cf_round(slowest - slowest_after);
   u64 run = cf_run_ns > f->threads_ns ? cf_run_ns : f->threads_ns;
   f->share_ppm =

@@ -45,7 +45,7 @@ int main(void) {
 // JSON: "findings": [
 // JSON-NEXT: {"kind": "false-sharing", "line_address": {{[0-9]+}}, "line_size": 64, "invalidations": 3999,
 // JSON-NEXT: "observed_invalidations": 3999, "estimated_parallel_invalidations": {{25[0-4][0-9]}}, "true_sharing_invalidations": 0, "false_sharing_invalidations": 3999,
-// JSON-NEXT: "impact": {"estimated_seconds": {{[0-9]+\.[0-9]+}}, "share": {{[0-9]+\.[0-9]+}}, "wall_seconds": {{[0-9]+\.[0-9]+}}, "conditional": false, "transfer_ns": {{[0-9]+}}, "threads_seconds": {{[0-9]+\.[0-9]+}}},
+// JSON-NEXT: "impact": {"estimated_seconds": {{[0-9]+\.[0-9]+}}, "share": {{[0-9]+\.[0-9]+}}, "wall_seconds": {{[0-9]+\.[0-9]+}}, "conditional": false, "at_bound": {{true|false}}, "transfer_ns": {{[0-9]+}}, "threads_seconds": {{[0-9]+\.[0-9]+}}},
 // JSON-NEXT: "threads": [1, 2],
 // JSON-NEXT: "thread_start_functions": [{"thread": 1, "function": "lockstep_worker"}, {"thread": 2, "function": "lockstep_worker"}],
 // JSON-NEXT: "thread_creations": [{"thread": 1, "created_by": 0, "stack": [{"function": "lockstep_run", "file": "{{.*}}lockstep.h", "line": 55}, {"function": "main", "file": "{{.*}}json.c", "line": 24}]}, {"thread": 2, "created_by": 0, "stack": [{"function": "lockstep_run", "file": "{{.*}}lockstep.h", "line": 55}, {"function": "main", "file": "{{.*}}json.c", "line": 24}]}],

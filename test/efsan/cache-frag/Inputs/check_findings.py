@@ -4,6 +4,7 @@
                     [--threads T,T...] [--bytes T:OFFSET:LENGTH]...
                     [--max-invalidations N] [--min-invalidations N]
                     [--min-objects N] [--min-share S] [--max-share S]
+                    [--at-bound yes|no]
 
 KIND is false-sharing, true-sharing or predicted-false-sharing; OBJECT is
 global=NAME, heap=FILE (a frame of the allocation stack is in FILE),
@@ -28,8 +29,8 @@ FINDING_KEYS = {"kind", "line_address", "line_size", "invalidations",
                 "true_sharing_invalidations", "false_sharing_invalidations",
                 "impact", "threads", "object", "objects", "accesses", "suggestion"}
 ACCESS_KEYS = {"thread", "offset", "length", "object_offset", "reads", "writes"}
-IMPACT_KEYS = {"estimated_seconds", "share", "wall_seconds", "conditional", "transfer_ns",
-               "threads_seconds"}
+IMPACT_KEYS = {"estimated_seconds", "share", "wall_seconds", "conditional", "at_bound",
+               "transfer_ns", "threads_seconds"}
 
 
 def object_matches(obj, spec):
@@ -63,6 +64,9 @@ def main():
     p.add_argument("--max-threads-share", type=float,
                    help="the expected findings' impact.estimated_seconds are at most this "
                    "share of their impact.threads_seconds")
+    p.add_argument("--at-bound", choices=("yes", "no"),
+                   help="the expected findings' impact.at_bound is this: the claim is "
+                   "(or is not) the bound of what a thread loses to one line")
     p.add_argument("--suggestion", action="append", default=[],
                    help="text the expected findings' suggestion contains")
     p.add_argument("--no-suggestion", action="append", default=[],
@@ -134,6 +138,9 @@ def main():
                 f["impact"]["threads_seconds"]))
         if a.min_share is not None and f["impact"]["share"] < a.min_share:
             problems.append("%s: share %r < %r" % (spec, f["impact"]["share"], a.min_share))
+        if a.at_bound is not None and f["impact"].get("at_bound") != (a.at_bound == "yes"):
+            problems.append("%s: impact.at_bound %r, expected %s" % (
+                spec, f["impact"].get("at_bound"), a.at_bound))
         for text in a.suggestion:
             if text not in f["suggestion"]:
                 problems.append("%s: suggestion lacks %r: %r" % (spec, text, f["suggestion"]))
