@@ -326,7 +326,7 @@ void cf_reclaim_fork_child(void);
 // Tracked-line records in creation order, and their count.
 struct cf_line_record *cf_records(u32 *count);
 struct cf_line_record *cf_find_record(uptr line);
-// Whether [addr, addr + size) lies in a tracked line where other threads
+// Whether [addr, addr + size) lies in a line where other threads
 // wrote those bytes and this thread never did (what a thread polls).
 bool cf_reads_others_bytes(uptr addr, uptr size, u32 thread_plus1);
 // Lines that needed a record but found the table full.
