@@ -14,7 +14,7 @@
 // DEFINE: %{fast} = env ESAN_OPTIONS=report_format=json:cache_frag_min_share=0:cache_frag_transfer_ns=40
 // DEFINE: %{slow} = env ESAN_OPTIONS=report_format=json:cache_frag_min_share=0:cache_frag_transfer_ns=2000
 // RUN: %{fast} %run %t 2> %t.fast.json
-// RUN: %{check} --max-share 0.01 %t.fast.json
+// RUN: %{check} --max-share 0.01 --at-bound no %t.fast.json
 // RUN: %{slow} %run %t 2> %t.slow.json
 // RUN: %{check} --min-share 0.3 %t.slow.json
 // RUN: %if taskset %{ %{fast} taskset -c 0 %run %t 2> %t.fast-pinned.json %}
