@@ -5,7 +5,9 @@
 // fixes of such lines had (docs/CacheFrag.md, "Impact and thresholds").
 // Idle and pinned; the viewer's page says it as well. Writers priced from
 // their stalls, under the bound, carry no such line (compute-bound.c,
-// hidden-transfers.c).
+// hidden-transfers.c). Each thread runs for a tenth of a second or more,
+// so that a loaded machine does not end the first before the second is
+// created (threads whose lifetimes never overlap cannot contend).
 // RUN: %clang -O2 -g -fsanitize=efficiency-cache-frag -pthread %s -o %t
 // DEFINE: %{check} = %python %S/Inputs/check_findings.py --only --expect false-sharing:global=counters --threads 1,2
 // RUN: env ESAN_OPTIONS=cache_frag_min_share=0 %run %t 2>&1 | FileCheck %s
@@ -24,7 +26,7 @@
 #include "Inputs/workers.h"
 #include <stdint.h>
 
-#define UPDATES 20000000
+#define UPDATES 100000000
 
 _Alignas(64) static volatile uint64_t counters[2];
 
