@@ -300,52 +300,47 @@ void cf_record_sample(struct cf_line_record *record, uptr offset, uptr length,
     cf_shared_bits(&slot->held_bytes, mask);
 }
 
-// Whether a line not yet recorded was written by another thread and never
-// by thread_plus1 in the bytes of `mask`, as its summary says. Before 2026-11-28 a line without a record answered no: a ring's
-// line stays a shared summary until its threads' activity meets on the
-// virtual clock, and the consumer's polls of the head, taken for work
-// meanwhile, ran its clock ahead of the producer's, so that they met late
-// or never (waits-new-values.c: the consumer's clock 4-9 times the
-// producer's in 3 of 55 runs beside the lit suite, where 1.3 is right).
-static bool cf_unrecorded_others_bytes(uptr line, u64 mask, u32 thread_plus1) {
-  u32 *state = cf_line_state(line, false);
-  if (!state)
+// Whether a line without a record was written by another thread and never
+// by thread_plus1 in the bytes of `mask`, as its shared summary says. A
+// ring's line stays a summary until its threads' activity meets on the
+// virtual clock; when only records answered, a consumer's polls of the head
+// counted as work meanwhile and ran its clock so far ahead of the
+// producer's that they met late (waits-new-values.c: 4-11 times the
+// producer's clock in 4 runs of 60 beside the lit suite, where 1.3 is
+// right). A solo summary has become a shared one by the time its second
+// thread's sample asks, and a plain state is a line written too rarely to
+// be a candidate (data written once, a setting): a thread that rereads it
+// is not waiting for anything.
+static bool cf_summary_others_bytes(u32 value, u64 mask, u32 thread_plus1) {
+  if (!cf_is_summary(value))
     return false;
-  u32 value = __atomic_load_n(state, __ATOMIC_ACQUIRE);
-  if (cf_is_summary(value)) {
-    struct cf_summary *summary = cf_summary_of(value);
-    bool others_write = false;
-    for (int i = 0; i <= CF_SUMMARY_THREADS; i++) {
-      struct cf_line_use *use = &summary->uses[i];
-      u32 owner = cf_load(&use->thread_plus1);
-      bool wrote = cf_load(&use->written_bytes) & mask;
-      // The last entry sums the threads beyond the first four: it may hold
-      // the poller's own writes.
-      if (wrote && (owner == thread_plus1 || i == CF_SUMMARY_THREADS))
-        return false;
-      others_write |= wrote && owner;
-    }
-    return others_write;
+  struct cf_summary *summary = cf_summary_of(value);
+  bool others_write = false;
+  for (int i = 0; i <= CF_SUMMARY_THREADS; i++) {
+    struct cf_line_use *use = &summary->uses[i];
+    u32 owner = cf_load(&use->thread_plus1);
+    bool wrote = cf_load(&use->written_bytes) & mask;
+    // The last entry sums the threads beyond the first four: it may hold
+    // the poller's own writes.
+    if (wrote && (owner == thread_plus1 || i == CF_SUMMARY_THREADS))
+      return false;
+    others_write |= wrote && owner;
   }
-  if (cf_is_solo(value)) {
-    struct cf_line_use *solo = cf_solo_of(value);
-    return cf_load(&solo->thread_plus1) != thread_plus1 &&
-           (cf_load(&solo->written_bytes) & mask);
-  }
-  // A plain state is a line its writer wrote too rarely to be a candidate
-  // (data written once and then read, a setting): a thread that rereads it
-  // is not waiting for anything.
-  return false;
+  return others_write;
 }
 
 bool cf_reads_others_bytes(uptr addr, uptr size, u32 thread_plus1) {
   uptr line = addr & ~(uptr)(EFSAN_CACHE_LINE_SIZE - 1);
   if (addr + size > line + EFSAN_CACHE_LINE_SIZE)
     return false;
+  u32 *state = cf_line_state(line, false);
+  if (!state)
+    return false;
+  u32 value = __atomic_load_n(state, __ATOMIC_ACQUIRE);
   u64 mask = cf_byte_mask(addr - line, size);
-  struct cf_line_record *record = cf_find_record(line);
-  if (!record)
-    return cf_unrecorded_others_bytes(line, mask, thread_plus1);
+  if (!cf_is_record(value))
+    return cf_summary_others_bytes(value, mask, thread_plus1);
+  struct cf_line_record *record = &cf_record_table[value & ~CF_RECORD_BIT];
   bool others_write = false;
   for (int i = 0; i < CF_THREAD_SLOTS; i++) {
     u32 owner = cf_owner(record, i);
