@@ -8,6 +8,7 @@
 //===----------------------------------------------------------------------===//
 #include "efsan_internal.h"
 #include "efsan_cache_frag.h"
+#include "efsan_working_set.h"
 
 int efsan_active_tool;
 __thread u32 efsan_thread_index __attribute__((tls_model("initial-exec")));

@@ -1,8 +1,9 @@
 //===-- efsan_internal.h - declarations shared inside the C core -*- C -*-===//
 //
-// Shadow scanning, the region registry, the working-set tool and what both
-// tools' JSON reports share, as seen by the other files of the core. The glue
-// does not include this header; its door is efsan.h.
+// The services the C core offers both tools: shadow scanning, the region
+// registry, heap blocks, report helpers, JSON and the machine's caches. A
+// tool's files include this header and their own, never the other tool's.
+// The glue does not include this header; its door is efsan.h.
 //
 //===----------------------------------------------------------------------===//
 #ifndef EFSAN_INTERNAL_H
@@ -47,8 +48,6 @@ typedef u8 (*efsan_shadow_page_visitor)(u64 *words, uptr count, u8 pending,
 bool efsan_shadow_for_each_changed(const struct efsan_region *regions, uptr n,
                                    u8 wanted, efsan_shadow_page_visitor visit,
                                    void *arg, const bool *stop);
-
-// Working-set marking: efsan_ws_mark_range in efsan.h.
 
 //===-- Regions (efsan_regions.c) ------------------------------------------===//
 enum efsan_region_kind {
@@ -155,31 +154,6 @@ void efsan_json_print_identity(const char *tool, const char *separator);
 #define EFSAN_JSON_STACK_FRAMES 16
 void efsan_json_stack(u32 stack_id);
 
-//===-- Working set (efsan_working_set.c) ----------------------------------===//
-void efsan_ws_init(void);
-void efsan_ws_report(bool at_exit);
-void efsan_ws_stop_sampler(void);
-void efsan_ws_fork_prepare(void);
-void efsan_ws_fork_parent(void);
-void efsan_ws_fork_child(void);
-u32 efsan_ws_sample_count(void);
-// "12.3 KiB": lines * 64 bytes with one decimal in the largest fitting unit.
-void efsan_format_lines(char *buffer, uptr length, u64 lines);
-// Takes a sample now that clears every line's "touched since the last
-// sample" bit, even where estimated snapshots leave it set (a phase
-// boundary: phases stay exact), then calls with_lock(arg) with the sampler
-// lock still held (no other sample can start in between).
-void efsan_ws_sample_now(void (*with_lock)(void *arg), void *arg);
-// The time since the run started (since fork in a child) on the sampler's
-// clock (sample_clock: wall-clock or the program's CPU time), in ns. Called
-// with the sampler lock held (within efsan_ws_sample_now or a report).
-u64 efsan_ws_elapsed_ns(void);
-// Set by the phase tracker while a phase is open: the sampler ORs each
-// shadow word's "touched since the last sample" bits into the byte of this
-// bitmap at the word's index (efsan_ws_phase_note).
-extern u8 *efsan_ws_phase_bits;
-void efsan_ws_phase_note(u64 *shadow_word, u64 touched);
-
 //===-- Caches (efsan_caches.c) --------------------------------------------===//
 #define EFSAN_MAX_CACHES 16
 struct efsan_cache {
@@ -199,132 +173,5 @@ void efsan_cache_fit_text(char *buffer, uptr length, u64 lines);
 void efsan_caches_print_text(void);
 // Prints "caches": [...] (no separator around it).
 void efsan_caches_print_json(void);
-
-//===-- Working set by object (efsan_ws_objects.c) -------------------------===//
-enum efsan_ws_object_kind {
-  EFSAN_WS_OBJECT_HEAP = 1,
-  EFSAN_WS_OBJECT_GLOBAL,
-  EFSAN_WS_OBJECT_STACK,
-  EFSAN_WS_OBJECT_MAPPING,
-  EFSAN_WS_OBJECT_KINDS
-};
-extern const char *const efsan_ws_object_kind_names[EFSAN_WS_OBJECT_KINDS];
-bool efsan_ws_objects_enabled(void);
-void efsan_ws_objects_init(void);
-void efsan_ws_objects_thread_start(u32 thread, uptr lo, uptr hi,
-                                   uptr start_routine);
-// A tally of lines by object: begin builds the lookup tables (heap blocks,
-// mappings, the region registry), add counts lines, top lists the largest.
-// Tallies are made with the sampler lock held (the heap table is kept from
-// one to the next while the heap does not change).
-struct efsan_ws_objects;
-struct efsan_ws_objects *efsan_ws_objects_begin(void);
-void efsan_ws_objects_fork_child(void);
-// Counts the lines app + 64 * i for each bit i of `lines` (app is the start
-// of the 512 bytes one shadow word covers).
-void efsan_ws_objects_add(struct efsan_ws_objects *tally, uptr app, u8 lines);
-// The same, each line counting `scale` lines (an estimate from a sample of
-// the lines), as lines of the object / as reused lines of it.
-void efsan_ws_objects_add_scaled(struct efsan_ws_objects *tally, uptr app,
-                                 u8 lines, u64 scale);
-void efsan_ws_objects_add_reused(struct efsan_ws_objects *tally, uptr app,
-                                 u8 lines, u64 scale);
-// Calls visit(id, lines, arg) for every object with lines. An id names the
-// same object in every tally of the process (efsan_ws_object_name).
-void efsan_ws_objects_for_each_count(struct efsan_ws_objects *tally,
-                                     void (*visit)(u64 id, u64 lines, void *arg),
-                                     void *arg);
-const char *efsan_ws_object_name(u64 id, int *kind, u32 *stack_id);
-void efsan_ws_objects_end(struct efsan_ws_objects *tally);
-#define EFSAN_WS_MAX_TOP 100
-struct efsan_ws_object {
-  int kind;
-  const char *name; // valid for the life of the process
-  u32 stack_id;     // heap: the allocation site's stack, 0 if none
-  u64 lines;
-  u64 reused;       // of them, touched in several sample periods
-};
-struct efsan_ws_top {
-  u32 count;
-  struct efsan_ws_object objects[EFSAN_WS_MAX_TOP];
-  u64 total_objects, rest_objects, rest_lines;
-  bool reuse_known;  // the timeline counted reused lines into the tally
-  u64 reused_lines;  // of all objects
-};
-// The `max` objects with the most lines, and what the others add up to
-// (consumes the tally's counts).
-void efsan_ws_objects_top(struct efsan_ws_objects *tally, u32 max,
-                          struct efsan_ws_top *top);
-void efsan_ws_objects_print_text(const struct efsan_ws_top *top,
-                                 const char *indent);
-// Prints the JSON list of objects.
-void efsan_ws_objects_print_json(const struct efsan_ws_top *top);
-
-//===-- Phases (efsan_ws_phases.c) -----------------------------------------===//
-// Called with the sampler lock held by the report: takes the open phase's
-// sample when a phase is open (at_exit: the phase ends there).
-void efsan_ws_phases_before_report(bool at_exit);
-void efsan_ws_phases_print_text(void);
-// Prints "phases": [...].
-void efsan_ws_phases_print_json(void);
-void efsan_ws_phases_fork_child(void);
-
-//===-- The timeline (efsan_ws_timeline.c) ---------------------------------===//
-// Working set by object per period of the first level of >= 100 ms, and
-// lines reused across sample periods. Set while the timeline is on: the
-// sampler passes each shadow word's lines touched in the period it ends
-// (those it counts) to efsan_ws_timeline_note.
-extern u8 *efsan_ws_timeline_bits;
-// Set once lines of a sample period before the top level's last snapshot
-// are kept (the shadow's bits 1..6 no longer hold all of the history): from
-// then on every word with lines counted is noted.
-extern bool efsan_ws_timeline_seen_before;
-bool efsan_ws_timeline_on(void);
-void efsan_ws_timeline_init(void);
-// Before sample `sample`'s scan: the level whose period (the timeline's)
-// ends with it, or -1.
-int efsan_ws_timeline_period_ends(u32 sample);
-// For a shadow word (bit 0 of each line's byte): `fresh`, its lines counted
-// in the sample period that ends; `earlier`, its lines touched in an
-// earlier one since the top level's last snapshot; `period`, its lines of
-// the timeline period that ends now (0 if none does); `history_ends`: the
-// top level's snapshot is taken now, and its bits 1..6 cleared.
-void efsan_ws_timeline_note(const u64 *shadow_word, u64 fresh, u64 earlier,
-                            u64 period, bool history_ends);
-// After each sample (sampler lock held): the sample counted the lines
-// selected at 1/2^count_shift and cleared bit 0 in those at clear_shift.
-void efsan_ws_timeline_sampled(u32 sample, int count_shift, int clear_shift);
-// The report (sampler lock held): before_report, then count_word for every
-// resident shadow word with a line ever touched (adds its reused lines to
-// the report's tally), then after_count (at exit: ends the last period).
-void efsan_ws_timeline_before_report(bool at_exit);
-void efsan_ws_timeline_count_word(struct efsan_ws_objects *tally,
-                                  const u64 *shadow_word, u64 value);
-void efsan_ws_timeline_after_count(void);
-// Phases: the lines of the open phase touched in several of its sample
-// periods, counted into the phase's tally; dropped at a phase boundary.
-void efsan_ws_timeline_count_phase_reused(struct efsan_ws_objects *tally);
-void efsan_ws_timeline_phase_boundary(void);
-void efsan_ws_timeline_fork_child(void);
-// The reuse line of the total (per object and per phase: JSON only).
-void efsan_ws_timeline_print_text(const char *indent, u64 total, u64 reused);
-// A listed structure's reuse, in one short line under it.
-void efsan_ws_timeline_print_object_reuse(const char *indent, u64 lines,
-                                          u64 reused);
-// Prints "reused_lines": ..., "timeline": {...} (no separator around it).
-void efsan_ws_timeline_print_json(u64 total, u64 reused);
-// Bit 0 of each byte of a shadow word whose level bits (1..6) are not all
-// clear: the lines touched in an earlier sample period since the top
-// level's last snapshot. (Each byte of `bits` has bits 0 and 7 clear, so
-// adding 0x7f carries into bit 7 of that byte only, when it is not 0.)
-static inline u64 efsan_ws_any_level_bit(u64 shadow_word) {
-  u64 bits = shadow_word & 0x7e7e7e7e7e7e7e7eULL;
-  return ((bits + 0x7f7f7f7f7f7f7f7fULL) >> 7) & 0x0101010101010101ULL;
-}
-// The sampler's selection of lines at 1/2^shift in a shadow word (bit 0 of
-// each selected line's byte; estimated snapshots).
-u64 efsan_ws_selected_lines(const u64 *shadow_word, int shift);
-// "1", "0.5", ... "0.00390625": 1/2^shift exactly, for JSON.
-const char *efsan_ws_fraction_text(int shift);
 
 #endif // EFSAN_INTERNAL_H

@@ -41,7 +41,7 @@
 // within a few shadow pages.
 //
 //===----------------------------------------------------------------------===//
-#include "efsan_internal.h"
+#include "efsan_working_set.h"
 #include "efsan_ws_scan.h"
 
 #define EVER_BITS 0x8080808080808080ULL

@@ -17,7 +17,7 @@
 // and its allocation stack.
 //
 //===----------------------------------------------------------------------===//
-#include "efsan_internal.h"
+#include "efsan_working_set.h"
 
 const char *const efsan_ws_object_kind_names[EFSAN_WS_OBJECT_KINDS] = {
     "?", "heap", "global", "stack", "mapping"};

@@ -15,7 +15,7 @@
 // reports are one sequence.
 //
 //===----------------------------------------------------------------------===//
-#include "efsan_internal.h"
+#include "efsan_working_set.h"
 
 // One bit per line: a byte per shadow word, 1/8 of the shadow's reservation.
 #define PHASE_BITS_SIZE ((EFSAN_SHADOW_END - EFSAN_SHADOW_OFFSET) / 8)

@@ -9,7 +9,7 @@
 #ifndef EFSAN_WS_SCAN_H
 #define EFSAN_WS_SCAN_H
 
-#include "efsan_internal.h"
+#include "efsan_working_set.h"
 
 #define NUM_LEVELS 7 // level 0 (bit 0) and levels 1..6 (bits 1..6)
 #define ONES 0x0101010101010101ULL

@@ -48,7 +48,7 @@
 // Everything here runs with the sampler lock held.
 //
 //===----------------------------------------------------------------------===//
-#include "efsan_internal.h"
+#include "efsan_working_set.h"
 
 #define BITMAP_SIZE ((EFSAN_SHADOW_END - EFSAN_SHADOW_OFFSET) / 8)
 #define ONES 0x0101010101010101ULL
