@@ -1,16 +1,24 @@
 //===-- efsan.c - efsan runtime: init, tool dispatch, ABI entry points ----===//
 //
 // The entry points the instrumentation pass calls (docs/InstrumentationABI.md)
-// and the process-wide state they dispatch on. The working-set tool marks the
-// shadow; the cache-frag tool counts accesses down to its next sample
-// (efsan_cache_frag.c).
+// and the process-wide state around them. The active tool is reached through
+// its table of hooks (efsan_tool.h); this file names no tool's function.
 //
 //===----------------------------------------------------------------------===//
 #include "efsan_internal.h"
-#include "efsan_cache_frag.h"
-#include "efsan_working_set.h"
+#include "efsan_tool.h"
 
 int efsan_active_tool;
+
+// Before a tool starts, an access or range that reaches the runtime (an
+// instrumented library's code run by another module's constructor before
+// its own) is dropped: these two hooks are called without a test.
+static void ignore_access(uptr addr, uptr size, bool is_write, uptr pc) {}
+struct efsan_tool_hooks efsan_tool_hooks = {
+    .name = "none",
+    .access = ignore_access,
+    .libc_range = ignore_access,
+};
 __thread u32 efsan_thread_index __attribute__((tls_model("initial-exec")));
 
 static bool tool_started;
@@ -29,37 +37,34 @@ static __thread bool this_thread_ends_process
 
 u32 efsan_core_next_thread_index(u32 creation_stack) {
   u32 index = __atomic_fetch_add(&efsan_next_thread_index, 1, __ATOMIC_RELAXED);
-  if (tool_started && efsan_active_tool == EFSAN_TOOL_CACHE_FRAG)
-    efsan_cache_frag_thread_created(index, creation_stack);
+  if (tool_started && efsan_tool_hooks.thread_created)
+    efsan_tool_hooks.thread_created(index, creation_stack);
   return index;
 }
 
 static const char *tool_name(int tool) {
-  switch (tool) {
-  case EFSAN_TOOL_CACHE_FRAG:
-    return "cache-frag";
-  case EFSAN_TOOL_WORKING_SET:
-    return "working-set";
-  default:
-    return "none";
-  }
+  const struct efsan_tool_hooks *hooks = efsan_find_tool(tool);
+  return hooks ? hooks->name : "none";
 }
 
 static void start_tool(int tool) {
-  if (tool != EFSAN_TOOL_CACHE_FRAG && tool != EFSAN_TOOL_WORKING_SET)
+  const struct efsan_tool_hooks *hooks = efsan_find_tool(tool);
+  if (!hooks)
     efsan_fatal("unknown tool id %d (the program and the runtime disagree; "
                 "rebuild with the same efsan)", tool);
   efsan_active_tool = tool;
-  efsan_cache_frag_check_flags();
+  // The hooks are in place from here, as the tool id: the runtime's own
+  // start-up below runs with the tool's range policy. Events that need a
+  // started tool also test tool_started.
+  efsan_tool_hooks = *hooks;
+  for (uptr i = 0; i < efsan_tool_count; i++)
+    if (efsan_all_tools[i]->check_flags)
+      efsan_all_tools[i]->check_flags();
   efsan_shadow_reserve();
   efsan_regions_init();
   efsan_vreport(1, "EfficiencySanitizer: tool %s, shadow [0x%llx, 0x%llx)\n",
-                tool_name(tool), EFSAN_SHADOW_OFFSET, EFSAN_SHADOW_END);
-  if (tool == EFSAN_TOOL_WORKING_SET) {
-    efsan_ws_init();
-    efsan_publish_inline_compares();
-  } else
-    efsan_cache_frag_init();
+                hooks->name, EFSAN_SHADOW_OFFSET, EFSAN_SHADOW_END);
+  efsan_tool_hooks.init();
   tool_started = true;
 }
 
@@ -79,13 +84,13 @@ EFSAN_INTERFACE void __efsan_init(int tool, void *module_info) {
     efsan_fatal("a module instrumented for %s was loaded into a program "
                 "instrumented for %s; use one -fsanitize=efficiency-* tool "
                 "for all modules", tool_name(tool), tool_name(efsan_active_tool));
-  if (tool == EFSAN_TOOL_CACHE_FRAG && module_info)
-    efsan_cache_frag_module_init(module_info);
+  if (module_info && efsan_tool_hooks.module_init)
+    efsan_tool_hooks.module_init(module_info);
 }
 
 EFSAN_INTERFACE void __efsan_exit(void *module_info) {
-  if (efsan_active_tool == EFSAN_TOOL_CACHE_FRAG && module_info)
-    efsan_cache_frag_module_exit(module_info);
+  if (module_info && efsan_tool_hooks.module_exit)
+    efsan_tool_hooks.module_exit(module_info);
 }
 
 void efsan_format_frame(char *buffer, uptr size, const struct efsan_frame *frame) {
@@ -155,10 +160,8 @@ bool efsan_stacks_alike(u32 a, u32 b, uptr callers) {
 
 static void print_report(bool at_exit) {
   efsan_report_begin(at_exit);
-  if (efsan_active_tool == EFSAN_TOOL_WORKING_SET)
-    efsan_ws_report(at_exit);
-  else if (efsan_active_tool == EFSAN_TOOL_CACHE_FRAG)
-    efsan_cache_frag_report();
+  if (efsan_tool_hooks.report)
+    efsan_tool_hooks.report(at_exit);
   efsan_report_end();
 }
 
@@ -175,8 +178,8 @@ void efsan_core_finish(void) {
       efsan_sleep_ms(1);
     return;
   }
-  if (efsan_active_tool == EFSAN_TOOL_WORKING_SET)
-    efsan_ws_stop_sampler();
+  if (efsan_tool_hooks.finish)
+    efsan_tool_hooks.finish();
   if (efsan_flags.report_at_exit)
     print_report(true);
   __atomic_store_n(&finish_state, FINISH_DONE, __ATOMIC_RELEASE);
@@ -202,9 +205,9 @@ void efsan_core_before_exit(void) {
 EFSAN_INTERFACE void __efsan_report(void) { print_report(false); }
 
 EFSAN_INTERFACE unsigned int __efsan_get_sample_count(void) {
-  if (efsan_active_tool != EFSAN_TOOL_WORKING_SET)
+  if (!efsan_tool_hooks.sample_count)
     return 0;
-  return efsan_ws_sample_count();
+  return efsan_tool_hooks.sample_count();
 }
 
 //===-- Threads and fork ---------------------------------------------------===//
@@ -215,53 +218,44 @@ void efsan_core_thread_start(uptr stack_lo, uptr stack_hi,
     return;
   if (stack_lo < stack_hi)
     efsan_regions_set(stack_lo, stack_hi, EFSAN_REGION_STACK);
-  if (efsan_active_tool == EFSAN_TOOL_WORKING_SET)
-    efsan_ws_objects_thread_start(efsan_thread_index, stack_lo, stack_hi,
-                                  start_routine);
-  if (efsan_active_tool == EFSAN_TOOL_CACHE_FRAG)
-    efsan_cache_frag_thread_start(efsan_thread_handle(), stack_lo, stack_hi,
-                                  start_routine);
+  if (efsan_tool_hooks.thread_start)
+    efsan_tool_hooks.thread_start(efsan_thread_index, efsan_thread_handle(),
+                                  stack_lo, stack_hi, start_routine);
 }
 
 void efsan_core_thread_exit(void) {
-  if (efsan_active_tool == EFSAN_TOOL_CACHE_FRAG)
-    efsan_cache_frag_thread_exit();
+  if (efsan_tool_hooks.thread_exit)
+    efsan_tool_hooks.thread_exit();
 }
 
 void efsan_core_thread_joined(uptr handle) {
-  if (tool_started && efsan_active_tool == EFSAN_TOOL_CACHE_FRAG)
-    efsan_cache_frag_thread_joined(handle);
+  if (tool_started && efsan_tool_hooks.thread_joined)
+    efsan_tool_hooks.thread_joined(handle);
 }
 
 void efsan_core_sync_release(uptr addr) {
-  if (tool_started && efsan_active_tool == EFSAN_TOOL_CACHE_FRAG)
-    efsan_cache_frag_sync_release(addr);
+  if (tool_started && efsan_tool_hooks.sync_release)
+    efsan_tool_hooks.sync_release(addr);
 }
 
 void efsan_core_lock_held(int delta) {
-  if (tool_started && efsan_active_tool == EFSAN_TOOL_CACHE_FRAG)
-    efsan_cache_frag_lock_held(delta);
+  if (tool_started && efsan_tool_hooks.lock_held)
+    efsan_tool_hooks.lock_held(delta);
 }
 
 void efsan_core_sync_acquire(uptr addr) {
-  if (tool_started && efsan_active_tool == EFSAN_TOOL_CACHE_FRAG)
-    efsan_cache_frag_sync_acquire(addr);
+  if (tool_started && efsan_tool_hooks.sync_acquire)
+    efsan_tool_hooks.sync_acquire(addr);
 }
 
 void efsan_core_fork_prepare(void) {
-  if (!tool_started)
-    return;
-  if (efsan_active_tool == EFSAN_TOOL_WORKING_SET)
-    efsan_ws_fork_prepare();
-  efsan_regions_lock();
+  if (tool_started)
+    efsan_regions_lock();
 }
 
 void efsan_core_fork_parent(void) {
-  if (!tool_started)
-    return;
-  efsan_regions_unlock();
-  if (efsan_active_tool == EFSAN_TOOL_WORKING_SET)
-    efsan_ws_fork_parent();
+  if (tool_started)
+    efsan_regions_unlock();
 }
 
 void efsan_core_fork_child(void) {
@@ -271,14 +265,8 @@ void efsan_core_fork_child(void) {
   // Only the forking thread lives on in the child, and it is not exiting.
   exit_claimed = 0;
   this_thread_ends_process = false;
-  if (efsan_active_tool == EFSAN_TOOL_WORKING_SET) {
-    efsan_shadow_forget_all();
-    if (efsan_ws_objects_enabled())
-      efsan_heap_fork_child();
-    efsan_ws_fork_child();
-  }
-  else if (efsan_active_tool == EFSAN_TOOL_CACHE_FRAG)
-    efsan_cache_frag_fork_child();
+  if (efsan_tool_hooks.fork_child)
+    efsan_tool_hooks.fork_child();
 }
 
 //===-- Memory events from interceptors ------------------------------------===//
@@ -328,53 +316,29 @@ void efsan_core_malloc(uptr addr, uptr size, u32 stack_id) {
                              &thread_heap_hi);
     }
   }
-  if (efsan_active_tool == EFSAN_TOOL_CACHE_FRAG)
-    efsan_cache_frag_alloc(addr, size, stack_id);
-  else if (efsan_ws_objects_enabled())
-    efsan_heap_insert(addr, size, stack_id);
+  if (efsan_tool_hooks.heap_alloc)
+    efsan_tool_hooks.heap_alloc(addr, size, stack_id);
 }
 
 void efsan_core_free(uptr addr) {
-  if (!addr || !tool_started)
-    return;
-  if (efsan_active_tool == EFSAN_TOOL_CACHE_FRAG) {
-    efsan_cache_frag_free(addr);
-  } else if (efsan_ws_objects_enabled()) {
-    struct efsan_heap_block unused;
-    efsan_heap_remove(addr, &unused);
-  }
+  if (addr && tool_started && efsan_tool_hooks.heap_free)
+    efsan_tool_hooks.heap_free(addr);
 }
 
 bool efsan_core_wants_alloc_stacks(void) {
-  return efsan_active_tool == EFSAN_TOOL_CACHE_FRAG ||
-         efsan_ws_objects_enabled();
+  return efsan_tool_hooks.wants_alloc_stacks &&
+         efsan_tool_hooks.wants_alloc_stacks();
 }
 
 //===-- Access entry points ------------------------------------------------===//
 
+// Inlined into the entry points: the return address is the instrumented
+// code's. size is never 0.
 static inline __attribute__((always_inline)) void on_access(uptr addr,
                                                             uptr size,
                                                             bool is_write) {
-  if (EFSAN_LIKELY(efsan_active_tool == EFSAN_TOOL_WORKING_SET)) {
-    efsan_ws_mark_range(addr, size);
-    return;
-  }
-  // Inlined into the entry points: the return address is the instrumented
-  // code's.
-  if (efsan_active_tool == EFSAN_TOOL_CACHE_FRAG)
-    efsan_cache_frag_access(addr, size, is_write,
-                            (uptr)__builtin_return_address(0));
-}
-
-void efsan_core_cache_frag_range(uptr addr, uptr size, bool is_write,
-                                 uptr pc) {
-  if (size && efsan_active_tool == EFSAN_TOOL_CACHE_FRAG)
-    efsan_cache_frag_libc_range(addr, size, is_write, pc);
-}
-
-bool efsan_core_cache_frag_range_wanted(void) {
-  return efsan_active_tool == EFSAN_TOOL_CACHE_FRAG &&
-         efsan_cache_frag_libc_range_sampled();
+  efsan_tool_hooks.access(addr, size, is_write,
+                          (uptr)__builtin_return_address(0));
 }
 
 #define EFSAN_ACCESS_ENTRY(size)                                               \
@@ -412,14 +376,9 @@ EFSAN_INTERFACE void __efsan_storeN(void *addr, uptr size) {
     on_access((uptr)addr, size, true);
 }
 
-// The tool is tested once for both ranges (efsan_ws_mark_range takes n = 0
-// on its rare path).
 static inline __attribute__((always_inline)) void on_copy(uptr dest, uptr src,
                                                           uptr n) {
-  if (EFSAN_LIKELY(efsan_active_tool == EFSAN_TOOL_WORKING_SET)) {
-    efsan_ws_mark_range(src, n);
-    efsan_ws_mark_range(dest, n);
-  } else if (n) {
+  if (n) {
     on_access(src, n, false);
     on_access(dest, n, true);
   }

@@ -379,40 +379,41 @@ void efsan_core_free(uptr addr);
 bool efsan_core_wants_alloc_stacks(void);
 // A shared library was loaded (dlopen): its mappings join the registry now.
 void efsan_core_library_loaded(void);
-// Would a range be recorded now? False for cache-frag outside its tracking
-// windows, so that interceptors skip sizing the range (a strlen) at all.
-// Inline, with the working set decided by one load of the tool id: the
-// interceptors call this and efsan_core_access_range around every libc
-// string and memory function.
-// The thread's cache-frag countdown (efsan_cache_frag.c, the ABI's).
+// The active tool's hooks (efsan_tool.h), for the inline range checks below.
+#include "efsan_tool.h"
+// The thread's sampling countdown (the ABI's, docs/InstrumentationABI.md),
+// which ranges count down under EFSAN_RANGES_SAMPLED.
 extern __thread long long __efsan_cache_frag_countdown
     __attribute__((tls_model("initial-exec")));
-// For cache-frag, a range that is not the thread's sampled access costs a
-// decrement of the countdown here, inline: two calls into the runtime per
-// range were a tenth of string_scan's time under the tool (issue 24). Only
-// the range that runs the countdown out goes to the runtime, which ends the
-// period there. efsan_core_access_range records a range only after this
-// returned true for it (the interceptors test it first, as they must anyway
-// to skip sizing the range).
-bool efsan_core_cache_frag_range_wanted(void);
+// Would a range be recorded now? False for a sampling tool outside its
+// sampled accesses, so that interceptors skip sizing the range (a strlen) at
+// all. Inline, with the common case decided by one load of the range policy:
+// the interceptors call this and efsan_core_access_range around every libc
+// string and memory function. Under EFSAN_RANGES_SAMPLED a range that is not
+// the thread's sampled access costs a decrement of the countdown here,
+// inline: two calls into the runtime per range were a tenth of string_scan's
+// time under cache-frag (issue 24). Only the range that runs the countdown
+// out goes to the tool, which ends the period there. efsan_core_access_range
+// records a range only after this returned true for it (the interceptors
+// test it first, as they must anyway to skip sizing the range).
 static inline bool efsan_core_ranges_wanted(void) {
-  if (__builtin_expect(efsan_active_tool == EFSAN_TOOL_WORKING_SET, 1))
+  if (__builtin_expect(efsan_tool_hooks.ranges == EFSAN_RANGES_ALL, 1))
     return true;
-  if (efsan_active_tool != EFSAN_TOOL_CACHE_FRAG)
+  if (efsan_tool_hooks.ranges != EFSAN_RANGES_SAMPLED)
     return false;
   if (__builtin_expect(__efsan_cache_frag_countdown > 1, 1)) {
     __efsan_cache_frag_countdown--;
     return false;
   }
-  return efsan_core_cache_frag_range_wanted();
+  return efsan_tool_hooks.libc_range_sampled();
 }
-// For cache-frag, counts n ranges off the thread's countdown at once when
-// none of them is its sampled access (true): what n calls of
+// Under EFSAN_RANGES_SAMPLED, counts n ranges off the thread's countdown at
+// once when none of them is its sampled access (true): what n calls of
 // efsan_core_ranges_wanted() returning false would do, without the calls,
-// for the interceptors of short, frequent calls (memcmp). False otherwise
-// and for the working set, which records every range.
+// for the interceptors of short, frequent calls (memcmp). False otherwise,
+// and for a tool that records every range.
 static inline bool efsan_core_ranges_skipped(long long n) {
-  if (efsan_active_tool != EFSAN_TOOL_CACHE_FRAG ||
+  if (efsan_tool_hooks.ranges != EFSAN_RANGES_SAMPLED ||
       __efsan_cache_frag_countdown <= n)
     return false;
   __efsan_cache_frag_countdown -= n;
@@ -420,14 +421,9 @@ static inline bool efsan_core_ranges_skipped(long long n) {
 }
 // Ranges libc read or wrote on the program's behalf; pc is the caller of the
 // libc function.
-void efsan_core_cache_frag_range(uptr addr, uptr size, bool is_write,
-                                 uptr pc);
 static inline void efsan_core_access_range(uptr addr, uptr size,
                                            bool is_write, uptr pc) {
-  if (__builtin_expect(efsan_active_tool == EFSAN_TOOL_WORKING_SET, 1))
-    efsan_ws_mark_range(addr, size);
-  else
-    efsan_core_cache_frag_range(addr, size, is_write, pc);
+  efsan_tool_hooks.libc_range(addr, size, is_write, pc);
 }
 
 #ifdef __cplusplus

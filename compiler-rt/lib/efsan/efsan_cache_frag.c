@@ -592,7 +592,7 @@ bool efsan_cache_frag_libc_range_sampled(void) {
   return cf_libc_thread_plus1 != 0;
 }
 
-void efsan_cache_frag_libc_range(uptr addr, uptr size, int is_write,
+void efsan_cache_frag_libc_range(uptr addr, uptr size, bool is_write,
                                  uptr pc) {
   uptr end = addr + size;
   if (!cf_libc_thread_plus1 || !size || end < addr)
@@ -608,7 +608,7 @@ void efsan_cache_frag_libc_range(uptr addr, uptr size, int is_write,
                   cf_libc_clock, pc, cf_libc_weight);
 }
 
-void efsan_cache_frag_access(uptr addr, uptr size, int is_write, uptr pc) {
+void efsan_cache_frag_access(uptr addr, uptr size, bool is_write, uptr pc) {
   // A range a mem* call of instrumented code touched: one access per line
   // it covers, so a large copy is sampled where the countdown runs out.
   if (!size)
@@ -696,9 +696,8 @@ u32 efsan_cache_frag_thread_creator(u32 thread, u32 *creation_stack) {
   return creator_plus1 - 1;
 }
 
-void efsan_cache_frag_thread_start(uptr handle, uptr stack_lo,
+void efsan_cache_frag_thread_start(u32 thread, uptr handle, uptr stack_lo,
                                    uptr stack_hi, uptr start_routine) {
-  u32 thread = efsan_thread_index;
   if (thread == EFSAN_INTERNAL_THREAD)
     return;
   u64 base = 0;
@@ -923,3 +922,34 @@ void efsan_cache_frag_fork_child(void) {
   efsan_heap_fork_child();
   cf_lines_fork_child();
 }
+
+static bool cf_wants_alloc_stacks(void) { return true; }
+
+// A report while the program runs reads the same state as the one at exit.
+static void cf_report(bool at_exit) { efsan_cache_frag_report(); }
+
+const struct efsan_tool_hooks efsan_cache_frag_tool = {
+    .name = "cache-frag",
+    .id = EFSAN_TOOL_CACHE_FRAG,
+    .ranges = EFSAN_RANGES_SAMPLED,
+    .names_openmp_threads = true,
+    .init = efsan_cache_frag_init,
+    .check_flags = efsan_cache_frag_check_flags,
+    .module_init = efsan_cache_frag_module_init,
+    .module_exit = efsan_cache_frag_module_exit,
+    .thread_created = efsan_cache_frag_thread_created,
+    .thread_start = efsan_cache_frag_thread_start,
+    .thread_exit = efsan_cache_frag_thread_exit,
+    .thread_joined = efsan_cache_frag_thread_joined,
+    .sync_release = efsan_cache_frag_sync_release,
+    .sync_acquire = efsan_cache_frag_sync_acquire,
+    .lock_held = efsan_cache_frag_lock_held,
+    .fork_child = efsan_cache_frag_fork_child,
+    .wants_alloc_stacks = cf_wants_alloc_stacks,
+    .heap_alloc = efsan_cache_frag_alloc,
+    .heap_free = efsan_cache_frag_free,
+    .access = efsan_cache_frag_access,
+    .libc_range = efsan_cache_frag_libc_range,
+    .libc_range_sampled = efsan_cache_frag_libc_range_sampled,
+    .report = cf_report,
+};

@@ -128,7 +128,7 @@ extern "C" const char *efsan_thread_name(u32 thread) {
 }
 
 static bool NamingThreads() {
-  return efsan_active_tool == EFSAN_TOOL_CACHE_FRAG;
+  return efsan_tool_hooks.names_openmp_threads;
 }
 
 //===-- libomp: an OMPT tool ---------------------------------------------------===//

@@ -467,10 +467,6 @@ void efsan_ws_stop_sampler(void) {
 // that the child needs (the region registry's, the maps buffer's) are held
 // by the fork interceptor around fork; the sampler's own state is reset in
 // the child, whose shadow starts empty.
-void efsan_ws_fork_prepare(void) {}
-
-void efsan_ws_fork_parent(void) {}
-
 void efsan_ws_fork_child(void) {
   // The sampler thread did not survive fork; it may have held the lock.
   efsan_internal_memset(&sampler_lock, 0, sizeof(sampler_lock));
@@ -915,3 +911,58 @@ void efsan_ws_report(bool at_exit) {
     print_text(total, by_kind, num_samples);
   efsan_mutex_unlock(&sampler_lock);
 }
+
+//===-- The tool's hooks (efsan_tool.h) ------------------------------------===//
+
+static void ws_init(void) {
+  efsan_ws_init();
+  efsan_publish_inline_compares();
+}
+
+static void ws_thread_start(u32 thread, uptr handle, uptr stack_lo,
+                            uptr stack_hi, uptr start_routine) {
+  efsan_ws_objects_thread_start(thread, stack_lo, stack_hi, start_routine);
+}
+
+static void ws_fork_child(void) {
+  efsan_shadow_forget_all();
+  if (efsan_ws_objects_enabled())
+    efsan_heap_fork_child();
+  efsan_ws_fork_child();
+}
+
+// Heap blocks are kept only to name the structures of the report.
+static void ws_heap_alloc(uptr addr, uptr size, u32 stack_id) {
+  if (efsan_ws_objects_enabled())
+    efsan_heap_insert(addr, size, stack_id);
+}
+
+static void ws_heap_free(uptr addr) {
+  if (efsan_ws_objects_enabled()) {
+    struct efsan_heap_block unused;
+    efsan_heap_remove(addr, &unused);
+  }
+}
+
+// A read and a write touch a line alike, and so does every range (an empty
+// one marks nothing).
+static void ws_access(uptr addr, uptr size, bool is_write, uptr pc) {
+  efsan_ws_mark_range(addr, size);
+}
+
+const struct efsan_tool_hooks efsan_working_set_tool = {
+    .name = "working-set",
+    .id = EFSAN_TOOL_WORKING_SET,
+    .ranges = EFSAN_RANGES_ALL,
+    .init = ws_init,
+    .thread_start = ws_thread_start,
+    .fork_child = ws_fork_child,
+    .wants_alloc_stacks = efsan_ws_objects_enabled,
+    .heap_alloc = ws_heap_alloc,
+    .heap_free = ws_heap_free,
+    .access = ws_access,
+    .libc_range = ws_access,
+    .finish = efsan_ws_stop_sampler,
+    .report = efsan_ws_report,
+    .sample_count = efsan_ws_sample_count,
+};

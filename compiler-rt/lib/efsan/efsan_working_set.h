@@ -9,12 +9,12 @@
 
 #include "efsan_internal.h"
 
+extern const struct efsan_tool_hooks efsan_working_set_tool;
+
 //===-- Working set (efsan_working_set.c) ----------------------------------===//
 void efsan_ws_init(void);
 void efsan_ws_report(bool at_exit);
 void efsan_ws_stop_sampler(void);
-void efsan_ws_fork_prepare(void);
-void efsan_ws_fork_parent(void);
 void efsan_ws_fork_child(void);
 u32 efsan_ws_sample_count(void);
 // "12.3 KiB": lines * 64 bytes with one decimal in the largest fitting unit.
