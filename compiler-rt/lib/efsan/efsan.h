@@ -73,61 +73,6 @@ static inline u8 *efsan_dirty_byte_of(const u8 *shadow) {
                  EFSAN_SHADOW_PAGE_SHIFT) + EFSAN_DIRTY_MAP);
 }
 
-// Working-set marking of the lines of [addr, addr+size) for ranges (libc's
-// reads and writes, __efsan_memcpy and friends, the pass's per-loop marks):
-// every shadow byte that lacks bit 0 gets bits 0 and 7, and each shadow page
-// written gets its changed-page byte, stored after that page's shadow bytes.
-// Bit 0 alone tells a marked line (bit 0 is only ever set together with bit
-// 7: docs/InstrumentationABI.md). Inline because it runs for every range:
-// a range of at most 16 lines that is all marked already this period (most
-// strings and small copies) costs a load or two and a test, without a call.
-// The loads read exactly the range's shadow bytes (overlapping when the
-// count is not a power of two), so no shadow page outside it is faulted in.
-#define EFSAN_WS_ACCESS_BITS 0x81
-// The marking itself for the shadow bytes [first, last], in efsan_shadow.c:
-// skips marked lines 32 at a time, stores only into bytes without bit 0.
-void efsan_ws_mark_shadow(u8 *first, u8 *last);
-// Ranges that are empty or reach past the end of the application's address
-// space (marked up to that end).
-void efsan_ws_mark_range_clipped(uptr addr, uptr size);
-
-static inline bool efsan_ws_few_lines_marked(const u8 *first, const u8 *last,
-                                             uptr span /* lines - 1 */) {
-  if (span == 0)
-    return *first & 1;
-  if (span < 4) {
-    u16 head, tail;
-    __builtin_memcpy(&head, first, 2);
-    __builtin_memcpy(&tail, last - 1, 2);
-    return (head & tail & 0x0101) == 0x0101;
-  }
-  if (span < 8) {
-    u32 head, tail;
-    __builtin_memcpy(&head, first, 4);
-    __builtin_memcpy(&tail, last - 3, 4);
-    return (head & tail & 0x01010101u) == 0x01010101u;
-  }
-  u64 head, tail;
-  __builtin_memcpy(&head, first, 8);
-  __builtin_memcpy(&tail, last - 7, 8);
-  return (head & tail & 0x0101010101010101ULL) == 0x0101010101010101ULL;
-}
-
-static inline void efsan_ws_mark_range(uptr addr, uptr size) {
-  // An empty range or one that wraps around ends before it starts; one
-  // past the application's space has a bit at or above bit 47.
-  uptr end = addr + size - 1;
-  if (__builtin_expect(end < addr || (addr | end) >= EFSAN_APP_END, 0)) {
-    efsan_ws_mark_range_clipped(addr, size);
-    return;
-  }
-  u8 *first = efsan_shadow_of(addr), *last = efsan_shadow_of(end);
-  uptr span = (uptr)(last - first);
-  if (span < 16 && efsan_ws_few_lines_marked(first, last, span))
-    return;
-  efsan_ws_mark_shadow(first, last);
-}
-
 // Tool ids (docs/InstrumentationABI.md "Tools").
 enum efsan_tool {
   EFSAN_TOOL_NONE = 0,

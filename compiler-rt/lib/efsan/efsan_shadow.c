@@ -5,7 +5,8 @@
 // through mincore so that they cost in proportion to the shadow pages that
 // exist, never to the 2 TiB reserved. The working set's changed-page map
 // (efsan.h) lets the sampler go further and visit only the shadow pages that
-// changed since its last sample.
+// changed since its last sample. The working set marks the shadow in
+// efsan_ws_mark.c.
 //
 //===----------------------------------------------------------------------===//
 #include "efsan_internal.h"
@@ -25,61 +26,6 @@ void efsan_shadow_reserve(void) {
 void efsan_shadow_forget_all(void) {
   efsan_madvise_dontneed(EFSAN_SHADOW_OFFSET,
                          EFSAN_SHADOW_END - EFSAN_SHADOW_OFFSET);
-}
-
-#define ONES ALL_BYTES(1)
-
-static inline u64 load_word(const u8 *p) {
-  u64 word;
-  __builtin_memcpy(&word, p, 8);
-  return word;
-}
-
-// Check before store: a line with bit 0 gets no store, so lines the program
-// touches again and again within a period cost it no writes to shared
-// memory. Stores stay byte-sized so that they never overwrite bits that
-// another thread or the sampler changes next door. One changed-page store
-// per shadow page written, after that page's shadow stores (x86 keeps
-// stores in order and the store is a release, so a sampler that clears the
-// byte and then reads the shadow sees the new bits or finds the page
-// changed again), and without a test of the byte first
-// (docs/InstrumentationABI.md, "Changed-page map", says why).
-void efsan_ws_mark_shadow(u8 *shadow, u8 *last) {
-  u8 *end = last + 1;
-  u8 *unannounced = 0; // the changed-page byte still to store
-  while (shadow < end) {
-    uptr left = (uptr)(end - shadow);
-    if (left >= 32 && (load_word(shadow) & load_word(shadow + 8) &
-                       load_word(shadow + 16) & load_word(shadow + 24) &
-                       ONES) == ONES) {
-      shadow += 32;
-      continue;
-    }
-    uptr bytes = left < 8 ? left : 8;
-    if (bytes == 8 && (load_word(shadow) & ONES) == ONES) {
-      shadow += 8;
-      continue;
-    }
-    for (u8 *stop = shadow + bytes; shadow < stop; shadow++) {
-      u8 bits = *(volatile u8 *)shadow;
-      if (bits & 1)
-        continue;
-      *(volatile u8 *)shadow = bits | EFSAN_WS_ACCESS_BITS;
-      u8 *dirty = efsan_dirty_byte_of(shadow);
-      if (dirty != unannounced && unannounced)
-        __atomic_store_n(unannounced, 1, __ATOMIC_RELEASE);
-      unannounced = dirty;
-    }
-  }
-  if (unannounced)
-    __atomic_store_n(unannounced, 1, __ATOMIC_RELEASE);
-}
-
-void efsan_ws_mark_range_clipped(uptr addr, uptr size) {
-  if (addr >= EFSAN_APP_END || size == 0)
-    return;
-  efsan_ws_mark_shadow(efsan_shadow_of(addr),
-                       efsan_shadow_of(EFSAN_APP_END - 1));
 }
 
 // 16384 pages of shadow (64 MiB, covering 4 GiB of application memory) per
