@@ -48,8 +48,8 @@ static u64 cf_mean_period;
 // its sampled writes) and count struct fields. It samples cf_alone_weight
 // times less often, and each of its samples counts that many times, so that
 // every count stays an unbiased estimate: a third of a 1-thread kernel's
-// time went to the samples (docs/performance.md, issue 24). 1 with every
-// access seen (cache_frag_sample_period=1: exact counts).
+// time went to the samples (measured for issue 24; see git history). 1
+// with every access seen (cache_frag_sample_period=1: exact counts).
 static u32 cf_alone_weight;
 // Such samples taken, and the field counts they added (each
 // cf_alone_weight).
@@ -135,7 +135,7 @@ u64 cf_thread_line_ops(u32 thread) {
 // The runtime's part of a thread's CPU time: the sampled path, timed with
 // the TSC on one sample in CF_TIMED (cf_sample_access), so that the impact
 // prices the program's own time, not the instrumented run's
-// (docs/CacheFrag.md, "The tool's own time"). A sample that took
+// (docs/design/CacheFragImpact.md, "The tool's own time"). A sample that took
 // longer than CF_MAX_SAMPLE_TICKS was descheduled midway (a loaded machine,
 // two threads on one core): it counts as the thread's mean sample so far,
 // so that time the thread spent waiting for a CPU is not taken for the
@@ -182,7 +182,7 @@ static u64 cf_count_tool_ticks(u32 thread, u64 start, u32 weight) {
 //
 // Timed by TSC reads around the samples that continue a run only (and the
 // samples timed for the tool's time): two reads around every sample were
-// 3-4% of a 2-thread histogram's time (docs/performance.md, issue 24). The
+// 3-4% of a 2-thread histogram's time (measured for issue 24; see git history). The
 // gap before a run's second sample is therefore measured only when its
 // first sample happened to be timed; else the run's first CF_WAIT_RUN - 1
 // gaps count as the ones measured among them, scaled to their number.
@@ -512,7 +512,7 @@ static void cf_sample_range(uptr addr, uptr size, bool is_write,
 // in), is timed for all of them: the mean of a thread's samples is
 // estimated without bias, and reading the TSC twice per sample was a
 // quarter of a sample's cost in matmul and 3-4% of a 2-thread histogram's
-// time (docs/performance.md, issue 24). A load that continues a run of
+// time (measured for issue 24; see git history). A load that continues a run of
 // polls reads the TSC too (cf_note_wait), for its gap.
 // A timed sample runs slower than an untimed one (its TSC reads: pinned,
 // the threads of a test at cache_frag_sample_period=1 were estimated at

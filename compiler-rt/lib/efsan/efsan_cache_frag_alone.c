@@ -12,7 +12,7 @@
 // reads a plain state but this state machine when it applies a later
 // sample. The line states of a loop streaming through memory are seldom in
 // any cache, and one miss per sample was a third of stream_triad's CPU time
-// (docs/performance.md, issue 24). So the samples of a thread that is alone
+// (measured for issue 24; see git history). So the samples of a thread that is alone
 // are logged and applied in batches, their states prefetched first so that
 // the misses overlap; in sampling order, and before any sample of a second
 // thread (the creating thread applies its log when it creates one): every

@@ -770,7 +770,8 @@ void efsan_cache_frag_report(void) {
   cf_record_findings = (struct cf_finding *)efsan_mmap(record_findings_bytes);
   cf_machine_settle(record_count > 0);
   // The program's own CPU time: less the transfer's measurement and the
-  // threads' sampled paths (docs/CacheFrag.md, "The tool's own time").
+  // threads' sampled paths (docs/design/CacheFragImpact.md, "The tool's own
+  // time").
   u64 tool = measuring + cf_tool_ns();
   cf_run_ns = process > tool ? process - tool : process;
   u64 waits = cf_prepare_side_by_side();

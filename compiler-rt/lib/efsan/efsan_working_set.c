@@ -397,7 +397,7 @@ static void sampler_main(void *arg) {
     // An estimated sample (one that cleared a selection: the last period
     // touched more than snapshot_budget lines) costs the program about as
     // much again, re-marking the cleared lines it touches next
-    // (docs/WorkingSet.md, "Cost of a sample"), so it is
+    // (docs/design/WorkingSetModel.md, "Cost of a sample"), so it is
     // charged twice: sampler_max_cpu then bounds the snapshots' whole cost,
     // not its sampler's half. A small working set's samples are charged
     // once: their re-marking is at most the budget's lines, and they keep

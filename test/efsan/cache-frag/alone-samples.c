@@ -1,5 +1,5 @@
 // While the main thread is alone, the runtime logs its samples and applies
-// them to the line states in batches (docs/CacheFrag.md, "A thread alone");
+// them to the line states in batches (docs/design/CacheFragModel.md, "A thread alone");
 // a thread it creates must still find the states as if each sample had
 // been applied at once. Here main writes 8 lines 3200 times each (about
 // 160 samples: at period 10 a thread alone samples one access in 160, each

@@ -1,6 +1,6 @@
 // A thread alone (no other thread exists yet) samples cache_frag_alone_weight
 // times less often and counts each sample that many times
-// (docs/CacheFrag.md, "A thread alone"). What a later thread finds must be
+// (docs/design/CacheFragModel.md, "A thread alone"). What a later thread finds must be
 // as before: lines main wrote often alone are candidates when the reader
 // reads them (8 shared summaries), and main's struct field counts are
 // estimated without bias. Main makes about 8.8 million accesses alone:

@@ -1,7 +1,7 @@
 // A program pinned to one CPU (taskset -c 0) is priced with the machine's
 // transfer, not a default: the measurement's two threads run on a CPU of the
 // mask and on another online CPU (the claims of a pinned run are those of
-// the same program unpinned, docs/CacheFrag.md "Transfer cost"). Before, a
+// the same program unpinned, docs/design/CacheFragImpact.md, "Transfer cost"). Before, a
 // one-CPU mask gave up at once: "default (one CPU)". On a loaded machine
 // every attempt may meet busy CPUs; the report then says so, and never
 // claims the one-CPU default.

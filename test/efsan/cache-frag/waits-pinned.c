@@ -29,5 +29,5 @@
 #include "Inputs/spsc_ring.h"
 // Unpinned, the claim fell to 0.03-0.11 in 5 of 37 runs at load 3-4 while
 // the consumer's polls of a new value each time moved its clock (3.3 times
-// the producer's accesses): docs/CacheFrag.md, "Polls that see a new value
+// the producer's accesses): docs/design/CacheFragImpact.md, "Polls that see a new value
 // each time"; since, 0.33-0.36 in 71 runs.

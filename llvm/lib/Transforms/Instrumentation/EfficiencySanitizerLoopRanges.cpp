@@ -756,10 +756,10 @@ Value *LoopRangeMarker::emitRangeMarkedTest(Instruction *InsertBefore,
 // some marked, and in the last, partial word (tested masked: the shadow
 // after the range is mapped like all of it), only the bytes read without
 // bit 0 are stored, as the per-access cold paths store only a byte they read
-// without it (the sampler relies on that: docs/WorkingSet.md, "Accuracy and
-// limits"). Byte stores, so that no store covers a byte outside the range
-// that another thread or the sampler may be changing; then the changed-page
-// bytes of the word's first and last byte.
+// without it (the sampler relies on that: docs/design/WorkingSetModel.md,
+// "Races with the program"). Byte stores, so that no store covers a byte
+// outside the range that another thread or the sampler may be changing; then
+// the changed-page bytes of the word's first and last byte.
 void LoopRangeMarker::emitRangeMark(Instruction *InsertBefore, Value *Lo,
                                     Value *Size) {
   constexpr uint64_t Ones = 0x0101010101010101ULL;
