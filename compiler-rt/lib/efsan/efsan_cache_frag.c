@@ -926,7 +926,10 @@ void efsan_cache_frag_fork_child(void) {
 static bool cf_wants_alloc_stacks(void) { return true; }
 
 // A report while the program runs reads the same state as the one at exit.
-static void cf_report(bool at_exit) { efsan_cache_frag_report(); }
+static void cf_report(bool at_exit) {
+  (void)at_exit;
+  efsan_cache_frag_report();
+}
 
 const struct efsan_tool_hooks efsan_cache_frag_tool = {
     .name = "cache-frag",

@@ -310,24 +310,43 @@ static bool cf_in_module_data(uptr address) {
   return false;
 }
 
+static void cf_heap_object(const struct cf_line_object *lo,
+                           struct cf_object *o) {
+  o->kind = CF_OBJECT_HEAP;
+  o->start = lo->start;
+  o->size = lo->size;
+  o->stack_id = lo->stack_id;
+  o->serial = lo->serial;
+  o->allocations = cf_load(&lo->allocations);
+}
+
 // The object that held the byte at address when the shape's access was
 // sampled: the heap block the record noted then, else the live heap block
 // that holds it now (the shape's own lookup can miss: a block another
 // thread was reallocating at that moment, or kinds of access beyond the
-// record's, which are summed without one), else a global or a thread stack
-// by address.
+// record's, which are summed without one), else a block the record noted
+// there (freed since: the same site's blocks at one address are one entry),
+// else a global or a thread stack by address.
 static void cf_object_of_shape(const struct cf_view_shape *s, uptr address,
                                struct cf_object *o) {
   efsan_internal_memset(o, 0, sizeof(*o));
   struct efsan_heap_block block;
   if (s->object) {
-    struct cf_line_object *lo = &s->record->objects[s->object - 1];
-    o->kind = CF_OBJECT_HEAP;
-    o->start = lo->start;
-    o->size = lo->size;
-    o->stack_id = lo->stack_id;
-    o->serial = lo->serial;
+    cf_heap_object(&s->record->objects[s->object - 1], o);
     return;
+  }
+  if (s->record) {
+    u32 n = cf_load(&s->record->object_count);
+    const struct cf_line_object *held = 0;
+    for (u32 i = 0; i < n; i++) {
+      const struct cf_line_object *lo = &s->record->objects[i];
+      if (address - lo->start < lo->size && (!held || cf_load(&lo->live)))
+        held = lo;
+    }
+    if (held && (cf_load(&held->live) || !efsan_heap_lookup(address, &block))) {
+      cf_heap_object(held, o);
+      return;
+    }
   }
   if (efsan_heap_lookup(address, &block)) {
     o->kind = CF_OBJECT_HEAP;
@@ -335,6 +354,7 @@ static void cf_object_of_shape(const struct cf_view_shape *s, uptr address,
     o->size = block.size;
     o->stack_id = block.stack_id;
     o->serial = block.serial;
+    o->allocations = 1;
     return;
   }
   const char *name;
@@ -381,6 +401,8 @@ static void cf_add_object(struct cf_objects *list, const struct cf_object *o,
   }
   struct cf_object *target = &list->objects[i];
   target->invalidations += invalidations;
+  if (o->allocations > target->allocations)
+    target->allocations = o->allocations;
   if ((target->kind == CF_OBJECT_STACK || target->kind == CF_OBJECT_UNKNOWN) &&
       first < target->start)
     target->start = first;
@@ -672,10 +694,10 @@ bool cf_line_under_lock(const struct cf_finding *f) {
 }
 
 // The threads that write the finding's bytes: how many, and whether some
-// byte has more than one writer (only then do threads write the same
-// bytes).
+// byte has more than one writer within one lifetime of the data (only then
+// do threads write the same bytes; a block freed and allocated again at the
+// same address starts anew).
 u32 cf_writers(u32 view_count, bool *shared_bytes) {
-  u64 written[2] = {0, 0};
   u32 writers = 0;
   *shared_bytes = false;
   for (u32 v = 0; v < view_count; v++) {
@@ -688,11 +710,10 @@ u32 cf_writers(u32 view_count, bool *shared_bytes) {
     if (!mine[0] && !mine[1])
       continue;
     // "Other threads" are several threads: their bytes count as shared.
-    if ((mine[0] & written[0]) || (mine[1] & written[1]) ||
+    if ((mine[0] & cf_views[v].co_written[0]) ||
+        (mine[1] & cf_views[v].co_written[1]) ||
         cf_views[v].thread == EFSAN_INTERNAL_THREAD)
       *shared_bytes = true;
-    written[0] |= mine[0];
-    written[1] |= mine[1];
     writers++;
   }
   return writers;
@@ -703,7 +724,17 @@ void cf_suggest(char *buffer, uptr length, const struct cf_finding *f,
                 u32 view_count) {
   char what[512], part[384] = "";
   cf_describe_object(what, sizeof(what), object);
-  if (part_size)
+  // A block allocated anew at one address whose threads' parts move from
+  // one allocation to the next (streamcluster's work_mem): each part is
+  // padded, and the block aligned, in every allocation.
+  if (object->kind == CF_OBJECT_HEAP && object->allocations > 1)
+    efsan_snprintf(part, sizeof(part),
+                   " (it was allocated %u times at this address, and each "
+                   "allocation is shared anew: allocate it 64-byte aligned, "
+                   "e.g. aligned_alloc(64, ...), and round each thread's "
+                   "part up to a multiple of 64 bytes)",
+                   object->allocations);
+  else if (part_size)
     efsan_snprintf(part, sizeof(part),
                    " (each thread's part is %zu bytes, less than a line: make "
                    "each element 64 bytes, e.g. _Alignas(64) on its type)",

@@ -91,6 +91,9 @@ struct cf_object {
   uptr start, size; // heap and globals; stack and unknown: first byte
   u32 stack_id;     // heap only
   u32 serial;       // heap only: which allocation (addresses are reused)
+  // heap only: blocks of its site and size allocated at its address in
+  // turn (1: this one alone), each judged on its own.
+  u32 allocations;
   u32 thread;       // stack only
   double invalidations; // caused by writes to its bytes
   u64 bytes[2];         // its contended bytes (bit i: finding address + i)

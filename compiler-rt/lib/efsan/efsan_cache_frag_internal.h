@@ -103,6 +103,16 @@ struct cf_thread_line {
   u64 read_bytes, written_bytes;  // bit i: byte i was read / written
   u64 held_bytes;                 // bytes used since the thread last got the
                                   // line, in the history table's view
+  // Sharing is judged within the lifetime of the data: bytes of a heap
+  // block count from its allocation to its free, so that a block freed and
+  // allocated again at the same address starts with no owners of its bytes
+  // (cf_end_lifetime). life_*: the bytes used and written in their current
+  // lifetime (since the run started, for memory never freed); true_written
+  // and co_written: the bytes this thread wrote that, within one ended
+  // lifetime, another thread used / wrote too. Several threads update the
+  // life_* masks (the freeing thread clears them): atomic bit operations.
+  u64 life_used, life_written;
+  u64 true_written, co_written;
   u64 first_clock, last_clock;    // virtual clock of the first / last sample
   // When the thread used the line: intervals of virtual clock, in order,
   // each from its first sample to its last, so that the model sees bursts
@@ -166,6 +176,9 @@ struct cf_line_object {
   uptr start, size;
   u32 stack_id;
   u32 serial; // the heap block's allocation number (blocks reuse addresses)
+  // Blocks of this site and size allocated here in turn (cf_object_of):
+  // the entry stands for all of them, the last one's serial.
+  u32 allocations;
   u8 live;
 };
 
@@ -216,6 +229,20 @@ static inline void cf_own_bits(u64 *bytes, u64 mask) {
   if ((*bytes & mask) != mask)
     cf_store(bytes, *bytes | mask);
 }
+
+// A heap block's bytes `mask` of the record's line end their lifetime (the
+// block is freed): what each thread wrote there that another used or wrote
+// within it is kept, and the bytes start again with no owner, in the
+// lifetime masks and in the history table's held bytes.
+void cf_end_lifetime(struct cf_line_record *record, u64 mask);
+// Whether a live heap block holds bytes of the line.
+bool cf_line_has_heap(uptr line);
+// The bytes the part wrote that another thread used (*true_written) or
+// wrote (*co_written) within one lifetime of the data, the current one
+// included (efsan_cache_frag_records.c).
+void cf_lifetime_sharing(struct cf_line_record *record,
+                         struct cf_thread_line *part, u64 *true_written,
+                         u64 *co_written);
 
 // Sampling (efsan_cache_frag.c).
 // Mean sampling period in accesses (1: every access is seen).
@@ -393,6 +420,9 @@ struct cf_view {
   u64 reads, writes; // sampled
   double locked_rmw_writes; // of the writes (sampled), the locked RMWs
   u64 bytes[2];      // bytes used (bit i of word i/64)
+  // Of the bytes it wrote, those another thread used / wrote within the
+  // same lifetime of the data (cf_lifetime_sharing).
+  u64 true_written[2], co_written[2];
   u64 first_clock, last_clock;
   // The intervals in which the thread used the (virtual) line, in order,
   // disjoint; the "other threads" view has one, from first to last clock.

@@ -17,7 +17,9 @@
 // invalidations, at most the writes j made in it: no estimate exceeds the
 // writes that exist. Each of j's kinds of write takes its part in
 // proportion to its writes, and that part is true sharing when its bytes
-// meet bytes the other active threads used, false sharing otherwise.
+// meet bytes the other active threads used within the same lifetime of
+// the data (a heap block freed and allocated again starts anew), false
+// sharing otherwise.
 //
 //===----------------------------------------------------------------------===//
 #include "efsan_cache_frag_internal.h"
@@ -40,8 +42,8 @@ double cf_exp_neg(double x) {
   return r;
 }
 
-static bool cf_bytes_meet(const u64 a[2], const u64 b[2]) {
-  return (a[0] & b[0]) || (a[1] & b[1]);
+static bool cf_bytes_meet3(const u64 a[2], const u64 b[2], const u64 c[2]) {
+  return (a[0] & b[0] & c[0]) || (a[1] & b[1] & c[1]);
 }
 
 // Where an interval's activity ends: a sample stands for the period of
@@ -167,7 +169,7 @@ void cf_model(struct cf_view *views, u32 count, struct cf_estimate *out) {
           continue;
         double part = invalidations * shape->writes / (double)writer->writes;
         shape->invalidations += part;
-        if (cf_bytes_meet(shape->bytes, others_bytes)) {
+        if (cf_bytes_meet3(shape->bytes, others_bytes, writer->true_written)) {
           shape->true_invalidations += part;
           out->parallel_true += part;
           caused_true[j] += part;
@@ -231,6 +233,16 @@ static void cf_add_shape(struct cf_view *view, u64 mask, long shift, long limit,
   view->writes += writes;
   view->bytes[0] |= bytes[0];
   view->bytes[1] |= bytes[1];
+}
+
+// mask's bytes moved by shift and clipped to [0, limit), ORed into out.
+static void cf_add_moved(u64 out[2], u64 mask, long shift, long limit) {
+  for (long i = 0; i < 64; i++) {
+    long at = i + shift;
+    if ((mask & (1ull << i)) && at >= 0 && at < limit &&
+        at < CF_VIEW_MAX_BYTES)
+      out[at / 64] |= 1ull << (at % 64);
+  }
 }
 
 static u64 cf_mask_of(uptr offset, uptr length) {
@@ -306,6 +318,10 @@ static void cf_add_thread_line(struct cf_view *view,
                    cf_load(&more->overflow_writes), 0, 0, record, 0);
   }
   any = view->reads != reads_before || view->writes != writes_before;
+  u64 true_written, co_written;
+  cf_lifetime_sharing(record, t, &true_written, &co_written);
+  cf_add_moved(view->true_written, true_written, shift, limit);
+  cf_add_moved(view->co_written, co_written, shift, limit);
   // The locked read-modify-writes among the writes that fell in the
   // (virtual) line, in the thread's proportion on the real one.
   u64 writes = cf_load(&t->writes);

@@ -121,12 +121,27 @@ static u8 cf_object_of(struct cf_line_record *record, uptr addr) {
   for (u32 i = 0; i < n && !found; i++)
     if (record->objects[i].serial == block.serial && record->objects[i].live)
       found = (u8)(i + 1);
+  // A block allocated again where a freed one of the same site and size
+  // was (a buffer malloc'ed anew each round): the same object in a new
+  // lifetime, one entry, so that its rows stay one and the line's entries
+  // do not run out (its lifetimes are told apart by cf_end_lifetime).
+  for (u32 i = 0; i < n && !found; i++) {
+    struct cf_line_object *o = &record->objects[i];
+    if (!o->live && o->start == block.start && o->size == block.size &&
+        o->stack_id == block.stack_id) {
+      o->serial = block.serial;
+      cf_store(&o->allocations, o->allocations + 1);
+      cf_store(&o->live, 1);
+      found = (u8)(i + 1);
+    }
+  }
   if (!found && n < CF_LINE_OBJECTS) {
     struct cf_line_object *o = &record->objects[n];
     o->start = block.start;
     o->size = block.size;
     o->stack_id = block.stack_id;
     o->serial = block.serial;
+    o->allocations = 1;
     cf_store(&o->live, 1);
     cf_store(&record->object_count, n + 1);
     found = (u8)(n + 1);
@@ -148,7 +163,96 @@ void cf_forget_heap_object(uptr start, uptr size, u32 serial) {
     for (u32 i = 0; i < n; i++)
       if (record->objects[i].serial == serial)
         cf_store(&record->objects[i].live, 0);
+    uptr from = start > line ? start - line : 0;
+    uptr to = end - line < EFSAN_CACHE_LINE_SIZE ? end - line
+                                                 : EFSAN_CACHE_LINE_SIZE;
+    cf_end_lifetime(record, cf_byte_mask(from, to - from));
   }
+}
+
+bool cf_line_has_heap(uptr line) {
+  // Heap blocks start 16-byte aligned: a block on the line holds one of
+  // these bytes.
+  struct efsan_heap_block block;
+  for (uptr offset = 0; offset < EFSAN_CACHE_LINE_SIZE; offset += 16)
+    if (efsan_heap_lookup(line + offset, &block))
+      return true;
+  return false;
+}
+
+// The record's parts: its threads' and the other threads' (null when
+// absent), CF_THREAD_SLOTS + 1 in all.
+static u32 cf_parts_of(struct cf_line_record *record,
+                       struct cf_thread_line *parts[CF_THREAD_SLOTS + 1]) {
+  u32 n = 0;
+  for (int i = 0; i < CF_THREAD_SLOTS; i++) {
+    if (!cf_owner(record, i))
+      break;
+    parts[n++] = cf_thread_part(record, i);
+  }
+  parts[n++] = cf_others_part(record);
+  return n;
+}
+
+// What part k wrote within the lifetime whose masks are used/written that
+// another part used or wrote too.
+static void cf_shared_within(const u64 *used, const u64 *written, u32 n,
+                             u32 k, u64 *true_written, u64 *co_written) {
+  u64 others_used = 0, others_written = 0;
+  for (u32 j = 0; j < n; j++)
+    if (j != k) {
+      others_used |= used[j];
+      others_written |= written[j];
+    }
+  *true_written = written[k] & others_used;
+  *co_written = written[k] & others_written;
+}
+
+void cf_end_lifetime(struct cf_line_record *record, u64 mask) {
+  struct cf_thread_line *parts[CF_THREAD_SLOTS + 1];
+  u32 n = cf_parts_of(record, parts);
+  u64 used[CF_THREAD_SLOTS + 1], written[CF_THREAD_SLOTS + 1];
+  for (u32 k = 0; k < n; k++) {
+    used[k] = parts[k] ? cf_load(&parts[k]->life_used) & mask : 0;
+    written[k] = parts[k] ? cf_load(&parts[k]->life_written) & mask : 0;
+  }
+  for (u32 k = 0; k < n; k++) {
+    if (!parts[k])
+      continue;
+    u64 true_written, co_written;
+    cf_shared_within(used, written, n, k, &true_written, &co_written);
+    cf_shared_bits(&parts[k]->true_written, true_written);
+    cf_shared_bits(&parts[k]->co_written, co_written);
+    // Check before store: most freed blocks were never on this line's
+    // threads' masks.
+    if (used[k])
+      __atomic_fetch_and(&parts[k]->life_used, ~mask, __ATOMIC_RELAXED);
+    if (written[k])
+      __atomic_fetch_and(&parts[k]->life_written, ~mask, __ATOMIC_RELAXED);
+    if (cf_load(&parts[k]->held_bytes) & mask)
+      __atomic_fetch_and(&parts[k]->held_bytes, ~mask, __ATOMIC_RELAXED);
+  }
+}
+
+void cf_lifetime_sharing(struct cf_line_record *record,
+                         struct cf_thread_line *part, u64 *true_written,
+                         u64 *co_written) {
+  struct cf_thread_line *parts[CF_THREAD_SLOTS + 1];
+  u32 n = cf_parts_of(record, parts);
+  u64 used[CF_THREAD_SLOTS + 1], written[CF_THREAD_SLOTS + 1];
+  u32 me = n;
+  for (u32 k = 0; k < n; k++) {
+    used[k] = parts[k] ? cf_load(&parts[k]->life_used) : 0;
+    written[k] = parts[k] ? cf_load(&parts[k]->life_written) : 0;
+    if (parts[k] == part)
+      me = k;
+  }
+  *true_written = *co_written = 0;
+  if (me == n)
+    return;
+  cf_shared_within(used, written, n, me, true_written, co_written);
+  *true_written |= cf_load(&part->true_written);
+  *co_written |= cf_load(&part->co_written);
 }
 
 struct cf_shape *cf_count_shape(struct cf_line_record *record,
@@ -189,6 +293,10 @@ struct cf_shape *cf_count_shape(struct cf_line_record *record,
   struct cf_shape_block *more = cf_shape_block_of(slot);
   if (!more)
     return 0;
+  // The heap object is still noted (once per lifetime of a block: a live
+  // entry answers at once), so that its free ends the lifetime of its
+  // bytes on this line (cf_forget_heap_object).
+  cf_object_of(record, addr);
   if (is_write)
     more->overflow_writes++;
   else
@@ -293,6 +401,12 @@ void cf_record_sample(struct cf_line_record *record, uptr offset, uptr length,
                    mask);
     cf_shared_first(&others->first_clock, clock);
     cf_shared_last(&others->last_clock, clock);
+  }
+  struct cf_thread_line *part = slot ? slot : cf_others_part(record);
+  if (part) {
+    cf_shared_bits(&part->life_used, mask);
+    if (is_write)
+      cf_shared_bits(&part->life_written, mask);
   }
   cf_observe(record, thread_plus1, is_write, mask, shape);
   // After the history table, which may have just emptied it.

@@ -123,9 +123,15 @@ static void cf_print_text_object(const struct cf_finding *f,
                       o->start, o->size, contended);
     break;
   case CF_OBJECT_HEAP:
-    efsan_report_line("  object: heap object at 0x%zx, size %zu%s; allocated "
-                      "at:\n",
-                      o->start, o->size, contended);
+    if (o->allocations > 1)
+      efsan_report_line("  object: heap object at 0x%zx, size %zu, allocated "
+                        "there %u times (sharing is judged within each)%s; "
+                        "allocated at:\n",
+                        o->start, o->size, o->allocations, contended);
+    else
+      efsan_report_line("  object: heap object at 0x%zx, size %zu%s; "
+                        "allocated at:\n",
+                        o->start, o->size, contended);
     cf_print_stack(o->stack_id, "    ", "allocation");
     break;
   case CF_OBJECT_STACK:
@@ -503,7 +509,8 @@ static void cf_print_json_object(const struct cf_finding *f,
   if (o->kind == CF_OBJECT_STACK)
     efsan_printf(", \"thread\": %u", o->thread);
   if (o->kind == CF_OBJECT_HEAP) {
-    efsan_printf(", \"alloc_stack\": ");
+    efsan_printf(", \"allocations\": %u, \"alloc_stack\": ",
+                 o->allocations);
     efsan_json_stack(o->stack_id);
   }
   // Contended bytes as [first, last] pairs, in the object for bounded

@@ -78,6 +78,13 @@ static void cf_seed_slot(struct cf_line_record *record,
   cf_store(&slot->writes, use->writes);
   cf_store(&slot->read_bytes, use->read_bytes);
   cf_store(&slot->written_bytes, use->written_bytes);
+  // A summary does not know the lifetimes of heap blocks its bytes were
+  // in: on a line that holds heap memory, sharing is judged from the
+  // record's own samples (cf_end_lifetime).
+  if (!cf_line_has_heap(record->line)) {
+    cf_shared_bits(&slot->life_used, bytes);
+    cf_shared_bits(&slot->life_written, use->written_bytes);
+  }
   cf_store(&slot->first_clock, use->first_clock);
   cf_store(&slot->last_clock, use->last_clock);
   cf_store(&slot->intervals[0].first, cf_use_start_clock(use));

@@ -13,9 +13,12 @@ include OBJECT; --only: no finding beyond the expected ones; --none: no
 finding at all. --threads: the expected findings involve exactly these
 threads. --bytes: thread T accessed [OFFSET, OFFSET+LENGTH) of the line of
 the first expected finding. --min-objects: the expected findings name at
-least N distinct objects (heap blocks by allocation site). Always checked: the documented keys, shares in
-[0, 1], and no estimate above the writes the finding counts (physically
-impossible), and the top-level keys with schema_version 4. Prints one line per problem and exits 1, or prints "ok".
+least N distinct objects (heap blocks by allocation site); --objects: each
+expected finding has exactly N object rows. Always checked: the documented keys, shares in
+[0, 1], no estimate above the writes the finding counts (physically
+impossible), one row per object (no two rows of a finding name the same
+object: kind, address and allocation site; and no "unknown" row for bytes a
+listed heap block held), and the top-level keys with schema_version 4. Prints one line per problem and exits 1, or prints "ok".
 """
 import argparse
 import json
@@ -57,6 +60,7 @@ def main():
     p.add_argument("--max-invalidations", type=int)
     p.add_argument("--min-invalidations", type=int)
     p.add_argument("--min-objects", type=int)
+    p.add_argument("--objects", type=int)
     p.add_argument("--max-share", type=float,
                    help="the expected findings' impact.share is at most this")
     p.add_argument("--min-share", type=float,
@@ -109,6 +113,18 @@ def main():
                 problems.append("finding %d access lacks %s" % (i, sorted(ACCESS_KEYS - acc.keys())))
         if not 0 <= f["impact"]["share"] <= 1:
             problems.append("finding %d share %s out of [0, 1]" % (i, f["impact"]["share"]))
+        # Heap blocks of different sites may take turns at one address.
+        rows = [(o["kind"], o.get("address"), o.get("thread"),
+                 tuple((fr.get("file"), fr.get("line")) for fr in o.get("alloc_stack", [])[:1]))
+                for o in f["objects"]]
+        if len(set(rows)) != len(rows):
+            problems.append("finding %d names an object twice: %s" % (i, rows))
+        blocks = [(o["address"], o["size"]) for o in f["objects"]
+                  if o["kind"] == "heap" and o.get("size")]
+        for o in f["objects"]:
+            if o["kind"] == "unknown" and any(a <= o["address"] < a + n for a, n in blocks):
+                problems.append("finding %d: unknown bytes at %d in a listed heap block"
+                                % (i, o["address"]))
         writes = sum(acc["writes"] for acc in f["accesses"])
         for key in ("observed_invalidations", "estimated_parallel_invalidations"):
             if f[key] is not None and f[key] > writes + 1:
@@ -136,6 +152,10 @@ def main():
             problems.append("%s: %r s estimated, over %r of the threads' %r s" % (
                 spec, f["impact"]["estimated_seconds"], a.max_threads_share,
                 f["impact"]["threads_seconds"]))
+        if a.objects is not None and len(f["objects"]) != a.objects:
+            problems.append("%s: %d object rows, expected %d: %s" % (
+                spec, len(f["objects"]), a.objects, [(o["kind"], o.get("address"))
+                                                      for o in f["objects"]]))
         if a.min_share is not None and f["impact"]["share"] < a.min_share:
             problems.append("%s: share %r < %r" % (spec, f["impact"]["share"], a.min_share))
         if a.at_bound is not None and f["impact"].get("at_bound") != (a.at_bound == "yes"):

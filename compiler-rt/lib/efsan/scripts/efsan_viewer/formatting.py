@@ -154,6 +154,8 @@ def object_label(obj):
     # report's heap "name" is that frame with the full path).
     if kind == "heap" and stack:
         label = "allocated in " + frame_text(stack[0])
+        if obj.get("allocations", 1) > 1:
+            label += " (%d allocations at this address)" % obj["allocations"]
     elif name:
         label = str(name)
     elif kind == "stack" and "thread" in obj:
