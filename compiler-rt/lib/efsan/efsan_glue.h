@@ -67,6 +67,14 @@ void *AllocateForNew(__sanitizer::uptr size, __sanitizer::uptr alignment,
                      u32 stack_id);
 // Releases a block of AllocateForNew (nullptr is ignored).
 void FreeForDelete(void *p);
+// While one exists on a thread, what libc allocates there for the runtime
+// (the runtime's own calls into libc) comes from sanitizer_common's
+// internal allocator, not from the program's heap, whose layout stays the
+// plain build's (efsan_interceptors.cpp).
+struct RuntimeAllocations {
+  RuntimeAllocations();
+  ~RuntimeAllocations();
+};
 } // namespace __efsan
 
 #endif // EFSAN_GLUE_H

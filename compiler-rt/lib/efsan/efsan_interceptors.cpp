@@ -59,6 +59,40 @@ static void *EarlyAlloc(uptr size) {
   return early_arena + start;
 }
 
+//===-- The runtime's own allocations ----------------------------------------===//
+// libc allocates for the runtime's own calls: dlsym's error messages while
+// the interceptors are installed (58 of them, each malloc'ed and freed), the
+// TLS of the runtime's threads, a new thread's attributes when its stack is
+// looked up. From the program's heap they would shift its blocks (the first
+// block 16 bytes into a line where the plain build has it 32 bytes in, and
+// two threads' small blocks on one line where the plain build has them on
+// two: a false finding). Within a RuntimeAllocations scope, on that thread,
+// they come from sanitizer_common's internal allocator instead, and free
+// and realloc give such blocks back to it whenever they come.
+static __thread int runtime_allocations;
+
+RuntimeAllocations::RuntimeAllocations() { runtime_allocations++; }
+RuntimeAllocations::~RuntimeAllocations() { runtime_allocations--; }
+
+static bool IsRuntimeBlock(const void *p) {
+  return internal_allocator()->FromPrimary(p);
+}
+
+// glibc's malloc alignment.
+static void *RuntimeAlloc(uptr size, uptr alignment = 16) {
+  return InternalAlloc(size ? size : 1, nullptr, alignment);
+}
+
+static void *RuntimeRealloc(void *old, uptr size) {
+  void *p = RuntimeAlloc(size);
+  if (p && old) {
+    uptr have = internal_allocator()->GetActuallyAllocatedSize(old);
+    internal_memcpy(p, old, Min(size, have));
+    InternalFree(old);
+  }
+  return p;
+}
+
 //===-- Malloc family ---------------------------------------------------------===//
 
 static void OnAlloc(void *p, uptr size, u32 stack_id) {
@@ -88,6 +122,8 @@ u32 __efsan::CaptureReportStack(uptr caller_pc, uptr caller_frame) {
 INTERCEPTOR(void *, malloc, uptr size) {
   if (UNLIKELY(!REAL(malloc)))
     return EarlyAlloc(size);
+  if (UNLIKELY(runtime_allocations))
+    return RuntimeAlloc(size);
   void *p = REAL(malloc)(size);
   OnAlloc(p, size, ALLOC_STACK_ID());
   return p;
@@ -99,6 +135,15 @@ INTERCEPTOR(void *, calloc, uptr count, uptr size) {
     if (__builtin_mul_overflow(count, size, &total))
       return nullptr;
     return EarlyAlloc(total); // the arena is zero
+  }
+  if (UNLIKELY(runtime_allocations)) {
+    uptr total;
+    if (__builtin_mul_overflow(count, size, &total))
+      return nullptr;
+    void *p = RuntimeAlloc(total);
+    if (p)
+      internal_memset(p, 0, total);
+    return p;
   }
   void *p = REAL(calloc)(count, size);
   OnAlloc(p, count * size, ALLOC_STACK_ID());
@@ -114,6 +159,8 @@ INTERCEPTOR(void *, realloc, void *old, uptr size) {
     }
     return p;
   }
+  if (UNLIKELY((old && IsRuntimeBlock(old)) || (!old && runtime_allocations)))
+    return RuntimeRealloc(old, size);
   OnFree(old);
   void *p = REAL(realloc)(old, size);
   OnAlloc(p, size, ALLOC_STACK_ID());
@@ -135,11 +182,17 @@ INTERCEPTOR(void *, reallocarray, void *old, uptr count, uptr size) {
 INTERCEPTOR(void, free, void *p) {
   if (UNLIKELY(!p || IsEarly(p)))
     return;
+  if (UNLIKELY(IsRuntimeBlock(p)))
+    return InternalFree(p);
   OnFree(p);
   REAL(free)(p);
 }
 
 INTERCEPTOR(int, posix_memalign, void **out, uptr alignment, uptr size) {
+  if (UNLIKELY(runtime_allocations)) {
+    *out = RuntimeAlloc(size, alignment > 16 ? alignment : 16);
+    return *out ? 0 : errno_ENOMEM;
+  }
   int res = REAL(posix_memalign)(out, alignment, size);
   if (res == 0)
     OnAlloc(*out, size, ALLOC_STACK_ID());
@@ -147,12 +200,16 @@ INTERCEPTOR(int, posix_memalign, void **out, uptr alignment, uptr size) {
 }
 
 INTERCEPTOR(void *, aligned_alloc, uptr alignment, uptr size) {
+  if (UNLIKELY(runtime_allocations))
+    return RuntimeAlloc(size, alignment > 16 ? alignment : 16);
   void *p = REAL(aligned_alloc)(alignment, size);
   OnAlloc(p, size, ALLOC_STACK_ID());
   return p;
 }
 
 INTERCEPTOR(void *, memalign, uptr alignment, uptr size) {
+  if (UNLIKELY(runtime_allocations))
+    return RuntimeAlloc(size, alignment > 16 ? alignment : 16);
   void *p = REAL(memalign)(alignment, size);
   OnAlloc(p, size, ALLOC_STACK_ID());
   return p;
@@ -256,7 +313,10 @@ static void *ThreadTrampoline(void *raw) {
   efsan_thread_index = start.index;
   uptr stack, stack_size, tls, tls_size;
   looking_up_thread_stack = true;
-  GetThreadStackAndTls(/*main=*/false, &stack, &stack_size, &tls, &tls_size);
+  {
+    RuntimeAllocations ours; // pthread_getattr_np's
+    GetThreadStackAndTls(/*main=*/false, &stack, &stack_size, &tls, &tls_size);
+  }
   looking_up_thread_stack = false;
   SetThreadStackBounds(stack, stack + stack_size);
   // The key's destructor runs when the thread returns or calls pthread_exit.
@@ -762,6 +822,7 @@ extern "C" void *efsan_real_memset(void *dest, int c, uptr n) {
 
 namespace __efsan {
 void InitializeInterceptors() {
+  RuntimeAllocations ours; // dlsym's error messages
   reporting_pid = internal_getpid();
   // The allocator first: everything after may allocate.
   INTERCEPT_FUNCTION(malloc);

@@ -618,6 +618,8 @@ extern "C" bool efsan_start_sideline_thread(void (*fn)(void *), void *arg) {
   start->fn = fn;
   start->arg = arg;
   // Signals stay blocked in the new thread: it never takes the program's.
+  // glibc allocates its TLS (the DTV) on this thread.
+  RuntimeAllocations ours;
   if (!internal_start_thread(SidelineThreadMain, start)) {
     InternalFree(start);
     return false;
