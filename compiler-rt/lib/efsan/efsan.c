@@ -13,7 +13,9 @@ int efsan_active_tool;
 // Before a tool starts, an access or range that reaches the runtime (an
 // instrumented library's code run by another module's constructor before
 // its own) is dropped: these two hooks are called without a test.
-static void ignore_access(uptr addr, uptr size, bool is_write, uptr pc) {}
+static void ignore_access(uptr addr, uptr size, bool is_write, uptr pc) {
+  (void)addr, (void)size, (void)is_write, (void)pc;
+}
 struct efsan_tool_hooks efsan_tool_hooks = {
     .name = "none",
     .access = ignore_access,
@@ -88,7 +90,7 @@ EFSAN_INTERFACE void __efsan_init(int tool, void *module_info) {
     efsan_tool_hooks.module_init(module_info);
 }
 
-EFSAN_INTERFACE void __efsan_exit(void *module_info) {
+EFSAN_INTERFACE void __efsan_module_fini(void *module_info) {
   if (module_info && efsan_tool_hooks.module_exit)
     efsan_tool_hooks.module_exit(module_info);
 }

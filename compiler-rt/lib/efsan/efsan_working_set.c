@@ -921,6 +921,7 @@ static void ws_init(void) {
 
 static void ws_thread_start(u32 thread, uptr handle, uptr stack_lo,
                             uptr stack_hi, uptr start_routine) {
+  (void)handle;
   efsan_ws_objects_thread_start(thread, stack_lo, stack_hi, start_routine);
 }
 
@@ -947,6 +948,7 @@ static void ws_heap_free(uptr addr) {
 // A read and a write touch a line alike, and so does every range (an empty
 // one marks nothing).
 static void ws_access(uptr addr, uptr size, bool is_write, uptr pc) {
+  (void)is_write, (void)pc;
   efsan_ws_mark_range(addr, size);
 }
 

@@ -438,7 +438,7 @@ define void @stack_memcpy(ptr %dst) {
 ; CHECK-LABEL: define internal void @efsan.module_ctor()
 ; CHECK-NEXT:    call void @__efsan_init(i32 1, ptr @__efsan.cache_frag_module_info)
 ; CHECK-LABEL: define internal void @efsan.module_dtor()
-; CHECK-NEXT:    call void @__efsan_exit(ptr @__efsan.cache_frag_module_info)
+; CHECK-NEXT:    call void @__efsan_module_fini(ptr @__efsan.cache_frag_module_info)
 
 ; CHECK-DAG: ![[NOSAN]] = !{}
 ; CHECK-DAG: ![[UNLIKELY]] = !{!"branch_weights", i32 1, i32 1048575}

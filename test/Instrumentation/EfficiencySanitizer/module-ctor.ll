@@ -1,6 +1,6 @@
 ; Every instrumented module gets the tool id and a priority-0 constructor
 ; calling __efsan_init(tool, info); cache-frag also a destructor calling
-; __efsan_exit(info). A module that already has __efsan_which_tool is not
+; __efsan_module_fini(info). A module that already has __efsan_which_tool is not
 ; instrumented again, whatever the tool.
 ; RUN: %opt -load-pass-plugin=%efsan_plugin -passes='efsan<working-set>' -S %s | FileCheck %s --check-prefix=WS
 ; RUN: %opt -load-pass-plugin=%efsan_plugin -passes='efsan<cache-frag>' -S %s | FileCheck %s --check-prefix=CF
@@ -43,7 +43,7 @@ define i32 @f() {
 ; CF-LABEL: define internal void @efsan.module_ctor()
 ; CF-NEXT:    call void @__efsan_init(i32 1, ptr @__efsan.cache_frag_module_info)
 ; CF-LABEL: define internal void @efsan.module_dtor()
-; CF-NEXT:    call void @__efsan_exit(ptr @__efsan.cache_frag_module_info)
+; CF-NEXT:    call void @__efsan_module_fini(ptr @__efsan.cache_frag_module_info)
 
 ; NONE-NOT: {{__efsan|efsan\.module}}
 

@@ -119,7 +119,7 @@ static constexpr char kToolGlobalName[] = "__efsan_which_tool";
 static constexpr char kModuleCtorName[] = "efsan.module_ctor";
 static constexpr char kModuleDtorName[] = "efsan.module_dtor";
 static constexpr char kInitName[] = "__efsan_init";
-static constexpr char kExitName[] = "__efsan_exit";
+static constexpr char kModuleFiniName[] = "__efsan_module_fini";
 
 // Sizes with a dedicated callout: 1, 2, 4, 8, 16 bytes.
 static constexpr size_t kNumSizeClasses = 5;
@@ -933,7 +933,7 @@ void EfficiencySanitizer::createModuleCtorAndDtor(Constant *ModuleInfo) {
   // have run; priority 0 destructors run last.
   Function *Dtor = createSanitizerCtor(M, kModuleDtorName);
   FunctionCallee Exit = M.getOrInsertFunction(
-      kExitName, Type::getVoidTy(Ctx), PtrTy);
+      kModuleFiniName, Type::getVoidTy(Ctx), PtrTy);
   IRBuilder<> IRB(Dtor->getEntryBlock().getTerminator());
   IRB.CreateCall(Exit, ModuleInfo);
   appendToGlobalDtors(M, Dtor, /*Priority=*/0);
