@@ -466,6 +466,10 @@ struct invocation {
   struct arg_list target_args; // the options that pick the target
   struct sanitize_arg *sanitize_args;
   size_t num_sanitize_args;
+  // -fsanitize-ignorelist= files in effect (-fno-sanitize-ignorelist drops
+  // the earlier ones), for the pass: stock clang reads them for its own
+  // sanitizers only.
+  struct arg_list ignorelists;
 };
 
 // Files that clang compiles with cc1 (and so through the pass); assembly and
@@ -562,6 +566,12 @@ static void analyze(const struct arg_list *args, struct invocation *inv) {
       inv->minimal_runtime = false;
     else if (starts_with(a, "-fsanitize-coverage="))
       inv->has_coverage = true;
+    else if (starts_with(a, "-fsanitize-ignorelist=") ||
+             starts_with(a, "-fsanitize-blacklist="))
+      push(&inv->ignorelists, strchr(a, '=') + 1);
+    else if (strcmp(a, "-fno-sanitize-ignorelist") == 0 ||
+             strcmp(a, "-fno-sanitize-blacklist") == 0)
+      inv->ignorelists.n = 0;
     else if (starts_with(a, "-fsanitize=") || starts_with(a, "-fno-sanitize=")) {
       inv->sanitize_args = xrealloc(
           inv->sanitize_args,
@@ -882,6 +892,15 @@ int main(int argc, char **argv) {
     push(&out, "-mllvm");
     push(&out, "-Xclang");
     push(&out, xasprintf("-efsan-tool=%s", tool));
+    // The ignorelists, whose efficiency sections the native clang applies
+    // in its front end, go to the pass. clang itself still gets the option
+    // (for its own sanitizers) and reports a file it cannot read or parse.
+    for (size_t i = 0; i < inv.ignorelists.n; ++i) {
+      push(&out, "-Xclang");
+      push(&out, "-mllvm");
+      push(&out, "-Xclang");
+      push(&out, xasprintf("-efsan-ignorelist=%s", inv.ignorelists.v[i]));
+    }
     // The runtime's stack unwinder follows frame pointers.
     push(&out, "-fno-omit-frame-pointer");
     push(&out, "-mno-omit-leaf-frame-pointer");
