@@ -837,6 +837,42 @@ static char *clang_runtime(const char *clang, const struct invocation *inv,
       xasprintf("%s/lib/linux/libclang_rt.%s-x86_64.a", resource, name));
 }
 
+// Where options that must have the last word go: after the user's
+// arguments, but before a "--" (everything after it is an input) and before
+// an option whose value is missing (clang still reports that one).
+static int trailing_options_position(int argc, char **argv) {
+  unsigned pending_values = 0;
+  int dangling_option = argc;
+  for (int i = 1; i < argc; ++i) {
+    struct arg_list tokens = {0};
+    expand_arg(argv[i], NULL, &tokens, 0);
+    for (size_t t = 0; t < tokens.n; ++t) {
+      if (pending_values) {
+        --pending_values;
+        continue;
+      }
+      if (strcmp(tokens.v[t], "--") == 0) {
+        free(tokens.v);
+        return i;
+      }
+      pending_values = option_value_count(tokens.v[t]);
+      if (pending_values)
+        dangling_option = i;
+    }
+    free(tokens.v);
+  }
+  return pending_values ? dangling_option : argc;
+}
+
+// Frame pointers in every function compiled: the runtime takes allocation
+// stacks with the fast unwinder, which follows them. After the user's
+// arguments, so that a build's own -fomit-frame-pointer (x264's CFLAGS) or
+// -momit-leaf-frame-pointer does not cost the stacks their callers.
+static void push_frame_pointer_options(struct arg_list *out) {
+  push(out, "-fno-omit-frame-pointer");
+  push(out, "-mno-omit-leaf-frame-pointer");
+}
+
 static char *whole_archive(const char *path) {
   return xasprintf("-Wl,--whole-archive,%s,--no-whole-archive", path);
 }
@@ -878,7 +914,8 @@ int main(int argc, char **argv) {
   bool link = tool && inv.links && !inv.shared && inv.link_runtime;
 
   // Added before the user's arguments, so that an explicit later option
-  // (-fomit-frame-pointer, another -mllvm -efsan-...) has the last word.
+  // (another -mllvm -efsan-...) has the last word; frame pointers come after
+  // them (push_frame_pointer_options).
   if (compile) {
     char *plugin = require_file(xasprintf("%s/%s", prefix, EFSAN_PLUGIN_SUBPATH));
     push(&out, "-Xclang");
@@ -901,9 +938,6 @@ int main(int argc, char **argv) {
       push(&out, "-Xclang");
       push(&out, xasprintf("-efsan-ignorelist=%s", inv.ignorelists.v[i]));
     }
-    // The runtime's stack unwinder follows frame pointers.
-    push(&out, "-fno-omit-frame-pointer");
-    push(&out, "-mno-omit-leaf-frame-pointer");
     // <sanitizer/efsan_interface.h>, after clang's own resource headers.
     push(&out, "-idirafter");
     push(&out, xasprintf("%s/%s", prefix, EFSAN_INCLUDE_SUBDIR));
@@ -934,7 +968,10 @@ int main(int argc, char **argv) {
     }
   }
 
+  int trailing_at = compile ? trailing_options_position(argc, argv) : -1;
   for (int i = 1; i < argc; ++i) {
+    if (i == trailing_at)
+      push_frame_pointer_options(&out);
     // The pass's own options (-mllvm -efsan-...) exist only where the plugin
     // is loaded, in cc1: through -Xclang, so that the assembler of a .s or
     // .S file in the same build (CFLAGS reach those rules too) does not
@@ -956,6 +993,8 @@ int main(int argc, char **argv) {
       push(&out, pass_option);
     }
   }
+  if (trailing_at == argc)
+    push_frame_pointer_options(&out);
 
   if (link) {
     // The efsan runtime carries UBSan's handlers (as tsan's and msan's do);
