@@ -32,6 +32,9 @@ void FinishAtExit();
 // released, and the thread that writes reports on signals
 // (report_on_signals, report_signal) is started again.
 void GlueAfterForkInChild();
+// Set while the calling thread starts one of the runtime's threads: what
+// glibc allocates for it (its DTV) does not come from the program's heap.
+extern THREADLOCAL bool starting_runtime_thread;
 // Parses ESAN_OPTIONS into efsan_flags and the common flags; a bad option is
 // a one-line error and exit(1).
 void InitializeFlags();

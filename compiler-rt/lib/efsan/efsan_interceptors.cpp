@@ -41,7 +41,11 @@ extern "C" unsigned long pthread_self(void);
 
 //===-- Allocation before interception --------------------------------------===//
 // dlsym, which installs the interceptors, itself calls calloc; those few
-// early allocations come from a static arena and are never freed.
+// early allocations come from a static arena and are never freed. So do
+// those glibc makes for the runtime's own threads while it starts them (each
+// thread's DTV): from the program's heap they would shift the addresses, and
+// the offsets within lines, of the program's next blocks, and be counted
+// among its objects.
 static char early_arena[1 << 16] ALIGNED(16);
 static uptr early_arena_used;
 
@@ -49,6 +53,8 @@ static bool IsEarly(const void *p) {
   return (const char *)p >= early_arena &&
          (const char *)p < early_arena + sizeof(early_arena);
 }
+
+THREADLOCAL bool __efsan::starting_runtime_thread;
 
 static void *EarlyAlloc(uptr size) {
   uptr start = RoundUpTo(early_arena_used, 16);
@@ -88,6 +94,9 @@ u32 __efsan::CaptureReportStack(uptr caller_pc, uptr caller_frame) {
 INTERCEPTOR(void *, malloc, uptr size) {
   if (UNLIKELY(!REAL(malloc)))
     return EarlyAlloc(size);
+  if (UNLIKELY(starting_runtime_thread))
+    if (void *p = EarlyAlloc(size))
+      return p;
   void *p = REAL(malloc)(size);
   OnAlloc(p, size, ALLOC_STACK_ID());
   return p;
@@ -100,6 +109,11 @@ INTERCEPTOR(void *, calloc, uptr count, uptr size) {
       return nullptr;
     return EarlyAlloc(total); // the arena is zero
   }
+  uptr total;
+  if (UNLIKELY(starting_runtime_thread) &&
+      !__builtin_mul_overflow(count, size, &total))
+    if (void *p = EarlyAlloc(total))
+      return p;
   void *p = REAL(calloc)(count, size);
   OnAlloc(p, count * size, ALLOC_STACK_ID());
   return p;

@@ -618,7 +618,10 @@ extern "C" bool efsan_start_sideline_thread(void (*fn)(void *), void *arg) {
   start->fn = fn;
   start->arg = arg;
   // Signals stay blocked in the new thread: it never takes the program's.
-  if (!internal_start_thread(SidelineThreadMain, start)) {
+  starting_runtime_thread = true;
+  void *thread = internal_start_thread(SidelineThreadMain, start);
+  starting_runtime_thread = false;
+  if (!thread) {
     InternalFree(start);
     return false;
   }
