@@ -29,6 +29,8 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "efsan_version.h" // generated at build time (cmake/EfsanVersion.cmake)
+
 #ifndef EFSAN_CLANG_PATH
 #error "EFSAN_CLANG_PATH must name the clang 19 binary to run"
 #endif
@@ -873,6 +875,63 @@ static void push_frame_pointer_options(struct arg_list *out) {
   push(out, "-mno-omit-leaf-frame-pointer");
 }
 
+//===-- --version and --help -----------------------------------------------===//
+
+// After clang's own lines: tools that read `cc --version` (configure
+// scripts, Meson) take the compiler and its version from the first line.
+static void print_version(const char *prefix) {
+  printf("efsan version %s (git %s)\n", EFSAN_VERSION, EFSAN_GIT_COMMIT);
+  printf("efsan prefix: %s\n", prefix);
+}
+
+// Before clang's own options.
+static void print_help(void) {
+  printf(
+      "OVERVIEW: %s: clang with EfficiencySanitizer (efsan %s), performance "
+      "sanitizers\n\n"
+      "USAGE: %s [options] file...\n\n"
+      "EFFICIENCYSANITIZER OPTIONS (the rest are clang's, below):\n"
+      "  -fsanitize=efficiency-working-set\n"
+      "                          the working-set tool: cache lines the program "
+      "touches, over the\n"
+      "                          whole run and in snapshots\n"
+      "  -fsanitize=efficiency-cache-frag\n"
+      "                          the cache-frag tool: false sharing between "
+      "threads, struct field\n"
+      "                          usage\n"
+      "  -fno-sanitize=efficiency[-working-set|-cache-frag]\n"
+      "                          turn a tool off again\n"
+      "  -fsanitize-ignorelist=<file>\n"
+      "                          functions (fun:) and files (src:) not to "
+      "instrument\n"
+      "  -mllvm -efsan-<option>  an option of the pass\n\n"
+      "The program reads ESAN_OPTIONS at run time (ESAN_OPTIONS=help=1 lists "
+      "them).\n"
+      "Environment: EFSAN_CLANG (the clang to run, default %s),\n"
+      "EFSAN_CLANG_VERBOSE=1 (print its command line).\n"
+      "Documentation: docs/Driver.md in efsan's sources.\n\n"
+      "CLANG'S OPTIONS:\n",
+      program_name, EFSAN_VERSION, program_name, EFSAN_CLANG_PATH);
+}
+
+// Runs clang with `args` and waits for it: its status, or 1 if it could not
+// be run or died.
+static int run_clang(const char *clang, char **args) {
+  fflush(stdout);
+  pid_t pid = fork();
+  if (pid < 0)
+    fatal("cannot fork: %s", strerror(errno));
+  if (pid == 0) {
+    execv(clang, args);
+    diag_error("cannot run '%s': %s", clang, strerror(errno));
+    _exit(1);
+  }
+  int status;
+  if (waitpid(pid, &status, 0) < 0)
+    fatal("cannot wait for '%s': %s", clang, strerror(errno));
+  return WIFEXITED(status) ? WEXITSTATUS(status) : 1;
+}
+
 static char *whole_archive(const char *path) {
   return xasprintf("-Wl,--whole-archive,%s,--no-whole-archive", path);
 }
@@ -909,7 +968,12 @@ int main(int argc, char **argv) {
   struct arg_list out = {0};
   push(&out, argv[0]);
 
-  char *prefix = tool ? install_prefix() : NULL;
+  bool version = false, help = false;
+  for (size_t i = 1; i < args.n; ++i) {
+    version |= strcmp(args.v[i], "--version") == 0;
+    help |= strcmp(args.v[i], "--help") == 0 || strcmp(args.v[i], "-help") == 0;
+  }
+  char *prefix = tool || version || inv.has_source_input ? install_prefix() : NULL;
   bool compile = tool && inv.has_source_input && !inv.immediate_query;
   bool link = tool && inv.links && !inv.shared && inv.link_runtime;
 
@@ -1027,11 +1091,20 @@ int main(int argc, char **argv) {
     }
   }
 
+  if (help) {
+    print_help();
+    fflush(stdout); // before clang's text, which execv would lose
+  }
   if (getenv("EFSAN_CLANG_VERBOSE")) {
     fprintf(stderr, "%s: running %s", program_name, clang);
     for (size_t i = 1; i < out.n; ++i)
       fprintf(stderr, " %s", out.v[i]);
     fputc('\n', stderr);
+  }
+  if (version) {
+    int status = run_clang(clang, out.v);
+    print_version(prefix);
+    return status;
   }
   execv(clang, out.v);
   fatal("cannot run '%s': %s", clang, strerror(errno));
