@@ -52,7 +52,14 @@
 // NONE-NOT: EfficiencySanitizer.so
 // NONE-NOT: -efsan-tool
 // NONE-NOT: -fsanitize=efficiency
-// NONE-NOT: "-idirafter"
+// But the interface header's directory, which plain builds use too (a
+// native clang has the header in its resource directory).
+// RUN: %clang -c %s -o %t.o -### 2>&1 \
+// RUN:   | FileCheck %s --check-prefix=%if efsan-clang-driver %{PLAIN-PLUGIN%} %else %{PLAIN-NATIVE%}
+// PLAIN-PLUGIN: "-cc1"
+// PLAIN-PLUGIN-SAME: "-idirafter" "{{[^"]*}}/lib/efsan/include"
+// PLAIN-NATIVE: "-cc1"
+// PLAIN-NATIVE-NOT: "-idirafter"
 
 // Order matters as in clang: a later -fsanitize= re-enables the tool.
 // RUN: %clang -fno-sanitize=efficiency -fsanitize=efficiency-cache-frag -c %s -o %t.o -### 2>&1 \

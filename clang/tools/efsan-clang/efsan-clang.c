@@ -993,6 +993,8 @@ int main(int argc, char **argv) {
     push(&out, "-mllvm");
     push(&out, "-Xclang");
     push(&out, xasprintf("-efsan-tool=%s", tool));
+    // (-idirafter for <sanitizer/efsan_interface.h> is added below, for
+    // every compilation.)
     // The ignorelists, whose efficiency sections the native clang applies
     // in its front end, go to the pass. clang itself still gets the option
     // (for its own sanitizers) and reports a file it cannot read or parse.
@@ -1002,7 +1004,11 @@ int main(int argc, char **argv) {
       push(&out, "-Xclang");
       push(&out, xasprintf("-efsan-ignorelist=%s", inv.ignorelists.v[i]));
     }
-    // <sanitizer/efsan_interface.h>, after clang's own resource headers.
+  }
+  // <sanitizer/efsan_interface.h>, after clang's own resource headers, also
+  // without a tool: a program that calls the interface where the runtime is
+  // linked builds from the same sources without it (docs/Driver.md).
+  if (inv.has_source_input && !inv.immediate_query) {
     push(&out, "-idirafter");
     push(&out, xasprintf("%s/%s", prefix, EFSAN_INCLUDE_SUBDIR));
   }
