@@ -18,6 +18,13 @@
 // UNSYMBOLIZED: data structures, most lines first
 // UNSYMBOLIZED-NEXT: heap 64 lines (4.0 KiB) prog+0x{{[0-9a-f]+$}}
 // RUN: mv %t/llvm-symbolizer.moved %t/prefix/lib/efsan/llvm-symbolizer
+// The shared runtime, preloaded into an uninstrumented program that loads an
+// instrumented library, symbolizes with the installed symbolizer too.
+// RUN: cd %t/work && %t/prefix/bin/efsan-clang -O2 -g -shared -fPIC -DLIBRARY -fsanitize=efficiency-working-set %s -o libfill.so
+// RUN: cd %t/work && %stock_clang -O2 %S/Inputs/dlopen_host.c -o host -ldl
+// RUN: cd %t/work && env PATH=%t/empty-path LD_PRELOAD=%t/prefix/lib/clang/19/lib/linux/libclang_rt.efsan-x86_64.so ./host ./libfill.so fill_table 2>&1 | FileCheck %s --check-prefix=LIBRARY
+// LIBRARY: data structures, most lines first
+// (and the next line names the library's allocation below by its file:line)
 // A plain build: the header, no runtime.
 // RUN: cd %t/work && %t/prefix/bin/efsan-clang -O2 %s -o plain && ./plain | FileCheck %s --check-prefix=PLAIN
 // PLAIN: no efsan runtime
@@ -42,6 +49,15 @@
 // (docs/WorkingSet.md, "Phases").
 #pragma weak __efsan_mark_phase
 
+#ifdef LIBRARY
+long fill_table(void) {
+  char *table = (char *)malloc(64 * 64); // LIBRARY-NEXT: heap 64 lines (4.0 KiB) fill_table {{.*}}install.c:[[# @LINE]]{{$}}
+  for (int i = 0; i < 64; i++)
+    ((volatile char *)table)[i * 64] = 1;
+  return 64; // table is not freed: stdio's buffer would take its place
+
+}
+#else
 int main(void) {
   if (__efsan_mark_phase)
     __efsan_mark_phase("fill");
@@ -53,3 +69,4 @@ int main(void) {
   free(table);
   return 0;
 }
+#endif

@@ -3,7 +3,8 @@
 // Implements what efsan.h promises the C core on top of sanitizer_common
 // (output, memory, locks, threads, time; stacks and symbols are in
 // efsan_symbolize.cpp) and runs the
-// runtime's start-up from .preinit_array: flags, interceptors, TLS size, the
+// runtime's start-up from .preinit_array (a constructor in the shared
+// runtime): flags, interceptors, TLS size, the
 // exit report hook, then the C core for the program's tool.
 //
 //===----------------------------------------------------------------------===//
@@ -1035,7 +1036,18 @@ extern "C" void efsan_glue_init(void) {
   SetUpReportSignals();
 }
 
+#if EFSAN_DYNAMIC
+// The shared runtime (LD_PRELOAD): a shared object has no .preinit_array.
+// Its constructor runs before those of the program and of the libraries
+// loaded after it; an interceptor called earlier, from the constructor of a
+// library it depends on, finds libc's function (or the early arena) all the
+// same.
+__attribute__((constructor)) static void efsan_start_shared_runtime() {
+  efsan_glue_init();
+}
+#else
 // Runs before any shared library's or the program's constructors.
 __attribute__((section(".preinit_array"), used)) static void (*const
                                                              efsan_preinit)(
     void) = efsan_glue_init;
+#endif
