@@ -795,10 +795,9 @@ static int terminating_signal;   // SIGTERM/SIGINT/SIGHUP received, or 0
 static u32 pending_report_dumps; // report_signal received, not yet written
 
 static const int kMaxSignal = 64;
-// The signals efsan reports on (by its options), and those where its
-// handler is installed now, standing in for the default action.
+// The signals efsan reports on (by its options). Where its handler is
+// installed, it stands in for the default action.
 static bool report_signal_wanted[kMaxSignal + 1];
-static bool stands_in[kMaxSignal + 1];
 // What the program last set with SIG_DFL there (its flags and mask), which
 // it gets back when it asks.
 static struct sigaction program_default_action[kMaxSignal + 1];
@@ -887,7 +886,6 @@ static void HandleIfDefault(int signal) {
   if (LibcSigaction(signal, &action, nullptr))
     return;
   program_default_action[signal] = old_action;
-  __atomic_store_n(&stands_in[signal], true, __ATOMIC_RELAXED);
   signal_reporter_wanted = true;
 }
 
@@ -913,30 +911,32 @@ static int ProgramSigaction(int signum, const struct sigaction *act,
                             struct sigaction *oldact) {
   if (!IsReportSignal(signum))
     return LibcSigaction(signum, act, oldact);
-  bool was_standing_in = __atomic_load_n(&stands_in[signum], __ATOMIC_RELAXED);
-  struct sigaction old_default = program_default_action[signum];
-  int result;
-  if (act && act->sa_handler == SIG_DFL) {
-    struct sigaction action = ReportAction();
-    result = LibcSigaction(signum, &action, oldact);
-    if (result == 0) {
-      program_default_action[signum] = *act;
-      __atomic_store_n(&stands_in[signum], true, __ATOMIC_RELAXED);
-      // A forked child where the program set SIG_DFL again has no thread
-      // yet (it is started with the first handler).
-      if (!signal_reporter_wanted) {
-        signal_reporter_wanted = true;
-        StartSignalReporter();
-      }
+  // Copied first: act and oldact may be the same.
+  struct sigaction requested, previous;
+  if (act)
+    requested = *act;
+  bool to_default = act && requested.sa_handler == SIG_DFL;
+  struct sigaction report_action = ReportAction();
+  int result = LibcSigaction(
+      signum, act ? (to_default ? &report_action : &requested) : nullptr,
+      &previous);
+  if (result)
+    return result;
+  // Whether efsan's handler stood in is the kernel's to say: sigset() or
+  // sysv_signal(), which are not intercepted, may have replaced it.
+  bool stood_in = previous.sa_handler == OnReportSignal;
+  if (oldact)
+    *oldact = stood_in ? program_default_action[signum] : previous;
+  if (to_default) {
+    program_default_action[signum] = requested;
+    // The first handler of a process where every signal efsan reports on
+    // was ignored at start-up: the thread is not running yet.
+    if (!signal_reporter_wanted) {
+      signal_reporter_wanted = true;
+      StartSignalReporter();
     }
-  } else {
-    result = LibcSigaction(signum, act, oldact);
-    if (result == 0 && act)
-      __atomic_store_n(&stands_in[signum], false, __ATOMIC_RELAXED);
   }
-  if (result == 0 && oldact && was_standing_in)
-    *oldact = old_default;
-  return result;
+  return 0;
 }
 
 INTERCEPTOR(int, sigaction, int signum, const struct sigaction *act,

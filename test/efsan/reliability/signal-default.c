@@ -44,6 +44,13 @@
 // RUN: FileCheck %s --check-prefix=WS < %t.again.txt
 // AGAIN: SIGTERM: the program's handler, then default
 // AGAIN-NEXT: status 143
+// A handler set past the interceptors (sigset, sysv_signal), with
+// sigaction(act, oldact) on one struct: the program sees its own handler.
+// RUN: bash %S/Inputs/kill_when_ready.sh TERM %t.sigset.txt %run %t.ws sigset | FileCheck %s --check-prefix=SIGSET
+// SIGSET: SIGTERM: the program's handler
+// SIGSET-NEXT: the program's SIGTERM handler ran
+// SIGSET-NEXT: status 0
+#define _GNU_SOURCE
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -91,6 +98,14 @@ int main(int argc, char **argv) {
     int own = signal(SIGTERM, SIG_DFL) == on_term;
     printf("SIGTERM: %s, then %s\n", own ? "the program's handler" : "?",
            is_default(SIGTERM) ? "default" : "not default");
+  }
+  if (argc > 1 && strcmp(argv[1], "sigset") == 0) {
+    sigset(SIGTERM, on_term);
+    struct sigaction action;
+    sigaction(SIGTERM, NULL, &action);
+    sigaction(SIGTERM, &action, &action);
+    printf("SIGTERM: %s\n", action.sa_handler == on_term ? "the program's handler"
+                                                         : "not the program's handler");
   }
   printf("ready\n");
   fflush(stdout);
