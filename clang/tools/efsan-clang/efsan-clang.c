@@ -456,6 +456,8 @@ struct invocation {
   bool has_input;          // anything at all for clang to work on
   bool links;              // clang will run the linker
   bool immediate_query;    // --version, -print-*, --help...: no build
+  bool version_query;      // --version: efsan's version after clang's
+  bool help_query;         // --help: efsan's options before clang's
   bool shared;             // -shared: the runtime lives in the executable
   bool nostdlib;           // -nostdlib/-nodefaultlibs/-r: no system libs
   bool link_runtime;       // -f[no-]sanitize-link-runtime
@@ -552,8 +554,11 @@ static void analyze(const struct arg_list *args, struct invocation *inv) {
     } else if (strcmp(a, "--version") == 0 || strcmp(a, "-dumpversion") == 0 ||
                strcmp(a, "-dumpmachine") == 0 || strcmp(a, "--help") == 0 ||
                strcmp(a, "-help") == 0 || strcmp(a, "--help-hidden") == 0 ||
-               starts_with(a, "-print-") || starts_with(a, "--print-"))
+               starts_with(a, "-print-") || starts_with(a, "--print-")) {
       inv->immediate_query = true;
+      inv->version_query |= strcmp(a, "--version") == 0;
+      inv->help_query |= strcmp(a, "--help") == 0 || strcmp(a, "-help") == 0;
+    }
     else if (strcmp(a, "-fsanitize-link-runtime") == 0)
       inv->link_runtime = true;
     else if (strcmp(a, "-fno-sanitize-link-runtime") == 0)
@@ -968,12 +973,9 @@ int main(int argc, char **argv) {
   struct arg_list out = {0};
   push(&out, argv[0]);
 
-  bool version = false, help = false;
-  for (size_t i = 1; i < args.n; ++i) {
-    version |= strcmp(args.v[i], "--version") == 0;
-    help |= strcmp(args.v[i], "--help") == 0 || strcmp(args.v[i], "-help") == 0;
-  }
-  char *prefix = tool || version || inv.has_source_input ? install_prefix() : NULL;
+  char *prefix = tool || inv.version_query || inv.has_source_input
+                     ? install_prefix()
+                     : NULL;
   bool compile = tool && inv.has_source_input && !inv.immediate_query;
   bool link = tool && inv.links && !inv.shared && inv.link_runtime;
 
@@ -1097,7 +1099,7 @@ int main(int argc, char **argv) {
     }
   }
 
-  if (help) {
+  if (inv.help_query) {
     print_help();
     fflush(stdout); // before clang's text, which execv would lose
   }
@@ -1107,7 +1109,7 @@ int main(int argc, char **argv) {
       fprintf(stderr, " %s", out.v[i]);
     fputc('\n', stderr);
   }
-  if (version) {
+  if (inv.version_query) {
     int status = run_clang(clang, out.v);
     print_version(prefix);
     return status;
