@@ -25,6 +25,9 @@ set(COMPILER_RT_INSTALL_LIBRARY_DIR ${EFSAN_CLANG_RESOURCE_SUBDIR}/lib/linux)
 set(SANITIZER_COMMON_CFLAGS
   -fPIC -fno-builtin -fno-exceptions -funwind-tables -fno-stack-protector
   -fno-sanitize=safe-stack -fvisibility=hidden -fno-lto -O3
+  # Thread-locals without __tls_get_addr, which may allocate, also in the
+  # shared runtime (as upstream builds every sanitizer runtime).
+  -ftls-model=initial-exec
   -gline-tables-only -Wno-unused-parameter -Wno-gnu
   $<$<COMPILE_LANGUAGE:CXX>:-nostdinc++>
   $<$<COMPILE_LANGUAGE:CXX>:-fvisibility-inlines-hidden>
@@ -69,27 +72,42 @@ function(add_compiler_rt_object_libraries name)
   endforeach()
 endfunction()
 
-# add_compiler_rt_runtime(<name> STATIC ARCHS ... SOURCES ... CFLAGS ... PARENT_TARGET ...)
+# add_compiler_rt_runtime(<name> STATIC|SHARED ARCHS ... SOURCES ... CFLAGS ...
+#                         LINK_FLAGS ... LINK_LIBS ... PARENT_TARGET ...)
+# As upstream: lib<name>-<arch>.a, or lib<name>-<arch>.so from the target
+# <name>-dynamic-<arch>.
 function(add_compiler_rt_runtime name type)
   cmake_parse_arguments(A "" "PARENT_TARGET" "OS;ARCHS;SOURCES;OBJECT_LIBS;ADDITIONAL_HEADERS;CFLAGS;DEFS;LINK_FLAGS;LINK_LIBS" ${ARGN})
-  if(NOT type STREQUAL "STATIC")
-    message(FATAL_ERROR "efsan builds only static runtimes")
+  if(NOT type STREQUAL "STATIC" AND NOT type STREQUAL "SHARED")
+    message(FATAL_ERROR "add_compiler_rt_runtime: ${type} is not STATIC or SHARED")
   endif()
   foreach(arch ${A_ARCHS})
-    set(target ${name}-${arch})
+    set(output_name ${name}-${arch})
+    if(type STREQUAL "SHARED")
+      set(target ${name}-dynamic-${arch})
+    else()
+      set(target ${output_name})
+    endif()
     set(objs)
     foreach(lib ${A_OBJECT_LIBS})
       list(APPEND objs $<TARGET_OBJECTS:${lib}.${arch}>)
     endforeach()
-    add_library(${target} STATIC ${A_SOURCES} ${objs})
+    add_library(${target} ${type} ${A_SOURCES} ${objs})
     # A runtime may consist of object libraries only (efsan_cxx).
     set_target_properties(${target} PROPERTIES LINKER_LANGUAGE CXX)
     _efsan_rt_target_flags(${target} CFLAGS ${A_CFLAGS} DEFS ${A_DEFS}
                            INCLUDES ${CMAKE_CURRENT_SOURCE_DIR}/..)
     set_target_properties(${target} PROPERTIES
-      OUTPUT_NAME ${target}
-      ARCHIVE_OUTPUT_DIRECTORY ${COMPILER_RT_OUTPUT_LIBRARY_DIR})
-    install(TARGETS ${target} ARCHIVE DESTINATION ${COMPILER_RT_INSTALL_LIBRARY_DIR})
+      OUTPUT_NAME ${output_name}
+      ARCHIVE_OUTPUT_DIRECTORY ${COMPILER_RT_OUTPUT_LIBRARY_DIR}
+      LIBRARY_OUTPUT_DIRECTORY ${COMPILER_RT_OUTPUT_LIBRARY_DIR})
+    if(type STREQUAL "SHARED")
+      target_link_options(${target} PRIVATE ${A_LINK_FLAGS})
+      target_link_libraries(${target} PRIVATE ${A_LINK_LIBS})
+      install(TARGETS ${target} LIBRARY DESTINATION ${COMPILER_RT_INSTALL_LIBRARY_DIR})
+    else()
+      install(TARGETS ${target} ARCHIVE DESTINATION ${COMPILER_RT_INSTALL_LIBRARY_DIR})
+    endif()
     if(A_PARENT_TARGET)
       add_dependencies(${A_PARENT_TARGET} ${target})
     endif()

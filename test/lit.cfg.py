@@ -43,6 +43,7 @@ config.substitutions.append(("%python", config.python_executable))
 config.substitutions.append(("%run", ""))
 config.substitutions.append(("%stock_clang", os.path.join(config.llvm_tools_dir, "clang")))
 config.substitutions.append(("%bindir", bindir))
+config.substitutions.append(("%efsan_obj_root", config.efsan_obj_root))
 config.substitutions.append(("%efsan_view", os.path.join(bindir, "efsan-view")))
 config.substitutions.append(("%srcroot", config.efsan_src_root))
 

@@ -20,12 +20,25 @@
 // CHECK-NOT: "-efsan-tool=
 // CHECK-NOT: "{{[^"]*}}/ld"
 
-// An explicit -fomit-frame-pointer after the sanitizer flag wins, as with
-// any clang default.
-// RUN: %clang -fsanitize=efficiency-working-set -fomit-frame-pointer -c %s -o %t.o -### 2>&1 \
+// A build's own -fomit-frame-pointer or -momit-leaf-frame-pointer, before or
+// after the sanitizer flag, does not take the frame pointers away (the
+// runtime's allocation stacks follow them): the last -mframe-pointer= cc1
+// gets says all. With "--" (inputs only after it) the driver's flags go
+// before it.
+// RUN: %clang -fsanitize=efficiency-working-set -fomit-frame-pointer -momit-leaf-frame-pointer -c %s -o %t.o -### 2>&1 \
 // RUN:   | FileCheck %s --check-prefix=OMIT
+// RUN: %clang -fomit-frame-pointer -fsanitize=efficiency-cache-frag -c %s -o %t.o -### 2>&1 \
+// RUN:   | FileCheck %s --check-prefix=OMIT
+// RUN: %clang -### -fsanitize=efficiency-working-set -fomit-frame-pointer -c -o %t.o -- %s 2>&1 \
+// RUN:   | FileCheck %s --check-prefix=OMIT
+// OMIT-NOT: error
 // OMIT: "-cc1"
-// OMIT-SAME: "-mframe-pointer=none"
+// OMIT-SAME: "-mframe-pointer=all"
+// OMIT-NOT: "-mframe-pointer=
+// OMIT-SAME: "-x" "c" "{{[^"]*}}efsan-compile-flags.c"
+// An option whose value is missing is still clang's error.
+// RUN: not %clang -fsanitize=efficiency-working-set -c %s -o 2>&1 | FileCheck %s --check-prefix=DANGLING
+// DANGLING: error: argument to '-o' is missing (expected 1 value)
 
 // No tool, nothing added; -fno-sanitize= and the group undo the flag.
 // RUN: %clang -c %s -o %t.o -### 2>&1 | FileCheck %s --check-prefix=NONE
@@ -39,7 +52,14 @@
 // NONE-NOT: EfficiencySanitizer.so
 // NONE-NOT: -efsan-tool
 // NONE-NOT: -fsanitize=efficiency
-// NONE-NOT: "-idirafter"
+// But the interface header's directory, which plain builds use too (a
+// native clang has the header in its resource directory).
+// RUN: %clang -c %s -o %t.o -### 2>&1 \
+// RUN:   | FileCheck %s --check-prefix=%if efsan-clang-driver %{PLAIN-PLUGIN%} %else %{PLAIN-NATIVE%}
+// PLAIN-PLUGIN: "-cc1"
+// PLAIN-PLUGIN-SAME: "-idirafter" "{{[^"]*}}/lib/efsan/include"
+// PLAIN-NATIVE: "-cc1"
+// PLAIN-NATIVE-NOT: "-idirafter"
 
 // Order matters as in clang: a later -fsanitize= re-enables the tool.
 // RUN: %clang -fno-sanitize=efficiency -fsanitize=efficiency-cache-frag -c %s -o %t.o -### 2>&1 \

@@ -29,6 +29,8 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "efsan_version.h" // generated at build time (cmake/EfsanVersion.cmake)
+
 #ifndef EFSAN_CLANG_PATH
 #error "EFSAN_CLANG_PATH must name the clang 19 binary to run"
 #endif
@@ -454,6 +456,8 @@ struct invocation {
   bool has_input;          // anything at all for clang to work on
   bool links;              // clang will run the linker
   bool immediate_query;    // --version, -print-*, --help...: no build
+  bool version_query;      // --version: efsan's version after clang's
+  bool help_query;         // --help: efsan's options before clang's
   bool shared;             // -shared: the runtime lives in the executable
   bool nostdlib;           // -nostdlib/-nodefaultlibs/-r: no system libs
   bool link_runtime;       // -f[no-]sanitize-link-runtime
@@ -466,6 +470,10 @@ struct invocation {
   struct arg_list target_args; // the options that pick the target
   struct sanitize_arg *sanitize_args;
   size_t num_sanitize_args;
+  // -fsanitize-ignorelist= files in effect (-fno-sanitize-ignorelist drops
+  // the earlier ones), for the pass: stock clang reads them for its own
+  // sanitizers only.
+  struct arg_list ignorelists;
 };
 
 // Files that clang compiles with cc1 (and so through the pass); assembly and
@@ -546,8 +554,11 @@ static void analyze(const struct arg_list *args, struct invocation *inv) {
     } else if (strcmp(a, "--version") == 0 || strcmp(a, "-dumpversion") == 0 ||
                strcmp(a, "-dumpmachine") == 0 || strcmp(a, "--help") == 0 ||
                strcmp(a, "-help") == 0 || strcmp(a, "--help-hidden") == 0 ||
-               starts_with(a, "-print-") || starts_with(a, "--print-"))
+               starts_with(a, "-print-") || starts_with(a, "--print-")) {
       inv->immediate_query = true;
+      inv->version_query |= strcmp(a, "--version") == 0;
+      inv->help_query |= strcmp(a, "--help") == 0 || strcmp(a, "-help") == 0;
+    }
     else if (strcmp(a, "-fsanitize-link-runtime") == 0)
       inv->link_runtime = true;
     else if (strcmp(a, "-fno-sanitize-link-runtime") == 0)
@@ -562,6 +573,12 @@ static void analyze(const struct arg_list *args, struct invocation *inv) {
       inv->minimal_runtime = false;
     else if (starts_with(a, "-fsanitize-coverage="))
       inv->has_coverage = true;
+    else if (starts_with(a, "-fsanitize-ignorelist=") ||
+             starts_with(a, "-fsanitize-blacklist="))
+      push(&inv->ignorelists, strchr(a, '=') + 1);
+    else if (strcmp(a, "-fno-sanitize-ignorelist") == 0 ||
+             strcmp(a, "-fno-sanitize-blacklist") == 0)
+      inv->ignorelists.n = 0;
     else if (starts_with(a, "-fsanitize=") || starts_with(a, "-fno-sanitize=")) {
       inv->sanitize_args = xrealloc(
           inv->sanitize_args,
@@ -827,6 +844,99 @@ static char *clang_runtime(const char *clang, const struct invocation *inv,
       xasprintf("%s/lib/linux/libclang_rt.%s-x86_64.a", resource, name));
 }
 
+// Where options that must have the last word go: after the user's
+// arguments, but before a "--" (everything after it is an input) and before
+// an option whose value is missing (clang still reports that one).
+static int trailing_options_position(int argc, char **argv) {
+  unsigned pending_values = 0;
+  int dangling_option = argc;
+  for (int i = 1; i < argc; ++i) {
+    struct arg_list tokens = {0};
+    expand_arg(argv[i], NULL, &tokens, 0);
+    for (size_t t = 0; t < tokens.n; ++t) {
+      if (pending_values) {
+        --pending_values;
+        continue;
+      }
+      if (strcmp(tokens.v[t], "--") == 0) {
+        free(tokens.v);
+        return i;
+      }
+      pending_values = option_value_count(tokens.v[t]);
+      if (pending_values)
+        dangling_option = i;
+    }
+    free(tokens.v);
+  }
+  return pending_values ? dangling_option : argc;
+}
+
+// Frame pointers in every function compiled: the runtime takes allocation
+// stacks with the fast unwinder, which follows them. After the user's
+// arguments, so that a build's own -fomit-frame-pointer (x264's CFLAGS) or
+// -momit-leaf-frame-pointer does not cost the stacks their callers.
+static void push_frame_pointer_options(struct arg_list *out) {
+  push(out, "-fno-omit-frame-pointer");
+  push(out, "-mno-omit-leaf-frame-pointer");
+}
+
+//===-- --version and --help -----------------------------------------------===//
+
+// After clang's own lines: tools that read `cc --version` (configure
+// scripts, Meson) take the compiler and its version from the first line.
+static void print_version(const char *prefix) {
+  printf("efsan version %s (git %s)\n", EFSAN_VERSION, EFSAN_GIT_COMMIT);
+  printf("efsan prefix: %s\n", prefix);
+}
+
+// Before clang's own options.
+static void print_help(void) {
+  printf(
+      "OVERVIEW: %s: clang with EfficiencySanitizer (efsan %s), performance "
+      "sanitizers\n\n"
+      "USAGE: %s [options] file...\n\n"
+      "EFFICIENCYSANITIZER OPTIONS (the rest are clang's, below):\n"
+      "  -fsanitize=efficiency-working-set\n"
+      "                          the working-set tool: cache lines the program "
+      "touches, over the\n"
+      "                          whole run and in snapshots\n"
+      "  -fsanitize=efficiency-cache-frag\n"
+      "                          the cache-frag tool: false sharing between "
+      "threads, struct field\n"
+      "                          usage\n"
+      "  -fno-sanitize=efficiency[-working-set|-cache-frag]\n"
+      "                          turn a tool off again\n"
+      "  -fsanitize-ignorelist=<file>\n"
+      "                          functions (fun:) and files (src:) not to "
+      "instrument\n"
+      "  -mllvm -efsan-<option>  an option of the pass\n\n"
+      "The program reads ESAN_OPTIONS at run time (ESAN_OPTIONS=help=1 lists "
+      "them).\n"
+      "Environment: EFSAN_CLANG (the clang to run, default %s),\n"
+      "EFSAN_CLANG_VERBOSE=1 (print its command line).\n"
+      "Documentation: docs/Driver.md in efsan's sources.\n\n"
+      "CLANG'S OPTIONS:\n",
+      program_name, EFSAN_VERSION, program_name, EFSAN_CLANG_PATH);
+}
+
+// Runs clang with `args` and waits for it: its status, or 1 if it could not
+// be run or died.
+static int run_clang(const char *clang, char **args) {
+  fflush(stdout);
+  pid_t pid = fork();
+  if (pid < 0)
+    fatal("cannot fork: %s", strerror(errno));
+  if (pid == 0) {
+    execv(clang, args);
+    diag_error("cannot run '%s': %s", clang, strerror(errno));
+    _exit(1);
+  }
+  int status;
+  if (waitpid(pid, &status, 0) < 0)
+    fatal("cannot wait for '%s': %s", clang, strerror(errno));
+  return WIFEXITED(status) ? WEXITSTATUS(status) : 1;
+}
+
 static char *whole_archive(const char *path) {
   return xasprintf("-Wl,--whole-archive,%s,--no-whole-archive", path);
 }
@@ -863,12 +973,15 @@ int main(int argc, char **argv) {
   struct arg_list out = {0};
   push(&out, argv[0]);
 
-  char *prefix = tool ? install_prefix() : NULL;
+  char *prefix = tool || inv.version_query || inv.has_source_input
+                     ? install_prefix()
+                     : NULL;
   bool compile = tool && inv.has_source_input && !inv.immediate_query;
   bool link = tool && inv.links && !inv.shared && inv.link_runtime;
 
   // Added before the user's arguments, so that an explicit later option
-  // (-fomit-frame-pointer, another -mllvm -efsan-...) has the last word.
+  // (another -mllvm -efsan-...) has the last word; frame pointers come after
+  // them (push_frame_pointer_options).
   if (compile) {
     char *plugin = require_file(xasprintf("%s/%s", prefix, EFSAN_PLUGIN_SUBPATH));
     push(&out, "-Xclang");
@@ -882,10 +995,22 @@ int main(int argc, char **argv) {
     push(&out, "-mllvm");
     push(&out, "-Xclang");
     push(&out, xasprintf("-efsan-tool=%s", tool));
-    // The runtime's stack unwinder follows frame pointers.
-    push(&out, "-fno-omit-frame-pointer");
-    push(&out, "-mno-omit-leaf-frame-pointer");
-    // <sanitizer/efsan_interface.h>, after clang's own resource headers.
+    // (-idirafter for <sanitizer/efsan_interface.h> is added below, for
+    // every compilation.)
+    // The ignorelists, whose efficiency sections the native clang applies
+    // in its front end, go to the pass. clang itself still gets the option
+    // (for its own sanitizers) and reports a file it cannot read or parse.
+    for (size_t i = 0; i < inv.ignorelists.n; ++i) {
+      push(&out, "-Xclang");
+      push(&out, "-mllvm");
+      push(&out, "-Xclang");
+      push(&out, xasprintf("-efsan-ignorelist=%s", inv.ignorelists.v[i]));
+    }
+  }
+  // <sanitizer/efsan_interface.h>, after clang's own resource headers, also
+  // without a tool: a program that calls the interface where the runtime is
+  // linked builds from the same sources without it (docs/Driver.md).
+  if (inv.has_source_input && !inv.immediate_query) {
     push(&out, "-idirafter");
     push(&out, xasprintf("%s/%s", prefix, EFSAN_INCLUDE_SUBDIR));
   }
@@ -915,7 +1040,10 @@ int main(int argc, char **argv) {
     }
   }
 
+  int trailing_at = compile ? trailing_options_position(argc, argv) : -1;
   for (int i = 1; i < argc; ++i) {
+    if (i == trailing_at)
+      push_frame_pointer_options(&out);
     // The pass's own options (-mllvm -efsan-...) exist only where the plugin
     // is loaded, in cc1: through -Xclang, so that the assembler of a .s or
     // .S file in the same build (CFLAGS reach those rules too) does not
@@ -937,6 +1065,8 @@ int main(int argc, char **argv) {
       push(&out, pass_option);
     }
   }
+  if (trailing_at == argc)
+    push_frame_pointer_options(&out);
 
   if (link) {
     // The efsan runtime carries UBSan's handlers (as tsan's and msan's do);
@@ -969,11 +1099,20 @@ int main(int argc, char **argv) {
     }
   }
 
+  if (inv.help_query) {
+    print_help();
+    fflush(stdout); // before clang's text, which execv would lose
+  }
   if (getenv("EFSAN_CLANG_VERBOSE")) {
     fprintf(stderr, "%s: running %s", program_name, clang);
     for (size_t i = 1; i < out.n; ++i)
       fprintf(stderr, " %s", out.v[i]);
     fputc('\n', stderr);
+  }
+  if (inv.version_query) {
+    int status = run_clang(clang, out.v);
+    print_version(prefix);
+    return status;
   }
   execv(clang, out.v);
   fatal("cannot run '%s': %s", clang, strerror(errno));

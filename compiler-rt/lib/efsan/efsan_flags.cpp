@@ -269,11 +269,6 @@ static void CheckValues() {
                         report_signal == SIGFPE || report_signal == SIGILL))
     BadValue("report_signal", "must be 0 or a signal number that can be "
                               "caught and is not a fault (e.g. 12, SIGUSR2)");
-  if (efsan_flags.report_on_signals &&
-      (report_signal == SIGTERM || report_signal == SIGINT ||
-       report_signal == SIGHUP))
-    BadValue("report_signal", "must not be SIGTERM, SIGINT or SIGHUP with "
-                              "report_on_signals=1");
   CheckAllocWrappers(efsan_flags.alloc_wrappers);
   // sanitizer_common enforces the limit with an internal CHECK that fails
   // with no explanation; efsan's tables (hundreds of MiB of reserved address
@@ -311,11 +306,27 @@ static void CheckSecureExecution() {
 // found in PATH, takes 100-170 ms in the dynamic loader, which every report
 // that names an allocation site paid at exit. Used unless a symbolizer is
 // named, and only while it is still there (a build directory may be gone).
-static const char *BuiltSymbolizer() {
-#ifdef EFSAN_BUILT_SYMBOLIZER
-  if (IsExecutableFile(EFSAN_BUILT_SYMBOLIZER))
-    return EFSAN_BUILT_SYMBOLIZER;
+//
+// Linked into a program, the runtime has no place of its own to look from,
+// so it carries the symbolizer's path, in a slot of fixed size after a
+// marker: the build tree's here, which `cmake --install` overwrites in the
+// installed runtime with the installed symbolizer's
+// (cmake/set_symbolizer_path.py).
+#ifndef EFSAN_BUILT_SYMBOLIZER
+#define EFSAN_BUILT_SYMBOLIZER "" // not built: llvm-symbolizer from PATH
 #endif
+#define EFSAN_SYMBOLIZER_SLOT_MARKER "efsan-symbolizer-path:"
+__attribute__((used)) static const char symbolizer_slot[4096] =
+    EFSAN_SYMBOLIZER_SLOT_MARKER EFSAN_BUILT_SYMBOLIZER;
+
+static const char *BuiltSymbolizer() {
+  const char *slot = symbolizer_slot;
+  // What the slot holds is not the compiler's to fold: the installation
+  // rewrites it.
+  __asm__("" : "+r"(slot));
+  const char *path = slot + sizeof(EFSAN_SYMBOLIZER_SLOT_MARKER) - 1;
+  if (path[0] && IsExecutableFile(path))
+    return path;
   return nullptr;
 }
 
@@ -325,8 +336,9 @@ void InitializeFlags() {
   {
     CommonFlags cf;
     cf.CopyFrom(*common_flags());
-    // The runtime installs no signal handlers: efsan never takes the
-    // program's signals (SIGSEGV, SIGALRM, SIGPROF... stay the program's).
+    // No deadly-signal handlers: SIGSEGV, SIGBUS... stay the program's (the
+    // only handlers efsan installs stand in for the default action of the
+    // signals it reports on, efsan_rtl.cpp).
     cf.handle_segv = kHandleSignalNo;
     cf.handle_sigbus = kHandleSignalNo;
     cf.handle_sigfpe = kHandleSignalNo;

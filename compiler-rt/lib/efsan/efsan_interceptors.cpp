@@ -8,8 +8,10 @@
 //   their parallel region, efsan_openmp.cpp), fork (a child has its own sampler and report);
 // - mmap (regions) and the malloc family (heap regions; allocation sizes and
 //   stacks for the cache-frag tool).
-// Signals are not intercepted: the runtime installs no handler and its
-// threads block all signals, so the program's handlers and timers are its own.
+// Signals: the runtime's threads block all of them, so the program's handlers
+// and timers are its own; sigaction and signal are intercepted (in
+// efsan_rtl.cpp) only to hide the handler that stands in for the default
+// action of SIGTERM, SIGINT and SIGHUP (report_on_signals).
 //
 //===----------------------------------------------------------------------===//
 #define SANITIZER_COMMON_NO_REDEFINE_BUILTINS
@@ -41,7 +43,8 @@ extern "C" unsigned long pthread_self(void);
 
 //===-- Allocation before interception --------------------------------------===//
 // dlsym, which installs the interceptors, itself calls calloc; those few
-// early allocations come from a static arena and are never freed.
+// early allocations come from a static arena and are never freed (later
+// ones the runtime causes: RuntimeAllocations below).
 static char early_arena[1 << 16] ALIGNED(16);
 static uptr early_arena_used;
 

@@ -3,12 +3,14 @@
 // Implements what efsan.h promises the C core on top of sanitizer_common
 // (output, memory, locks, threads, time; stacks and symbols are in
 // efsan_symbolize.cpp) and runs the
-// runtime's start-up from .preinit_array: flags, interceptors, TLS size, the
+// runtime's start-up from .preinit_array (a constructor in the shared
+// runtime): flags, interceptors, TLS size, the
 // exit report hook, then the C core for the program's tool.
 //
 //===----------------------------------------------------------------------===//
 #include "efsan.h"
 #include "efsan_glue.h"
+#include "interception/interception.h"
 #include "sanitizer_common/sanitizer_allocator_internal.h"
 #include "sanitizer_common/sanitizer_atomic.h"
 #include "sanitizer_common/sanitizer_interface_internal.h"
@@ -776,12 +778,32 @@ static void CheckSymbolizerPath() {
 // program still running, so the report never runs inside a signal handler
 // on top of code that may hold the locks it needs. For a terminating signal
 // the thread then restores the default action and sends the signal again.
+//
+// efsan's handler stands in for the default action only: it is installed
+// where the action is the default, the program sees the default action there
+// (sigaction, signal), a handler or SIG_IGN the program sets replaces it, and
+// SIG_DFL set again brings it back. So a program that installs its own
+// handler only where the action is still the default (Python's
+// KeyboardInterrupt, shells) does so as without efsan, and its own handler
+// always wins.
 
 extern "C" void __efsan_report(void);
 
 static u32 signal_events;        // futex word: bumped by every handled signal
 static int terminating_signal;   // SIGTERM/SIGINT/SIGHUP received, or 0
 static u32 pending_report_dumps; // report_signal received, not yet written
+
+static const int kMaxSignal = 64;
+// The signals efsan reports on (by its options). Where its handler is
+// installed, it stands in for the default action.
+static bool report_signal_wanted[kMaxSignal + 1];
+// What the program last set with SIG_DFL there (its flags and mask), which
+// it gets back when it asks.
+static struct sigaction program_default_action[kMaxSignal + 1];
+
+static bool IsReportSignal(int signal) {
+  return signal >= 1 && signal <= kMaxSignal && report_signal_wanted[signal];
+}
 
 static void WakeSignalReporter() {
   __atomic_fetch_add(&signal_events, 1, __ATOMIC_RELEASE);
@@ -802,6 +824,13 @@ static void OnReportSignal(int signal) {
   errno = saved_errno;
 }
 
+// libc's sigaction (the name is the interceptor's, below), also before
+// start-up has installed the interceptors.
+DECLARE_REAL(int, sigaction, int signum, const struct sigaction *act,
+             struct sigaction *oldact)
+static int LibcSigaction(int signum, const struct sigaction *act,
+                         struct sigaction *oldact);
+
 static void SignalReporterMain(void *) {
   for (;;) {
     u32 seen = __atomic_load_n(&signal_events, __ATOMIC_ACQUIRE);
@@ -809,7 +838,7 @@ static void SignalReporterMain(void *) {
       FinishAtExit();
       struct sigaction default_action = {};
       default_action.sa_handler = SIG_DFL;
-      sigaction(signal, &default_action, nullptr);
+      LibcSigaction(signal, &default_action, nullptr);
       // To the process: delivered to a program thread (this one blocks all
       // signals), whose default action ends the process.
       kill(internal_getpid(), signal);
@@ -824,20 +853,38 @@ static void SignalReporterMain(void *) {
   }
 }
 
-static bool signal_reporter_wanted;
+// Signal sets without libc's sigfillset and sigaddset, which are intercepted
+// and would count the sets (on the runtime's stack) as the program's memory.
+static void FillSignalSet(sigset_t *set) {
+  internal_memset(set, 0xff, sizeof(*set));
+}
+static void OnlySignalInSet(sigset_t *set, int signal) {
+  internal_memset(set, 0, sizeof(*set));
+  set->__val[(signal - 1) / 64] |= 1UL << ((signal - 1) % 64);
+}
 
-// Installs the handler where the signal still has its default action: a
-// signal the program ignores (nohup) or handles stays the program's.
-static void HandleIfDefault(int signal) {
-  struct sigaction old_action;
-  if (sigaction(signal, nullptr, &old_action) ||
-      (old_action.sa_flags & SA_SIGINFO) || old_action.sa_handler != SIG_DFL)
-    return;
+static struct sigaction ReportAction() {
   struct sigaction action = {};
   action.sa_handler = OnReportSignal;
   action.sa_flags = SA_RESTART;
-  sigfillset(&action.sa_mask);
-  sigaction(signal, &action, nullptr);
+  FillSignalSet(&action.sa_mask);
+  return action;
+}
+
+static bool signal_reporter_wanted;
+
+// Installs the handler where the signal still has its default action: a
+// signal the program was started with ignored (nohup) stays ignored.
+static void HandleIfDefault(int signal) {
+  struct sigaction old_action;
+  report_signal_wanted[signal] = true;
+  if (LibcSigaction(signal, nullptr, &old_action) ||
+      (old_action.sa_flags & SA_SIGINFO) || old_action.sa_handler != SIG_DFL)
+    return;
+  struct sigaction action = ReportAction();
+  if (LibcSigaction(signal, &action, nullptr))
+    return;
+  program_default_action[signal] = old_action;
   signal_reporter_wanted = true;
 }
 
@@ -848,14 +895,95 @@ static void StartSignalReporter() {
 }
 
 static void SetUpReportSignals() {
+  if (efsan_flags.report_signal)
+    HandleIfDefault(efsan_flags.report_signal);
   if (efsan_flags.report_on_signals) {
     HandleIfDefault(SIGTERM);
     HandleIfDefault(SIGINT);
     HandleIfDefault(SIGHUP);
   }
-  if (efsan_flags.report_signal)
-    HandleIfDefault(efsan_flags.report_signal);
   StartSignalReporter();
+}
+
+// sigaction as the program sees it: SIG_DFL where efsan's handler stands in.
+static int ProgramSigaction(int signum, const struct sigaction *act,
+                            struct sigaction *oldact) {
+  if (!IsReportSignal(signum))
+    return LibcSigaction(signum, act, oldact);
+  // Copied first: act and oldact may be the same.
+  struct sigaction requested, previous;
+  if (act)
+    requested = *act;
+  bool to_default = act && requested.sa_handler == SIG_DFL;
+  struct sigaction report_action = ReportAction();
+  int result = LibcSigaction(
+      signum, act ? (to_default ? &report_action : &requested) : nullptr,
+      &previous);
+  if (result)
+    return result;
+  // Whether efsan's handler stood in is the kernel's to say: sigset() or
+  // sysv_signal(), which are not intercepted, may have replaced it.
+  bool stood_in = previous.sa_handler == OnReportSignal;
+  if (oldact)
+    *oldact = stood_in ? program_default_action[signum] : previous;
+  if (to_default) {
+    program_default_action[signum] = requested;
+    // The first handler of a process where every signal efsan reports on
+    // was ignored at start-up: the thread is not running yet.
+    if (!signal_reporter_wanted) {
+      signal_reporter_wanted = true;
+      StartSignalReporter();
+    }
+  }
+  return 0;
+}
+
+INTERCEPTOR(int, sigaction, int signum, const struct sigaction *act,
+            struct sigaction *oldact) {
+  return ProgramSigaction(signum, act, oldact);
+}
+
+static int LibcSigaction(int signum, const struct sigaction *act,
+                         struct sigaction *oldact) {
+  if (!REAL(sigaction))
+    INTERCEPT_FUNCTION(sigaction);
+  return REAL(sigaction)(signum, act, oldact);
+}
+
+typedef void (*SignalHandler)(int);
+
+// glibc's signal(): BSD semantics (SA_RESTART, the signal blocked in its
+// handler), through the sigaction above where efsan stands in.
+INTERCEPTOR(SignalHandler, signal, int signum, SignalHandler handler) {
+  if (!IsReportSignal(signum)) {
+    if (!REAL(signal))
+      INTERCEPT_FUNCTION(signal);
+    return REAL(signal)(signum, handler);
+  }
+  if (handler == SIG_ERR) {
+    errno = EINVAL;
+    return SIG_ERR;
+  }
+  struct sigaction action = {}, old_action;
+  action.sa_handler = handler;
+  OnlySignalInSet(&action.sa_mask, signum);
+  action.sa_flags = SA_RESTART;
+  if (ProgramSigaction(signum, &action, &old_action))
+    return SIG_ERR;
+  return old_action.sa_handler;
+}
+
+namespace __sanitizer {
+// sanitizer_common's internal_sigaction, past the interceptor.
+int real_sigaction(int signum, const void *act, void *oldact) {
+  return LibcSigaction(signum, (const struct sigaction *)act,
+                       (struct sigaction *)oldact);
+}
+} // namespace __sanitizer
+
+static void InitializeSignalInterceptors() {
+  INTERCEPT_FUNCTION(sigaction);
+  INTERCEPT_FUNCTION(signal);
 }
 
 namespace __efsan {
@@ -895,6 +1023,7 @@ extern "C" void efsan_glue_init(void) {
   // The runtime's own libc calls go through the interceptors, so they must
   // be in place before anything below calls libc (InitTlsSize calls confstr).
   InitializeInterceptors();
+  InitializeSignalInterceptors();
   InitTlsSize();
   efsan_init_ubsan();
   // Registered before the program's own atexit handlers and before ld.so's
@@ -906,7 +1035,18 @@ extern "C" void efsan_glue_init(void) {
   SetUpReportSignals();
 }
 
+#if EFSAN_DYNAMIC
+// The shared runtime (LD_PRELOAD): a shared object has no .preinit_array.
+// Its constructor runs before those of the program and of the libraries
+// loaded after it; an interceptor called earlier, from the constructor of a
+// library it depends on, finds libc's function (or the early arena) all the
+// same.
+__attribute__((constructor)) static void efsan_start_shared_runtime() {
+  efsan_glue_init();
+}
+#else
 // Runs before any shared library's or the program's constructors.
 __attribute__((section(".preinit_array"), used)) static void (*const
                                                              efsan_preinit)(
     void) = efsan_glue_init;
+#endif

@@ -340,6 +340,21 @@ static uptr SymbolizeCode(uptr pc, struct efsan_frame *frames, uptr max_frames,
 
 static const char *FunctionSymbol(uptr pc, bool *runtime);
 
+// Whether pc is in the code of a loaded module. A return address elsewhere
+// (on the stack, in the heap) is no frame: the frame-pointer unwinder picked
+// it up after code built without frame pointers (libffi's call into a
+// library under Python's ctypes), and what follows it is a guess too.
+static bool InModuleCode(uptr pc) {
+  const LoadedModule *module =
+      Symbolizer::GetOrInit()->FindModuleForAddress(pc);
+  if (!module)
+    return false;
+  for (const LoadedModule::AddressRange &range : module->ranges())
+    if (range.executable && pc >= range.beg && pc < range.end)
+      return true;
+  return false;
+}
+
 extern "C" uptr efsan_symbolize_stack(u32 stack_id, struct efsan_frame *frames,
                                       uptr max_frames) {
   if (!stack_id)
@@ -353,12 +368,13 @@ extern "C" uptr efsan_symbolize_stack(u32 stack_id, struct efsan_frame *frames,
   // function deeper down is a stale return address the frame-pointer
   // unwinder picked up after code built without frame pointers (a library
   // that called malloc): what follows it is a guess. Both are found in the
-  // symbol table, without the symbolizer.
+  // symbol table, without the symbolizer. So is a return address outside
+  // the modules' code (InModuleCode).
   for (uptr i = 0; i < stack.size; i++) {
     bool runtime;
-    const char *name = FunctionSymbol(
-        StackTrace::GetPreviousInstructionPc(stack.trace[i]), &runtime);
-    if (runtime) {
+    uptr pc = StackTrace::GetPreviousInstructionPc(stack.trace[i]);
+    const char *name = FunctionSymbol(pc, &runtime);
+    if (runtime || (i > 0 && !InModuleCode(pc))) {
       stack.size = i;
       break;
     }

@@ -37,6 +37,25 @@ from efsan_viewer.diff import render_diff
 from efsan_viewer.perfetto_trace import perfetto_trace
 
 
+class VersionAction(argparse.Action):
+    """--version: efsan's version and git commit, which the build and the
+    installation write into efsan_viewer/version.py (cmake/EfsanVersion.cmake)."""
+
+    def __init__(self, option_strings, dest, **kwargs):
+        super().__init__(option_strings, dest, nargs=0, default=argparse.SUPPRESS,
+                         help="print efsan's version and the git commit it was built from")
+
+    def __call__(self, parser, namespace, values, option_string=None):
+        try:
+            from efsan_viewer.version import VERSION, GIT_COMMIT
+        except ImportError:
+            sys.stderr.write("%s: error: no version: this is efsan-view's source, "
+                             "run the one the build or the installation made\n" % PROG)
+            sys.exit(1)
+        sys.stdout.write("%s: efsan version %s (git %s)\n" % (PROG, VERSION, GIT_COMMIT))
+        sys.exit(0)
+
+
 class Parser(argparse.ArgumentParser):
     def error(self, message):
         sys.stderr.write("%s: error: %s (see %s --help)\n" % (PROG, message, PROG))
@@ -65,6 +84,7 @@ def main(argv=None):
                 formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("reports", nargs="+", metavar="REPORT.json",
                     help="JSON reports ('-' for standard input); a file may hold several, one after the other")
+    ap.add_argument("--version", action=VersionAction)
     ap.add_argument("-o", "--output", metavar="FILE", help="where to write (default: standard output)")
     mode = ap.add_mutually_exclusive_group()
     mode.add_argument("--perfetto", action="store_true",

@@ -39,6 +39,7 @@
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/PostOrderIterator.h"
 #include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/SmallString.h"
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Analysis/CaptureTracking.h"
@@ -47,6 +48,7 @@
 #include "llvm/Analysis/ValueTracking.h"
 #include "llvm/IR/Constants.h"
 #include "llvm/IR/DataLayout.h"
+#include "llvm/IR/DebugInfoMetadata.h"
 #include "llvm/IR/Function.h"
 #include "llvm/IR/IRBuilder.h"
 #include "llvm/IR/Instructions.h"
@@ -54,6 +56,9 @@
 #include "llvm/IR/MDBuilder.h"
 #include "llvm/IR/Module.h"
 #include "llvm/Support/CommandLine.h"
+#include "llvm/Support/Path.h"
+#include "llvm/Support/SpecialCaseList.h"
+#include "llvm/Support/VirtualFileSystem.h"
 #include "llvm/Transforms/Utils/BasicBlockUtils.h"
 #include "llvm/Transforms/Utils/ModuleUtils.h"
 
@@ -115,6 +120,14 @@ static cl::opt<bool> ClCacheFragStack(
     cl::desc("cache-frag: also track stack slots that do not escape"),
     cl::init(false), cl::Hidden);
 
+static cl::list<std::string> ClIgnorelistFiles(
+    "efsan-ignorelist",
+    cl::desc("A sanitizer special case list (clang's -fsanitize-ignorelist= "
+             "format): functions (fun:) and files (src:, mainfile:) of the "
+             "tool's section, [efficiency], [all] or the default section are "
+             "not instrumented; may be repeated"),
+    cl::Hidden);
+
 static constexpr char kToolGlobalName[] = "__efsan_which_tool";
 static constexpr char kModuleCtorName[] = "efsan.module_ctor";
 static constexpr char kModuleDtorName[] = "efsan.module_dtor";
@@ -127,6 +140,85 @@ static constexpr size_t kNumSizeClasses = 5;
 EfficiencySanitizerOptions::Type
 llvm::getEfficiencySanitizerToolFromCommandLine() {
   return ClToolType;
+}
+
+//===----------------------------------------------------------------------===//
+// Ignorelists
+//===----------------------------------------------------------------------===//
+//
+// A clang with efsan built in reads -fsanitize-ignorelist= in its front end
+// and marks the functions it takes out of the tool no_sanitize_efficiency
+// (CodeGenFunction). A stock clang does not know the efficiency sections, so
+// efsan-clang hands the same files to the pass (-efsan-ignorelist=), which
+// applies clang's rules to the IR: a section applies to a tool when its
+// header, a glob, matches the tool's name or the name of a group holding it
+// ("efficiency", "all"); entries before any header are in section "*".
+// As in clang, a function is out when its mangled name matches fun:, the
+// translation unit's main file matches mainfile:, or the file the function
+// is defined in matches src:. The pass knows that file from the debug
+// information; without it, every function is taken to be in the main file
+// (clang's rule for functions without a location).
+
+static bool inToolSections(const SpecialCaseList &List,
+                           EfficiencySanitizerOptions::Type Tool,
+                           StringRef Prefix, StringRef Query) {
+  StringRef ToolName = Tool == EfficiencySanitizerOptions::ESAN_CacheFrag
+                           ? "efficiency-cache-frag"
+                           : "efficiency-working-set";
+  for (StringRef Section : {ToolName, StringRef("efficiency"), StringRef("all")})
+    if (List.inSection(Section, Prefix, Query))
+      return true;
+  return false;
+}
+
+// src: for the file a function is defined in, as clang names it: the file
+// name as it was spelled (debug info keeps that name, relative names with
+// the compilation directory beside them) and, for a relative name, its full
+// path.
+static bool inIgnoredFile(const SpecialCaseList &List,
+                          EfficiencySanitizerOptions::Type Tool,
+                          const Function &F) {
+  const DISubprogram *SP = F.getSubprogram();
+  if (!SP || !SP->getFile())
+    return inToolSections(List, Tool, "src", F.getParent()->getSourceFileName());
+  StringRef Name = SP->getFilename();
+  if (inToolSections(List, Tool, "src", Name))
+    return true;
+  if (sys::path::is_absolute(Name) || SP->getDirectory().empty())
+    return false;
+  SmallString<256> FullPath(SP->getDirectory());
+  sys::path::append(FullPath, Name);
+  return inToolSections(List, Tool, "src", FullPath);
+}
+
+bool efsan::applyIgnorelists(Module &M,
+                             EfficiencySanitizerOptions::Type Tool) {
+  if (ClIgnorelistFiles.empty() ||
+      Tool == EfficiencySanitizerOptions::ESAN_None)
+    return false;
+  std::string Error;
+  std::unique_ptr<SpecialCaseList> List = SpecialCaseList::create(
+      ClIgnorelistFiles, *vfs::getRealFileSystem(), Error);
+  if (!List) {
+    // clang's driver has checked the files already; this is for opt and for
+    // a file that changed in between.
+    M.getContext().emitError("efsan: malformed sanitizer ignorelist: " +
+                             Error);
+    return false;
+  }
+  bool WholeModule =
+      inToolSections(*List, Tool, "mainfile", M.getSourceFileName());
+  bool Changed = false;
+  for (Function &F : M) {
+    if (F.isDeclaration() || F.hasFnAttribute("no_sanitize_efficiency"))
+      continue;
+    if (WholeModule || inToolSections(*List, Tool, "fun", F.getName()) ||
+        inIgnoredFile(*List, Tool, F)) {
+      F.addFnAttr("no_sanitize_efficiency");
+      Changed = true;
+    }
+  }
+  return Changed;
 }
 
 namespace {
@@ -950,9 +1042,10 @@ PreservedAnalyses EfficiencySanitizerPass::run(Module &M,
     Tool = ClToolType;
   if (Tool == EfficiencySanitizerOptions::ESAN_None)
     return PreservedAnalyses::all();
+  bool Changed = applyIgnorelists(M, Tool);
   FunctionAnalysisManager &FAM =
       MAM.getResult<FunctionAnalysisManagerModuleProxy>(M).getManager();
-  if (!EfficiencySanitizer(M, Tool, &FAM).instrumentModule())
+  if (!EfficiencySanitizer(M, Tool, &FAM).instrumentModule() && !Changed)
     return PreservedAnalyses::all();
   return PreservedAnalyses::none();
 }

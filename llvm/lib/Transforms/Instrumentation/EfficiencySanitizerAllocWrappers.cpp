@@ -333,9 +333,13 @@ static std::vector<std::string> findWrappers(Module &M) {
 
 PreservedAnalyses
 EfficiencySanitizerAllocWrappersPass::run(Module &M, ModuleAnalysisManager &) {
+  // An ignorelisted function is no wrapper: marked before the search, as a
+  // clang with efsan built in marks it in its front end.
+  bool Changed =
+      applyIgnorelists(M, getEfficiencySanitizerToolFromCommandLine());
   std::vector<std::string> Names = findWrappers(M);
   if (Names.empty())
-    return PreservedAnalyses::all();
+    return Changed ? PreservedAnalyses::none() : PreservedAnalyses::all();
   NamedMDNode *Recorded = M.getOrInsertNamedMetadata(kWrappersMetadata);
   for (const std::string &Name : Names)
     Recorded->addOperand(

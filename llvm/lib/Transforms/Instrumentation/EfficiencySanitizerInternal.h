@@ -42,6 +42,7 @@
 #include "llvm/IR/IRBuilder.h"
 #include "llvm/IR/Module.h"
 #include "llvm/IR/PassManager.h"
+#include "llvm/Transforms/Instrumentation/EfficiencySanitizer.h"
 #include <optional>
 
 namespace llvm {
@@ -102,6 +103,11 @@ struct ModuleContext {
   PointerType *PtrTy;
   MDNode *UnlikelyWeights;
 };
+
+/// Marks the functions that the -efsan-ignorelist= files take out of Tool
+/// no_sanitize_efficiency, as a clang with efsan built in marks those of
+/// -fsanitize-ignorelist=. Whether a function changed.
+bool applyIgnorelists(Module &M, EfficiencySanitizerOptions::Type Tool);
 
 /// Tags an instruction the pass emitted so that no later instrumentation
 /// (nor a second run of the pass) touches it.

@@ -59,10 +59,24 @@ for name in ["TERM", "INT", "HUP"]:
     files = report_files(prefix)
     assert len(files) == 3, files
 
-# Without the options SIGTERM ends the program without a report (the
+# By default too, and with report_signal=15 SIGTERM writes a report each
+# time and the program keeps running (SIGINT still ends it with a report).
+prefix = os.path.join(directory, "default")
+p = start("report_signal=15", prefix)
+for n in (1, 2):
+    p.send_signal(signal.SIGTERM)
+    report = wait_for("%s.%d.%d" % (prefix, p.pid, n))
+    assert report["regions"]["heap"] == 50, report
+assert p.poll() is None, "report_signal=15: SIGTERM ended the program"
+p.send_signal(signal.SIGINT)
+assert p.wait(timeout=120) == -signal.SIGINT
+assert wait_for("%s.%d" % (prefix, p.pid))["regions"]["heap"] == 50
+assert len(report_files(prefix)) == 3, report_files(prefix)
+
+# With report_on_signals=0 SIGTERM ends the program without a report (the
 # report file, created at start-up, stays empty).
 prefix = os.path.join(directory, "off")
-p = start("report_at_exit=1", prefix)
+p = start("report_on_signals=0", prefix)
 p.send_signal(signal.SIGTERM)
 assert p.wait(timeout=120) == -signal.SIGTERM
 assert os.path.getsize("%s.%d" % (prefix, p.pid)) == 0
