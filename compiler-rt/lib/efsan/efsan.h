@@ -96,6 +96,28 @@ extern struct efsan_flags efsan_flags;
 int efsan_verbosity(void);
 int efsan_exitcode(void);
 
+//===-- Suppressions --------------------------------------------------------===//
+// suppressions=FILE (efsan_suppressions.cpp): sanitizer_common's suppressions,
+// one "type:pattern" a line, read at start-up (a file that cannot be read or
+// parsed ends the program before main). A pattern matches anywhere in a name
+// unless anchored with ^ or $; * matches any run of characters. The working
+// set has no findings: its reports consult none of these types.
+enum efsan_suppression_type {
+  EFSAN_SUPPRESS_FALSE_SHARING,           // "false_sharing"
+  EFSAN_SUPPRESS_TRUE_SHARING,            // "true_sharing"
+  EFSAN_SUPPRESS_PREDICTED_FALSE_SHARING, // "predicted_false_sharing"
+  EFSAN_SUPPRESS_STRUCT,                  // "struct"
+};
+// Is there a suppression of this type at all? Matching a finding symbolizes
+// its sites, which a report without such suppressions need not pay.
+bool efsan_suppressions_of(enum efsan_suppression_type type);
+// Does a suppression of this type match name (a global's, a function's, a
+// struct type's)? Null or empty names match nothing.
+bool efsan_suppressed_name(enum efsan_suppression_type type, const char *name);
+// The same for a source file: its path as the debug info gives it, then its
+// last component (so that "^main.c$" matches /src/main.c).
+bool efsan_suppressed_file(enum efsan_suppression_type type, const char *path);
+
 //===-- Output ------------------------------------------------------------===//
 // Printf to the report destination: stderr, or log_path.PID with log_path=P.
 // The format language is sanitizer_common's: %d %u %x %zu %zd %llu %lld %p %s

@@ -234,5 +234,14 @@ uptr cf_hot_span(const struct cf_struct_shape *shape);
 void cf_sort_structs(struct cf_struct_usage *u, uptr n);
 uptr cf_structs_shown(const struct cf_struct_usage *u, uptr n);
 uptr cf_structs_folded(const struct cf_struct_usage *u, uptr n, u64 *accesses);
+// suppressions=FILE (efsan_cache_frag_suppress.c). Keeps the findings no
+// suppression matches, in order, at the front; returns how many.
+uptr cf_suppress_findings(struct cf_finding *findings, uptr n);
+// Moves the struct types a "struct:" suppression matches after the others
+// (each group in its order) and returns how many are left before them;
+// *suppressed_with_accesses: of the suppressed, the types with accesses
+// (those the report would have counted).
+uptr cf_suppress_structs(struct cf_struct_usage *u, uptr n,
+                         uptr *suppressed_with_accesses);
 
 #endif // EFSAN_CACHE_FRAG_FINDINGS_H

@@ -750,6 +750,26 @@ static void cf_print_json_structs(struct cf_struct_usage *u, uptr n) {
                shown ? "\n  " : "", folded, folded_accesses);
 }
 
+// "2 findings and 1 struct type suppressed (suppressions=FILE)", only when
+// something was.
+static void cf_print_text_suppressed(uptr findings, uptr structs) {
+  char what[128];
+  if (findings && structs)
+    efsan_snprintf(what, sizeof(what), "%zu finding%s and %zu struct type%s",
+                   findings, findings == 1 ? "" : "s", structs,
+                   structs == 1 ? "" : "s");
+  else if (findings)
+    efsan_snprintf(what, sizeof(what), "%zu finding%s", findings,
+                   findings == 1 ? "" : "s");
+  else if (structs)
+    efsan_snprintf(what, sizeof(what), "%zu struct type%s", structs,
+                   structs == 1 ? "" : "s");
+  else
+    return;
+  efsan_report_line("%s suppressed (suppressions=%s)\n", what,
+                    efsan_flags.suppressions);
+}
+
 //===-- The report ----------------------------------------------------------===//
 
 void efsan_cache_frag_report(void) {
@@ -784,6 +804,11 @@ void efsan_cache_frag_report(void) {
   u64 waits = cf_prepare_side_by_side();
   cf_run_ns = cf_run_ns > waits ? cf_run_ns - waits : 0;
   uptr n = cf_collect_findings(findings, records, record_count);
+  // Suppressed findings are left out of everything below (the expected
+  // gain, the SUMMARY counts), and counted.
+  uptr suppressed_findings = n;
+  n = cf_suppress_findings(findings, n);
+  suppressed_findings -= n;
   cf_sort_findings(findings, n);
   uptr counts[4] = {0, 0, 0, 0};
   for (uptr i = 0; i < n; i++)
@@ -796,9 +821,14 @@ void efsan_cache_frag_report(void) {
   struct cf_struct_usage *structs;
   uptr struct_capacity;
   uptr struct_count = cf_structs_collect(&structs, &struct_capacity);
-  cf_sort_structs(structs, struct_count);
+  // The types listed: all but the suppressed, which follow them.
+  uptr suppressed_structs;
+  uptr listed_structs =
+      cf_suppress_structs(structs, struct_count, &suppressed_structs);
+  cf_sort_structs(structs, listed_structs);
   uptr structs_with_counts = 0;
-  while (structs_with_counts < struct_count && structs[structs_with_counts].total)
+  while (structs_with_counts < listed_structs &&
+         structs[structs_with_counts].total)
     structs_with_counts++;
 
   // Lines whose threads had all exited, with nothing to report, gave their
@@ -854,6 +884,8 @@ void efsan_cache_frag_report(void) {
                  "  \"expected_gain\": {\"cpu_seconds\": %llu.%09llu, "
                  "\"share\": %llu.%06llu, \"wall_seconds\": %llu.%09llu},\n"
                  "  \"min_share\": %d.%06d,\n  \"hidden_findings\": %zu,\n"
+                 "  \"suppressed_findings\": %zu,\n"
+                 "  \"suppressed_structs\": %zu,\n"
                  "  \"report_threshold\": %d,\n"
                  "  \"tracked_lines\": %llu,\n  \"untracked_lines\": %llu,\n"
                  "  \"handed_over_lines\": %llu,\n"
@@ -863,12 +895,13 @@ void efsan_cache_frag_report(void) {
                  gain_ppm / 1000000, gain_ppm % 1000000,
                  gain_wall_ns / 1000000000ull, gain_wall_ns % 1000000000ull,
                  share / 1000000, share % 1000000, cf_hidden_findings,
+                 suppressed_findings, suppressed_structs,
                  efsan_flags.cache_frag_report_threshold, tracked,
                  cf_untracked_lines(), handed_over, shown ? "\n" : "");
     for (uptr i = 0; i < shown; i++)
       cf_print_json_finding(&findings[i], i + 1 == shown);
     efsan_printf("%s],\n", shown ? "  " : "");
-    cf_print_json_structs(structs, struct_count);
+    cf_print_json_structs(structs, listed_structs);
     efsan_printf("}\n");
   } else {
     efsan_report_line("EfficiencySanitizer: cache-frag report: false sharing "
@@ -917,7 +950,8 @@ void efsan_cache_frag_report(void) {
       efsan_report_line("(%zu more findings not shown; see "
                         "cache_frag_max_findings)\n",
                         n - shown);
-    cf_print_text_structs(structs, struct_count, structs_with_counts);
+    cf_print_text_structs(structs, listed_structs, structs_with_counts);
+    cf_print_text_suppressed(suppressed_findings, suppressed_structs);
     // Like every sanitizer's SUMMARY line, not prefixed (scripts look for it
     // at the start of a line); the PID at its end names the process.
     efsan_printf("SUMMARY: EfficiencySanitizer: cache-frag: %zu false sharing, "

@@ -59,9 +59,7 @@ static const KnownFlag kKnownFlags[] = {
 // Option errors go to stderr, never to log_path (the user must see them), and
 // exit with status 1 whatever exitcode says (exitcode=0 must not make a
 // program that never ran look successful).
-[[noreturn]] static void ErrorAndExit(const char *format, ...)
-    FORMAT(1, 2);
-static void ErrorAndExit(const char *format, ...) {
+void ExitWithOptionError(const char *format, ...) {
   char message[1024];
   va_list args;
   va_start(args, format);
@@ -83,7 +81,7 @@ static void ErrorAndExit(const char *format, ...) {
                                      const char *why) {
   char what[512];
   internal_snprintf(what, sizeof(what), format, (int)a_len, a, (int)b_len, b);
-  ErrorAndExit("%s: %s%s", kOptionsEnv, what, why);
+  ExitWithOptionError("%s: %s%s", kOptionsEnv, what, why);
 }
 
 static bool IsSeparator(char c) {
@@ -209,7 +207,7 @@ static void CheckOptionsSyntax(const char *options) {
 }
 
 [[noreturn]] static void BadValue(const char *name, const char *why) {
-  ErrorAndExit("%s: invalid value for option '%s': %s", kOptionsEnv, name,
+  ExitWithOptionError("%s: invalid value for option '%s': %s", kOptionsEnv, name,
                why);
 }
 

@@ -35,6 +35,14 @@ void GlueAfterForkInChild();
 // Parses ESAN_OPTIONS into efsan_flags and the common flags; a bad option is
 // a one-line error and exit(1).
 void InitializeFlags();
+// Prints "EfficiencySanitizer: ERROR: <message>" as one line on stderr
+// (never to log_path) and exits with status 1, whatever exitcode says: the
+// way every error in ESAN_OPTIONS or in a file it names ends the program.
+[[noreturn]] void ExitWithOptionError(const char *format, ...)
+    __attribute__((format(printf, 1, 2)));
+// Reads the suppressions=FILE option's file (efsan_suppressions.cpp), after
+// InitializeFlags: a file that cannot be read or parsed is an option error.
+void InitializeSuppressions();
 // A regular file with an execute bit (a symbolizer to run).
 bool IsExecutableFile(const char *path);
 void InitializeInterceptors();

@@ -1017,6 +1017,7 @@ extern "C" void efsan_glue_init(void) {
   CacheBinaryName();
   RecordStartupStdio();
   InitializeFlags();
+  InitializeSuppressions();
   SetUpReportDestination();
   CheckSymbolizerPath();
   AddDieCallback(KeepProgramExitOnDie);

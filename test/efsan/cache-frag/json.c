@@ -41,6 +41,8 @@ int main(void) {
 // JSON-NEXT: "expected_gain": {"cpu_seconds": {{[0-9.]+}}, "share": {{[0-9.]+}}, "wall_seconds": {{[0-9.]+}}},
 // JSON-NEXT: "min_share": 0.000000,
 // JSON-NEXT: "hidden_findings": 0,
+// JSON-NEXT: "suppressed_findings": 0,
+// JSON-NEXT: "suppressed_structs": 0,
 // JSON-NEXT: "report_threshold": 100,
 // JSON: "findings": [
 // JSON-NEXT: {"kind": "false-sharing", "line_address": {{[0-9]+}}, "line_size": 64, "invalidations": 3999,

@@ -26,7 +26,8 @@ import sys
 
 TOP_KEYS = {"tool", "schema_version", "pid", "executable", "sampled", "sample_period",
             "transfer_ns", "min_share", "report_threshold", "tracked_lines",
-            "untracked_lines", "handed_over_lines", "findings", "structs"}
+            "untracked_lines", "handed_over_lines", "suppressed_findings",
+            "suppressed_structs", "findings", "structs"}
 FINDING_KEYS = {"kind", "line_address", "line_size", "invalidations",
                 "observed_invalidations", "estimated_parallel_invalidations",
                 "true_sharing_invalidations", "false_sharing_invalidations",
