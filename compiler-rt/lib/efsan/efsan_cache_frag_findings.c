@@ -719,9 +719,56 @@ u32 cf_writers(u32 view_count, bool *shared_bytes) {
   return writers;
 }
 
+// Separate heap blocks that the allocator placed on one line, each written
+// by one thread of its own (Hoard's cache-scratch: small blocks allocated
+// one after the other, then handed to threads): the layout is the
+// allocator's, so the fix is in each allocation. Names up to two of them.
+static bool cf_blocks_side_by_side(const struct cf_objects *objects,
+                                   u32 view_count, char *sites, uptr length) {
+  if (objects->count < 2)
+    return false;
+  u32 writer_of[CF_MAX_OBJECTS];
+  for (u32 i = 0; i < objects->count; i++) {
+    const struct cf_object *o = &objects->objects[i];
+    if (o->kind != CF_OBJECT_HEAP)
+      return false;
+    u32 writers = 0;
+    for (u32 v = 0; v < view_count; v++) {
+      u64 mine[2] = {0, 0};
+      for (u32 k = 0; k < cf_views[v].shape_count; k++)
+        if (cf_views[v].shapes[k].writes) {
+          mine[0] |= cf_views[v].shapes[k].bytes[0];
+          mine[1] |= cf_views[v].shapes[k].bytes[1];
+        }
+      if ((mine[0] & o->bytes[0]) || (mine[1] & o->bytes[1])) {
+        writers++;
+        writer_of[i] = cf_views[v].thread;
+      }
+    }
+    if (writers != 1 || writer_of[i] == EFSAN_INTERNAL_THREAD)
+      return false;
+    for (u32 j = 0; j < i; j++)
+      if (writer_of[j] == writer_of[i])
+        return false;
+  }
+  uptr at = 0;
+  for (u32 i = 0; i < objects->count && i < 2 && at < length; i++) {
+    struct efsan_frame frame;
+    const struct cf_object *o = &objects->objects[i];
+    if (efsan_symbolize_site(o->stack_id, &frame) && frame.file)
+      at += efsan_snprintf(sites + at, length - at, "%s%zu bytes at %s:%d",
+                           i ? " and " : "", o->size, frame.file, frame.line);
+    else
+      at += efsan_snprintf(sites + at, length - at, "%s%zu bytes", i ? " and " : "",
+                           o->size);
+  }
+  return true;
+}
+
 void cf_suggest(char *buffer, uptr length, const struct cf_finding *f,
-                const struct cf_object *object, uptr part_size,
+                const struct cf_objects *objects, uptr part_size,
                 u32 view_count) {
+  const struct cf_object *object = &objects->objects[0];
   char what[512], part[384] = "";
   cf_describe_object(what, sizeof(what), object);
   // A block allocated anew at one address whose threads' parts move from
@@ -768,7 +815,18 @@ void cf_suggest(char *buffer, uptr length, const struct cf_finding *f,
                    first_member, type_name);
   }
   uptr at = 0;
-  switch (f->kind) {
+  char sites[384];
+  if (f->kind == CF_FALSE_SHARING &&
+      cf_blocks_side_by_side(objects, view_count, sites, sizeof(sites))) {
+    at = efsan_snprintf(buffer, length,
+                        "each thread writes a heap block of its own, and the "
+                        "allocator placed them on one cache line (%s%s): "
+                        "allocate each one 64-byte aligned and padded to 64 "
+                        "bytes (aligned_alloc(64, 64) in C, an alignas(64) "
+                        "type with operator new in C++), or from a pool per "
+                        "thread; the blocks' contents need no change",
+                        sites, objects->count > 2 ? ", ..." : "");
+  } else switch (f->kind) {
   case CF_FALSE_SHARING:
     at = efsan_snprintf(buffer, length,
                         "threads write different bytes of %s on one cache "

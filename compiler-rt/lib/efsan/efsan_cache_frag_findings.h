@@ -213,7 +213,11 @@ void cf_format_percent(char *buffer, uptr length, u64 ppm);
 void cf_format_duration(char *buffer, uptr length, u64 ns);
 void cf_format_impact(char *buffer, uptr length, const struct cf_finding *f);
 uptr cf_thread_part_size(const struct cf_finding *f, u32 view_count);
-void cf_suggest(char *buffer, uptr length, const struct cf_finding *f, const struct cf_object *object, uptr part_size, u32 view_count);
+// The suggestion for the finding whose objects are `objects` (the first
+// is the one it names).
+void cf_suggest(char *buffer, uptr length, const struct cf_finding *f,
+                const struct cf_objects *objects, uptr part_size,
+                u32 view_count);
 u32 cf_line_map(const struct cf_finding *f, u32 view_count, struct cf_map_range *ranges);
 const char *cf_thread_function(u32 thread);
 u32 cf_creation_groups(u32 view_count, struct cf_creation_group *groups);

@@ -379,7 +379,7 @@ static void cf_print_text_finding(uptr rank, const struct cf_finding *f) {
   cf_print_text_sites(f, view_count);
   cf_print_text_line_map(f, view_count);
   char suggestion[1024];
-  cf_suggest(suggestion, sizeof(suggestion), f, &objects.objects[0],
+  cf_suggest(suggestion, sizeof(suggestion), f, &objects,
              cf_thread_part_size(f, view_count), view_count);
   efsan_report_line("  suggestion: %s\n", suggestion);
   if (cf_at_bound(f))
@@ -693,7 +693,7 @@ static void cf_print_json_finding(const struct cf_finding *f, bool last) {
   }
   uptr part_size = cf_thread_part_size(f, view_count);
   char suggestion[1024];
-  cf_suggest(suggestion, sizeof(suggestion), f, &objects.objects[0], part_size,
+  cf_suggest(suggestion, sizeof(suggestion), f, &objects, part_size,
              view_count);
   efsan_printf("],\n     \"fix\": {\"thread_part_bytes\": ");
   if (part_size)
