@@ -693,6 +693,16 @@ bool cf_line_under_lock(const struct cf_finding *f) {
   return all && locked * 10 >= all * 9;
 }
 
+// The bytes a view's thread wrote (its kinds of access with writes).
+static void cf_view_written(const struct cf_view *view, u64 written[2]) {
+  written[0] = written[1] = 0;
+  for (u32 k = 0; k < view->shape_count; k++)
+    if (view->shapes[k].writes) {
+      written[0] |= view->shapes[k].bytes[0];
+      written[1] |= view->shapes[k].bytes[1];
+    }
+}
+
 // The threads that write the finding's bytes: how many, and whether some
 // byte has more than one writer within one lifetime of the data (only then
 // do threads write the same bytes; a block freed and allocated again at the
@@ -701,12 +711,8 @@ u32 cf_writers(u32 view_count, bool *shared_bytes) {
   u32 writers = 0;
   *shared_bytes = false;
   for (u32 v = 0; v < view_count; v++) {
-    u64 mine[2] = {0, 0};
-    for (u32 k = 0; k < cf_views[v].shape_count; k++)
-      if (cf_views[v].shapes[k].writes) {
-        mine[0] |= cf_views[v].shapes[k].bytes[0];
-        mine[1] |= cf_views[v].shapes[k].bytes[1];
-      }
+    u64 mine[2];
+    cf_view_written(&cf_views[v], mine);
     if (!mine[0] && !mine[1])
       continue;
     // "Other threads" are several threads: their bytes count as shared.
@@ -734,12 +740,8 @@ static bool cf_blocks_side_by_side(const struct cf_objects *objects,
       return false;
     u32 writers = 0;
     for (u32 v = 0; v < view_count; v++) {
-      u64 mine[2] = {0, 0};
-      for (u32 k = 0; k < cf_views[v].shape_count; k++)
-        if (cf_views[v].shapes[k].writes) {
-          mine[0] |= cf_views[v].shapes[k].bytes[0];
-          mine[1] |= cf_views[v].shapes[k].bytes[1];
-        }
+      u64 mine[2];
+      cf_view_written(&cf_views[v], mine);
       if ((mine[0] & o->bytes[0]) || (mine[1] & o->bytes[1])) {
         writers++;
         writer_of[i] = cf_views[v].thread;
