@@ -296,6 +296,9 @@ uptr efsan_openmp_thread_region(u32 thread);
 // routine's ("omp parallel at FILE:LINE" for an OpenMP runtime's thread), or
 // null. For reports only (it may start the symbolizer).
 const char *efsan_thread_name(u32 thread);
+// The name the program gave the thread with that index
+// (pthread_setname_np, prctl(PR_SET_NAME)), or null.
+const char *efsan_thread_given_name(u32 thread);
 
 //===-- Glue -> core --------------------------------------------------------===//
 // Idempotent: parses ESAN_OPTIONS, installs the interceptors, then calls

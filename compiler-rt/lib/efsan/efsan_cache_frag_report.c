@@ -186,9 +186,17 @@ static void cf_print_text_threads(u32 view_count) {
   for (u32 v = 0; v < view_count && at < sizeof(line); v++) {
     if (!cf_views[v].involved || cf_views[v].thread == EFSAN_INTERNAL_THREAD)
       continue;
-    const char *function = cf_thread_function(cf_views[v].thread);
-    at += efsan_snprintf(line + at, sizeof(line) - at, "%sT%u %s", at ? ", " : "",
-                         cf_views[v].thread, function ? function : "(unknown)");
+    u32 thread = cf_views[v].thread;
+    const char *function = cf_thread_function(thread);
+    const char *given = efsan_thread_given_name(thread);
+    if (given)
+      at += efsan_snprintf(line + at, sizeof(line) - at, "%sT%u '%s' (%s)",
+                           at ? ", " : "", thread, given,
+                           function ? function : "unknown");
+    else
+      at += efsan_snprintf(line + at, sizeof(line) - at, "%sT%u %s",
+                           at ? ", " : "", thread,
+                           function ? function : "(unknown)");
   }
   if (at)
     efsan_report_line("  threads: %s\n", line);
@@ -589,6 +597,12 @@ static void cf_print_json_finding(const struct cf_finding *f, bool last) {
       efsan_json_string(function);
     else
       efsan_printf("null");
+    // Only where the program named the thread (pthread_setname_np).
+    const char *given = efsan_thread_given_name(cf_views[v].thread);
+    if (given) {
+      efsan_printf(", \"name\": ");
+      efsan_json_string(given);
+    }
     efsan_printf("}");
     first = false;
   }

@@ -269,6 +269,61 @@ void __efsan::FreeForDelete(void *p) {
 
 //===-- Threads -------------------------------------------------------------===//
 
+// The names the program gives its threads (pthread_setname_np,
+// prctl(PR_SET_NAME): at most 15 characters), by thread index, for the
+// reports, as TSan names threads; and each thread's pthread_t, to find the
+// index a pthread_setname_np of another thread names. Mapped on first use.
+static const u32 kMaxThreadNames = 1 << 14;
+struct ThreadNaming {
+  uptr handle;
+  char name[16];
+};
+static ThreadNaming *thread_namings;
+static StaticSpinMutex thread_namings_lock;
+
+static ThreadNaming *NamingOf(u32 thread) {
+  if (thread >= kMaxThreadNames)
+    return nullptr;
+  if (!atomic_load((atomic_uintptr_t *)&thread_namings, memory_order_acquire)) {
+    SpinMutexLock lock(&thread_namings_lock);
+    if (!thread_namings)
+      atomic_store((atomic_uintptr_t *)&thread_namings,
+                   (uptr)MmapNoReserveOrDie(
+                       kMaxThreadNames * sizeof(ThreadNaming), "thread names"),
+                   memory_order_release);
+  }
+  return &thread_namings[thread];
+}
+
+static void RecordThreadHandle(u32 thread, uptr handle) {
+  if (ThreadNaming *naming = NamingOf(thread))
+    atomic_store((atomic_uintptr_t *)&naming->handle, handle,
+                 memory_order_release);
+}
+
+static u32 ThreadIndexOfHandle(uptr handle) {
+  u32 count = efsan_thread_count();
+  for (u32 t = 0; t < count && t < kMaxThreadNames && thread_namings; t++)
+    if (atomic_load((atomic_uintptr_t *)&thread_namings[t].handle,
+                    memory_order_acquire) == handle)
+      return t;
+  return EFSAN_INTERNAL_THREAD;
+}
+
+static void SetThreadName(u32 thread, const char *name) {
+  ThreadNaming *naming = NamingOf(thread);
+  if (!naming || !name)
+    return;
+  internal_strncpy(naming->name, name, sizeof(naming->name) - 1);
+  naming->name[sizeof(naming->name) - 1] = 0;
+}
+
+extern "C" const char *efsan_thread_given_name(u32 thread) {
+  if (thread >= kMaxThreadNames || !thread_namings || !thread_namings[thread].name[0])
+    return nullptr;
+  return thread_namings[thread].name;
+}
+
 DECLARE_REAL(void, exit, int status)
 
 static unsigned thread_exit_key;
@@ -348,10 +403,13 @@ INTERCEPTOR(int, pthread_create, void *thread, void *attr,
   // Counted before it starts, so that the creator exiting right away is
   // never taken for the last thread.
   atomic_fetch_add(&program_threads, 1, memory_order_relaxed);
+  u32 index = start->index;
   int res = REAL(pthread_create)(thread, attr, ThreadTrampoline, start);
   if (res) {
     atomic_fetch_sub(&program_threads, 1, memory_order_relaxed);
     InternalFree(start);
+  } else {
+    RecordThreadHandle(index, *(uptr *)thread);
   }
   return res;
 }
@@ -594,11 +652,12 @@ INTERCEPTOR(void *, shmat, int id, void *addr, int flags) {
   do {                                                                         \
   } while (false)
 #define COMMON_INTERCEPTOR_SET_THREAD_NAME(ctx, name)                          \
-  do {                                                                         \
-  } while (false)
+  SetThreadName(efsan_thread_index, name)
 #define COMMON_INTERCEPTOR_SET_PTHREAD_NAME(ctx, thread, name)                 \
-  do {                                                                         \
-  } while (false)
+  SetThreadName((uptr)(thread) == (uptr)pthread_self()                        \
+                    ? efsan_thread_index                                       \
+                    : ThreadIndexOfHandle((uptr)(thread)),                     \
+                name)
 #define COMMON_INTERCEPTOR_BLOCK_REAL(name) REAL(name)
 // _exit skips atexit handlers, so the report is written here (the
 // interceptor's parameter is named status).

@@ -802,8 +802,13 @@ static const char *object_name(u64 id, u32 *stack_id) {
       return "main thread stack";
     const char *routine =
         efsan_function_name(thread_stacks ? thread_stacks[value].start_routine : 0);
-    efsan_snprintf(buffer, sizeof(buffer), "thread T%llu stack (%s)", value,
-                   routine ? routine : "?");
+    const char *given = efsan_thread_given_name((u32)value);
+    if (given)
+      efsan_snprintf(buffer, sizeof(buffer), "thread T%llu '%s' stack (%s)",
+                     value, given, routine ? routine : "?");
+    else
+      efsan_snprintf(buffer, sizeof(buffer), "thread T%llu stack (%s)", value,
+                     routine ? routine : "?");
     return intern_name(buffer);
   }
   default: {

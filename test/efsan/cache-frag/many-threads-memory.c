@@ -19,7 +19,13 @@
 // RUN: %if taskset %{ env ESAN_OPTIONS=cache_frag_sample_period=1 taskset -c 0 %run %t 2>&1 | FileCheck %s --check-prefix=PINNED %}
 //
 // CHECK-DAG: table: peak RSS within 2x plain + 32 MiB
-// CHECK-DAG: cache-frag lines: {{819[2-9]|82[0-9][0-9]}} records, {{7[0-9][0-9][0-9][0-9]}} thread parts
+// The main thread's part of a line goes back when main has not sampled the
+// line for a second (docs/design/CacheFragModel.md, "Lines whose threads
+// are done: entries given back"), which a slow or loaded machine reaches
+// before the workers get to every line: 8 or 9 parts a record (65,536 parts
+// in 1 run of 20 on an Intel VM, with this session's runtime and the one
+// before it alike).
+// CHECK-DAG: cache-frag lines: {{819[2-9]|82[0-9][0-9]}} records, {{(6[5-9]|7[0-9])[0-9][0-9][0-9]}} thread parts
 // CHECK-DAG: Cache lines tracked in detail: {{819[2-9]|82[0-9][0-9]}};
 // CHECK-NOT: more lines needed tracking
 // PINNED: table: peak RSS within 2x plain + 32 MiB
