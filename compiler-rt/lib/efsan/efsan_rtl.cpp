@@ -992,6 +992,7 @@ void GlueAfterForkInChild() {
   // writing a report would never be released.
   report_lock.Init();
   report_file.mu->Init();
+  SymbolizerAfterForkInChild();
   if (stderr_copy != kInvalidFd) {
     internal_close(stderr_copy);
     stderr_copy = kInvalidFd;
