@@ -81,9 +81,16 @@ static bool IsRuntimeBlock(const void *p) {
   return internal_allocator()->FromPrimary(p);
 }
 
+// The internal allocator fills a whole region with free blocks on the first
+// allocation of each size class, 1 MiB of them: the start-up's dlsym
+// messages, of as many sizes as there are lengths of symbol names, cost a
+// short process a millisecond in page faults. Small blocks are all of one
+// class.
+static const uptr kRuntimeBlockMin = 256;
+
 // glibc's malloc alignment.
 static void *RuntimeAlloc(uptr size, uptr alignment = 16) {
-  return InternalAlloc(size ? size : 1, nullptr, alignment);
+  return InternalAlloc(Max(size, kRuntimeBlockMin), nullptr, alignment);
 }
 
 static void *RuntimeRealloc(void *old, uptr size) {

@@ -15,12 +15,21 @@
 // system calls, not libc's: libc's are intercepted, and the working set
 // would count the runtime's buffers as the program's memory.
 //
+// Answers are kept on disk (the symbol_cache option), one file per build of
+// a module (its GNU build ID, or its path, inode, size and time without
+// one): a server's workers, a test suite's processes and the next run of
+// the same binary find their frames there, and a process whose report the
+// file covers starts no symbolizer at all, which is most of what a short
+// process otherwise pays for its report. A file only grows: each answer is
+// appended with one write(), which concurrent processes do not interleave.
+//
 // Only the llvm-symbolizer protocol is spoken; with another symbolizer
 // (addr2line) or none set, lookups go through sanitizer_common as before.
 //
 //===----------------------------------------------------------------------===//
 #include "efsan_glue.h"
 #include "sanitizer_common/sanitizer_common.h"
+#include "sanitizer_common/sanitizer_dense_map.h"
 #include "sanitizer_common/sanitizer_file.h"
 #include "sanitizer_common/sanitizer_flags.h"
 #include "sanitizer_common/sanitizer_libc.h"
@@ -29,6 +38,8 @@
 #include "sanitizer_common/sanitizer_posix.h"
 #include "sanitizer_common/sanitizer_symbolizer.h"
 #include "sanitizer_common/sanitizer_symbolizer_internal.h"
+
+#include <sys/stat.h>
 
 #include <errno.h>
 #include <fcntl.h>
@@ -47,6 +58,193 @@ const int kMaxStarts = 5;
 struct ErrnoKeeper {
   int saved = errno;
   ~ErrnoKeeper() { errno = saved; }
+};
+
+
+// The cache directory, made if missing; null if there is none to use.
+const char *CacheDirectory() {
+  static char directory[kMaxPathLength];
+  static int state;  // 0: not looked at, 1: usable, 2: none
+  if (state)
+    return state == 1 ? directory : nullptr;
+  state = 2;
+  const char *option = efsan_flags.symbol_cache;
+  if (__efsan::secure_execution || !option || !option[0])
+    return nullptr;
+  InternalScopedString path;
+  if (internal_strcmp(option, "auto")) {
+    path.Append(option);
+  } else if (const char *xdg = GetEnv("XDG_CACHE_HOME"); xdg && xdg[0] == '/') {
+    path.AppendF("%s/efsan/symbols", xdg);
+  } else if (const char *home = GetEnv("HOME"); home && home[0] == '/') {
+    path.AppendF("%s/.cache/efsan/symbols", home);
+  } else {
+    return nullptr;
+  }
+  if (path.length() + 128 >= sizeof(directory))
+    return nullptr;
+  // Each missing component is made, as mkdir -p does.
+  char *p = internal_strncpy(directory, path.data(), sizeof(directory));
+  for (char *slash = p + 1; *slash; slash++) {
+    if (*slash != '/')
+      continue;
+    *slash = 0;
+    syscall(SYS_mkdir, directory, 0755);
+    *slash = '/';
+  }
+  syscall(SYS_mkdir, directory, 0755);
+  if (syscall(SYS_access, directory, W_OK | X_OK) != 0)
+    return nullptr;
+  state = 1;
+  return directory;
+}
+
+// What this process and the processes before it were told of one module.
+class ModuleAnswers {
+ public:
+  ModuleAnswers(const LoadedModule &module) {
+    module_ = internal_strdup(module.full_name());
+    OpenFile(module);
+  }
+
+  bool For(const char *module) const {
+    return !internal_strcmp(module_, module);
+  }
+
+  const char *Find(const char *kind, uptr offset) {
+    auto *entry = answers_.find(Key(kind, offset));
+    return entry ? entry->second : nullptr;
+  }
+
+  // Keeps answer (a symbolizer's, ending with an empty line) here and in
+  // the file.
+  const char *Keep(const char *kind, uptr offset, const char *answer) {
+    const char *kept = internal_strdup(answer);
+    answers_[Key(kind, offset)] = kept;
+    Append(kind, offset, kept);
+    return kept;
+  }
+
+ private:
+  void Append(const char *kind, uptr offset, const char *answer) {
+    if (!file_[0])
+      return;
+    InternalScopedString record;
+    record.AppendF("%s 0x%zx %zu\n%s", kind, offset, internal_strlen(answer),
+                   answer);
+    if (record.length() > kMaxRecord)
+      return;
+    uptr fd = internal_open(file_, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC,
+                            0644);
+    if (internal_iserror(fd))
+      return;
+    internal_write((fd_t)fd, record.data(), record.length());
+    internal_close((fd_t)fd);
+  }
+
+  // Records of this size or less are written whole by one write().
+  static const uptr kMaxRecord = 4096;
+  // A file past this size (a corrupt or runaway one) is not read.
+  static const uptr kMaxFile = 64 << 20;
+
+  static u64 Key(const char *kind, uptr offset) {
+    return ((u64)offset << 1) | (kind[0] == 'D');
+  }
+
+  void OpenFile(const LoadedModule &module) {
+    file_[0] = 0;
+    const char *dir = CacheDirectory();
+    if (!dir)
+      return;
+    InternalScopedString name;
+    name.AppendF("%s/", dir);
+    if (module.uuid_size()) {
+      for (uptr i = 0; i < module.uuid_size(); i++)
+        name.AppendF("%02x", module.uuid()[i]);
+    } else {
+      // No build ID: the file's identity stands in for it.
+      struct stat st;
+      if (internal_iserror(internal_stat(module.full_name(), &st)))
+        return;
+      name.AppendF("%s-%llx-%llx-%llx-%llx.%llx", StripModuleName(module.full_name()),
+                   (unsigned long long)st.st_dev, (unsigned long long)st.st_ino,
+                   (unsigned long long)st.st_size,
+                   (unsigned long long)st.st_mtim.tv_sec,
+                   (unsigned long long)st.st_mtim.tv_nsec);
+    }
+    // The answers differ with these flags.
+    name.AppendF(".%s%s", common_flags()->demangle ? "d" : "",
+                 common_flags()->symbolize_inline_frames ? "i" : "");
+    if (name.length() >= sizeof(file_))
+      return;
+    internal_strncpy(file_, name.data(), sizeof(file_));
+    Load();
+  }
+
+  // Records are "CODE 0x<offset> <length>" or "DATA ...", a newline and
+  // the symbolizer's answer of that length, which ends with an empty line.
+  // A file that is anything else after its last good record (a process
+  // killed in its write, a full disk, a stranger's file) is removed after
+  // it is read: the answers are found again and kept anew.
+  void Load() {
+    char *data = nullptr;
+    uptr size = 0, length = 0;
+    if (!ReadFileToBuffer(file_, &data, &size, &length, kMaxFile))
+      return;
+    const char *at = data, *end = data + length;
+    while (at < end) {
+      const char *kind = nullptr;
+      if (end - at > 7 && !internal_strncmp(at, "CODE 0x", 7))
+        kind = "CODE";
+      else if (end - at > 7 && !internal_strncmp(at, "DATA 0x", 7))
+        kind = "DATA";
+      if (!kind)
+        break;
+      const char *p = at + 7;
+      uptr offset = 0, answer_length = 0;
+      if (!ParseNumber(&p, end, 16, &offset) || p == end || *p++ != ' ' ||
+          !ParseNumber(&p, end, 10, &answer_length) || p == end ||
+          *p++ != '\n')
+        break;
+      if (answer_length < 2 || answer_length > (uptr)(end - p) ||
+          p[answer_length - 1] != '\n' || p[answer_length - 2] != '\n')
+        break;
+      char *kept = (char *)InternalAlloc(answer_length + 1);
+      internal_memcpy(kept, p, answer_length);
+      kept[answer_length] = 0;
+      answers_[Key(kind, offset)] = kept;
+      at = p + answer_length;
+    }
+    UnmapOrDie(data, size);
+    if (at == end)
+      return;
+    internal_unlink(file_);
+    answers_.forEach([this](DenseMap<u64, const char *>::value_type &entry) {
+      Append(entry.first & 1 ? "DATA" : "CODE", entry.first >> 1, entry.second);
+      return true;
+    });
+  }
+
+  // At least one digit of base at *p, up to end.
+  static bool ParseNumber(const char **p, const char *end, int base,
+                          uptr *value) {
+    const char *start = *p;
+    *value = 0;
+    for (; *p < end; ++*p) {
+      char c = **p;
+      int digit = c >= '0' && c <= '9'                 ? c - '0'
+                  : base == 16 && c >= 'a' && c <= 'f' ? c - 'a' + 10
+                                                       : -1;
+      if (digit < 0)
+        break;
+      *value = *value * base + digit;
+    }
+    return *p != start && *p - start <= 16;
+  }
+
+  const char *module_;
+  char file_[kMaxPathLength];
+  DenseMap<u64, const char *> answers_;
 };
 
 class SymbolizerProcess {
@@ -187,6 +385,34 @@ SymbolizerProcess *TheSymbolizer() {
   return symbolizer;
 }
 
+
+// The answers kept for module, read from its cache file the first time.
+ModuleAnswers *AnswersFor(const LoadedModule &module) {
+  static ModuleAnswers *known[256];
+  static uptr count;
+  for (uptr i = 0; i < count; i++)
+    if (known[i]->For(module.full_name()))
+      return known[i];
+  if (count == ARRAY_SIZE(known))
+    return nullptr;
+  void *memory = InternalAlloc(sizeof(ModuleAnswers));
+  return known[count++] = new (memory) ModuleAnswers(module);
+}
+
+// The answer for kind ("CODE" or "DATA") at offset in module: kept, or
+// asked and kept.
+const char *Answer(const char *kind, const LoadedModule &module,
+                   uptr offset) {
+  ModuleAnswers *answers = AnswersFor(module);
+  if (answers)
+    if (const char *kept = answers->Find(kind, offset))
+      return kept;
+  const char *answer = TheSymbolizer()->Ask(kind, module.full_name(), offset);
+  if (answer && answers)
+    return answers->Keep(kind, offset, answer);
+  return answer;
+}
+
 } // namespace
 
 SymbolizedStack *__efsan::SymbolizeCodeAt(uptr pc) {
@@ -199,8 +425,7 @@ SymbolizedStack *__efsan::SymbolizeCodeAt(uptr pc) {
     return stack;
   stack->info.FillModuleInfo(*module);
   SpinMutexLock lock(&symbolizer_mu);
-  if (const char *answer = TheSymbolizer()->Ask(
-          "CODE", stack->info.module, stack->info.module_offset))
+  if (const char *answer = Answer("CODE", *module, stack->info.module_offset))
     ParseSymbolizePCOutput(answer, stack);
   return stack;
 }
@@ -208,16 +433,16 @@ SymbolizedStack *__efsan::SymbolizeCodeAt(uptr pc) {
 bool __efsan::SymbolizeDataAt(uptr addr, DataInfo *info) {
   if (!SpeaksLlvmSymbolizer())
     return Symbolizer::GetOrInit()->SymbolizeData(addr, info);
-  const char *module_name;
-  uptr offset;
-  if (!Symbolizer::GetOrInit()->GetModuleNameAndOffsetForPC(addr, &module_name,
-                                                             &offset))
+  const LoadedModule *module =
+      Symbolizer::GetOrInit()->FindModuleForAddress(addr);
+  if (!module)
     return false;
+  uptr offset = addr - module->base_address();
   info->Clear();
-  info->module = internal_strdup(module_name);
+  info->module = internal_strdup(module->full_name());
   info->module_offset = offset;
   SpinMutexLock lock(&symbolizer_mu);
-  const char *answer = TheSymbolizer()->Ask("DATA", module_name, offset);
+  const char *answer = Answer("DATA", *module, offset);
   if (!answer)
     return false;
   ParseSymbolizeDataOutput(answer, info);

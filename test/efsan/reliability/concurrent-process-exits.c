@@ -1,10 +1,11 @@
 // Sixteen forked children that exit at the same moment each symbolize their
 // own report completely, although their parent had started its symbolizer
-// before it forked (a child once inherited the parent's symbolizer pipe: the
+// before it forked (no symbol cache: every child asks its symbolizer; a
+// child once inherited the parent's symbolizer pipe: the
 // children read each other's answers, lost frames to "Can't read from
 // symbolizer" and could wait forever for an answer a sibling took).
 // RUN: %clang -O1 -g -fsanitize=efficiency-working-set %s -o %t
-// RUN: %run %t > %t.out 2> %t.err
+// RUN: env ESAN_OPTIONS=symbol_cache= %run %t > %t.out 2> %t.err
 // RUN: FileCheck %s --check-prefix=STATUS < %t.out
 // RUN: grep -c "SUMMARY: EfficiencySanitizer: working set" %t.err | FileCheck %s --check-prefix=REPORTS
 // RUN: grep -c "child_work .*concurrent-process-exits.c:[0-9]" %t.err | FileCheck %s --check-prefix=SITES
