@@ -905,7 +905,7 @@ void efsan_ws_report(bool at_exit) {
   }
   u32 num_samples = samples;
   cap_estimates(total);
-  if (!efsan_internal_strcmp(efsan_flags.report_format, "json"))
+  if (efsan_report_json())
     print_json(total, by_kind, num_samples);
   else
     print_text(total, by_kind, num_samples);
