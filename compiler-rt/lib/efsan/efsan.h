@@ -207,6 +207,20 @@ uptr efsan_page_size(void);
 typedef void (*efsan_mapping_visitor)(uptr lo, uptr hi, int prot,
                                       const char *path, void *arg);
 void efsan_for_each_mapping(efsan_mapping_visitor visit, void *arg);
+// The same for the shared mappings only (MAP_SHARED of a file, of anonymous
+// memory or /dev/zero, SysV shm: an 's' in the permissions), with what names
+// their memory in every process that maps it, wherever it is mapped there:
+// the file's device and inode (the kernel's shmem object's for anonymous
+// and SysV memory) and the offset in the file of lo.
+struct efsan_mapping_id {
+  u32 dev_major, dev_minor;
+  u64 inode, offset;
+};
+typedef void (*efsan_shared_mapping_visitor)(uptr lo, uptr hi,
+                                             const struct efsan_mapping_id *id,
+                                             const char *path, void *arg);
+void efsan_for_each_shared_mapping(efsan_shared_mapping_visitor visit,
+                                   void *arg);
 int efsan_getpid(void);
 // Reads at most size - 1 bytes of a (small) file into buffer and ends them
 // with a NUL; returns the length, or -1 if the file cannot be opened.

@@ -630,6 +630,47 @@ extern "C" void efsan_for_each_mapping(efsan_mapping_visitor visit,
   }
 }
 
+// Lines are "lo-hi perms offset major:minor inode [path]".
+extern "C" void efsan_for_each_shared_mapping(efsan_shared_mapping_visitor visit,
+                                              void *arg) {
+  SpinMutexLock lock(&maps_lock);
+  if (!ReadProcMaps())
+    return;
+  char *line = maps_buffer;
+  while (*line) {
+    char *end = line;
+    while (*end && *end != '\n')
+      end++;
+    bool last = !*end;
+    *end = 0;
+    const char *p = line;
+    uptr lo = ParseMapsHex(&p);
+    uptr hi = *p == '-' ? (p++, ParseMapsHex(&p)) : 0;
+    while (*p == ' ')
+      p++;
+    bool shared = p[0] && p[1] && p[2] && p[3] == 's';
+    p = SkipField(p);
+    efsan_mapping_id id;
+    id.offset = ParseMapsHex(&p);
+    p = SkipField(p);
+    id.dev_major = (u32)ParseMapsHex(&p);
+    if (*p == ':')
+      p++;
+    id.dev_minor = (u32)ParseMapsHex(&p);
+    p = SkipField(p);
+    u64 inode = 0;
+    for (; *p >= '0' && *p <= '9'; p++)
+      inode = inode * 10 + (*p - '0');
+    id.inode = inode;
+    p = SkipField(p);
+    if (shared && lo < hi)
+      visit(lo, hi, &id, p, arg);
+    if (last)
+      break;
+    line = end + 1;
+  }
+}
+
 //===-- Locking, threads, time ----------------------------------------------===//
 
 static_assert(sizeof(StaticSpinMutex) <= sizeof(efsan_mutex),

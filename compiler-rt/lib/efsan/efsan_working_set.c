@@ -784,6 +784,8 @@ static void print_json(u64 total, const u64 *by_kind, u32 num_samples) {
                                           : 0);
   efsan_printf(",\n ");
   efsan_ws_phases_print_json();
+  efsan_printf(",\n ");
+  efsan_ws_shared_print_json();
   efsan_printf(",\n \"sample_period_ms\": %d, \"samples\": %u, \"snapshot_step\": "
                "%d, \"snapshot_history\": %u,\n \"sampler_cpu_ms\": "
                "%llu.%03llu, \"sampler_max_cpu\": %d, "

@@ -159,6 +159,12 @@ void efsan_ws_phases_print_text(void);
 void efsan_ws_phases_print_json(void);
 void efsan_ws_phases_fork_child(void);
 
+//===-- Shared mappings (efsan_ws_shared.c) --------------------------------===//
+// Prints "shared_mappings": [...]: the lines of each shared mapping this
+// process touched, by the mapping's device, inode and offset (no separator
+// around it).
+void efsan_ws_shared_print_json(void);
+
 //===-- The timeline (efsan_ws_timeline.c) ---------------------------------===//
 // Working set by object per period of the first level of >= 100 ms, and
 // lines reused across sample periods. Set while the timeline is on: the
