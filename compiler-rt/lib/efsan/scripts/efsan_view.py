@@ -82,7 +82,8 @@ def write_output(path, text):
 
 def main(argv=None):
     ap = Parser(prog=PROG, description="Pictures of EfficiencySanitizer JSON reports "
-                "(ESAN_OPTIONS=report_format=json): an HTML page, a Perfetto trace, or the difference of two runs.",
+                "(ESAN_OPTIONS=report_format=json): an HTML page, a Perfetto trace, the difference of two runs, "
+                "or a process tree's reports merged into one.",
                 epilog="examples:\n  efsan-view report.json -o report.html\n"
                        "  efsan-view --perfetto report.json -o trace.json\n"
                        "  efsan-view --diff before.json after.json -o diff.html\n"
