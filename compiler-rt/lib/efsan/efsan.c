@@ -180,10 +180,12 @@ static void print_tree_line(void) {
       !tree.descendant_reports)
     return;
   u32 n = tree.descendant_reports;
+  // Text reports in log files: the merge needs them as JSON.
   if (tree.log_path)
     efsan_report_line("EfficiencySanitizer: %u process%s started by this one "
-                      "reported so far, in %s.PID files (merge them: "
-                      "efsan-view --merge %s.*)\n",
+                      "reported so far, in %s.PID files (with "
+                      "report_format=json, efsan-view --merge %s.* merges "
+                      "them)\n",
                       n, n == 1 ? "" : "es", tree.log_path, tree.log_path);
   else
     efsan_report_line("EfficiencySanitizer: %u process%s started by this one "

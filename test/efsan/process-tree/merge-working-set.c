@@ -48,3 +48,21 @@
 // RUN:   "structure('mapping', '/dev/zero (deleted)')['lines'] == 192" \
 // RUN:   | FileCheck %s --check-prefix=JSON
 // JSON: merged ok: working-set of 4 processes
+//
+// With log_path every process writes log_path.PID, as before; the root
+// counts them. As JSON they merge alike (P.PID.N, a report while a process
+// ran, would go with P.PID in the glob and is left out).
+// RUN: rm -rf %t.logs && mkdir %t.logs
+// RUN: env ESAN_OPTIONS=log_path=%t.logs/r %run %t
+// RUN: ls %t.logs | count 4
+// RUN: cat %t.logs/r.* | FileCheck %s --check-prefix=LOG
+// LOG: EfficiencySanitizer: 3 processes started by this one reported so far, in {{.*}}/r.PID files (with report_format=json, efsan-view --merge {{.*}}/r.* merges them)
+// RUN: rm -rf %t.logs && mkdir %t.logs
+// RUN: env ESAN_OPTIONS=log_path=%t.logs/r:report_format=json %run %t
+// RUN: ls %t.logs | count 4
+// RUN: %python -c "import glob, shutil, sys; f = sorted(glob.glob(sys.argv[1] + '.*'))[0]; shutil.copy(f, f + '.1')" %t.logs/r
+// RUN: %efsan_view --merge %t.logs/r.* -o %t.log-merged.json
+// RUN: %python %S/Inputs/check_merged.py %t.log-merged.json %t.logs/r \
+// RUN:   "merged['total']['shared_lines'] == 192 and merged['total']['overlap_lines'] == 32" \
+// RUN:   "merged['process_tree']['root_pid'] in [p['pid'] for p in merged['processes']]" \
+// RUN:   | FileCheck %s --check-prefix=JSON

@@ -1,9 +1,10 @@
 """Checks a merged report (efsan-view --merge --format json) against the
 per-process reports it was made from and against expressions.
 
-usage: check_merged.py MERGED.json DIR EXPR...
+usage: check_merged.py MERGED.json DIR|LOG_PREFIX EXPR...
 
-Always checked, from the per-process reports in DIR (PID.json) alone: the
+Always checked, from the per-process reports in DIR (PID.json), or the
+files LOG_PREFIX.PID of log_path=LOG_PREFIX, alone: the
 processes are theirs; for the working set, the lines summed are their
 totals added up, and the lines counted once are the summed ones less what
 the shared mappings' lines counted more than once (their summed less their
@@ -25,8 +26,14 @@ import sys
 def main():
     merged = json.load(open(sys.argv[1]))
     directory = sys.argv[2]
-    reports = [json.load(open(os.path.join(directory, n)))
-               for n in sorted(os.listdir(directory)) if re.fullmatch(r"[0-9]+\.json", n)]
+    if os.path.isdir(directory):
+        paths = [os.path.join(directory, n) for n in sorted(os.listdir(directory))
+                 if re.fullmatch(r"[0-9]+\.json", n)]
+    else:
+        folder, base = os.path.split(directory)
+        paths = [os.path.join(folder, n) for n in sorted(os.listdir(folder))
+                 if re.fullmatch(re.escape(base) + r"\.[0-9]+", n)]
+    reports = [json.load(open(p)) for p in paths]
     problems = []
 
     def expect(ok, what):

@@ -51,9 +51,15 @@ def _load(path):
 def load_inputs(paths):
     """[(report, file)] of the directories' PID.json files (the reports at
     exit; PID.N.json, written while a process ran, are left out) and of
-    the files named."""
+    the files named (but P.PID.N beside P.PID)."""
     items = []
+    # log_path=P: P.PID.N, a report written while the process ran, goes
+    # with P.PID, its report at exit, in a glob like P.*.
+    given = set(paths)
     for path in paths:
+        m = re.match(r"^(.*\.[0-9]+)\.[0-9]+$", path)
+        if m and m.group(1) in given:
+            continue
         if path != "-" and os.path.isdir(path):
             try:
                 names = sorted((n for n in os.listdir(path) if EXIT_REPORT.match(n)),
