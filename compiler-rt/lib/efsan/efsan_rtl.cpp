@@ -232,7 +232,6 @@ static void WriteReportText(const char *text) {
     WriteToStartupStderr(text, length);
 }
 
-
 // Before anything is printed (option errors included).
 static void RecordStartupStdio() {
   startup_stderr = IdentityOf(kStderrFd);
@@ -402,7 +401,8 @@ extern "C" void efsan_report_line(const char *format, ...) {
 // a report into a file of its own, they go to stderr, so that the report
 // files hold nothing but their JSON documents.
 static void PrintDiagnosticLine(const char *text) {
-  if (!writes_own_report && internal_strcmp(efsan_flags.report_format, "json")) {
+  if (!writes_own_report &&
+      internal_strcmp(efsan_flags.report_format, "json")) {
     PrintReportLine(text);
     return;
   }
@@ -631,8 +631,8 @@ extern "C" void efsan_for_each_mapping(efsan_mapping_visitor visit,
 }
 
 // Lines are "lo-hi perms offset major:minor inode [path]".
-extern "C" void efsan_for_each_shared_mapping(efsan_shared_mapping_visitor visit,
-                                              void *arg) {
+extern "C" void
+efsan_for_each_shared_mapping(efsan_shared_mapping_visitor visit, void *arg) {
   SpinMutexLock lock(&maps_lock);
   if (!ReadProcMaps())
     return;

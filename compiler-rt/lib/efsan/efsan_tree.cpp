@@ -96,8 +96,8 @@ static void DefaultTreeDir(int pid) {
   while (length > 1 && tmp[length - 1] == '/')
     length--;
   const char *program = GetProcessName();
-  internal_snprintf(tree_dir, sizeof(tree_dir), "%.*s/efsan.%s.%d",
-                    (int)length, tmp, program ? program : "program", pid);
+  internal_snprintf(tree_dir, sizeof(tree_dir), "%.*s/efsan.%s.%d", (int)length,
+                    tmp, program ? program : "program", pid);
 }
 
 void InitializeProcessTree() {
@@ -119,8 +119,8 @@ void InitializeProcessTree() {
   }
   root_pid = pid;
   DefaultTreeDir(pid);
-  internal_snprintf(tree_variable, sizeof(tree_variable), "%s=%d:%s",
-                    kTreeEnv, pid, tree_dir);
+  internal_snprintf(tree_variable, sizeof(tree_variable), "%s=%d:%s", kTreeEnv,
+                    pid, tree_dir);
 }
 
 // environ is null while .preinit_array runs (libc sets it up after): this
@@ -189,13 +189,13 @@ int OpenTreeReport(u32 sequence, char *name, uptr size) {
     return -err;
   }
   if (sequence)
-    internal_snprintf(name, size, "%s/%d.%u.json", tree_dir, (int)internal_getpid(),
-                      sequence);
+    internal_snprintf(name, size, "%s/%d.%u.json", tree_dir,
+                      (int)internal_getpid(), sequence);
   else
-    internal_snprintf(name, size, "%s/%d.json", tree_dir, (int)internal_getpid());
-  uptr fd = internal_open(name, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC |
-                                    O_NOFOLLOW,
-                          0600);
+    internal_snprintf(name, size, "%s/%d.json", tree_dir,
+                      (int)internal_getpid());
+  uptr fd = internal_open(
+      name, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOFOLLOW, 0600);
   int err;
   if (internal_iserror(fd, &err))
     return -err;
@@ -248,13 +248,11 @@ static bool IsDescendantReport(const char *name, const char *prefix) {
     count = length - 5;
   } else {
     uptr p = internal_strlen(prefix);
-    if (length <= p + 1 || internal_strncmp(name, prefix, p) ||
-        name[p] != '.')
+    if (length <= p + 1 || internal_strncmp(name, prefix, p) || name[p] != '.')
       return false;
     const char *suffix = common_flags()->log_suffix;
     uptr s = suffix ? internal_strlen(suffix) : 0;
-    if (s && (length < p + 1 + s ||
-              internal_strcmp(name + length - s, suffix)))
+    if (s && (length < p + 1 + s || internal_strcmp(name + length - s, suffix)))
       return false;
     const char *rest = name + p + 1;
     uptr rest_length = length - p - 1 - s;
@@ -282,8 +280,8 @@ static u32 CountIn(const char *dir, const char *prefix) {
   char buffer[4096];
   char path[kMaxPathLength];
   for (;;) {
-    long n = RawSyscall3(SYS_getdents64, (long)fd, (long)buffer,
-                         sizeof(buffer));
+    long n =
+        RawSyscall3(SYS_getdents64, (long)fd, (long)buffer, sizeof(buffer));
     if (n <= 0)
       break;
     for (uptr at = 0; at < (uptr)n;) {

@@ -159,7 +159,7 @@ void efsan_ws_phases_print_text(void);
 void efsan_ws_phases_print_json(void);
 void efsan_ws_phases_fork_child(void);
 
-//===-- Shared mappings (efsan_ws_shared.c) --------------------------------===//
+//===-- Shared mappings (efsan_ws_shared.c) -------------------------------===//
 // Prints "shared_mappings": [...]: the lines of each shared mapping this
 // process touched, by the mapping's device, inode and offset (no separator
 // around it).

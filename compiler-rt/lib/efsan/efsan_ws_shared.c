@@ -68,9 +68,10 @@ static void print_header(struct ranges *r, bool first_mapping) {
   // As the objects list names a mapping (a file's path; shared anonymous
   // memory is the kernel's "/dev/zero (deleted)").
   efsan_json_string(m->path[0] ? m->path : "anonymous memory");
-  efsan_printf(", \"device\": \"%02x:%02x\", \"inode\": %llu, \"offset\": %llu, "
-               "\"ranges\": [",
-               m->id.dev_major, m->id.dev_minor, m->id.inode, m->id.offset);
+  efsan_printf(
+      ", \"device\": \"%02x:%02x\", \"inode\": %llu, \"offset\": %llu, "
+      "\"ranges\": [",
+      m->id.dev_major, m->id.dev_minor, m->id.inode, m->id.offset);
 }
 
 static void close_range(struct ranges *r) {
