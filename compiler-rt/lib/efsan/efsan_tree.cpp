@@ -134,8 +134,13 @@ void ExportProcessTree() {
   uptr n = 0;
   while (environ[n])
     n++;
-  uptr bytes = RoundUpTo((n + 2) * sizeof(char *), GetPageSizeCached());
-  char **copy = (char **)MmapOrDie(bytes, "efsan environ");
+  // Most environments fit the static array: no system call at start-up.
+  static char *small[512];
+  char **copy = small;
+  if (n + 2 > sizeof(small) / sizeof(small[0]))
+    copy = (char **)MmapOrDie(
+        RoundUpTo((n + 2) * sizeof(char *), GetPageSizeCached()),
+        "efsan environ");
   uptr used = 0;
   uptr name_length = sizeof(kTreeEnv) - 1;
   for (uptr i = 0; i < n; i++)
