@@ -161,6 +161,10 @@ int efsan_snprintf(char *buffer, uptr length, const char *format, ...)
 // should not end in a newline) to stderr and exits with status 1.
 void efsan_fatal(const char *format, ...)
     __attribute__((noreturn, format(printf, 1, 2)));
+// Prints "==PID==EfficiencySanitizer: WARNING: <message>" (one line, the
+// format without a newline) to stderr whatever log_path says: a misuse of
+// the interface the program should hear of, outside any report.
+void efsan_warn(const char *format, ...) __attribute__((format(printf, 1, 2)));
 // Prints only when verbosity >= level, prefixed like efsan_report_line.
 void efsan_vreport(int level, const char *format, ...)
     __attribute__((format(printf, 2, 3)));

@@ -327,8 +327,8 @@ static void cf_heap_object(const struct cf_line_object *lo,
 // record's, which are summed without one), else a block the record noted
 // there (freed since: the same site's blocks at one address are one entry),
 // else a global or a thread stack by address.
-static void cf_object_of_shape(const struct cf_view_shape *s, uptr address,
-                               struct cf_object *o) {
+static void cf_held_object(const struct cf_view_shape *s, uptr address,
+                           struct cf_object *o) {
   efsan_internal_memset(o, 0, sizeof(*o));
   struct efsan_heap_block block;
   if (s->object) {
@@ -378,8 +378,28 @@ static void cf_object_of_shape(const struct cf_view_shape *s, uptr address,
   o->start = address;
 }
 
+// Names do not depend on when the byte was accessed: the program's name
+// of the range at report time, whatever object holds the byte.
+static void cf_name_object(uptr address, struct cf_object *o) {
+  struct efsan_named_range range;
+  if (!efsan_names_find(address, address + 1, &range))
+    return;
+  o->range_name = efsan_name_text(range.name);
+  o->range_in = efsan_name_mapping(range.name);
+  o->range_start = range.lo;
+  o->range_size = range.hi - range.lo;
+}
+
+static void cf_object_of_shape(const struct cf_view_shape *s, uptr address,
+                               struct cf_object *o) {
+  cf_held_object(s, address, o);
+  cf_name_object(address, o);
+}
+
 static bool cf_same_object(const struct cf_object *a, const struct cf_object *b) {
-  if (a->kind != b->kind)
+  // Two named parts of one mapping (or block) are two objects.
+  if (a->kind != b->kind || a->range_name != b->range_name ||
+      a->range_start != b->range_start)
     return false;
   if (a->kind == CF_OBJECT_STACK)
     return a->thread == b->thread;
@@ -597,7 +617,11 @@ static void cf_describe_object(char *buffer, uptr length,
                    object->thread);
     return;
   default:
-    efsan_snprintf(buffer, length, "the data");
+    if (object->range_name)
+      efsan_snprintf(buffer, length, "the named range \"%s\"",
+                     object->range_name);
+    else
+      efsan_snprintf(buffer, length, "the data");
     return;
   }
 }
@@ -725,19 +749,15 @@ u32 cf_writers(u32 view_count, bool *shared_bytes) {
   return writers;
 }
 
-// Separate heap blocks that the allocator placed on one line, each written
-// by one thread of its own (Hoard's cache-scratch: small blocks allocated
-// one after the other, then handed to threads): the layout is the
-// allocator's, so the fix is in each allocation. Names up to two of them.
-static bool cf_blocks_side_by_side(const struct cf_objects *objects,
-                                   u32 view_count, char *sites, uptr length) {
+// Whether the objects are two or more, each written by one thread of its
+// own.
+static bool cf_one_writer_each(const struct cf_objects *objects,
+                               u32 view_count) {
   if (objects->count < 2)
     return false;
   u32 writer_of[CF_MAX_OBJECTS];
   for (u32 i = 0; i < objects->count; i++) {
     const struct cf_object *o = &objects->objects[i];
-    if (o->kind != CF_OBJECT_HEAP)
-      return false;
     u32 writers = 0;
     for (u32 v = 0; v < view_count; v++) {
       u64 mine[2];
@@ -753,6 +773,20 @@ static bool cf_blocks_side_by_side(const struct cf_objects *objects,
       if (writer_of[j] == writer_of[i])
         return false;
   }
+  return true;
+}
+
+// Separate heap blocks that the allocator placed on one line, each written
+// by one thread of its own (Hoard's cache-scratch: small blocks allocated
+// one after the other, then handed to threads): the layout is the
+// allocator's, so the fix is in each allocation. Names up to two of them.
+static bool cf_blocks_side_by_side(const struct cf_objects *objects,
+                                   u32 view_count, char *sites, uptr length) {
+  for (u32 i = 0; i < objects->count; i++)
+    if (objects->objects[i].kind != CF_OBJECT_HEAP)
+      return false;
+  if (!cf_one_writer_each(objects, view_count))
+    return false;
   uptr at = 0;
   for (u32 i = 0; i < objects->count && i < 2 && at < length; i++) {
     struct efsan_frame frame;
@@ -764,6 +798,25 @@ static bool cf_blocks_side_by_side(const struct cf_objects *objects,
       at += efsan_snprintf(sites + at, length - at, "%s%zu bytes", i ? " and " : "",
                            o->size);
   }
+  return true;
+}
+
+// Parts of memory the program named (a shared segment carved into parts),
+// neither a heap block nor a global, that lie on one line, each written by
+// one thread of its own: the fix is where the parts are laid out. Names up
+// to two of them.
+static bool cf_ranges_side_by_side(const struct cf_objects *objects,
+                                   u32 view_count, char *names, uptr length) {
+  for (u32 i = 0; i < objects->count; i++)
+    if (!objects->objects[i].range_name || cf_bounded(&objects->objects[i]))
+      return false;
+  if (!cf_one_writer_each(objects, view_count))
+    return false;
+  uptr at = 0;
+  for (u32 i = 0; i < objects->count && i < 2 && at < length; i++)
+    at += efsan_snprintf(names + at, length - at, "%s\"%s\", %zu bytes",
+                         i ? " and " : "", objects->objects[i].range_name,
+                         objects->objects[i].range_size);
   return true;
 }
 
@@ -819,6 +872,15 @@ void cf_suggest(char *buffer, uptr length, const struct cf_finding *f,
   uptr at = 0;
   char sites[384];
   if (f->kind == CF_FALSE_SHARING &&
+      cf_ranges_side_by_side(objects, view_count, sites, sizeof(sites))) {
+    at = efsan_snprintf(buffer, length,
+                        "each thread writes a named range of its own, and "
+                        "the ranges lie on one cache line (%s%s): start "
+                        "each one on a 64-byte boundary and round its size "
+                        "up to a multiple of 64 bytes where the memory is "
+                        "carved up; the ranges' contents need no change",
+                        sites, objects->count > 2 ? ", ..." : "");
+  } else if (f->kind == CF_FALSE_SHARING &&
       cf_blocks_side_by_side(objects, view_count, sites, sizeof(sites))) {
     at = efsan_snprintf(buffer, length,
                         "each thread writes a heap block of its own, and the "
@@ -941,9 +1003,10 @@ u32 cf_line_map(const struct cf_finding *f, u32 view_count,
         if (cf_byte_set(cf_views[v].shapes[k].bytes, b))
           any = &cf_views[v].shapes[k];
     if (any)
-      cf_object_of_shape(any, f->address + b, &object);
+      cf_held_object(any, f->address + b, &object);
     if (!cf_bounded(&object))
       object.start = 0;
+    cf_name_object(f->address + b, &object);
     // A new member starts a new range (pahole-like).
     uptr member_start = (uptr)-1;
     char unused[128];
@@ -954,6 +1017,8 @@ u32 cf_line_map(const struct cf_finding *f, u32 view_count,
     if (last && last->readers == readers && last->writers == writers &&
         last->object.kind == object.kind && last->object.start == object.start &&
         last->object.serial == object.serial &&
+        last->object.range_start == object.range_start &&
+        last->object.range_name == object.range_name &&
         last->member_start == member_start) {
       last->length++;
       continue;

@@ -95,6 +95,12 @@ struct cf_object {
   // turn (1: this one alone), each judged on its own.
   u32 allocations;
   u32 thread;       // stack only
+  // The range the program named (__efsan_name_range) that holds the
+  // object's bytes on the line (two ranges make two objects): its name
+  // (null if none), its bounds, and the path of the mapping it was named in
+  // ("": anonymous; null: not in a mapping).
+  const char *range_name, *range_in;
+  uptr range_start, range_size;
   double invalidations; // caused by writes to its bytes
   u64 bytes[2];         // its contended bytes (bit i: finding address + i)
 };

@@ -89,6 +89,10 @@ static void cf_print_text_line_map(const struct cf_finding *f, u32 view_count) {
       else
         efsan_snprintf(object, sizeof(object), "heap+%zu..%zu", start,
                        start + r->length - 1);
+    } else if (r->object.range_name) {
+      uptr start = f->address + r->offset - r->object.range_start;
+      efsan_snprintf(object, sizeof(object), "\"%s\"+%zu..%zu",
+                     r->object.range_name, start, start + r->length - 1);
     } else if (r->object.kind == CF_OBJECT_STACK) {
       efsan_snprintf(object, sizeof(object), "stack of T%u", r->object.thread);
     }
@@ -117,29 +121,49 @@ static void cf_print_text_object(const struct cf_finding *f,
   else if (*bytes)
     efsan_snprintf(contended, sizeof(contended), "; written bytes%s: %s",
                    cf_bounded(o) ? "" : " (line offsets)", bytes);
+  // A heap block, global or stack in a range the program named is shown as
+  // itself, in that range.
+  char named[EFSAN_MAX_RANGE_NAME + 128] = "";
+  if (o->range_name && o->kind != CF_OBJECT_UNKNOWN)
+    efsan_snprintf(named, sizeof(named),
+                   ", in the named range \"%s\" at 0x%zx, size %zu",
+                   o->range_name, o->range_start, o->range_size);
   switch (o->kind) {
   case CF_OBJECT_GLOBAL:
-    efsan_report_line("  object: global '%s' at 0x%zx, size %zu%s\n", o->name,
-                      o->start, o->size, contended);
+    efsan_report_line("  object: global '%s' at 0x%zx, size %zu%s%s\n",
+                      o->name, o->start, o->size, named, contended);
     break;
   case CF_OBJECT_HEAP:
     if (o->allocations > 1)
       efsan_report_line("  object: heap object at 0x%zx, size %zu, allocated "
-                        "there %u times (sharing is judged within each)%s; "
+                        "there %u times (sharing is judged within each)%s%s; "
                         "allocated at:\n",
-                        o->start, o->size, o->allocations, contended);
+                        o->start, o->size, o->allocations, named, contended);
     else
-      efsan_report_line("  object: heap object at 0x%zx, size %zu%s; "
+      efsan_report_line("  object: heap object at 0x%zx, size %zu%s%s; "
                         "allocated at:\n",
-                        o->start, o->size, contended);
+                        o->start, o->size, named, contended);
     cf_print_stack(o->stack_id, "    ", "allocation");
     break;
   case CF_OBJECT_STACK:
     efsan_report_line("  object: on the stack of thread T%u (first byte at "
-                      "0x%zx)%s\n",
-                      o->thread, o->start, contended);
+                      "0x%zx)%s%s\n",
+                      o->thread, o->start, named, contended);
     break;
   default:
+    // Mapped memory the program named: the main use (a shared segment
+    // carved into parts).
+    if (o->range_name) {
+      efsan_report_line("  object: named range \"%s\" at 0x%zx, size %zu%s%s "
+                        "(first byte at 0x%zx)%s\n",
+                        o->range_name, o->range_start, o->range_size,
+                        o->range_in ? ", in " : "",
+                        o->range_in ? (o->range_in[0] ? o->range_in
+                                                      : "anonymous memory")
+                                    : "",
+                        o->start, contended);
+      break;
+    }
     efsan_report_line("  object: unknown: not a heap object, global or stack "
                       "(first byte at 0x%zx)%s\n",
                       o->start, contended);
@@ -502,6 +526,23 @@ static void cf_print_text_structs(struct cf_struct_usage *u, uptr n,
 
 //===-- JSON --------------------------------------------------------------===//
 
+// The range the program named that holds the object's first byte, as a key
+// after the others: "named_range": {"name", "address", "size", "mapping"};
+// nothing outside named ranges.
+static void cf_print_json_named_range(const struct cf_object *o) {
+  if (!o->range_name)
+    return;
+  efsan_printf(", \"named_range\": {\"name\": ");
+  efsan_json_string(o->range_name);
+  efsan_printf(", \"address\": %zu, \"size\": %zu, \"mapping\": ",
+               o->range_start, o->range_size);
+  if (o->range_in)
+    efsan_json_string(o->range_in);
+  else
+    efsan_printf("null");
+  efsan_printf("}");
+}
+
 // A stack as a list of {function, file, line}.
 static void cf_print_json_object(const struct cf_finding *f,
                                  const struct cf_object *o) {
@@ -521,6 +562,7 @@ static void cf_print_json_object(const struct cf_finding *f,
                  o->allocations);
     efsan_json_stack(o->stack_id);
   }
+  cf_print_json_named_range(o);
   // Contended bytes as [first, last] pairs, in the object for bounded
   // objects, in the line otherwise.
   long delta = cf_bounded(o) ? cf_object_delta(f, o) : 0;
@@ -688,6 +730,7 @@ static void cf_print_json_finding(const struct cf_finding *f, bool last) {
       efsan_printf("%s\"%s\": ", kind ? ", " : "", kind ? "writers" : "readers");
       cf_print_json_view_threads(kind ? r->writers : r->readers, view_count);
     }
+    cf_print_json_named_range(&r->object);
     efsan_printf("}");
   }
   // The named members on the line and who used them.

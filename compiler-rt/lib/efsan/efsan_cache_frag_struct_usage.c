@@ -162,15 +162,21 @@ static bool cf_starts_with(const char *s, const char *prefix) {
 }
 
 // The C++ library's types and lambdas: a user cannot change their layout,
-// and a small C++ program's report would be mostly them.
+// and a small C++ program's report would be mostly them. Told only by
+// what a C type cannot be called, so that no C struct is ever one, whatever
+// its tag (struct _MdfdVec, struct anon): a name qualified in the library's
+// namespaces (C has no "::"), or a lambda's closure type, which clang calls
+// "class.anon" (C types are never "class.") or "(lambda at ...)".
 static bool cf_library_struct(const char *name) {
-  if (cf_starts_with(name, "struct.") || cf_starts_with(name, "class.") ||
+  bool llvm_class = cf_starts_with(name, "class.");
+  if (cf_starts_with(name, "struct.") || llvm_class ||
       cf_starts_with(name, "union."))
     name = name[0] == 'u' ? name + 6 : name[0] == 's' ? name + 7 : name + 6;
   if (cf_starts_with(name, "std::") || cf_starts_with(name, "__gnu_cxx::") ||
-      cf_starts_with(name, "__cxxabiv1::") || cf_starts_with(name, "_ZTS") ||
-      !efsan_internal_strcmp(name, "anon") || cf_starts_with(name, "anon.") ||
-      cf_starts_with(name, "(lambda"))
+      cf_starts_with(name, "__cxxabiv1::") || cf_starts_with(name, "(lambda"))
+    return true;
+  if (llvm_class &&
+      (!efsan_internal_strcmp(name, "anon") || cf_starts_with(name, "anon.")))
     return true;
   for (const char *p = name; *p; p++)
     if (cf_starts_with(p, "(lambda at ") || cf_starts_with(p, "::(anonymous class)"))

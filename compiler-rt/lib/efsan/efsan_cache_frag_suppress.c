@@ -4,7 +4,7 @@
 // file hides (docs/CacheFrag.md, "Suppressions"). A finding of kind T
 // (false_sharing, true_sharing, predicted_false_sharing) is suppressed when a
 // suppression of type T matches one of the names the report gives it: a
-// global object's name, a function or source file of a heap object's
+// named range's name (__efsan_name_range), a global object's name, a function or source file of a heap object's
 // allocation stack (the frames the report prints), or a function or source
 // file of one of its access sites. A struct type is suppressed when a
 // "struct:" suppression matches its name as the report prints it. The file
@@ -34,6 +34,8 @@ static bool cf_frame_suppressed(enum efsan_suppression_type type,
 
 static bool cf_object_suppressed(enum efsan_suppression_type type,
                                  const struct cf_object *o) {
+  if (efsan_suppressed_name(type, o->range_name))
+    return true;
   if (o->kind == CF_OBJECT_GLOBAL)
     return efsan_suppressed_name(type, o->name);
   if (o->kind != CF_OBJECT_HEAP || !o->stack_id)

@@ -9,6 +9,7 @@
 
 #include "efsan.h"
 #include "sanitizer_common/sanitizer_internal_defs.h"
+#include "sanitizer_common/sanitizer_symbolizer.h"
 
 // UBSan's handlers live in the efsan runtime (efsan_ubsan.cpp); they are set
 // up once ESAN_OPTIONS has set the common flags.
@@ -67,6 +68,14 @@ void InitializeSuppressions();
 // A system call without libc: no interceptor, and the program's errno stays
 // as it was. Returns -errno on failure.
 long RawSyscall3(long nr, long a, long b, long c);
+// The functions, files and lines at a code address (innermost inlined frame
+// first) and the global at a data address, asked of this process's own
+// llvm-symbolizer (efsan_symbolizer_process.cpp): never one a forked child
+// shares with its parent.
+__sanitizer::SymbolizedStack *SymbolizeCodeAt(__sanitizer::uptr pc);
+bool SymbolizeDataAt(__sanitizer::uptr addr, __sanitizer::DataInfo *info);
+// In a forked child: a lookup another thread was making at fork is over.
+void SymbolizerAfterForkInChild();
 // A regular file with an execute bit (a symbolizer to run).
 bool IsExecutableFile(const char *path);
 void InitializeInterceptors();

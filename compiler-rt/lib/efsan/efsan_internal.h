@@ -90,6 +90,30 @@ uptr efsan_regions_snapshot(struct efsan_region **out, uptr *capacity);
 void efsan_regions_lock(void);
 void efsan_regions_unlock(void);
 
+//===-- Named ranges (efsan_names.c) ---------------------------------------===//
+// Names the program gave ranges of its memory (__efsan_name_range): sorted,
+// disjoint ranges, each with the number of its name. Numbers stay the same
+// for the life of the process (and in a forked child).
+struct efsan_named_range {
+  uptr lo, hi;
+  u32 name;
+};
+// Longer names are cut, ending in "...".
+#define EFSAN_MAX_RANGE_NAME 255
+// Names [addr, addr + size), replacing the names of what it overlaps; a
+// null or empty name takes the names away.
+void efsan_names_set(uptr addr, uptr size, const char *name);
+// Copies the ranges into *out (reallocated as needed, efsan_mmap memory);
+// returns their number.
+uptr efsan_names_snapshot(struct efsan_named_range **out, uptr *capacity);
+// The first named range that overlaps [lo, hi), if any.
+bool efsan_names_find(uptr lo, uptr hi, struct efsan_named_range *found);
+// The text of a name, and the path of the mapping it was given in ("" for
+// anonymous memory; null if it was not given in a mapping: heap, stack,
+// or an address nothing was mapped at). Both live as long as the process.
+const char *efsan_name_text(u32 name);
+const char *efsan_name_mapping(u32 name);
+
 //===-- Heap blocks (efsan_heap.c) -----------------------------------------===//
 struct efsan_heap_block {
   uptr start, size;

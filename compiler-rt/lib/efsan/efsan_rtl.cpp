@@ -443,6 +443,18 @@ extern "C" void efsan_fatal(const char *format, ...) {
   Die();
 }
 
+extern "C" void efsan_warn(const char *format, ...) {
+  va_list args;
+  va_start(args, format);
+  FormatAndPrint(format, args, [](const char *text) {
+    InternalScopedString line;
+    line.AppendF("==%zu==EfficiencySanitizer: WARNING: %s\n",
+                 internal_getpid(), text);
+    WriteToStartupStderr(line.data(), line.length());
+  });
+  va_end(args);
+}
+
 extern "C" int efsan_verbosity(void) { return Verbosity(); }
 extern "C" int efsan_exitcode(void) { return common_flags()->exitcode; }
 
@@ -1077,6 +1089,7 @@ void GlueAfterForkInChild() {
   // writing a report would never be released.
   report_lock.Init();
   report_file.mu->Init();
+  SymbolizerAfterForkInChild();
   if (stderr_copy != kInvalidFd) {
     internal_close(stderr_copy);
     stderr_copy = kInvalidFd;

@@ -199,7 +199,7 @@ static uptr LeadingCxxLibraryFrames(const StackTrace &stack) {
   for (uptr i = 0; i < stack.size; i++) {
     uptr pc = StackTrace::GetPreviousInstructionPc(stack.trace[i]);
     FirstLookupLimit limit;
-    SymbolizedStackHolder holder(Symbolizer::GetOrInit()->SymbolizePC(pc));
+    SymbolizedStackHolder holder(SymbolizeCodeAt(pc));
     const SymbolizedStack *frame = holder.get();
     if (!frame)
       return 0;
@@ -307,7 +307,7 @@ static uptr SymbolizeCode(uptr pc, struct efsan_frame *frames, uptr max_frames,
                           uptr *skip) {
   uptr count = 0;
   FirstLookupLimit limit;
-  SymbolizedStackHolder holder(Symbolizer::GetOrInit()->SymbolizePC(pc));
+  SymbolizedStackHolder holder(SymbolizeCodeAt(pc));
   const SymbolizedStack *frame = holder.get();
   if (!frame) {
     AddressInfo none;
@@ -589,7 +589,7 @@ extern "C" bool efsan_symbolize_global(uptr addr, const char **name,
     return true;
   DataInfo info;
   FirstLookupLimit limit;
-  if (!Symbolizer::GetOrInit()->SymbolizeData(addr, &info) || !info.name)
+  if (!SymbolizeDataAt(addr, &info) || !info.name)
     return false;
   *name = Intern(info.name);
   *start = info.start;

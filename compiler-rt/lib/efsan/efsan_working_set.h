@@ -125,11 +125,16 @@ void efsan_ws_objects_for_each_count(struct efsan_ws_objects *tally,
                                      void (*visit)(u64 id, u64 lines, void *arg),
                                      void *arg);
 const char *efsan_ws_object_name(u64 id, int *kind, u32 *stack_id);
+// The name the program gave the object's range (__efsan_name_range), or
+// null; and its JSON key after the object's name (nothing for null).
+const char *efsan_ws_object_range_name(u64 id);
+void efsan_ws_json_range_name(const char *name);
 void efsan_ws_objects_end(struct efsan_ws_objects *tally);
 #define EFSAN_WS_MAX_TOP 100
 struct efsan_ws_object {
   int kind;
   const char *name; // valid for the life of the process
+  const char *range_name; // given by the program (a named range), or null
   u32 stack_id;     // heap: the allocation site's stack, 0 if none
   u64 lines;
   u64 reused;       // of them, touched in several sample periods

@@ -11,6 +11,8 @@
 //     for the module.
 //   - stack: the thread whose stack it is (the main thread's otherwise).
 //   - mapping: the file mapped there, or anonymous memory.
+// A range the program named (__efsan_name_range, efsan_names.c) is an
+// object of its own, of the kind of memory it is in, whatever holds it.
 // The region registry says which of the four a line is. Everything is built
 // when a report or a phase's end asks for it: the instrumented accesses and
 // the sampler's scan pay nothing; the malloc interceptor records the block
@@ -369,6 +371,9 @@ static const struct interval *table_find(struct interval_table *t, uptr addr) {
 #define UNKNOWN_MODULE 0xffffffu
 // Mapping ids: the path's number + 1; 0 is memory unmapped before the report.
 #define UNMAPPED 0
+// A named range, of any kind: the name's number (efsan_names.c) with this
+// bit.
+#define NAMED_RANGE (1ULL << 53)
 
 struct count_entry {
   u64 id;   // 0: empty slot (no valid id is 0: heap ids have bit 56 set)
@@ -397,6 +402,8 @@ struct efsan_ws_objects {
   uptr strings_used, strings_capacity;
   struct count_entry *counts;
   uptr count_capacity, count_used;
+  struct efsan_named_range *named;
+  uptr num_named, named_capacity, last_named;
 };
 
 static void add_heap_block(const struct efsan_heap_block *block, bool freed,
@@ -610,6 +617,7 @@ struct efsan_ws_objects *efsan_ws_objects_begin(void) {
   t->num_regions =
       efsan_regions_snapshot(&t->regions, &t->region_capacity);
   take_heap_table(t);
+  t->num_named = efsan_names_snapshot(&t->named, &t->named_capacity);
   // Under the registry's lock, as every reader of the maps: fork holds it,
   // so that no thread the child loses holds the maps buffer.
   efsan_regions_lock();
@@ -633,6 +641,9 @@ void efsan_ws_objects_end(struct efsan_ws_objects *t) {
   // The path strings stay: the top objects of phases name them.
   if (t->count_capacity)
     efsan_munmap(t->counts, t->count_capacity * sizeof(struct count_entry));
+  if (t->named_capacity)
+    efsan_munmap(t->named,
+                 t->named_capacity * sizeof(struct efsan_named_range));
   efsan_munmap(t, sizeof(*t));
 }
 
@@ -649,11 +660,50 @@ static u32 region_kind(struct efsan_ws_objects *t, uptr addr) {
   return t->regions[i].kind;
 }
 
+static const int kind_of_region[EFSAN_REGION_KINDS] = {
+    [EFSAN_REGION_HEAP] = EFSAN_WS_OBJECT_HEAP,
+    [EFSAN_REGION_GLOBALS] = EFSAN_WS_OBJECT_GLOBAL,
+    [EFSAN_REGION_STACK] = EFSAN_WS_OBJECT_STACK,
+    [EFSAN_REGION_OTHER] = EFSAN_WS_OBJECT_MAPPING};
+
+static u64 unnamed_object_of(struct efsan_ws_objects *t, uptr addr,
+                             uptr *same_until, u32 kind);
+
 // The object of the line at addr, and the end of the range that surely has
-// the same object (so that a run of lines is looked up once).
+// the same object (so that a run of lines is looked up once). A named range
+// takes the line as a heap block does: the range holding its first byte,
+// else the first that starts in it.
 static u64 object_of(struct efsan_ws_objects *t, uptr addr, uptr *same_until) {
+  u32 kind = region_kind(t, addr);
+  if (!t->num_named)
+    return unnamed_object_of(t, addr, same_until, kind);
+  // The first named range that ends after addr. Scans go up in address
+  // order: the last answer is tried first.
+  uptr i = t->last_named;
+  if (i > t->num_named || (i < t->num_named && t->named[i].hi <= addr) ||
+      (i > 0 && t->named[i - 1].hi > addr)) {
+    i = find_overlap(t->named, t->num_named, sizeof(struct efsan_named_range),
+                     addr, ~addr); // to the end of the address space
+    t->last_named = i;
+  }
+  if (i < t->num_named && t->named[i].lo < addr + EFSAN_CACHE_LINE_SIZE) {
+    *same_until = t->named[i].hi;
+    return ID(kind_of_region[kind], NAMED_RANGE | t->named[i].name);
+  }
+  u64 id = unnamed_object_of(t, addr, same_until, kind);
+  // The run ends at the line the next named range starts in.
+  if (i < t->num_named) {
+    uptr line = t->named[i].lo & ~(uptr)(EFSAN_CACHE_LINE_SIZE - 1);
+    if (line < *same_until)
+      *same_until = line;
+  }
+  return id;
+}
+
+static u64 unnamed_object_of(struct efsan_ws_objects *t, uptr addr,
+                             uptr *same_until, u32 kind) {
   *same_until = addr + EFSAN_CACHE_LINE_SIZE;
-  switch (region_kind(t, addr)) {
+  switch (kind) {
   case EFSAN_REGION_HEAP: {
     const struct interval *block = table_find(&t->heap, addr);
     if (block) {
@@ -767,10 +817,27 @@ static const char *base_name(const char *path) {
   return base;
 }
 
+// '"Buffer Blocks" in /dev/zero (deleted)': the mapping a part of one was
+// named in, which the report shows even once it is unmapped; other memory
+// is told by its kind.
+static const char *named_range_name(u64 id) {
+  char buffer[EFSAN_MAX_RANGE_NAME + 512];
+  u32 name = (u32)(VALUE_OF(id) & ~NAMED_RANGE);
+  const char *in = efsan_name_mapping(name);
+  if (KIND_OF(id) == EFSAN_WS_OBJECT_MAPPING && in)
+    efsan_snprintf(buffer, sizeof(buffer), "\"%s\" in %s", efsan_name_text(name),
+                   in[0] ? in : "anonymous memory");
+  else
+    efsan_snprintf(buffer, sizeof(buffer), "\"%s\"", efsan_name_text(name));
+  return intern_name(buffer);
+}
+
 static const char *object_name(u64 id, u32 *stack_id) {
   char buffer[512];
   u64 value = VALUE_OF(id);
   *stack_id = 0;
+  if (value & NAMED_RANGE)
+    return named_range_name(id);
   switch (KIND_OF(id)) {
   case EFSAN_WS_OBJECT_HEAP: {
     if (!value)
@@ -826,6 +893,12 @@ const char *efsan_ws_object_name(u64 id, int *kind, u32 *stack_id) {
   return object_name(id, stack_id);
 }
 
+const char *efsan_ws_object_range_name(u64 id) {
+  return VALUE_OF(id) & NAMED_RANGE
+             ? efsan_name_text((u32)(VALUE_OF(id) & ~NAMED_RANGE))
+             : 0;
+}
+
 // Frames of a heap site that the text report prints below its name (after
 // the allocation wrappers it went through).
 #define PRINTED_CALLERS 2
@@ -873,6 +946,7 @@ void efsan_ws_objects_top(struct efsan_ws_objects *t, u32 max,
     o->kind = KIND_OF(best->id);
     o->lines = best->lines;
     o->name = object_name(best->id, &o->stack_id);
+    o->range_name = efsan_ws_object_range_name(best->id);
     o->reused = best->reused;
     listed += best->lines;
     best->lines = 0; // taken
@@ -943,6 +1017,13 @@ void efsan_ws_objects_print_text(const struct efsan_ws_top *top,
   }
 }
 
+void efsan_ws_json_range_name(const char *name) {
+  if (!name)
+    return;
+  efsan_printf(", \"named_range\": ");
+  efsan_json_string(name);
+}
+
 void efsan_ws_objects_print_json(const struct efsan_ws_top *top) {
   efsan_printf("[");
   for (u32 i = 0; i < top->count; i++) {
@@ -950,6 +1031,7 @@ void efsan_ws_objects_print_json(const struct efsan_ws_top *top) {
     efsan_printf("%s\n   {\"kind\": \"%s\", \"name\": ", i ? "," : "",
                  efsan_ws_object_kind_names[o->kind]);
     efsan_json_string(o->name);
+    efsan_ws_json_range_name(o->range_name);
     efsan_printf(", \"lines\": %llu, ", o->lines);
     if (top->reuse_known)
       efsan_printf("\"reused_lines\": %llu, ",

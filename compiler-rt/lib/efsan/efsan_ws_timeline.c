@@ -586,6 +586,7 @@ void efsan_ws_timeline_print_json(u64 total, u64 reused) {
     efsan_printf("%s\n   {\"kind\": \"%s\", \"name\": ", s ? "," : "",
                  efsan_ws_object_kind_names[kind]);
     efsan_json_string(name);
+    efsan_ws_json_range_name(efsan_ws_object_range_name(shown.ids[s]));
     efsan_printf(", \"alloc_stack\": ");
     if (kind == EFSAN_WS_OBJECT_HEAP && stack_id)
       efsan_json_stack(stack_id);

@@ -716,10 +716,27 @@ void StructFieldTables::fillTableFromStructType(StructFieldTable &Table,
   }
 }
 
+// Whether a TBAA tag is C++'s: clang hangs C++'s type nodes from the root
+// "Simple C++ TBAA", C's from "Simple C/C++ TBAA". Only C++ names a struct
+// by its mangled typeinfo name; a C tag may be spelled _ZTS... too.
+static bool isCXXTBAATag(const MDNode *Tag) {
+  const auto *Node = dyn_cast<MDNode>(Tag->getOperand(1)); // the access type
+  for (unsigned Depth = 0; Node && Depth < 64; ++Depth) {
+    if (Node->getNumOperands() == 1) { // the root
+      const auto *Name = dyn_cast<MDString>(Node->getOperand(0));
+      return Name && Name->getString() == "Simple C++ TBAA";
+    }
+    if (Node->getNumOperands() < 2)
+      return false;
+    Node = dyn_cast<MDNode>(Node->getOperand(1)); // the parent
+  }
+  return false;
+}
+
 // clang's TBAA names C types as written ("node") and C++ types by their
 // mangled typeinfo name ("_ZTSN2ns4nodeE" for ns::node).
-static std::string sourceTypeNameFromTBAA(StringRef TBAAName) {
-  if (TBAAName.starts_with("_ZTS")) {
+static std::string sourceTypeNameFromTBAA(StringRef TBAAName, bool CXX) {
+  if (CXX && TBAAName.starts_with("_ZTS")) {
     std::string Demangled = demangle(TBAAName.str());
     StringRef Prefix = "typeinfo name for ";
     if (StringRef(Demangled).starts_with(Prefix))
@@ -745,7 +762,9 @@ StructFieldTables::findFieldFromTBAA(const MemoryAccess &Access) {
   // Where the module still has the LLVM struct type (e.g. a global of that
   // type), its layout gives exact field sizes; name the table as clang names
   // that type either way.
-  std::string SourceName = sourceTypeNameFromTBAA(BaseName->getString());
+  std::string SourceName = sourceTypeNameFromTBAA(
+      BaseName->getString(),
+      isCXXTBAATag(Access.I->getMetadata(LLVMContext::MD_tbaa)));
   StructType *Known = nullptr;
   if (SourceName.empty()) {
     uint64_t TagOffset = Offset->getZExtValue();

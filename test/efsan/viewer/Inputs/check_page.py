@@ -12,9 +12,11 @@ lines; phases and data structures are there when the report has them (and,
 in a diff, each structure's lines, reused and streamed in both runs, and both
 runs' structure charts); every cache-frag finding has its line map with
 each byte coloured by the threads the report says write it, ranked by
-estimated cost, with its fix; every struct's fields with their counts. The page must log nothing to the console
-(no script error, no blocked fetch). A screenshot of the whole page goes to
-PNG. Prints "page ok: ..." lines, or the problems and exits 1.
+estimated cost, with its fix; every struct's fields with their counts;
+in both, the names of the ranges the program named. The page must log
+nothing to the console (no script error, no blocked fetch). A screenshot of
+the whole page goes to PNG. Prints "page ok: ..." lines, or the problems and
+exits 1.
 """
 import os
 import sys
@@ -167,6 +169,11 @@ def check_working_set(c, r, s, switch):
     c.expect(len(s["timelines"]) == 2 * len(shown), "%s: %d timelines for %d levels with snapshots"
              % (where, len(s["timelines"]), len(shown)))
     objects = r.get("objects") or []
+    # A range the program named is shown by its name where objects are.
+    for o in objects:
+        if o.get("named_range"):
+            c.expect('"%s"' % o["named_range"] in s["text"],
+                     "%s: named range %s not on the page" % (where, o["named_range"]))
     c.expect(sorted(o["lines"] for o in s["objects"]) == sorted(o["lines"] for o in objects),
              "%s: data structure bars %s, report %s" % (where, [o["lines"] for o in s["objects"]],
                                                        [o["lines"] for o in objects]))
@@ -305,6 +312,14 @@ def check_cache_frag(c, r, s):
         c.expect(bound == bool(f["impact"].get("at_bound")),
                  "%s: impact.at_bound %r, the page %s it" % (w, f["impact"].get("at_bound"),
                                                               "says" if bound else "does not say"))
+        # Mapped memory the program named: the object is the range, and
+        # the line map's bytes are offsets in it.
+        shown = {'named range "%s"' % o["named_range"]["name"] for o in f.get("objects") or []
+                 if isinstance(o.get("named_range"), dict) and o["kind"] not in ("heap", "global", "stack")}
+        shown |= {'"%s" +' % m["named_range"]["name"] for m in f["line_map"]
+                  if isinstance(m.get("named_range"), dict) and not m.get("object")}
+        for text in sorted(shown):
+            c.expect(text in a["text"], "%s: %s not shown" % (w, text))
         fix = (f.get("fix") or {}).get("text") or f.get("suggestion")
         if fix:
             c.expect(fix in a["text"], "%s: the fix text is not on the page" % w)

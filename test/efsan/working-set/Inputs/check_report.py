@@ -12,7 +12,8 @@ series(function) the timeline's series of the heap structure whose site is in
 that function (series(kind=K, name=N) of another), site(function) is the lines of the heap object whose
 allocation site (its first frame outside the allocation wrappers) is in that
 function (None if absent) and named(kind,
-name) is the object of that kind and name (None if absent). window(n, level,
+name) is the object of that kind and name (None if absent), part(name) the
+lines of the object of the range the program named so (None if absent). window(n, level,
 key='lines') is that level's `key` array (lines, std_error, sampled_fraction)
 for the snapshots whose periods all lie within samples WINDOW<n>_LO to
 WINDOW<n>_HI (from --vars, sample numbers from 1). Exits 1 with the
@@ -72,6 +73,8 @@ def main():
              and site_frame(o["alloc_stack"])["function"] == function), None)
         env["named"] = lambda kind, name, objects=objects: next(
             (o for o in objects if o["kind"] == kind and o["name"] == name), None)
+        env["part"] = lambda name, objects=objects: next(
+            (o["lines"] for o in objects if o.get("named_range") == name), None)
         def window(n, level, key="lines", report=report, env=env):
             series = report["levels"][level]
             period = 1 << (level * report["snapshot_step"])

@@ -39,14 +39,14 @@ def finding_title(f):
         what = "global %s" % label
     elif kind == "heap":
         what = "heap block %s" % label
-    elif kind == "stack":
+    elif kind == "stack" or obj.get("named_range"):
         what = label
     else:
         what = "unknown memory"
     return "%s on %s" % (KIND_TEXT.get(f["kind"], f["kind"]), what)
 
 
-def range_label(rng, members):
+def range_label(rng, members, line_address=None):
     """The name of a line-map range: members when the report names them,
     else the object and the offset into it."""
     names = []
@@ -58,10 +58,19 @@ def range_label(rng, members):
     if names:
         return ", ".join(dict.fromkeys(names))
     obj = rng.get("object")
-    if not obj:
+    named = rng.get("named_range")
+    if not obj and isinstance(named, dict):
+        # Memory the program named that is no heap block or global: the
+        # range, and the offsets in it.
+        base = '"%s"' % named.get("name")
+        off = None
+        if isinstance(line_address, int) and isinstance(named.get("address"), int):
+            off = line_address + rng["offset"] - named["address"]
+    elif not obj:
         return ""
-    base = obj.get("name") or ("heap" if obj.get("kind") == "heap" else obj.get("kind", "?"))
-    off = rng.get("object_offset")
+    else:
+        base = obj.get("name") or ("heap" if obj.get("kind") == "heap" else obj.get("kind", "?"))
+        off = rng.get("object_offset")
     if isinstance(off, int):
         last = off + rng["length"] - 1
         return "%s +%d..%d" % (base, off, last) if last != off else "%s +%d" % (base, off)
@@ -113,7 +122,7 @@ def line_map_svg(f, cell=12, compact=False):
         else:
             fill, opacity = "#e4e4e4", 1
             state = "not accessed"
-        label = range_label(rng, members)
+        label = range_label(rng, members, f.get("line_address"))
         tip = "bytes %d–%d: %s%s%s" % (rng["offset"], rng["offset"] + rng["length"] - 1,
                                        (label + ", ") if label else "", state,
                                        ("; read by " + ", ".join(thread_name(r) for r in readers))
@@ -194,14 +203,16 @@ def line_map_table(f):
     rows = []
     for rng in f["line_map"]:
         obj = rng.get("object")
-        if obj:
-            kind, label = object_label(obj)
-            what = "%s %s" % (kind, label)
+        named = rng.get("named_range")
+        if obj or named:
+            kind, label = object_label(dict(obj or {"kind": "unknown"},
+                                            **({"named_range": named} if named else {})))
+            what = label if not obj else "%s %s" % (kind, label)
         else:
             what = ""
         rows.append("<tr><td class=num>%d–%d</td><td class=num>%d</td><td>%s</td><td>%s</td><td>%s</td><td>%s</td></tr>"
                     % (rng["offset"], rng["offset"] + rng["length"] - 1, rng["length"], esc(what),
-                       esc(range_label(rng, members)),
+                       esc(range_label(rng, members, f.get("line_address"))),
                        esc(", ".join(thread_name(t) for t in rng["writers"])),
                        esc(", ".join(thread_name(t) for t in rng["readers"]))))
     return ('<table class="line-map-table"><tr><th>bytes</th><th>length</th><th>object</th><th>name</th>'

@@ -194,8 +194,8 @@ def diff_working_set(before, after):
 
 def finding_identity(f):
     """What names a finding across runs: addresses move (ASLR, other
-    allocations), so the object's name or allocation site and the line's
-    offset in it."""
+    allocations), so the object's name, allocation site or named range and
+    the line's offset in it."""
     obj = f.get("object") or {}
     kind = obj.get("kind", "unknown")
     if kind == "global":
@@ -203,6 +203,8 @@ def finding_identity(f):
     elif kind == "heap":
         frames = obj.get("alloc_stack") or []
         who = "heap " + " < ".join("%s:%s" % (fr.get("function"), fr.get("line")) for fr in frames[:4])
+    elif isinstance(obj.get("named_range"), dict):
+        who = "named range " + str(obj["named_range"].get("name"))
     elif kind == "stack":
         who = "stack T%s" % obj.get("thread")
     else:
@@ -212,6 +214,8 @@ def finding_identity(f):
     where = None
     if isinstance(obj.get("address"), int) and kind in ("global", "heap"):
         where = f["line_address"] - obj["address"]
+    elif isinstance(obj.get("named_range"), dict) and isinstance(obj["named_range"].get("address"), int):
+        where = f["line_address"] - obj["named_range"]["address"]
     return (who, predicted), where
 
 

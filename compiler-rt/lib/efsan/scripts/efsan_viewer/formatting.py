@@ -146,10 +146,32 @@ def user_frames(stack):
     return stack
 
 
+def named_range_text(named):
+    """A cache-frag object's "named_range" ({name, mapping, ...}) as the
+    report's text names it: '"Stats" in /dev/zero (deleted)'."""
+    text = '"%s"' % named.get("name")
+    if isinstance(named.get("mapping"), str):
+        text += " in %s" % (named["mapping"] or "anonymous memory")
+    return text
+
+
 def object_label(obj):
     kind = obj.get("kind", "?")
     name = obj.get("name")
     stack = user_frames(obj.get("alloc_stack") or [])
+    # A range the program named (__efsan_name_range): a working-set object's
+    # name says so already; a cache-frag object in mapped memory is the
+    # range, a heap block, global or stack is shown in it.
+    named = obj.get("named_range")
+    if isinstance(named, dict) and kind not in ("heap", "global", "stack"):
+        return kind, "named range " + named_range_text(named)
+    kind, label = _object_label(obj, kind, name, stack)
+    if isinstance(named, dict):
+        label += ' in named range "%s"' % named.get("name")
+    return kind, label
+
+
+def _object_label(obj, kind, name, stack):
     # A heap block is named by where it was allocated (the working-set
     # report's heap "name" is that frame with the full path).
     if kind == "heap" and stack:
