@@ -125,6 +125,8 @@ void efsan_ws_objects_for_each_count(struct efsan_ws_objects *tally,
                                      void (*visit)(u64 id, u64 lines, void *arg),
                                      void *arg);
 const char *efsan_ws_object_name(u64 id, int *kind, u32 *stack_id);
+// The object name of the part of a mapping named `name` (efsan_names.c).
+const char *efsan_ws_mapping_part_name(u32 name);
 // The name the program gave the object's range (__efsan_name_range), or
 // null; and its JSON key after the object's name (nothing for null).
 const char *efsan_ws_object_range_name(u64 id);

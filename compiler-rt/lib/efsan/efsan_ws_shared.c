@@ -44,10 +44,16 @@ static void collect(uptr lo, uptr hi, const struct efsan_mapping_id *id,
   list->paths_used += length;
 }
 
-// The ranges of one mapping, as they are found in address order; printed
-// through a buffer (each efsan_printf is a write).
+// The touched lines of one part of a mapping (the mapping, or a part the
+// program named, __efsan_name_range), as they are found in address order;
+// printed through a buffer (each efsan_printf is a write) after a header
+// written at the first line found.
 struct ranges {
   const struct shared_mapping *mapping;
+  uptr lo, hi;      // the part: lines that start in it are its
+  const char *name; // as the objects list names it
+  bool *first_entry;
+  bool header_printed;
   u64 start, length; // the open range, in lines of the file
   u64 lines;
   bool any_range; // printed
@@ -55,23 +61,27 @@ struct ranges {
   uptr used;
 };
 
-static void flush(struct ranges *r) {
-  if (r->used)
-    efsan_printf("%s", r->buffer);
-  r->used = 0;
-  r->buffer[0] = 0;
-}
-
-static void print_header(struct ranges *r, bool first_mapping) {
+static void print_header(struct ranges *r) {
   const struct shared_mapping *m = r->mapping;
-  efsan_printf("%s\n   {\"name\": ", first_mapping ? "" : ",");
-  // As the objects list names a mapping (a file's path; shared anonymous
-  // memory is the kernel's "/dev/zero (deleted)").
-  efsan_json_string(m->path[0] ? m->path : "anonymous memory");
+  efsan_printf("%s\n   {\"name\": ", *r->first_entry ? "" : ",");
+  *r->first_entry = false;
+  efsan_json_string(r->name);
+  efsan_printf(", \"path\": ");
+  efsan_json_string(m->path);
   efsan_printf(
       ", \"device\": \"%02x:%02x\", \"inode\": %llu, \"offset\": %llu, "
       "\"ranges\": [",
       m->id.dev_major, m->id.dev_minor, m->id.inode, m->id.offset);
+  r->header_printed = true;
+}
+
+static void flush(struct ranges *r) {
+  if (!r->header_printed)
+    print_header(r);
+  if (r->used)
+    efsan_printf("%s", r->buffer);
+  r->used = 0;
+  r->buffer[0] = 0;
 }
 
 static void close_range(struct ranges *r) {
@@ -105,15 +115,61 @@ static void scan_words(u64 *words, uptr count, void *arg) {
     if (!ever)
       continue;
     uptr app = efsan_app_of_shadow((const u8 *)&words[i]);
-    u64 line = (m->id.offset + (app - m->lo)) / EFSAN_CACHE_LINE_SIZE;
-    // Bit b: line b of the word (bytes of 0 or 1 gathered by the product).
+    // Bit b: line b of the word (bytes of 0 or 1 gathered by the product),
+    // less the lines of the word outside the part.
     u32 bits = (u32)(((ever >> 7) * 0x0102040810204080ULL) >> 56);
+    for (int b = 0; b < 8; b++) {
+      uptr at = app + (uptr)b * EFSAN_CACHE_LINE_SIZE;
+      if (at < r->lo || at >= r->hi)
+        bits &= ~(1u << b);
+    }
+    u64 line = (m->id.offset + (app - m->lo)) / EFSAN_CACHE_LINE_SIZE;
     while (bits) {
       int at = __builtin_ctz(bits);
       int run = __builtin_ctz(~(bits >> at));
       add_lines(r, line + at, run);
       bits &= ~(((1u << run) - 1) << at);
     }
+  }
+}
+
+static void print_part(struct ranges *r) {
+  efsan_shadow_for_each_resident(r->lo, r->hi, scan_words, r, 0);
+  if (!r->lines)
+    return; // most shared mappings of a process are never touched
+  close_range(r);
+  flush(r);
+  efsan_printf("], \"lines\": %llu}", r->lines);
+}
+
+#define LINE_DOWN(a) ((a) & ~(uptr)(EFSAN_CACHE_LINE_SIZE - 1))
+#define LINE_UP(a) LINE_DOWN((a) + EFSAN_CACHE_LINE_SIZE - 1)
+
+// A mapping in parts as the objects list counts it: a line that a named
+// range overlaps is the first such range's; the others are the mapping's.
+static void print_mapping(const struct shared_mapping *m,
+                          const struct efsan_named_range *named, uptr count,
+                          struct ranges *r, bool *first_entry) {
+  const char *whole = m->path[0] ? m->path : "anonymous memory";
+  uptr i = 0;
+  for (uptr addr = m->lo; addr < m->hi;) {
+    while (i < count && named[i].hi <= addr)
+      i++;
+    efsan_internal_memset(r, 0, sizeof(*r));
+    r->mapping = m;
+    r->first_entry = first_entry;
+    r->lo = addr;
+    if (i < count && named[i].lo < addr + EFSAN_CACHE_LINE_SIZE) {
+      r->hi = LINE_UP(named[i].hi);
+      r->name = efsan_ws_mapping_part_name(named[i].name);
+    } else {
+      r->hi = i < count ? LINE_DOWN(named[i].lo) : m->hi;
+      r->name = whole;
+    }
+    if (r->hi > m->hi)
+      r->hi = m->hi;
+    print_part(r);
+    addr = r->hi;
   }
 }
 
@@ -128,26 +184,19 @@ void efsan_ws_shared_print_json(void) {
   efsan_regions_lock();
   efsan_for_each_shared_mapping(collect, &list);
   efsan_regions_unlock();
+  struct efsan_named_range *named = 0;
+  uptr named_capacity = 0;
+  uptr named_count =
+      list.count ? efsan_names_snapshot(&named, &named_capacity) : 0;
   efsan_printf("\"shared_mappings\": [");
-  bool first = true;
+  bool first_entry = true;
   struct ranges *r = efsan_mmap(sizeof(struct ranges));
-  for (uptr i = 0; i < list.count; i++) {
-    efsan_internal_memset(r, 0, sizeof(*r));
-    r->mapping = &list.items[i];
-    efsan_shadow_for_each_resident(r->mapping->lo, r->mapping->hi, scan_words,
-                                   r, 0);
-    if (!r->lines)
-      continue;
-    // The header waits for the first line: most shared mappings of a
-    // process (its libraries' are private) are never touched.
-    print_header(r, first);
-    first = false;
-    close_range(r);
-    flush(r);
-    efsan_printf("], \"lines\": %llu}", r->lines);
-  }
+  for (uptr i = 0; i < list.count; i++)
+    print_mapping(&list.items[i], named, named_count, r, &first_entry);
   efsan_printf("]");
   efsan_munmap(r, sizeof(struct ranges));
+  if (named_capacity)
+    efsan_munmap(named, named_capacity * sizeof(struct efsan_named_range));
   efsan_munmap(list.items, items_size);
   efsan_munmap(list.paths, list.paths_size);
 }

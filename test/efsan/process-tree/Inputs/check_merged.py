@@ -13,7 +13,7 @@ each kind's figures are its processes'; for cache-frag, every merged
 finding's invalidations and saved seconds are the sums of the per-process
 findings on its object, and every struct field's count is the sum of the
 processes' counts. Each EXPR is then evaluated with `merged`, `reports`,
-kind(name), structure(kind, name_suffix), mapping(name) and finding(title)
+kind(name), structure(kind, name or name_suffix), mapping(name), finding(title) and struct(name)
 as variables. Prints "merged ok: ..." or the problems and exits 1.
 """
 import json
@@ -56,8 +56,10 @@ def main():
             expect(k["processes"] == len(mine) and k["summed_lines"] == sum(p["total_lines"] for p in mine),
                    "kind %s" % k)
         env["kind"] = lambda name: next(k for k in merged["by_process_kind"] if k["name"] == name)
-        env["structure"] = lambda kind, suffix: next(s for s in merged["structures"]
-                                                     if s["kind"] == kind and s["name"].endswith(suffix))
+        # The structure of that name, else the one whose name ends so.
+        env["structure"] = lambda kind, suffix: next(
+            s for s in sorted(merged["structures"], key=lambda s: s["name"] != suffix)
+            if s["kind"] == kind and s["name"].endswith(suffix))
         env["mapping"] = lambda name: next(m for m in merged["shared_mappings"] if m["name"] == name)
     else:
         for f in merged["findings"]:

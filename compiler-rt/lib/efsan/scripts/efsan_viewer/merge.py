@@ -177,6 +177,7 @@ def merge_working_set(items):
     line_size = items[0][0]["cache_line_size"]
     processes = []
     shared = {}        # (device, inode) -> mapping
+    named_parts = {}   # (structure name, (device, inode)) -> each process's lines
     structures = {}    # (kind, name) -> structure
     rest_lines = 0
     regions = {}
@@ -196,20 +197,25 @@ def merge_working_set(items):
         for k, v in r["regions"].items():
             if isinstance(v, int):
                 regions[k] = regions.get(k, 0) + v
-        own, shared_by_name, shared_lines = {}, {}, 0
+        own, own_named, shared_by_name, shared_lines = {}, {}, {}, 0
         for m in r.get("shared_mappings") or []:
             if not isinstance(m, dict) or not all(k in m for k in ("name", "device", "inode", "lines")):
                 raise InputError("%s: shared_mappings: an entry without name, device, inode and lines" % where)
             key = (m["device"], m["inode"])
-            own.setdefault(key, []).extend(_ranges_of(m, where))
+            ranges = _ranges_of(m, where)
+            own.setdefault(key, []).extend(ranges)
+            # A named part of a mapping is a structure of its own.
+            own_named.setdefault((m["name"], key), []).extend(ranges)
             shared_by_name[m["name"]] = shared_by_name.get(m["name"], 0) + m["lines"]
             shared_lines += m["lines"]
-            g = shared.setdefault(key, {"name": m["name"], "device": m["device"], "inode": m["inode"],
-                                        "summed_lines": 0, "by_pid": {}, "kinds": {}})
+            g = shared.setdefault(key, {"name": m.get("path", m["name"]), "device": m["device"],
+                                        "inode": m["inode"], "summed_lines": 0, "by_pid": {}, "kinds": {}})
             g["summed_lines"] += m["lines"]
             g["kinds"][kind] = g["kinds"].get(kind, 0) + m["lines"]
         for key, intervals in own.items():
             shared[key]["by_pid"][r["pid"]] = (kind, _normalize(intervals))
+        for name_key, intervals in own_named.items():
+            named_parts.setdefault(name_key, []).append(_normalize(intervals))
         listed = set()
         for o in r.get("objects") or []:
             s = structure(o.get("kind", "?"), o.get("name", "?"), o)
@@ -278,10 +284,11 @@ def merge_working_set(items):
     for s in structures.values():
         u = o = 0
         if s["kind"] == "mapping":
-            for key, g in shared.items():
-                if g["name"] == s["name"]:
-                    u += by_key[key][0]
-                    o += by_key[key][1]
+            for (name, key), lists in named_parts.items():
+                if name == s["name"]:
+                    nu, no = union_and_overlap(lists)
+                    u += nu
+                    o += no
         rows.append({"kind": s["kind"], "name": s["name"], "processes": len(s["pids"]),
                      "summed_lines": s["summed_lines"], "lines": s["private"] + u, "overlap_lines": o,
                      "by_process_kind": s["by_process_kind"], "alloc_stack": s["alloc_stack"]})
