@@ -50,8 +50,9 @@ config.substitutions.append(("%srcroot", config.efsan_src_root))
 # FileCheck, not, count, split-file, llvm-symbolizer come from LLVM 19.
 config.environment["PATH"] = os.pathsep.join(
     [config.llvm_tools_dir, bindir, config.environment.get("PATH", os.environ["PATH"])])
-# Tests must not inherit a user's tuning.
-for var in ("ESAN_OPTIONS", "ASAN_OPTIONS", "UBSAN_OPTIONS"):
+# Tests must not inherit a user's tuning, nor be part of the process tree of
+# an instrumented program that runs the suite.
+for var in ("ESAN_OPTIONS", "ESAN_TREE", "ASAN_OPTIONS", "UBSAN_OPTIONS"):
     config.environment.pop(var, None)
 
 config.available_features.add("x86_64-linux")

@@ -160,11 +160,50 @@ bool efsan_stacks_alike(u32 a, u32 b, uptr callers) {
   return true;
 }
 
-static void print_report(bool at_exit) {
-  efsan_report_begin(at_exit);
+// Reports are written one at a time (efsan_report_begin's lock).
+static bool report_json;
+
+bool efsan_report_json(void) { return report_json; }
+
+static void write_report(bool at_exit, bool json_file) {
+  report_json =
+      json_file || !efsan_internal_strcmp(efsan_flags.report_format, "json");
   if (efsan_tool_hooks.report)
     efsan_tool_hooks.report(at_exit);
+}
+
+// The root of a process tree says where its descendants' reports are, in a
+// text report (a JSON one has them in "process_tree").
+static void print_tree_line(void) {
+  struct efsan_process_tree tree;
+  if (report_json || !efsan_process_tree(&tree) || !tree.root ||
+      !tree.descendant_reports)
+    return;
+  u32 n = tree.descendant_reports;
+  // Text reports in log files: the merge needs them as JSON.
+  if (tree.log_path)
+    efsan_report_line("EfficiencySanitizer: %u process%s started by this one "
+                      "reported so far, in %s.PID files (with "
+                      "report_format=json, efsan-view --merge %s.* merges "
+                      "them)\n",
+                      n, n == 1 ? "" : "es", tree.log_path, tree.log_path);
+  else
+    efsan_report_line("EfficiencySanitizer: %u process%s started by this one "
+                      "reported so far, in %s/ (merge them: efsan-view "
+                      "--merge %s)\n",
+                      n, n == 1 ? "" : "es", tree.directory, tree.directory);
+}
+
+static void print_report(bool at_exit) {
+  write_report(at_exit, efsan_report_begin(at_exit));
+  print_tree_line();
   efsan_report_end();
+  // The root's own JSON beside its descendants': not a second end of the
+  // run (at_exit false: the last period and phase are closed already).
+  if (at_exit && efsan_report_begin_root_copy()) {
+    write_report(false, true);
+    efsan_report_end();
+  }
 }
 
 void efsan_core_finish(void) {

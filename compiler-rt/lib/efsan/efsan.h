@@ -132,8 +132,28 @@ void efsan_report_line(const char *format, ...) __attribute__((format(printf, 1,
 // program runs (__efsan_report) goes to a file of its own, P.PID.N (N = 1,
 // 2, ...), so that every file holds exactly one JSON document; the report at
 // exit goes to P.PID.
-void efsan_report_begin(bool at_exit);
+// With the process tree on (tree_reports), a process other than the tree's
+// root writes each report to a file of its own in the tree's directory
+// (efsan_tree.cpp): efsan_report_begin then returns true, and that report is
+// JSON whatever report_format says (efsan-view --merge reads it).
+bool efsan_report_begin(bool at_exit);
 void efsan_report_end(void);
+// After the root's report at exit: true (and a report to write, then
+// efsan_report_end) when its descendants have reported, so that its JSON
+// report joins theirs in the tree's directory.
+bool efsan_report_begin_root_copy(void);
+// The process in its tree (efsan_tree.cpp); false when the tree is off
+// (tree_reports=0, setuid programs).
+struct efsan_process_tree {
+  bool root;       // the tree's first instrumented process (or its exec)
+  bool forked;     // a forked child that has not called exec since
+  int root_pid, parent_pid;
+  const char *name;      // the program's name, or what it renamed itself to
+  const char *directory; // where processes without log_path write
+  const char *log_path;  // log_path=P (the files P.PID), or null
+  u32 descendant_reports; // root: reports of its descendants found so far
+};
+bool efsan_process_tree(struct efsan_process_tree *tree);
 // snprintf with the same format language, no libc.
 int efsan_snprintf(char *buffer, uptr length, const char *format, ...)
     __attribute__((format(printf, 3, 4)));
@@ -191,6 +211,20 @@ uptr efsan_page_size(void);
 typedef void (*efsan_mapping_visitor)(uptr lo, uptr hi, int prot,
                                       const char *path, void *arg);
 void efsan_for_each_mapping(efsan_mapping_visitor visit, void *arg);
+// The same for the shared mappings only (MAP_SHARED of a file, of anonymous
+// memory or /dev/zero, SysV shm: an 's' in the permissions), with what names
+// their memory in every process that maps it, wherever it is mapped there:
+// the file's device and inode (the kernel's shmem object's for anonymous
+// and SysV memory) and the offset in the file of lo.
+struct efsan_mapping_id {
+  u32 dev_major, dev_minor;
+  u64 inode, offset;
+};
+typedef void (*efsan_shared_mapping_visitor)(uptr lo, uptr hi,
+                                             const struct efsan_mapping_id *id,
+                                             const char *path, void *arg);
+void efsan_for_each_shared_mapping(efsan_shared_mapping_visitor visit,
+                                   void *arg);
 int efsan_getpid(void);
 // Reads at most size - 1 bytes of a (small) file into buffer and ends them
 // with a NUL; returns the length, or -1 if the file cannot be opened.

@@ -834,7 +834,7 @@ void efsan_cache_frag_report(void) {
   // ping-pong it runs included).
   cf_note_report_start();
   u64 process = efsan_process_cpu_ns(), measuring = cf_machine_cpu_ns();
-  cf_json = efsan_internal_strcmp(efsan_flags.report_format, "json") == 0;
+  cf_json = efsan_report_json();
   // Threads that exit from now on give nothing back: the report reads
   // every record.
   cf_lines_stop_reclaiming();

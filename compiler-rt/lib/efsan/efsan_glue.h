@@ -33,6 +33,27 @@ void FinishAtExit();
 // released, and the thread that writes reports on signals
 // (report_on_signals, report_signal) is started again.
 void GlueAfterForkInChild();
+// The process tree (efsan_tree.cpp), after the flags and the report's
+// destination are set up: is this process the root, and where do the
+// others write.
+void InitializeProcessTree();
+// The root puts ESAN_TREE into the environment its children inherit, once
+// libc has an environment: from __libc_start_main, before the program's
+// constructors.
+void ExportProcessTree();
+// In a forked child: its parent, and that it was forked.
+void ProcessTreeAfterFork(int parent_pid);
+// Whether this process's reports go into the tree's directory.
+bool WritesToTreeDirectory();
+// Opens TREE_DIR/PID.json (sequence 0) or TREE_DIR/PID.SEQUENCE.json,
+// creating the directory; returns the descriptor, or -errno with the path
+// that failed in name.
+int OpenTreeReport(u32 sequence, char *name, __sanitizer::uptr size);
+// The root, when its descendants have reported: its report at exit is also
+// written, as JSON, into the tree's directory.
+bool RootWritesTreeCopy();
+// The root counts its descendants' reports (each report, under its lock).
+void CountDescendantReports();
 // Parses ESAN_OPTIONS into efsan_flags and the common flags; a bad option is
 // a one-line error and exit(1).
 void InitializeFlags();
@@ -44,6 +65,9 @@ void InitializeFlags();
 // Reads the suppressions=FILE option's file (efsan_suppressions.cpp), after
 // InitializeFlags: a file that cannot be read or parsed is an option error.
 void InitializeSuppressions();
+// A system call without libc: no interceptor, and the program's errno stays
+// as it was. Returns -errno on failure.
+long RawSyscall3(long nr, long a, long b, long c);
 // The functions, files and lines at a code address (innermost inlined frame
 // first) and the global at a data address, asked of this process's own
 // llvm-symbolizer (efsan_symbolizer_process.cpp): never one a forked child

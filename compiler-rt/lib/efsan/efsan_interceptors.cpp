@@ -550,6 +550,7 @@ INTERCEPTOR(int, __libc_start_main, MainFunction main, int argc, char **argv,
             void (*init)(void), void (*fini)(void), void (*rtld_fini)(void),
             void *stack_end) {
   program_main = main;
+  ExportProcessTree();
   return REAL(__libc_start_main)(MainThenBeforeExit, argc, argv, init, fini,
                                  rtld_fini, stack_end);
 }

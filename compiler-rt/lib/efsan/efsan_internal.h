@@ -162,6 +162,10 @@ bool efsan_symbolize_site(u32 stack_id, struct efsan_frame *site);
 #define EFSAN_MAX_COMPARED_FRAMES 16
 bool efsan_stacks_alike(u32 a, u32 b, uptr callers);
 
+// Whether the report being written is JSON: report_format=json, or a report
+// into the process tree's directory (efsan_report_begin).
+bool efsan_report_json(void);
+
 //===-- JSON reports (efsan_json.c) ----------------------------------------===//
 // The version of the JSON report schema (docs/JSONSchema.md): bumped when a
 // key is renamed or removed or its meaning changes, not when one is added.
@@ -170,8 +174,10 @@ bool efsan_stacks_alike(u32 a, u32 b, uptr callers);
 // escaped. A null s prints "".
 void efsan_json_string(const char *s);
 // Prints the keys every JSON report starts with: "tool", "schema_version",
-// "pid" and "executable", separated by `separator` (", " or ",\n  ", to
-// fit the report's layout); no separator after the last.
+// "pid" and "executable", then "process_tree" in a process tree (a
+// descendant, or a root whose descendants have reported),
+// separated by `separator` (", " or ",\n  ", to fit the report's layout); no
+// separator after the last.
 void efsan_json_print_identity(const char *tool, const char *separator);
 // Prints an allocation stack as a list of {"function", "file", "line"},
 // program frames first, at most EFSAN_JSON_STACK_FRAMES; [] for stack 0.

@@ -43,6 +43,22 @@ void efsan_json_print_identity(const char *tool, const char *separator) {
                tool, separator, EFSAN_JSON_SCHEMA_VERSION, separator,
                efsan_getpid(), separator);
   efsan_json_string(efsan_executable_path());
+  // A program that started no instrumented process reports as it did
+  // before trees: without the key.
+  struct efsan_process_tree tree;
+  if (!efsan_process_tree(&tree) || (tree.root && !tree.descendant_reports))
+    return;
+  efsan_printf("%s\"process_tree\": {\"root_pid\": %d, \"parent_pid\": %d, "
+               "\"name\": ",
+               separator, tree.root_pid, tree.parent_pid);
+  efsan_json_string(tree.name);
+  efsan_printf(", \"forked\": %s, \"directory\": ",
+               tree.forked ? "true" : "false");
+  efsan_json_string(tree.directory);
+  if (tree.root)
+    efsan_printf(", \"descendant_reports\": %u}", tree.descendant_reports);
+  else
+    efsan_printf(", \"descendant_reports\": null}");
 }
 
 void efsan_json_stack(u32 stack_id) {

@@ -232,8 +232,6 @@ static void WriteReportText(const char *text) {
     WriteToStartupStderr(text, length);
 }
 
-static long RawSyscall3(long nr, long a, long b, long c);
-
 // Before anything is printed (option errors included).
 static void RecordStartupStdio() {
   startup_stderr = IdentityOf(kStderrFd);
@@ -287,13 +285,40 @@ static void SetUpReportDestination() {
     LogPathError("cannot open the log file", name, err);
 }
 
-extern "C" void efsan_report_begin(bool at_exit) {
+// Called with report_lock held: a descendant in a process tree writes
+// TREE_DIR/PID.json at exit, TREE_DIR/PID.N.json for a report while it runs.
+// If that file cannot be written, the report goes where it would without
+// the tree.
+static bool BeginTreeReport(bool at_exit) {
+  SpinMutexLock lock(report_file.mu);
+  char name[kMaxPathLength];
+  int fd = OpenTreeReport(at_exit ? 0 : own_reports_opened + 1, name,
+                          sizeof(name));
+  if (fd < 0) {
+    InternalScopedString warning;
+    warning.AppendF("==%zu==EfficiencySanitizer: WARNING: cannot write the "
+                    "report to '%s' (errno %d); it goes to stderr\n",
+                    internal_getpid(), name, -fd);
+    WriteToStartupStderr(warning.data(), warning.length());
+    return false;
+  }
+  if (!at_exit)
+    own_reports_opened++;
+  own_report_fd = (fd_t)fd;
+  writes_own_report = true;
+  return true;
+}
+
+extern "C" bool efsan_report_begin(bool at_exit) {
   report_lock.Lock();
+  CountDescendantReports();
+  if (WritesToTreeDirectory() && BeginTreeReport(at_exit))
+    return true;
   if (at_exit || internal_strcmp(efsan_flags.report_format, "json"))
-    return;
+    return false;
   SpinMutexLock lock(report_file.mu);
   if (!UsesLogFile())
-    return; // stderr/stdout: the documents follow each other
+    return false; // stderr/stdout: the documents follow each other
   char name[kMaxPathLength];
   LogFileName(name, sizeof(name));
   uptr used = internal_strlen(name);
@@ -313,6 +338,23 @@ extern "C" void efsan_report_begin(bool at_exit) {
     own_report_fd = (fd_t)fd;
   }
   writes_own_report = true;
+  return false;
+}
+
+extern "C" bool efsan_report_begin_root_copy(void) {
+  if (!RootWritesTreeCopy())
+    return false;
+  report_lock.Lock();
+  SpinMutexLock lock(report_file.mu);
+  char name[kMaxPathLength];
+  int fd = OpenTreeReport(0, name, sizeof(name));
+  if (fd < 0) {
+    report_lock.Unlock();
+    return false;
+  }
+  own_report_fd = (fd_t)fd;
+  writes_own_report = true;
+  return true;
 }
 
 extern "C" void efsan_report_end(void) {
@@ -355,10 +397,12 @@ extern "C" void efsan_report_line(const char *format, ...) {
   va_end(args);
 }
 
-// Verbose diagnostics. With report_format=json they go to stderr, so that
-// the report files hold nothing but their JSON documents.
+// Verbose diagnostics. With report_format=json, or while this thread writes
+// a report into a file of its own, they go to stderr, so that the report
+// files hold nothing but their JSON documents.
 static void PrintDiagnosticLine(const char *text) {
-  if (internal_strcmp(efsan_flags.report_format, "json")) {
+  if (!writes_own_report &&
+      internal_strcmp(efsan_flags.report_format, "json")) {
     PrintReportLine(text);
     return;
   }
@@ -437,7 +481,7 @@ static const long kSyscallMincore = 27; // x86-64
 
 // sanitizer_common has no internal_mincore; a raw syscall keeps libc (and
 // so the interceptors) out of the sampler's hot loop.
-static long RawSyscall3(long nr, long a, long b, long c) {
+long __efsan::RawSyscall3(long nr, long a, long b, long c) {
   long ret;
   asm volatile("syscall"
                : "=a"(ret)
@@ -592,6 +636,47 @@ extern "C" void efsan_for_each_mapping(efsan_mapping_visitor visit,
     p = SkipField(p); // inode; the rest of the line is the path
     if (lo < hi)
       visit(lo, hi, prot, p, arg);
+    if (last)
+      break;
+    line = end + 1;
+  }
+}
+
+// Lines are "lo-hi perms offset major:minor inode [path]".
+extern "C" void
+efsan_for_each_shared_mapping(efsan_shared_mapping_visitor visit, void *arg) {
+  SpinMutexLock lock(&maps_lock);
+  if (!ReadProcMaps())
+    return;
+  char *line = maps_buffer;
+  while (*line) {
+    char *end = line;
+    while (*end && *end != '\n')
+      end++;
+    bool last = !*end;
+    *end = 0;
+    const char *p = line;
+    uptr lo = ParseMapsHex(&p);
+    uptr hi = *p == '-' ? (p++, ParseMapsHex(&p)) : 0;
+    while (*p == ' ')
+      p++;
+    bool shared = p[0] && p[1] && p[2] && p[3] == 's';
+    p = SkipField(p);
+    efsan_mapping_id id;
+    id.offset = ParseMapsHex(&p);
+    p = SkipField(p);
+    id.dev_major = (u32)ParseMapsHex(&p);
+    if (*p == ':')
+      p++;
+    id.dev_minor = (u32)ParseMapsHex(&p);
+    p = SkipField(p);
+    u64 inode = 0;
+    for (; *p >= '0' && *p <= '9'; p++)
+      inode = inode * 10 + (*p - '0');
+    id.inode = inode;
+    p = SkipField(p);
+    if (shared && lo < hi)
+      visit(lo, hi, &id, p, arg);
     if (last)
       break;
     line = end + 1;
@@ -1011,6 +1096,7 @@ void GlueAfterForkInChild() {
   }
   own_report_fd = kInvalidFd;
   writes_own_report = false;
+  ProcessTreeAfterFork((int)internal_getppid());
   // The signal handlers survive fork; the thread they wake does not.
   signal_events = 0;
   terminating_signal = 0;
@@ -1032,6 +1118,10 @@ extern "C" void efsan_glue_init(void) {
   InitializeFlags();
   InitializeSuppressions();
   SetUpReportDestination();
+  InitializeProcessTree();
+  // Here only in the shared runtime: while .preinit_array runs, libc has no
+  // environment yet (__libc_start_main's interceptor exports it then).
+  ExportProcessTree();
   CheckSymbolizerPath();
   AddDieCallback(KeepProgramExitOnDie);
   // The runtime's own libc calls go through the interceptors, so they must

@@ -784,6 +784,8 @@ static void print_json(u64 total, const u64 *by_kind, u32 num_samples) {
                                           : 0);
   efsan_printf(",\n ");
   efsan_ws_phases_print_json();
+  efsan_printf(",\n ");
+  efsan_ws_shared_print_json();
   efsan_printf(",\n \"sample_period_ms\": %d, \"samples\": %u, \"snapshot_step\": "
                "%d, \"snapshot_history\": %u,\n \"sampler_cpu_ms\": "
                "%llu.%03llu, \"sampler_max_cpu\": %d, "
@@ -905,7 +907,7 @@ void efsan_ws_report(bool at_exit) {
   }
   u32 num_samples = samples;
   cap_estimates(total);
-  if (!efsan_internal_strcmp(efsan_flags.report_format, "json"))
+  if (efsan_report_json())
     print_json(total, by_kind, num_samples);
   else
     print_text(total, by_kind, num_samples);

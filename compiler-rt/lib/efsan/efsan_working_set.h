@@ -125,6 +125,8 @@ void efsan_ws_objects_for_each_count(struct efsan_ws_objects *tally,
                                      void (*visit)(u64 id, u64 lines, void *arg),
                                      void *arg);
 const char *efsan_ws_object_name(u64 id, int *kind, u32 *stack_id);
+// The object name of the part of a mapping named `name` (efsan_names.c).
+const char *efsan_ws_mapping_part_name(u32 name);
 // The name the program gave the object's range (__efsan_name_range), or
 // null; and its JSON key after the object's name (nothing for null).
 const char *efsan_ws_object_range_name(u64 id);
@@ -163,6 +165,12 @@ void efsan_ws_phases_print_text(void);
 // Prints "phases": [...].
 void efsan_ws_phases_print_json(void);
 void efsan_ws_phases_fork_child(void);
+
+//===-- Shared mappings (efsan_ws_shared.c) -------------------------------===//
+// Prints "shared_mappings": [...]: the lines of each shared mapping this
+// process touched, by the mapping's device, inode and offset (no separator
+// around it).
+void efsan_ws_shared_print_json(void);
 
 //===-- The timeline (efsan_ws_timeline.c) ---------------------------------===//
 // Working set by object per period of the first level of >= 100 ms, and

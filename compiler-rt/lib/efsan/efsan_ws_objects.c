@@ -888,6 +888,10 @@ static const char *object_name(u64 id, u32 *stack_id) {
   }
 }
 
+const char *efsan_ws_mapping_part_name(u32 name) {
+  return named_range_name(ID(EFSAN_WS_OBJECT_MAPPING, NAMED_RANGE | name));
+}
+
 const char *efsan_ws_object_name(u64 id, int *kind, u32 *stack_id) {
   *kind = KIND_OF(id);
   return object_name(id, stack_id);

@@ -5,7 +5,7 @@
 // children read each other's answers, lost frames to "Can't read from
 // symbolizer" and could wait forever for an answer a sibling took).
 // RUN: %clang -O1 -g -fsanitize=efficiency-working-set %s -o %t
-// RUN: env ESAN_OPTIONS=symbol_cache= %run %t > %t.out 2> %t.err
+// RUN: env ESAN_OPTIONS=tree_reports=0:symbol_cache= %run %t > %t.out 2> %t.err
 // RUN: FileCheck %s --check-prefix=STATUS < %t.out
 // RUN: grep -c "SUMMARY: EfficiencySanitizer: working set" %t.err | FileCheck %s --check-prefix=REPORTS
 // RUN: grep -c "child_work .*concurrent-process-exits.c:[0-9]" %t.err | FileCheck %s --check-prefix=SITES

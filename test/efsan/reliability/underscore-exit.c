@@ -19,9 +19,21 @@
 // PARENT-ONLY-COUNT-1: the total working set size
 // PARENT-ONLY-NOT: the total working set size
 // PARENT-ONLY: status 7
-// RUN: env ESAN_OPTIONS=report_forked_child__exit=1 not %run %t.ws fork > %t.out 2>&1
+// RUN: env ESAN_OPTIONS=report_forked_child__exit=1:tree_reports=0 not %run %t.ws fork > %t.out 2>&1
 // RUN: FileCheck %s --check-prefix=CHILD-TOO < %t.out
 // CHILD-TOO-COUNT-2: the total working set size
+// In a process tree (the default) the child's report is a file in the
+// tree's directory, and there is none without report_forked_child__exit.
+// RUN: rm -rf %t.tmp && mkdir %t.tmp
+// RUN: env TMPDIR=%t.tmp ESAN_OPTIONS=report_forked_child__exit=1 not %run %t.ws fork > %t.out 2>&1
+// RUN: FileCheck %s --check-prefix=CHILD-FILE < %t.out
+// CHILD-FILE-COUNT-1: the total working set size
+// CHILD-FILE: EfficiencySanitizer: 1 process started by this one reported so far
+// RUN: ls %t.tmp/efsan.underscore-exit.c.tmp.ws.*/ | count 2
+// RUN: rm -rf %t.tmp && mkdir %t.tmp
+// RUN: env TMPDIR=%t.tmp not %run %t.ws fork > %t.out 2>&1
+// RUN: not grep 'reported so far' %t.out
+// RUN: ls %t.tmp | count 0
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>

@@ -1,9 +1,9 @@
 // A program that forks writes one JSON report per process; without log_path
-// they follow each other on stderr. efsan-view draws both (one section per
+// and with tree_reports=0 they follow each other on stderr. efsan-view draws both (one section per
 // process) and traces both (one process each); --diff wants one report per
 // side and says so, naming the pids, unless --before-pid/--after-pid picks.
 // RUN: %clang -O2 -fsanitize=efficiency-working-set %S/../Inputs/fork_pids.c -o %t
-// RUN: env ESAN_OPTIONS=report_format=json %run %t > %t.stdout 2> %t.json
+// RUN: env ESAN_OPTIONS=report_format=json:tree_reports=0 %run %t > %t.stdout 2> %t.json
 // RUN: %efsan_view %t.json -o %t.html
 // RUN: %python %S/Inputs/check_page.py %t.html %t.png %t.json | FileCheck %s --check-prefix=PAGE
 // PAGE-COUNT-2: page ok: pid {{[0-9]+}} working-set:

@@ -1,12 +1,19 @@
 // A forked child has its own working set (starting at fork), its own
-// sampler and its own report, under its own PID.
+// sampler and its own report, under its own PID: on stderr with
+// tree_reports=0, as JSON in the process tree's directory by default.
 // RUN: %clang -O2 -fsanitize=efficiency-working-set %s -o %t
 // RUN: rm -f %t.log.*
 // RUN: env ESAN_OPTIONS=sample_freq=1:report_format=json:log_path=%t.log %run %t
 // RUN: %python %S/Inputs/check_report.py %t.log --count 2 \
 // RUN:   "pid == filename_pid" "samples >= 2" \
 // RUN:   "sorted(r['regions']['heap'] for r in reports) == [200, 300 + 50]"
-// RUN: %run %t 2>&1 | FileCheck %s
+// RUN: env ESAN_OPTIONS=tree_reports=0 %run %t 2>&1 | FileCheck %s
+// RUN: rm -rf %t.tmp && mkdir %t.tmp
+// RUN: env TMPDIR=%t.tmp %run %t 2>&1 | FileCheck %s --check-prefix=TREE
+// TREE: ==[[PARENT:[0-9]+]]==  heap     350 lines
+// TREE: EfficiencySanitizer: 1 process started by this one reported so far
+// RUN: %python %S/../process-tree/Inputs/check_tree_dir.py %t.tmp/efsan.fork.c.tmp.* 1 working-set fork.c.tmp \
+// RUN:   "sorted(r['regions']['heap'] for r in reports) == [200, 300 + 50]"
 // CHECK-DAG: ==[[CHILD:[0-9]+]]==  heap     200 lines
 // CHECK-DAG: ==[[PARENT:[0-9]+]]==  heap     350 lines
 // CHECK-DAG: SUMMARY: EfficiencySanitizer: working set of {{[0-9]+}} cache lines ({{.*}}) in process [[CHILD]]

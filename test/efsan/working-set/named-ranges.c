@@ -7,7 +7,7 @@
 // gave it, in the mapping it was named in, also once the mapping is gone;
 // the rest of the mapping keeps the mapping's row.
 // RUN: %clang -O2 -fsanitize=efficiency-working-set %s -o %t
-// RUN: %run %t 2>&1 | FileCheck %s
+// RUN: env ESAN_OPTIONS=tree_reports=0 %run %t 2>&1 | FileCheck %s
 // RUN: rm -f %t.log.* %t.vars
 // RUN: env ESAN_OPTIONS=report_format=json:log_path=%t.log %run %t %t.vars
 // RUN: %python %S/Inputs/check_report.py %t.log --count 2 --vars %t.vars \

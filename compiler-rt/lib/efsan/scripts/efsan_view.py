@@ -12,6 +12,10 @@
       track per working-set level, phases as events.
   efsan-view --diff BEFORE.json AFTER.json -o diff.html
       two runs side by side with what changed.
+  efsan-view --merge DIR [-o merged.html|merged.json]
+      the reports of a process tree (the directory its root names, or
+      report files) as one: lines counted once, by process kind and data
+      structure; findings and struct field usage summed. Text, JSON or HTML.
 
 Reads the reports of ESAN_OPTIONS=report_format=json (docs/JSONSchema.md),
 schema version 1; a file may hold several reports one after the other (a
@@ -35,6 +39,7 @@ from efsan_viewer.reports import PROG, InputError, load_reports, pick_report
 from efsan_viewer.page import render_reports
 from efsan_viewer.diff import render_diff
 from efsan_viewer.perfetto_trace import perfetto_trace
+from efsan_viewer.merge import load_inputs, merge, merged_text, merged_json, merged_page
 
 
 class VersionAction(argparse.Action):
@@ -77,19 +82,28 @@ def write_output(path, text):
 
 def main(argv=None):
     ap = Parser(prog=PROG, description="Pictures of EfficiencySanitizer JSON reports "
-                "(ESAN_OPTIONS=report_format=json): an HTML page, a Perfetto trace, or the difference of two runs.",
+                "(ESAN_OPTIONS=report_format=json): an HTML page, a Perfetto trace, the difference of two runs, "
+                "or a process tree's reports merged into one.",
                 epilog="examples:\n  efsan-view report.json -o report.html\n"
                        "  efsan-view --perfetto report.json -o trace.json\n"
-                       "  efsan-view --diff before.json after.json -o diff.html",
+                       "  efsan-view --diff before.json after.json -o diff.html\n"
+                       "  efsan-view --merge /tmp/efsan.prog.1234 -o merged.html",
                 formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("reports", nargs="+", metavar="REPORT.json",
-                    help="JSON reports ('-' for standard input); a file may hold several, one after the other")
+                    help="JSON reports ('-' for standard input); a file may hold several, one after the other "
+                         "(with --merge also directories)")
     ap.add_argument("--version", action=VersionAction)
     ap.add_argument("-o", "--output", metavar="FILE", help="where to write (default: standard output)")
     mode = ap.add_mutually_exclusive_group()
     mode.add_argument("--perfetto", action="store_true",
                       help="write Chrome trace-event JSON for ui.perfetto.dev instead of HTML")
     mode.add_argument("--diff", action="store_true", help="compare two reports: BEFORE.json AFTER.json")
+    mode.add_argument("--merge", action="store_true",
+                      help="merge the reports of a process tree: a directory of PID.json files (the one "
+                           "the root's report names) or report files")
+    ap.add_argument("--format", choices=("text", "json", "html"),
+                    help="with --merge: what to write (default: html for -o *.html, json for -o *.json, "
+                         "else text)")
     ap.add_argument("--before-pid", type=int, metavar="PID", help="with --diff: the report of this process in BEFORE")
     ap.add_argument("--after-pid", type=int, metavar="PID", help="with --diff: the report of this process in AFTER")
     args = ap.parse_args(argv)
@@ -103,6 +117,22 @@ def main(argv=None):
             return 0
         if args.before_pid is not None or args.after_pid is not None:
             ap.error("--before-pid and --after-pid go with --diff")
+        if args.format and not args.merge:
+            ap.error("--format goes with --merge")
+        if args.merge:
+            fmt = args.format
+            if not fmt:
+                out = (args.output or "").lower()
+                fmt = "html" if out.endswith((".html", ".htm")) else "json" if out.endswith(".json") else "text"
+            items = load_inputs(args.reports)
+            merged = merge(items)
+            if fmt == "json":
+                write_output(args.output, merged_json(merged))
+            elif fmt == "html":
+                write_output(args.output, merged_page(merged, args.reports))
+            else:
+                write_output(args.output, merged_text(merged))
+            return 0
         reports, sources = [], []
         for path in args.reports:
             loaded = load_reports(path)

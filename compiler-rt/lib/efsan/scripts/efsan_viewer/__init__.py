@@ -11,6 +11,8 @@ work it asks for. Python 3 standard library only.
   page.css, page.js     its style and script, put into the page by page.py
   diff.py               --diff: two reports of one tool, before and after
   perfetto_trace.py     --perfetto: working-set reports as Chrome trace events
+  merge.py              --merge: the reports of a process tree as one (text,
+                        JSON, page)
   version.py            efsan's version and git commit (written by the build,
                         cmake/EfsanVersion.cmake; not in the sources)
 
