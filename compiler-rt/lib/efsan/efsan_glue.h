@@ -108,6 +108,10 @@ void *AllocateForNew(__sanitizer::uptr size, __sanitizer::uptr alignment,
                      u32 stack_id);
 // Releases a block of AllocateForNew (nullptr is ignored).
 void FreeForDelete(void *p);
+// A block of the internal allocator for the runtime's own small data, of
+// one size class whatever size (efsan_interceptors.cpp says why).
+void *RuntimeBlockAlloc(__sanitizer::uptr size,
+                        __sanitizer::uptr alignment = 16);
 // While one exists on a thread, what libc allocates there for the runtime
 // (the runtime's own calls into libc) comes from sanitizer_common's
 // internal allocator, not from the program's heap, whose layout stays the

@@ -82,15 +82,20 @@ static bool IsRuntimeBlock(const void *p) {
 }
 
 // The internal allocator fills a whole region with free blocks on the first
-// allocation of each size class, 1 MiB of them: the start-up's dlsym
-// messages, of as many sizes as there are lengths of symbol names, cost a
-// short process a millisecond in page faults. Small blocks are all of one
-// class.
-static const uptr kRuntimeBlockMin = 256;
+// allocation of each size class, 1 MiB of them, and the smaller the class the
+// more it writes (64 KiB of free list for 16-byte blocks): the start-up's
+// dlsym messages, of as many sizes as there are lengths of symbol names,
+// cost a short process a millisecond. The runtime's small blocks are all of
+// one class.
+static const uptr kRuntimeBlockMin = 512;
+
+void *__efsan::RuntimeBlockAlloc(uptr size, uptr alignment) {
+  return InternalAlloc(Max(size, kRuntimeBlockMin), nullptr, alignment);
+}
 
 // glibc's malloc alignment.
 static void *RuntimeAlloc(uptr size, uptr alignment = 16) {
-  return InternalAlloc(Max(size, kRuntimeBlockMin), nullptr, alignment);
+  return RuntimeBlockAlloc(size, alignment);
 }
 
 static void *RuntimeRealloc(void *old, uptr size) {

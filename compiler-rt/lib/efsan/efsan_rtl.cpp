@@ -713,7 +713,7 @@ static void *SidelineThreadMain(void *raw) {
 
 extern "C" bool efsan_start_sideline_thread(void (*fn)(void *), void *arg) {
   SidelineStart *start =
-      static_cast<SidelineStart *>(InternalAlloc(sizeof(SidelineStart)));
+      static_cast<SidelineStart *>(RuntimeBlockAlloc(sizeof(SidelineStart)));
   start->fn = fn;
   start->arg = arg;
   // Signals stay blocked in the new thread: it never takes the program's.

@@ -419,9 +419,12 @@ MappedModule mapped_module;
 } // namespace
 
 static const u8 *MapModuleOf(uptr addr, uptr *bias, uptr *file_size) {
+  // Static: a block of the internal allocator's small classes would cost a
+  // short process a region of them (efsan_interceptors.cpp).
+  alignas(ListOfModules) static char storage[sizeof(ListOfModules)];
   static ListOfModules *modules;
   if (!modules) {
-    modules = new (InternalAlloc(sizeof(ListOfModules))) ListOfModules();
+    modules = new (storage) ListOfModules();
     modules->init();
   }
   for (const LoadedModule &m : *modules) {
