@@ -108,6 +108,9 @@ void *AllocateForNew(__sanitizer::uptr size, __sanitizer::uptr alignment,
                      u32 stack_id);
 // Releases a block of AllocateForNew (nullptr is ignored).
 void FreeForDelete(void *p);
+// In a forked child: the stack depot's hash table is unlocked at the first
+// stack capture, not at fork (efsan_symbolize.cpp).
+void StackDepotInheritedLocked();
 // A block of the internal allocator for the runtime's own small data, of
 // one size class whatever size (efsan_interceptors.cpp says why).
 void *RuntimeBlockAlloc(__sanitizer::uptr size,

@@ -571,7 +571,13 @@ INTERCEPTOR(int, fork, void) {
   int pid = REAL(fork)();
   bool child = pid == 0;
   InternalAllocatorUnlock();
-  StackDepotUnlockAfterFork(child);
+  // The child's unlocking of the stack depot's hash table reads all of its
+  // 4 MiB (1,024 page faults, a millisecond): it is done at the child's
+  // first stack capture (UnlockInheritedStackDepot), which a child that
+  // only execs never makes.
+  StackDepotUnlockAfterFork(/*fork_child=*/false);
+  if (child)
+    StackDepotInheritedLocked();
   if (child) {
     reporting_pid = internal_getpid();
     in_forked_child = true;

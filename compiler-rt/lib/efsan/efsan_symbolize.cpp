@@ -66,9 +66,33 @@ namespace __efsan {
 // allocation in a signal handler that interrupted one records no stack).
 static __thread bool capturing_stack;
 
+// Set in a forked child until its first capture: buckets of the stack
+// depot's hash table that another thread of the parent held at fork stay
+// locked until then (efsan_interceptors.cpp's fork).
+static atomic_uint8_t depot_buckets_inherited;
+static StaticSpinMutex depot_unlock_mu;
+
+void StackDepotInheritedLocked() {
+  atomic_store(&depot_buckets_inherited, 1, memory_order_release);
+}
+
+// The child's half of sanitizer_common's fork protocol, late: lock what
+// the parent locks before fork and unlock it as a child does, which frees
+// every bucket left locked.
+static void UnlockInheritedStackDepot() {
+  SpinMutexLock lock(&depot_unlock_mu);
+  if (!atomic_load(&depot_buckets_inherited, memory_order_acquire))
+    return;
+  StackDepotLockBeforeFork();
+  StackDepotUnlockAfterFork(/*fork_child=*/true);
+  atomic_store(&depot_buckets_inherited, 0, memory_order_release);
+}
+
 NOINLINE u32 CaptureCallerStack(uptr caller_pc, uptr caller_frame) {
   if (capturing_stack)
     return 0;
+  if (UNLIKELY(atomic_load(&depot_buckets_inherited, memory_order_acquire)))
+    UnlockInheritedStackDepot();
   capturing_stack = true;
   BufferedStackTrace stack;
   stack.Unwind(caller_pc, caller_frame, nullptr,
