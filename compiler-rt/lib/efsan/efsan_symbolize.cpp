@@ -261,7 +261,11 @@ static void AddAllocationWrapper(const char *name, uptr length) {
       return;
   if (allocation_wrapper_count == kMaxAllocationWrappers)
     return;
-  char *copy = (char *)InternalAlloc(length + 1);
+  // Kept for the process's life: from a bump allocator, not from the
+  // internal allocator's smallest classes, each of which a short process
+  // pays a region of free lists for (efsan_interceptors.cpp).
+  static LowLevelAllocator names;
+  char *copy = (char *)names.Allocate(length + 1);
   internal_memcpy(copy, name, length);
   copy[length] = 0;
   allocation_wrappers[allocation_wrapper_count++] = {copy, nullptr};
