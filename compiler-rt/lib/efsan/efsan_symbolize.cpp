@@ -556,14 +556,27 @@ static bool LookupElfSymbol(uptr addr, unsigned type, const char **name,
 // a line a program's string literal shares with it must not be named after
 // it in the working set's data structures.
 static bool RuntimeSymbol(const char *raw) {
-  static const char *const kPrefixes[] = {
-      "__efsan",          "_ZN7__efsan",    "_ZZN7__efsan",
-      "__sanitizer",
-      "_ZN11__sanitizer", "_ZZN11__sanitizer", "_ZTVN11__sanitizer",
-      "__interception",   "_ZN14__interception", "__ubsan",
-      "_ZN7__ubsan",      "_ZZN7__ubsan"};
-  for (const char *prefix : kPrefixes)
-    if (!internal_strncmp(raw, prefix, internal_strlen(prefix)))
+  // Asked of every symbol of a module's table, thousands in an executable
+  // the runtime is linked into: lengths known, and most names ruled out by
+  // their first character.
+  struct Prefix {
+    const char *text;
+    uptr length;
+  };
+#define PREFIX(text) {text, sizeof(text) - 1}
+  static const Prefix kPrefixes[] = {
+      PREFIX("__efsan"),          PREFIX("_ZN7__efsan"),
+      PREFIX("_ZZN7__efsan"),     PREFIX("__sanitizer"),
+      PREFIX("_ZN11__sanitizer"), PREFIX("_ZZN11__sanitizer"),
+      PREFIX("_ZTVN11__sanitizer"), PREFIX("__interception"),
+      PREFIX("_ZN14__interception"), PREFIX("__ubsan"),
+      PREFIX("_ZN7__ubsan"),      PREFIX("_ZZN7__ubsan")};
+#undef PREFIX
+  if (raw[0] != '_')
+    return false;
+  for (const Prefix &prefix : kPrefixes)
+    if (raw[1] == prefix.text[1] &&
+        !internal_strncmp(raw, prefix.text, prefix.length))
       return true;
   return false;
 }
