@@ -211,6 +211,11 @@ uptr efsan_page_size(void);
 typedef void (*efsan_mapping_visitor)(uptr lo, uptr hi, int prot,
                                       const char *path, void *arg);
 void efsan_for_each_mapping(efsan_mapping_visitor visit, void *arg);
+// The same, every mapping to first and then every mapping to second, from
+// one reading of /proc/self/maps (each reading costs a short process tens of
+// microseconds).
+void efsan_for_each_mapping_twice(efsan_mapping_visitor first,
+                                  efsan_mapping_visitor second, void *arg);
 // The same for the shared mappings only (MAP_SHARED of a file, of anonymous
 // memory or /dev/zero, SysV shm: an 's' in the permissions), with what names
 // their memory in every process that maps it, wherever it is mapped there:

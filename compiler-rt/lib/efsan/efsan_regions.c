@@ -304,8 +304,7 @@ void efsan_regions_refresh(void) {
   walk.num_images = 0;
   walk.prev_hi = 0;
   walk.prev_is_image = false;
-  efsan_for_each_mapping(collect_images, &walk);
-  efsan_for_each_mapping(add_mapping, &walk);
+  efsan_for_each_mapping_twice(collect_images, add_mapping, &walk);
   efsan_regions_unlock();
 }
 

@@ -606,17 +606,16 @@ static const char *SkipField(const char *p) {
 }
 
 // Lines are "lo-hi perms offset dev inode [path]".
-extern "C" void efsan_for_each_mapping(efsan_mapping_visitor visit,
-                                       void *arg) {
-  SpinMutexLock lock(&maps_lock);
-  if (!ReadProcMaps())
-    return;
+// Visits the mappings of maps_buffer, read last (maps_lock held). Each line
+// is cut at its end for the visit and put back after it, so that the buffer
+// can be visited again.
+static void VisitMappings(efsan_mapping_visitor visit, void *arg) {
   char *line = maps_buffer;
   while (*line) {
     char *end = line;
     while (*end && *end != '\n')
       end++;
-    bool last = !*end;
+    char cut = *end;
     *end = 0;
     const char *p = line;
     uptr lo = ParseMapsHex(&p);
@@ -636,10 +635,28 @@ extern "C" void efsan_for_each_mapping(efsan_mapping_visitor visit,
     p = SkipField(p); // inode; the rest of the line is the path
     if (lo < hi)
       visit(lo, hi, prot, p, arg);
-    if (last)
+    *end = cut;
+    if (!cut)
       break;
     line = end + 1;
   }
+}
+
+extern "C" void efsan_for_each_mapping(efsan_mapping_visitor visit,
+                                       void *arg) {
+  SpinMutexLock lock(&maps_lock);
+  if (ReadProcMaps())
+    VisitMappings(visit, arg);
+}
+
+extern "C" void efsan_for_each_mapping_twice(efsan_mapping_visitor first,
+                                             efsan_mapping_visitor second,
+                                             void *arg) {
+  SpinMutexLock lock(&maps_lock);
+  if (!ReadProcMaps())
+    return;
+  VisitMappings(first, arg);
+  VisitMappings(second, arg);
 }
 
 // Lines are "lo-hi perms offset major:minor inode [path]".
