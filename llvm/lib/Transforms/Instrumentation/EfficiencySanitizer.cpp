@@ -250,7 +250,8 @@ private:
   void instrumentMemIntrinsic(MemIntrinsic *MI);
   void instrumentMaskedAccess(IntrinsicInst *II);
   void instrumentWorkingSetBlock(ArrayRef<MemoryAccess> Accesses,
-                                 CheckedSpans &Spans);
+                                 CheckedSpans &Spans,
+                                 bool SkipRepeated = true);
   void instrumentWorkingSetFunction(Function &F, ArrayRef<AccessRun> Runs);
 
   void emitAccessCallout(IRBuilder<> &IRB, Value *Addr, uint64_t Size,
@@ -719,6 +720,19 @@ decomposeAddress(const DataLayout &DL, Value *Addr) {
   return {Base, Offset.getSExtValue()};
 }
 
+// A forked child's working set starts at the fork, with no line marked: an
+// access after fork() returns must be checked although the same function
+// checked its line before. A block that calls fork (directly: a wrapper that
+// forks is not seen) skips no access and passes no span on.
+static bool callsFork(const BasicBlock &BB) {
+  for (const Instruction &I : BB)
+    if (auto *Call = dyn_cast<CallBase>(&I))
+      if (Function *Callee = Call->getCalledFunction())
+        if (Callee->getName() == "fork" || Callee->getName() == "_Fork")
+          return true;
+  return false;
+}
+
 // Working set: the blocks in reverse post-order, each starting from the spans
 // its unique predecessor (if any) had marked by its end, its own or inherited
 // from further up a chain of such edges. Such an edge is never a loop's back
@@ -742,18 +756,20 @@ void EfficiencySanitizer::instrumentWorkingSetFunction(
                                                  : SpansAtEnd.end();
         It != SpansAtEnd.end())
       Spans = It->second;
+    bool Forks = callsFork(*BB);
     if (auto It = RunOfBlock.find(BB); It != RunOfBlock.end()) {
-      instrumentWorkingSetBlock(Runs[It->second].second, Spans);
+      instrumentWorkingSetBlock(Runs[It->second].second, Spans, !Forks);
       Done[It->second] = true;
     }
-    if (!Spans.empty())
+    if (!Spans.empty() && !Forks)
       SpansAtEnd[BB] = std::move(Spans);
   }
   // Blocks that cannot be reached from the entry.
   for (unsigned R = 0; R < Runs.size(); ++R)
     if (!Done[R]) {
       CheckedSpans Spans;
-      instrumentWorkingSetBlock(Runs[R].second, Spans);
+      instrumentWorkingSetBlock(Runs[R].second, Spans,
+                                !callsFork(*Runs[R].first->getParent()));
     }
 }
 
@@ -770,11 +786,11 @@ void EfficiencySanitizer::instrumentWorkingSetFunction(
 // or unmapped in between does not matter. An access inside a span already
 // checked in the block is not checked again (-efsan-skip-repeated-accesses).
 void EfficiencySanitizer::instrumentWorkingSetBlock(
-    ArrayRef<MemoryAccess> Accesses, CheckedSpans &Spans) {
+    ArrayRef<MemoryAccess> Accesses, CheckedSpans &Spans, bool SkipRepeated) {
   constexpr int64_t LineSize = int64_t(1) << kShadowScale;
   // Coalescing widens the checks that skipping repeated accesses looks up:
   // without the latter every access gets its own check.
-  bool Merge = ClSkipRepeatedAccesses;
+  bool Merge = ClSkipRepeatedAccesses && SkipRepeated;
   bool Coalesce = Merge && ClCoalesceAccesses;
   SmallVector<WorkingSetCheck, 8> Checks;
   SmallDenseMap<std::tuple<Value *, Value *, uint64_t>,
