@@ -606,10 +606,20 @@ static const char *SkipField(const char *p) {
 }
 
 // Lines are "lo-hi perms offset dev inode [path]".
-// Visits the mappings of maps_buffer, read last (maps_lock held). Each line
-// is cut at its end for the visit and put back after it, so that the buffer
-// can be visited again.
-static void VisitMappings(efsan_mapping_visitor visit, void *arg) {
+// One line of /proc/self/maps: "lo-hi perms offset major:minor inode [path]".
+struct MapsLine {
+  uptr lo, hi;
+  int prot;     // EFSAN_PROT_*
+  bool shared;  // an 's' in the permissions
+  efsan_mapping_id id;
+  const char *path;  // "" for anonymous memory
+};
+
+// Calls visit for each mapping of maps_buffer, read last (maps_lock held).
+// Each line is cut at its end for the visit and put back after it, so that
+// the buffer can be visited again.
+template <typename Visit>
+static void ForEachMapsLine(Visit visit) {
   char *line = maps_buffer;
   while (*line) {
     char *end = line;
@@ -617,29 +627,45 @@ static void VisitMappings(efsan_mapping_visitor visit, void *arg) {
       end++;
     char cut = *end;
     *end = 0;
+    MapsLine m;
     const char *p = line;
-    uptr lo = ParseMapsHex(&p);
-    uptr hi = *p == '-' ? (p++, ParseMapsHex(&p)) : 0;
+    m.lo = ParseMapsHex(&p);
+    m.hi = *p == '-' ? (p++, ParseMapsHex(&p)) : 0;
     while (*p == ' ')
       p++;
-    int prot = 0;
+    m.prot = 0;
     if (p[0] == 'r')
-      prot |= EFSAN_PROT_READ;
+      m.prot |= EFSAN_PROT_READ;
     if (p[0] && p[1] == 'w')
-      prot |= EFSAN_PROT_WRITE;
+      m.prot |= EFSAN_PROT_WRITE;
     if (p[0] && p[1] && p[2] == 'x')
-      prot |= EFSAN_PROT_EXEC;
-    p = SkipField(p); // perms
-    p = SkipField(p); // offset
-    p = SkipField(p); // device
-    p = SkipField(p); // inode; the rest of the line is the path
-    if (lo < hi)
-      visit(lo, hi, prot, p, arg);
+      m.prot |= EFSAN_PROT_EXEC;
+    m.shared = p[0] && p[1] && p[2] && p[3] == 's';
+    p = SkipField(p);
+    m.id.offset = ParseMapsHex(&p);
+    p = SkipField(p);
+    m.id.dev_major = (u32)ParseMapsHex(&p);
+    if (*p == ':')
+      p++;
+    m.id.dev_minor = (u32)ParseMapsHex(&p);
+    p = SkipField(p);
+    u64 inode = 0;
+    for (; *p >= '0' && *p <= '9'; p++)
+      inode = inode * 10 + (*p - '0');
+    m.id.inode = inode;
+    m.path = SkipField(p);
+    if (m.lo < m.hi)
+      visit(m);
     *end = cut;
     if (!cut)
       break;
     line = end + 1;
   }
+}
+
+static void VisitMappings(efsan_mapping_visitor visit, void *arg) {
+  ForEachMapsLine(
+      [&](const MapsLine &m) { visit(m.lo, m.hi, m.prot, m.path, arg); });
 }
 
 extern "C" void efsan_for_each_mapping(efsan_mapping_visitor visit,
@@ -659,45 +685,15 @@ extern "C" void efsan_for_each_mapping_twice(efsan_mapping_visitor first,
   VisitMappings(second, arg);
 }
 
-// Lines are "lo-hi perms offset major:minor inode [path]".
 extern "C" void
 efsan_for_each_shared_mapping(efsan_shared_mapping_visitor visit, void *arg) {
   SpinMutexLock lock(&maps_lock);
   if (!ReadProcMaps())
     return;
-  char *line = maps_buffer;
-  while (*line) {
-    char *end = line;
-    while (*end && *end != '\n')
-      end++;
-    bool last = !*end;
-    *end = 0;
-    const char *p = line;
-    uptr lo = ParseMapsHex(&p);
-    uptr hi = *p == '-' ? (p++, ParseMapsHex(&p)) : 0;
-    while (*p == ' ')
-      p++;
-    bool shared = p[0] && p[1] && p[2] && p[3] == 's';
-    p = SkipField(p);
-    efsan_mapping_id id;
-    id.offset = ParseMapsHex(&p);
-    p = SkipField(p);
-    id.dev_major = (u32)ParseMapsHex(&p);
-    if (*p == ':')
-      p++;
-    id.dev_minor = (u32)ParseMapsHex(&p);
-    p = SkipField(p);
-    u64 inode = 0;
-    for (; *p >= '0' && *p <= '9'; p++)
-      inode = inode * 10 + (*p - '0');
-    id.inode = inode;
-    p = SkipField(p);
-    if (shared && lo < hi)
-      visit(lo, hi, &id, p, arg);
-    if (last)
-      break;
-    line = end + 1;
-  }
+  ForEachMapsLine([&](const MapsLine &m) {
+    if (m.shared)
+      visit(m.lo, m.hi, &m.id, m.path, arg);
+  });
 }
 
 //===-- Locking, threads, time ----------------------------------------------===//
