@@ -251,9 +251,6 @@ class SymbolizerProcess {
  public:
   // The answer to one "CODE" or "DATA" question, or null if there is none.
   const char *Ask(const char *kind, const char *module, uptr offset) {
-    // A lookup in the middle of the run (a report on a signal) must not
-    // change the errno the program's thread sees.
-    ErrnoKeeper keep_errno;
     if (owner_pid_ != (int)internal_getpid())
       ForgetInherited();
     InternalScopedString question;
@@ -415,7 +412,11 @@ const char *Answer(const char *kind, const LoadedModule &module,
 
 } // namespace
 
+// A lookup in the middle of the run (a report on a signal) must not change
+// the errno the program's thread sees: the symbolizer's socket calls and the
+// cache directory's mkdir are libc's syscall(), which sets it.
 SymbolizedStack *__efsan::SymbolizeCodeAt(uptr pc) {
+  ErrnoKeeper keep_errno;
   if (!SpeaksLlvmSymbolizer())
     return Symbolizer::GetOrInit()->SymbolizePC(pc);
   SymbolizedStack *stack = SymbolizedStack::New(pc);
@@ -431,6 +432,7 @@ SymbolizedStack *__efsan::SymbolizeCodeAt(uptr pc) {
 }
 
 bool __efsan::SymbolizeDataAt(uptr addr, DataInfo *info) {
+  ErrnoKeeper keep_errno;
   if (!SpeaksLlvmSymbolizer())
     return Symbolizer::GetOrInit()->SymbolizeData(addr, info);
   const LoadedModule *module =
