@@ -68,12 +68,39 @@ void InitializeSuppressions();
 // A system call without libc: no interceptor, and the program's errno stays
 // as it was. Returns -errno on failure.
 long RawSyscall3(long nr, long a, long b, long c);
-// The functions, files and lines at a code address (innermost inlined frame
-// first) and the global at a data address, asked of this process's own
-// llvm-symbolizer (efsan_symbolizer_process.cpp): never one a forked child
-// shares with its parent.
-__sanitizer::SymbolizedStack *SymbolizeCodeAt(__sanitizer::uptr pc);
+// A module loaded in the process (efsan_modules.cpp): its path (kept for
+// the process's life), the bias its file's addresses are loaded at, and its
+// GNU build ID (build_id_size 0 if it has none).
+struct Module {
+  const char *path;
+  __sanitizer::uptr base;
+  __sanitizer::u8 build_id[32];
+  __sanitizer::uptr build_id_size;
+};
+// The module holding addr, copied to *module, and whether addr is in its
+// code; false if no module holds it.
+bool FindModule(__sanitizer::uptr addr, Module *module,
+                bool *executable = nullptr);
+// One frame of the code at an address: its function, file and line (null,
+// null and 0 where the symbolizer knows none). The strings are kept for the
+// process's life.
+struct CodeFrame {
+  const char *function;
+  const char *file;
+  int line;
+};
+// The frames at a code address (innermost inlined frame first, at most
+// max_frames; 0 if no module holds pc) and the global at a data address,
+// asked of this process's own llvm-symbolizer
+// (efsan_symbolizer_process.cpp): never one a forked child shares with its
+// parent.
+__sanitizer::uptr SymbolizeCodeAt(__sanitizer::uptr pc, CodeFrame *frames,
+                                  __sanitizer::uptr max_frames);
 bool SymbolizeDataAt(__sanitizer::uptr addr, __sanitizer::DataInfo *info);
+// A copy of s kept for the process's life (null for null), out of the
+// internal allocator's size classes (efsan_modules.cpp says why).
+const char *KeepString(const char *s);
+const char *KeepString(const char *s, __sanitizer::uptr length);
 // In a forked child: a lookup another thread was making at fork is over.
 void SymbolizerAfterForkInChild();
 // A regular file with an execute bit (a symbolizer to run).
@@ -111,10 +138,23 @@ void FreeForDelete(void *p);
 // In a forked child: the stack depot's hash table is unlocked at the first
 // stack capture, not at fork (efsan_symbolize.cpp).
 void StackDepotInheritedLocked();
-// A block of the internal allocator for the runtime's own small data, of
-// one size class whatever size (efsan_interceptors.cpp says why).
+// The runtime's own blocks (efsan_runtime_blocks.cpp): what libc allocates
+// for the runtime's calls, and records the runtime hands to new threads.
+// Never the program's heap nor sanitizer_common's internal allocator.
 void *RuntimeBlockAlloc(__sanitizer::uptr size,
                         __sanitizer::uptr alignment = 16);
+void RuntimeBlockFree(void *p);
+// The bytes usable at p, a block of RuntimeBlockAlloc.
+__sanitizer::uptr RuntimeBlockSize(const void *p);
+// Held across fork, so that the child's list of free blocks is whole.
+void RuntimeBlocksLock();
+void RuntimeBlocksUnlock();
+// The range runtime blocks come from (empty until the first one): free()
+// asks this of every block the program frees.
+extern __sanitizer::uptr runtime_blocks_beg, runtime_blocks_size;
+inline bool IsRuntimeBlock(const void *p) {
+  return (__sanitizer::uptr)p - runtime_blocks_beg < runtime_blocks_size;
+}
 // While one exists on a thread, what libc allocates there for the runtime
 // (the runtime's own calls into libc) comes from sanitizer_common's
 // internal allocator, not from the program's heap, whose layout stays the

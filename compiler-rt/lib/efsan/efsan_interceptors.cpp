@@ -70,28 +70,12 @@ static void *EarlyAlloc(uptr size) {
 // block 16 bytes into a line where the plain build has it 32 bytes in, and
 // two threads' small blocks on one line where the plain build has them on
 // two: a false finding). Within a RuntimeAllocations scope, on that thread,
-// they come from sanitizer_common's internal allocator instead, and free
-// and realloc give such blocks back to it whenever they come.
+// they are runtime blocks instead (efsan_runtime_blocks.cpp), and free and
+// realloc give such blocks back whenever they come.
 static __thread int runtime_allocations;
 
 RuntimeAllocations::RuntimeAllocations() { runtime_allocations++; }
 RuntimeAllocations::~RuntimeAllocations() { runtime_allocations--; }
-
-static bool IsRuntimeBlock(const void *p) {
-  return internal_allocator()->FromPrimary(p);
-}
-
-// The internal allocator fills a whole region with free blocks on the first
-// allocation of each size class, 1 MiB of them, and the smaller the class the
-// more it writes (64 KiB of free list for 16-byte blocks): the start-up's
-// dlsym messages, of as many sizes as there are lengths of symbol names,
-// cost a short process a millisecond. The runtime's small blocks are all of
-// one class.
-static const uptr kRuntimeBlockMin = 512;
-
-void *__efsan::RuntimeBlockAlloc(uptr size, uptr alignment) {
-  return InternalAlloc(Max(size, kRuntimeBlockMin), nullptr, alignment);
-}
 
 // glibc's malloc alignment.
 static void *RuntimeAlloc(uptr size, uptr alignment = 16) {
@@ -101,9 +85,8 @@ static void *RuntimeAlloc(uptr size, uptr alignment = 16) {
 static void *RuntimeRealloc(void *old, uptr size) {
   void *p = RuntimeAlloc(size);
   if (p && old) {
-    uptr have = internal_allocator()->GetActuallyAllocatedSize(old);
-    internal_memcpy(p, old, Min(size, have));
-    InternalFree(old);
+    internal_memcpy(p, old, Min(size, RuntimeBlockSize(old)));
+    RuntimeBlockFree(old);
   }
   return p;
 }
@@ -188,6 +171,8 @@ INTERCEPTOR(void *, reallocarray, void *old, uptr count, uptr size) {
     errno = errno_ENOMEM;
     return nullptr;
   }
+  if (UNLIKELY((old && IsRuntimeBlock(old)) || (!old && runtime_allocations)))
+    return RuntimeRealloc(old, total);
   OnFree(old);
   void *p = REAL(realloc)(old, total);
   OnAlloc(p, total, ALLOC_STACK_ID());
@@ -198,7 +183,7 @@ INTERCEPTOR(void, free, void *p) {
   if (UNLIKELY(!p || IsEarly(p)))
     return;
   if (UNLIKELY(IsRuntimeBlock(p)))
-    return InternalFree(p);
+    return RuntimeBlockFree(p);
   OnFree(p);
   REAL(free)(p);
 }
@@ -379,7 +364,7 @@ struct ThreadStart {
 
 static void *ThreadTrampoline(void *raw) {
   ThreadStart start = *static_cast<ThreadStart *>(raw);
-  InternalFree(raw);
+  RuntimeBlockFree(raw);
   efsan_thread_index = start.index;
   uptr stack, stack_size, tls, tls_size;
   looking_up_thread_stack = true;
@@ -399,7 +384,9 @@ INTERCEPTOR(int, pthread_create, void *thread, void *attr,
             void *(*callback)(void *), void *param) {
   efsan_glue_init();
   ThreadStart *start =
-      static_cast<ThreadStart *>(InternalAlloc(sizeof(ThreadStart)));
+      static_cast<ThreadStart *>(RuntimeBlockAlloc(sizeof(ThreadStart)));
+  if (!start)
+    return errno_ENOMEM; // no memory for the start record
   start->callback = callback;
   start->param = param;
   // Indices follow creation order, decided by the creating thread. A thread
@@ -419,7 +406,7 @@ INTERCEPTOR(int, pthread_create, void *thread, void *attr,
   int res = REAL(pthread_create)(thread, attr, ThreadTrampoline, start);
   if (res) {
     atomic_fetch_sub(&program_threads, 1, memory_order_relaxed);
-    InternalFree(start);
+    RuntimeBlockFree(start);
   } else {
     RecordThreadHandle(index, *(uptr *)thread);
   }
@@ -568,8 +555,10 @@ INTERCEPTOR(int, fork, void) {
   efsan_core_fork_prepare();
   StackDepotLockBeforeFork();
   InternalAllocatorLock();
+  RuntimeBlocksLock();
   int pid = REAL(fork)();
   bool child = pid == 0;
+  RuntimeBlocksUnlock();
   InternalAllocatorUnlock();
   // The child's unlocking of the stack depot's hash table reads all of its
   // 4 MiB (1,024 page faults, a millisecond): it is done at the child's

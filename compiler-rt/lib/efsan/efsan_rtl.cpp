@@ -718,7 +718,7 @@ struct SidelineStart {
 
 static void *SidelineThreadMain(void *raw) {
   SidelineStart start = *static_cast<SidelineStart *>(raw);
-  InternalFree(raw);
+  RuntimeBlockFree(raw);
   efsan_thread_index = EFSAN_INTERNAL_THREAD;
   start.fn(start.arg);
   return nullptr;
@@ -727,13 +727,15 @@ static void *SidelineThreadMain(void *raw) {
 extern "C" bool efsan_start_sideline_thread(void (*fn)(void *), void *arg) {
   SidelineStart *start =
       static_cast<SidelineStart *>(RuntimeBlockAlloc(sizeof(SidelineStart)));
+  if (!start)
+    return false;
   start->fn = fn;
   start->arg = arg;
   // Signals stay blocked in the new thread: it never takes the program's.
   // glibc allocates its TLS (the DTV) on this thread.
   RuntimeAllocations ours;
   if (!internal_start_thread(SidelineThreadMain, start)) {
-    InternalFree(start);
+    RuntimeBlockFree(start);
     return false;
   }
   return true;

@@ -186,27 +186,41 @@ class FirstLookupLimit {
 };
 } // namespace
 
-static const char *Intern(const char *s) {
-  return s ? internal_strdup(s) : nullptr;
+// Names and files are kept for the process's life (frames hold them), in a
+// bump allocator: each first block of one of the internal allocator's size
+// classes costs a short process a region of free lists (efsan_modules.cpp).
+static StaticSpinMutex kept_strings_mu;
+static LowLevelAllocator kept_strings;
+
+const char *__efsan::KeepString(const char *s, uptr length) {
+  SpinMutexLock lock(&kept_strings_mu);
+  char *copy = (char *)kept_strings.Allocate(length + 1);
+  internal_memcpy(copy, s, length);
+  copy[length] = 0;
+  return copy;
 }
+
+const char *__efsan::KeepString(const char *s) {
+  return s ? KeepString(s, internal_strlen(s)) : nullptr;
+}
+
+static const char *Intern(const char *s) { return KeepString(s); }
 
 // A frame without a function name (a library without symbols): its module
 // and the offset in it, "libevent-2.1.so.7+0x215a4", as the other sanitizers
 // print it.
-static const char *ModuleAndOffset(const AddressInfo &info, uptr pc) {
-  const char *module = info.module;
-  uptr offset = info.module_offset;
-  if (!module &&
-      !Symbolizer::GetOrInit()->GetModuleNameAndOffsetForPC(pc, &module, &offset))
+static const char *ModuleAndOffset(uptr pc) {
+  Module module;
+  if (!FindModule(pc, &module))
     return "<unknown>";
-  const char *base = module;
-  for (const char *p = module; *p; p++)
-    if (*p == '/')
-      base = p + 1;
   char buffer[kMaxPathLength + 32];
-  internal_snprintf(buffer, sizeof(buffer), "%s+0x%zx", base, offset);
+  internal_snprintf(buffer, sizeof(buffer), "%s+0x%zx",
+                    StripModuleName(module.path), pc - module.base);
   return Intern(buffer);
 }
+
+// Inlined frames kept of one code address.
+static const uptr kMaxInlinedFrames = 32;
 
 // A function of the C++ library's headers (std::vector's constructor,
 // std::allocator<T>::allocate...), inlined into the program or instantiated
@@ -223,12 +237,12 @@ static uptr LeadingCxxLibraryFrames(const StackTrace &stack) {
   for (uptr i = 0; i < stack.size; i++) {
     uptr pc = StackTrace::GetPreviousInstructionPc(stack.trace[i]);
     FirstLookupLimit limit;
-    SymbolizedStackHolder holder(SymbolizeCodeAt(pc));
-    const SymbolizedStack *frame = holder.get();
-    if (!frame)
-      return 0;
-    for (; frame; frame = frame->next, count++)
-      if (!IsCxxLibraryFunction(frame->info.function))
+    CodeFrame frames[kMaxInlinedFrames];
+    uptr n = SymbolizeCodeAt(pc, frames, kMaxInlinedFrames);
+    if (!n)
+      return count;
+    for (uptr k = 0; k < n; k++, count++)
+      if (!IsCxxLibraryFunction(frames[k].function))
         return count;
   }
   return 0;
@@ -263,7 +277,7 @@ static void AddAllocationWrapper(const char *name, uptr length) {
     return;
   // Kept for the process's life: from a bump allocator, not from the
   // internal allocator's smallest classes, each of which a short process
-  // pays a region of free lists for (efsan_interceptors.cpp).
+  // pays a region of free lists for (efsan_modules.cpp).
   static LowLevelAllocator names;
   char *copy = (char *)names.Allocate(length + 1);
   internal_memcpy(copy, name, length);
@@ -335,20 +349,19 @@ static uptr SymbolizeCode(uptr pc, struct efsan_frame *frames, uptr max_frames,
                           uptr *skip) {
   uptr count = 0;
   FirstLookupLimit limit;
-  SymbolizedStackHolder holder(SymbolizeCodeAt(pc));
-  const SymbolizedStack *frame = holder.get();
-  if (!frame) {
-    AddressInfo none;
+  CodeFrame code[kMaxInlinedFrames];
+  uptr n = SymbolizeCodeAt(pc, code, kMaxInlinedFrames);
+  if (!n) {
     if (max_frames)
-      frames[count++] = {pc, ModuleAndOffset(none, pc), nullptr, 0};
+      frames[count++] = {pc, ModuleAndOffset(pc), nullptr, 0};
     return count;
   }
-  for (; frame && count < max_frames; frame = frame->next) {
+  for (uptr k = 0; k < n && count < max_frames; k++) {
     if (*skip) {
       --*skip;
       continue;
     }
-    const AddressInfo &info = frame->info;
+    const CodeFrame &info = code[k];
     // The runtime's own frames (main's wrapper below main) are not the
     // program's.
     if (info.function &&
@@ -356,10 +369,9 @@ static uptr SymbolizeCode(uptr pc, struct efsan_frame *frames, uptr max_frames,
          !internal_strncmp(info.function, "__sanitizer::", 13)))
       continue;
     frames[count].pc = pc;
-    frames[count].function =
-        info.function ? Intern(info.function) : ModuleAndOffset(info, pc);
-    frames[count].file = Intern(info.file);
-    frames[count].line = (int)info.line;
+    frames[count].function = info.function ? info.function : ModuleAndOffset(pc);
+    frames[count].file = info.file;
+    frames[count].line = info.line;
     frames[count].allocation_wrapper = false;
     count++;
   }
@@ -373,14 +385,9 @@ static const char *FunctionSymbol(uptr pc, bool *runtime);
 // it up after code built without frame pointers (libffi's call into a
 // library under Python's ctypes), and what follows it is a guess too.
 static bool InModuleCode(uptr pc) {
-  const LoadedModule *module =
-      Symbolizer::GetOrInit()->FindModuleForAddress(pc);
-  if (!module)
-    return false;
-  for (const LoadedModule::AddressRange &range : module->ranges())
-    if (range.executable && pc >= range.beg && pc < range.end)
-      return true;
-  return false;
+  Module module;
+  bool executable;
+  return FindModule(pc, &module, &executable) && executable;
 }
 
 extern "C" uptr efsan_symbolize_stack(u32 stack_id, struct efsan_frame *frames,
@@ -447,31 +454,20 @@ MappedModule mapped_module;
 } // namespace
 
 static const u8 *MapModuleOf(uptr addr, uptr *bias, uptr *file_size) {
-  // Static: a block of the internal allocator's small classes would cost a
-  // short process a region of them (efsan_interceptors.cpp).
-  alignas(ListOfModules) static char storage[sizeof(ListOfModules)];
-  static ListOfModules *modules;
-  if (!modules) {
-    modules = new (storage) ListOfModules();
-    modules->init();
+  Module m;
+  if (!FindModule(addr, &m))
+    return nullptr;
+  if (!mapped_module.file || internal_strcmp(mapped_module.path, m.path)) {
+    if (mapped_module.file)
+      UnmapOrDie((void *)mapped_module.file, mapped_module.file_size);
+    mapped_module.file = (const u8 *)MapFileToMemory(m.path,
+                                                     &mapped_module.file_size);
+    internal_strncpy(mapped_module.path, m.path, sizeof(mapped_module.path) - 1);
+    mapped_module.bias = m.base;
   }
-  for (const LoadedModule &m : *modules) {
-    if (!m.containsAddress(addr))
-      continue;
-    if (!mapped_module.file || internal_strcmp(mapped_module.path, m.full_name())) {
-      if (mapped_module.file)
-        UnmapOrDie((void *)mapped_module.file, mapped_module.file_size);
-      mapped_module.file = (const u8 *)MapFileToMemory(m.full_name(),
-                                                       &mapped_module.file_size);
-      internal_strncpy(mapped_module.path, m.full_name(),
-                       sizeof(mapped_module.path) - 1);
-      mapped_module.bias = m.base_address();
-    }
-    *bias = mapped_module.bias;
-    *file_size = mapped_module.file_size;
-    return mapped_module.file;
-  }
-  return nullptr;
+  *bias = mapped_module.bias;
+  *file_size = mapped_module.file_size;
+  return mapped_module.file;
 }
 
 // The sanitizer runtime's own source files (linked into the program): their

@@ -102,8 +102,8 @@ const char *CacheDirectory() {
 // What this process and the processes before it were told of one module.
 class ModuleAnswers {
  public:
-  ModuleAnswers(const LoadedModule &module) {
-    module_ = internal_strdup(module.full_name());
+  explicit ModuleAnswers(const __efsan::Module &module) {
+    module_ = module.path;
     OpenFile(module);
   }
 
@@ -119,7 +119,7 @@ class ModuleAnswers {
   // Keeps answer (a symbolizer's, ending with an empty line) here and in
   // the file.
   const char *Keep(const char *kind, uptr offset, const char *answer) {
-    const char *kept = internal_strdup(answer);
+    const char *kept = __efsan::KeepString(answer);
     answers_[Key(kind, offset)] = kept;
     Append(kind, offset, kept);
     return kept;
@@ -151,22 +151,22 @@ class ModuleAnswers {
     return ((u64)offset << 1) | (kind[0] == 'D');
   }
 
-  void OpenFile(const LoadedModule &module) {
+  void OpenFile(const __efsan::Module &module) {
     file_[0] = 0;
     const char *dir = CacheDirectory();
     if (!dir)
       return;
     InternalScopedString name;
     name.AppendF("%s/", dir);
-    if (module.uuid_size()) {
-      for (uptr i = 0; i < module.uuid_size(); i++)
-        name.AppendF("%02x", module.uuid()[i]);
+    if (module.build_id_size) {
+      for (uptr i = 0; i < module.build_id_size; i++)
+        name.AppendF("%02x", module.build_id[i]);
     } else {
       // No build ID: the file's identity stands in for it.
       struct stat st;
-      if (internal_iserror(internal_stat(module.full_name(), &st)))
+      if (internal_iserror(internal_stat(module.path, &st)))
         return;
-      name.AppendF("%s-%llx-%llx-%llx-%llx.%llx", StripModuleName(module.full_name()),
+      name.AppendF("%s-%llx-%llx-%llx-%llx.%llx", StripModuleName(module.path),
                    (unsigned long long)st.st_dev, (unsigned long long)st.st_ino,
                    (unsigned long long)st.st_size,
                    (unsigned long long)st.st_mtim.tv_sec,
@@ -209,10 +209,7 @@ class ModuleAnswers {
       if (answer_length < 2 || answer_length > (uptr)(end - p) ||
           p[answer_length - 1] != '\n' || p[answer_length - 2] != '\n')
         break;
-      char *kept = (char *)InternalAlloc(answer_length + 1);
-      internal_memcpy(kept, p, answer_length);
-      kept[answer_length] = 0;
-      answers_[Key(kind, offset)] = kept;
+      answers_[Key(kind, offset)] = __efsan::KeepString(p, answer_length);
       at = p + answer_length;
     }
     UnmapOrDie(data, size);
@@ -384,30 +381,96 @@ SymbolizerProcess *TheSymbolizer() {
 
 
 // The answers kept for module, read from its cache file the first time.
-ModuleAnswers *AnswersFor(const LoadedModule &module) {
+ModuleAnswers *AnswersFor(const __efsan::Module &module) {
   static ModuleAnswers *known[256];
   static uptr count;
+  // Never freed: from a bump allocator, not a size class of the internal
+  // allocator (efsan_modules.cpp says why). Called under symbolizer_mu.
+  static LowLevelAllocator storage;
   for (uptr i = 0; i < count; i++)
-    if (known[i]->For(module.full_name()))
+    if (known[i]->For(module.path))
       return known[i];
   if (count == ARRAY_SIZE(known))
     return nullptr;
-  void *memory = InternalAlloc(sizeof(ModuleAnswers));
+  void *memory = storage.Allocate(sizeof(ModuleAnswers));
   return known[count++] = new (memory) ModuleAnswers(module);
 }
 
 // The answer for kind ("CODE" or "DATA") at offset in module: kept, or
 // asked and kept.
-const char *Answer(const char *kind, const LoadedModule &module,
+const char *Answer(const char *kind, const __efsan::Module &module,
                    uptr offset) {
   ModuleAnswers *answers = AnswersFor(module);
   if (answers)
     if (const char *kept = answers->Find(kind, offset))
       return kept;
-  const char *answer = TheSymbolizer()->Ask(kind, module.full_name(), offset);
+  const char *answer = TheSymbolizer()->Ask(kind, module.path, offset);
   if (answer && answers)
     return answers->Keep(kind, offset, answer);
   return answer;
+}
+
+// What llvm-symbolizer does not know it prints as "??".
+const char *KeepKnown(const char *begin, const char *end) {
+  if (end - begin == 2 && begin[0] == '?' && begin[1] == '?')
+    return nullptr;
+  return __efsan::KeepString(begin, end - begin);
+}
+
+// A location line, "file:line:column" (a file name may hold colons of its
+// own: the numbers are taken from the end).
+void ParseLocation(const char *begin, const char *end, __efsan::CodeFrame *frame) {
+  const char *column_colon = end;
+  while (column_colon > begin && column_colon[-1] != ':')
+    column_colon--;
+  const char *line_colon = column_colon > begin ? column_colon - 1 : begin;
+  while (line_colon > begin && line_colon[-1] != ':')
+    line_colon--;
+  if (line_colon <= begin || column_colon <= begin) {
+    frame->file = KeepKnown(begin, end);
+    return;
+  }
+  int line = 0;
+  for (const char *p = line_colon; p < column_colon - 1; p++)
+    line = *p >= '0' && *p <= '9' ? line * 10 + (*p - '0') : 0;
+  frame->file = KeepKnown(begin, line_colon - 1);
+  frame->line = line;
+}
+
+// llvm-symbolizer's answer to a CODE question: two lines a frame (the
+// function, then its location), innermost first, ended by an empty line.
+uptr ParseCodeAnswer(const char *answer, __efsan::CodeFrame *frames,
+                     uptr max_frames) {
+  uptr count = 0;
+  const char *p = answer;
+  while (count < max_frames && *p && *p != '\n') {
+    const char *function_end = internal_strchr(p, '\n');
+    if (!function_end)
+      break;
+    const char *location = function_end + 1;
+    const char *location_end = internal_strchr(location, '\n');
+    if (!location_end)
+      break;
+    __efsan::CodeFrame &frame = frames[count++];
+    frame = {KeepKnown(p, function_end), nullptr, 0};
+    ParseLocation(location, location_end, &frame);
+    p = location_end + 1;
+  }
+  return count;
+}
+
+// The frames sanitizer_common's own symbolizer gives (another symbolizer
+// than llvm-symbolizer set, or none).
+uptr FramesOfSanitizerSymbolizer(uptr pc, __efsan::CodeFrame *frames,
+                                 uptr max_frames) {
+  SymbolizedStackHolder holder(Symbolizer::GetOrInit()->SymbolizePC(pc));
+  uptr count = 0;
+  for (const SymbolizedStack *frame = holder.get(); frame && count < max_frames;
+       frame = frame->next)
+    frames[count++] = {__efsan::KeepString(frame->info.function),
+                       __efsan::KeepString(frame->info.file),
+                       (int)frame->info.line};
+  return count;
 }
 
 } // namespace
@@ -415,36 +478,36 @@ const char *Answer(const char *kind, const LoadedModule &module,
 // A lookup in the middle of the run (a report on a signal) must not change
 // the errno the program's thread sees: the symbolizer's socket calls and the
 // cache directory's mkdir are libc's syscall(), which sets it.
-SymbolizedStack *__efsan::SymbolizeCodeAt(uptr pc) {
+uptr __efsan::SymbolizeCodeAt(uptr pc, CodeFrame *frames, uptr max_frames) {
   ErrnoKeeper keep_errno;
+  if (!max_frames)
+    return 0;
   if (!SpeaksLlvmSymbolizer())
-    return Symbolizer::GetOrInit()->SymbolizePC(pc);
-  SymbolizedStack *stack = SymbolizedStack::New(pc);
-  const LoadedModule *module =
-      Symbolizer::GetOrInit()->FindModuleForAddress(pc);
-  if (!module)
-    return stack;
-  stack->info.FillModuleInfo(*module);
+    return FramesOfSanitizerSymbolizer(pc, frames, max_frames);
+  Module module;
+  if (!FindModule(pc, &module))
+    return 0;
   SpinMutexLock lock(&symbolizer_mu);
-  if (const char *answer = Answer("CODE", *module, stack->info.module_offset))
-    ParseSymbolizePCOutput(answer, stack);
-  return stack;
+  const char *answer = Answer("CODE", module, pc - module.base);
+  uptr count = answer ? ParseCodeAnswer(answer, frames, max_frames) : 0;
+  if (!count)
+    frames[count++] = {nullptr, nullptr, 0};
+  return count;
 }
 
 bool __efsan::SymbolizeDataAt(uptr addr, DataInfo *info) {
   ErrnoKeeper keep_errno;
   if (!SpeaksLlvmSymbolizer())
     return Symbolizer::GetOrInit()->SymbolizeData(addr, info);
-  const LoadedModule *module =
-      Symbolizer::GetOrInit()->FindModuleForAddress(addr);
-  if (!module)
+  Module module;
+  if (!FindModule(addr, &module))
     return false;
-  uptr offset = addr - module->base_address();
+  uptr offset = addr - module.base;
   info->Clear();
-  info->module = internal_strdup(module->full_name());
+  info->module = internal_strdup(module.path);
   info->module_offset = offset;
   SpinMutexLock lock(&symbolizer_mu);
-  const char *answer = Answer("DATA", *module, offset);
+  const char *answer = Answer("DATA", module, offset);
   if (!answer)
     return false;
   ParseSymbolizeDataOutput(answer, info);
