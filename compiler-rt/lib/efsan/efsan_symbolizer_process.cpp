@@ -417,24 +417,27 @@ const char *KeepKnown(const char *begin, const char *end) {
   return __efsan::KeepString(begin, end - begin);
 }
 
-// A location line, "file:line:column" (a file name may hold colons of its
-// own: the numbers are taken from the end).
-void ParseLocation(const char *begin, const char *end, __efsan::CodeFrame *frame) {
-  const char *column_colon = end;
-  while (column_colon > begin && column_colon[-1] != ':')
-    column_colon--;
-  const char *line_colon = column_colon > begin ? column_colon - 1 : begin;
-  while (line_colon > begin && line_colon[-1] != ':')
-    line_colon--;
-  if (line_colon <= begin || column_colon <= begin) {
-    frame->file = KeepKnown(begin, end);
-    return;
+// A location line, "file:line:column" or "file:line". A file name may hold
+// colons of its own: the numbers are taken from the end.
+void ParseLocation(const char *begin, const char *end,
+                   __efsan::CodeFrame *frame) {
+  int numbers[2];
+  int count = 0;
+  const char *file_end = end;
+  while (count < 2) {
+    const char *digits = file_end;
+    while (digits > begin && digits[-1] >= '0' && digits[-1] <= '9')
+      digits--;
+    if (digits == file_end || digits - 1 <= begin || digits[-1] != ':')
+      break;
+    int value = 0;
+    for (const char *p = digits; p < file_end; p++)
+      value = value * 10 + (*p - '0');
+    numbers[count++] = value;
+    file_end = digits - 1;
   }
-  int line = 0;
-  for (const char *p = line_colon; p < column_colon - 1; p++)
-    line = *p >= '0' && *p <= '9' ? line * 10 + (*p - '0') : 0;
-  frame->file = KeepKnown(begin, line_colon - 1);
-  frame->line = line;
+  frame->line = count ? numbers[count - 1] : 0;
+  frame->file = KeepKnown(begin, file_end);
 }
 
 // llvm-symbolizer's answer to a CODE question: two lines a frame (the
