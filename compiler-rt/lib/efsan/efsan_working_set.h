@@ -84,6 +84,9 @@ void efsan_ws_sample_now(void (*with_lock)(void *arg), void *arg);
 // clock (sample_clock: wall-clock or the program's CPU time), in ns. Called
 // with the sampler lock held (within efsan_ws_sample_now or a report).
 u64 efsan_ws_elapsed_ns(void);
+// The time of the last sample on that clock (the end of the snapshots it
+// took; 0 before the first): a phase ends at its boundary's sample.
+u64 efsan_ws_last_sample_ns(void);
 // Set by the phase tracker while a phase is open: the sampler ORs each
 // shadow word's "touched since the last sample" bits into the byte of this
 // bitmap at the word's index (efsan_ws_phase_note).
@@ -184,9 +187,10 @@ extern u8 *efsan_ws_timeline_bits;
 extern bool efsan_ws_timeline_seen_before;
 bool efsan_ws_timeline_on(void);
 void efsan_ws_timeline_init(void);
-// Before sample `sample`'s scan: the level whose period (the timeline's)
-// ends with it, or -1.
-int efsan_ws_timeline_period_ends(u32 sample);
+// Before a sample's scan, given the highest level due with it (levels
+// 1..top_due snapshot now; 0: level 0 only): the level whose period (the
+// timeline's) ends with it, or -1.
+int efsan_ws_timeline_period_ends(int top_due);
 // For a shadow word (bit 0 of each line's byte): `fresh`, its lines counted
 // in the sample period that ends; `earlier`, its lines touched in an
 // earlier one since the top level's last snapshot; `period`, its lines of
@@ -194,16 +198,19 @@ int efsan_ws_timeline_period_ends(u32 sample);
 // top level's snapshot is taken now, and its bits 1..6 cleared.
 void efsan_ws_timeline_note(const u64 *shadow_word, u64 fresh, u64 earlier,
                             u64 period, bool history_ends);
-// After each sample (sampler lock held): the sample counted the lines
-// selected at 1/2^count_shift and cleared bit 0 in those at clear_shift.
-void efsan_ws_timeline_sampled(u32 sample, int count_shift, int clear_shift);
+// After each sample (sampler lock held), taken at now_ns on the sampler's
+// clock: the sample counted the lines selected at 1/2^count_shift and
+// cleared bit 0 in those at clear_shift; period_ended: the timeline's
+// level snapshot was taken with it (its period ends at now_ns).
+void efsan_ws_timeline_sampled(bool period_ended, u64 now_ns, int count_shift,
+                               int clear_shift);
 // The report (sampler lock held): before_report, then count_word for every
 // resident shadow word with a line ever touched (adds its reused lines to
 // the report's tally), then after_count (at exit: ends the last period).
 void efsan_ws_timeline_before_report(bool at_exit);
 void efsan_ws_timeline_count_word(struct efsan_ws_objects *tally,
                                   const u64 *shadow_word, u64 value);
-void efsan_ws_timeline_after_count(void);
+void efsan_ws_timeline_after_count(u64 now_ns);
 // Phases: the lines of the open phase touched in several of its sample
 // periods, counted into the phase's tally; dropped at a phase boundary.
 void efsan_ws_timeline_count_phase_reused(struct efsan_ws_objects *tally);

@@ -134,7 +134,9 @@ static const char *intern(const char *name) {
 // With the sampler lock, right after the boundary's sample.
 static void switch_phase(void *arg) {
   const char *name = arg;
-  end_open_phase(efsan_ws_elapsed_ns());
+  // At the boundary's sample: the phase's lines are those it counted, and
+  // the snapshots of every level end there too.
+  end_open_phase(efsan_ws_last_sample_ns());
   if (!name)
     return;
   if (!phase_bitmap) {
@@ -163,13 +165,14 @@ void efsan_ws_phases_before_report(bool at_exit) {
   open_so_far.open = false;
   if (!open_name)
     return;
+  // The report's sample was just taken (efsan_ws_report).
   if (at_exit) {
-    end_open_phase(efsan_ws_elapsed_ns());
+    end_open_phase(efsan_ws_last_sample_ns());
     return;
   }
   open_so_far.name = open_name;
   open_so_far.start_ns = open_start_ns;
-  open_so_far.end_ns = efsan_ws_elapsed_ns();
+  open_so_far.end_ns = efsan_ws_last_sample_ns();
   open_so_far.open = true;
   count_phase(&open_so_far);
 }

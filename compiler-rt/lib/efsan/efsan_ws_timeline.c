@@ -11,8 +11,8 @@
 // k's open period. The sampler passes a shadow word here only when that is
 // not enough (efsan_ws_timeline_note; most words of most samples: none):
 //   - period: at the end of the timeline's period (that of the first
-//     snapshot level of at least 100 ms, 320 ms with the defaults), the
-//     lines of that level's bit; they are split by object (the same
+//     snapshot level of at least 100 ms, 320 ms with the defaults, which a
+//     phase boundary ends early), the lines of that level's bit; they are split by object (the same
 //     attribution as the report's, efsan_ws_objects.c) and the largest
 //     objects kept: a series of the working set by object;
 //   - reused: lines counted in a sample period and touched in an earlier
@@ -205,8 +205,8 @@ static u8 selected(uptr index, int shift) {
                : 0xff;
 }
 
-int efsan_ws_timeline_period_ends(u32 sample) {
-  if (!efsan_ws_timeline_bits || sample % period_samples)
+int efsan_ws_timeline_period_ends(int top_due) {
+  if (!efsan_ws_timeline_bits || top_due < level)
     return -1;
   return level;
 }
@@ -352,7 +352,8 @@ static void close_period(u64 now_ns) {
   period_shift = 0;
 }
 
-void efsan_ws_timeline_sampled(u32 sample, int count_shift, int clear_shift) {
+void efsan_ws_timeline_sampled(bool period_ended, u64 now_ns, int count_shift,
+                               int clear_shift) {
   if (!efsan_ws_timeline_bits)
     return;
   if (count_shift > period_shift)
@@ -363,8 +364,8 @@ void efsan_ws_timeline_sampled(u32 sample, int count_shift, int clear_shift) {
   // stale bit 0: the report counts on the selection at run_shift.
   if (clear_shift > run_shift)
     run_shift = clear_shift;
-  if (sample % period_samples == 0)
-    close_period(efsan_ws_elapsed_ns());
+  if (period_ended)
+    close_period(now_ns);
 }
 
 //===-- Reports ---------------------------------------------------------------===//
@@ -399,11 +400,10 @@ void efsan_ws_timeline_before_report(bool at_exit) {
     period_shift = run_shift;
 }
 
-void efsan_ws_timeline_after_count(void) {
+void efsan_ws_timeline_after_count(u64 now) {
   if (!closing_at_exit)
     return;
   closing_at_exit = false;
-  u64 now = efsan_ws_elapsed_ns();
   // The last partial period, unless it is empty and took no time.
   if (period_map.ranges || now > period_start_ns)
     close_period(now);
