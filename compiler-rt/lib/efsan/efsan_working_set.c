@@ -782,7 +782,7 @@ static void print_text(u64 total, const u64 *by_kind, u32 num_samples) {
                     "(memory freed and reused at new addresses counts again, "
                     "so it can exceed the peak RSS): %s\n", fit);
   if (total_top && total_top->reuse_known)
-    efsan_ws_timeline_print_text("  ", total, total_top->reused_lines);
+    efsan_ws_timeline_print_text("  ", &total_top->reuse);
   int peak_level;
   u32 peak = peak_snapshot(&peak_level);
   if (efsan_flags.record_snapshots && peak_level >= 0) {
@@ -924,9 +924,12 @@ static void print_json(u64 total, const u64 *by_kind, u32 num_samples) {
     efsan_printf("[]");
   }
   efsan_printf(",\n ");
-  efsan_ws_timeline_print_json(total, total_top && total_top->reuse_known
-                                          ? total_top->reused_lines
-                                          : 0);
+  struct efsan_ws_reuse no_reuse;
+  efsan_internal_memset(&no_reuse, 0, sizeof(no_reuse));
+  no_reuse.lines = total;
+  efsan_ws_timeline_print_json(total_top && total_top->reuse_known
+                                   ? &total_top->reuse
+                                   : &no_reuse);
   efsan_printf(",\n ");
   efsan_ws_phases_print_json();
   efsan_printf(",\n ");

@@ -70,8 +70,14 @@ static void count_bitmap_words(u64 *words, uptr count, void *arg) {
     uptr index = ((uptr)&words[i] - (uptr)phase_bitmap);
     for (int b = 0; b < 8; b++) {
       u8 lines = (u8)(word >> (8 * b));
-      if (lines)
-        efsan_ws_objects_add(c->tally, (index + (uptr)b) * 512, lines);
+      if (!lines)
+        continue;
+      uptr app = (index + (uptr)b) * 512;
+      efsan_ws_objects_add(c->tally, app, lines);
+      // The reuse split's sample of the phase's lines.
+      u8 sampled = lines & efsan_ws_timeline_sampled_lines(index + (uptr)b);
+      if (sampled)
+        efsan_ws_objects_add_sampled(c->tally, app, sampled);
     }
   }
 }
@@ -227,10 +233,9 @@ static void print_phase_json(const struct phase *p, bool first) {
                p->end_ns / 1000000, p->end_ns / 1000 % 1000, p->lines,
                efsan_cache_fit_level(p->lines), p->open ? "true" : "false");
   if (p->top && p->top->reuse_known) {
-    u64 reused = p->top->reused_lines < p->lines ? p->top->reused_lines
-                                                 : p->lines;
-    efsan_printf("\"reused_lines\": %llu, \"reused_fits_level\": %d, ",
-                 reused, efsan_cache_fit_level(reused));
+    efsan_ws_reuse_print_json(&p->top->reuse);
+    efsan_printf(", \"reused_fits_level\": %d, ",
+                 efsan_cache_fit_level(p->top->reuse.reused));
   }
   efsan_printf("\"objects\": ");
   if (p->top)
