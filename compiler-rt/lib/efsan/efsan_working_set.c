@@ -9,11 +9,13 @@
 //   - counts the lines with bit 0 (the level-0 snapshot: lines touched in the
 //     last sample period),
 //   - copies bit 0 into bits 1..6 and clears bit 0,
-//   - for every level k due now (every 2^(k*snapshot_step) samples) counts
-//     the lines with bit k (touched in the last 2^(k*snapshot_step) periods)
-//     and clears bit k.
+//   - for every level k due now (every 2^(k*snapshot_step) samples, and at
+//     every phase boundary) counts the lines with bit k (touched since its
+//     last snapshot) and clears bit k.
 // Each level keeps its snapshots in a circular buffer of snapshot_history
-// entries. Bit 7 is never cleared; at exit it gives the total working set.
+// entries, each with the interval it covers on the sampler's clock (a late
+// sample's covers the time since the one before; the report names where
+// the sampler fell behind). Bit 7 is never cleared; at exit it gives the total working set.
 // A page the program no longer touches is visited at most once more per
 // level, so the sampler's cost follows what changed, not the resident shadow.
 //
@@ -52,11 +54,18 @@ struct level_series {
   // selected at 1/2^s, with its standard error in lines.
   u8 *shift;
   u32 *std_error;
+  // The interval each snapshot covers, on the sampler's clock from the
+  // start of the run: from the snapshot before it (or the start) to the
+  // sample that took it, however late that sample came.
+  u64 *start_ns, *end_ns;
+  u64 open_since_ns; // start of the snapshot this level takes next
+  u64 open_samples;  // samples since this level's last snapshot
   u64 taken;   // snapshots taken at this level, including dropped ones
   u64 estimated; // of them estimated, including dropped ones
   u32 peak;    // largest snapshot ever taken at this level
   u8 peak_shift;
   u32 peak_std_error;
+  u64 peak_start_ns, peak_end_ns; // the interval the peak covers
 };
 
 static struct level_series levels[NUM_LEVELS];
@@ -74,6 +83,21 @@ static u32 sampler_late_samples;
 // Scans that ended past half of the next period (a busy machine preempted
 // the sampler): the next period started at their end.
 static u32 sampler_overrun_scans;
+// Where the sampler fell behind: level-0 snapshots that cover more than one
+// and a half periods (a late sample: the sampler's share of the CPU, a busy
+// machine, a stopped process), neighbours joined, the first BEHIND_KEPT
+// kept; the others are counted.
+#define BEHIND_KEPT 32
+struct behind_span {
+  u64 start_ns, end_ns;
+  u32 samples;
+};
+static struct behind_span behind[BEHIND_KEPT];
+static u32 num_behind;
+static u64 behind_dropped; // late samples in spans not kept
+static u64 behind_samples, behind_ns; // all late samples, and their time
+// The time of the last sample on the sampler's clock (0: none yet).
+static u64 last_sample_ns;
 static struct efsan_region *scan_regions; // sampler-owned copy of the registry
 static uptr scan_capacity;
 
@@ -173,8 +197,9 @@ static u32 clamp_u32(u64 value) {
   return value > 0xffffffffu ? 0xffffffffu : (u32)value;
 }
 
-// `selected`: the lines counted among those selected at 1/2^shift.
-static void record(int level, u64 selected, int shift) {
+// `selected`: the lines counted among those selected at 1/2^shift, in the
+// snapshot that ends at now_ns.
+static void record(int level, u64 selected, int shift, u64 now_ns) {
   struct level_series *series = &levels[level];
   u32 value = clamp_u32(selected << shift);
   u32 error = clamp_u32(std_error_of(selected, shift));
@@ -182,6 +207,9 @@ static void record(int level, u64 selected, int shift) {
   series->lines[slot] = value;
   series->shift[slot] = (u8)shift;
   series->std_error[slot] = error;
+  series->start_ns[slot] = series->open_since_ns;
+  series->end_ns[slot] = now_ns;
+  series->open_samples = 0;
   series->taken++;
   if (shift)
     series->estimated++;
@@ -189,13 +217,44 @@ static void record(int level, u64 selected, int shift) {
     series->peak = value;
     series->peak_shift = (u8)shift;
     series->peak_std_error = error;
+    series->peak_start_ns = series->open_since_ns;
+    series->peak_end_ns = now_ns;
+  }
+  series->open_since_ns = now_ns;
+}
+
+// A level-0 snapshot of [start, end) that covers more than one and a half
+// periods: the sampler fell behind there.
+static void note_behind(u64 start_ns, u64 end_ns) {
+  u64 period_ns = (u64)efsan_flags.sample_freq * 1000000ULL;
+  if (end_ns - start_ns <= period_ns + period_ns / 2)
+    return;
+  behind_samples++;
+  behind_ns += end_ns - start_ns;
+  if (num_behind && behind[num_behind - 1].end_ns == start_ns) {
+    behind[num_behind - 1].end_ns = end_ns;
+    behind[num_behind - 1].samples++;
+  } else if (num_behind < BEHIND_KEPT) {
+    behind[num_behind].start_ns = start_ns;
+    behind[num_behind].end_ns = end_ns;
+    behind[num_behind].samples = 1;
+    num_behind++;
+  } else {
+    behind_dropped++;
   }
 }
 
 // Called with sampler_lock held. A sample cut short by *stop (exit) is not
 // recorded (the last partial period is in no snapshot anyway). A phase
-// boundary clears bit 0 of every line (see "Estimated snapshots").
+// boundary clears bit 0 of every line (see "Estimated snapshots") and ends
+// the open snapshot of every level, so that no snapshot (and no timeline
+// period) covers parts of two phases: level k snapshots every
+// 2^(k*snapshot_step) samples and at each phase boundary, and the counts
+// stay nested (a level due now is one whose lower levels are all due).
 static void take_sample(const bool *stop, bool phase_boundary) {
+  // The snapshots taken now end here: the lines the scan finds were
+  // touched before it (or during it: they may count in either period).
+  u64 now_ns = efsan_ws_elapsed_ns();
   efsan_regions_refresh();
   u32 sample = samples + 1;
   struct sample_scan scan;
@@ -204,15 +263,15 @@ static void take_sample(const bool *stop, bool phase_boundary) {
   scan.clear_shift = phase_boundary ? 0 : budget_shift;
   u8 wanted = scan.clear_shift < in_force ? 1 : 0; // pages with stuck lines
   for (int level = 1; level < NUM_LEVELS; level++) {
-    u64 period = level_period_samples(level);
-    if (sample % period == 0) {
-      scan.due_bits |= ONES << level;
-      scan.due_mask |= (u8)(1 << level);
-      scan.top_due = level;
-    }
+    if (!phase_boundary &&
+        levels[level].open_samples + 1 < level_period_samples(level))
+      break;
+    scan.due_bits |= ONES << level;
+    scan.due_mask |= (u8)(1 << level);
+    scan.top_due = level;
   }
   scan.estimating = scan.count_shift || scan.clear_shift;
-  scan.timeline_period_level = efsan_ws_timeline_period_ends(sample);
+  scan.timeline_period_level = efsan_ws_timeline_period_ends(scan.top_due);
   scan.timeline_history_ends = scan.top_due == NUM_LEVELS - 1;
   for (int level = 1; level < NUM_LEVELS; level++) {
     if (efsan_ws_level_shift[level] < in_force)
@@ -231,16 +290,25 @@ static void take_sample(const bool *stop, bool phase_boundary) {
       in_force = scan.clear_shift;
     return;
   }
-  record(0, scan.counts[0], scan.count_shift);
-  for (int level = 1; level <= scan.top_due; level++) {
-    record(level, scan.counts[level], efsan_ws_level_shift[level]);
+  note_behind(levels[0].open_since_ns, now_ns);
+  record(0, scan.counts[0], scan.count_shift, now_ns);
+  for (int level = 1; level < NUM_LEVELS; level++) {
+    if (level > scan.top_due) {
+      levels[level].open_samples++;
+      continue;
+    }
+    record(level, scan.counts[level], efsan_ws_level_shift[level], now_ns);
     efsan_ws_level_shift[level] = 0;
   }
   in_force = scan.clear_shift;
   budget_shift = choose_shift(scan.counts[0] << scan.count_shift);
+  last_sample_ns = now_ns;
   __atomic_store_n(&samples, sample, __ATOMIC_RELEASE);
-  efsan_ws_timeline_sampled(sample, scan.count_shift, scan.clear_shift);
+  efsan_ws_timeline_sampled(scan.timeline_period_level >= 0, now_ns,
+                            scan.count_shift, scan.clear_shift);
 }
+
+u64 efsan_ws_last_sample_ns(void) { return last_sample_ns; }
 
 static bool sample_by_cpu_time(void) {
   return !efsan_internal_strcmp(efsan_flags.sample_clock, "cpu");
@@ -448,6 +516,8 @@ void efsan_ws_init(void) {
     levels[level].lines = efsan_mmap(history * sizeof(u32));
     levels[level].shift = efsan_mmap(history);
     levels[level].std_error = efsan_mmap(history * sizeof(u32));
+    levels[level].start_ns = efsan_mmap(history * sizeof(u64));
+    levels[level].end_ns = efsan_mmap(history * sizeof(u64));
   }
   efsan_caches_init();
   efsan_ws_objects_init();
@@ -477,8 +547,13 @@ void efsan_ws_fork_child(void) {
     levels[level].taken = 0;
     levels[level].estimated = 0;
     levels[level].peak = 0;
+    levels[level].open_since_ns = 0;
+    levels[level].open_samples = 0;
     efsan_ws_level_shift[level] = 0;
   }
+  num_behind = 0;
+  behind_dropped = behind_samples = behind_ns = 0;
+  last_sample_ns = 0;
   in_force = 0;
   budget_shift = 0;
   __atomic_store_n(&samples, 0, __ATOMIC_RELEASE);
@@ -521,12 +596,12 @@ static void count_ever_touched(u64 *words, uptr count, void *arg) {
 }
 
 // The largest snapshot of any level: the most lines the program touched
-// within one period of that level.
+// within one snapshot of that level (of the shortest level among equals).
 static u32 peak_snapshot(int *level_out) {
   u32 peak = 0;
   *level_out = -1;
   for (int level = 0; level < NUM_LEVELS; level++)
-    if (levels[level].taken && levels[level].peak >= peak) {
+    if (levels[level].taken && (levels[level].peak > peak || *level_out < 0)) {
       peak = levels[level].peak;
       *level_out = level;
     }
@@ -581,6 +656,66 @@ static u32 kept_std_error(const struct level_series *series, u64 i) {
   u64 first = series->taken - kept_snapshots(series);
   return series->std_error[(first + i) % history];
 }
+static u64 kept_start_ns(const struct level_series *series, u64 i) {
+  u64 first = series->taken - kept_snapshots(series);
+  return series->start_ns[(first + i) % history];
+}
+static u64 kept_end_ns(const struct level_series *series, u64 i) {
+  u64 first = series->taken - kept_snapshots(series);
+  return series->end_ns[(first + i) % history];
+}
+
+// "1.234-1.456 s (3 samples)": a span where the sampler fell behind.
+static void format_behind(char *buffer, uptr length,
+                          const struct behind_span *b) {
+  efsan_snprintf(buffer, length, "%llu.%03llu-%llu.%03llu s (%u sample%s)",
+                 b->start_ns / 1000000000, b->start_ns / 1000000 % 1000,
+                 b->end_ns / 1000000000, b->end_ns / 1000000 % 1000,
+                 b->samples, b->samples == 1 ? "" : "s");
+}
+
+// The text's list of where the sampler fell behind (the first few spans;
+// JSON has them all).
+#define BEHIND_PRINTED 8
+static void print_behind_text(void) {
+  if (!behind_samples)
+    return;
+  efsan_report_line("  the sampler fell behind: %llu sample%s covered more "
+                    "than one and a half periods (%llu ms in all; each "
+                    "snapshot covers the time since the one before), at:\n",
+                    behind_samples, behind_samples == 1 ? "" : "s",
+                    behind_ns / 1000000);
+  char line[4 * 48 + 16];
+  uptr used = 0;
+  u32 printed = num_behind < BEHIND_PRINTED ? num_behind : BEHIND_PRINTED;
+  for (u32 i = 0; i < printed; i++) {
+    char span[64];
+    format_behind(span, sizeof(span), &behind[i]);
+    used += efsan_snprintf(line + used, sizeof(line) - used, "%s%s",
+                           used ? ", " : "", span);
+    if ((i + 1) % 4 == 0 || i + 1 == printed) {
+      efsan_report_line("    %s\n", line);
+      used = 0;
+    }
+  }
+  u64 more = (num_behind - printed) + behind_dropped;
+  if (more)
+    efsan_report_line("    and %llu more (JSON sampler_behind lists the first "
+                      "%d)\n", more, BEHIND_KEPT);
+}
+
+static void print_behind_json(void) {
+  efsan_printf("\"sampler_behind\": [");
+  for (u32 i = 0; i < num_behind; i++)
+    efsan_printf("%s{\"start_ms\": %llu.%03llu, \"end_ms\": %llu.%03llu, "
+                 "\"samples\": %u}",
+                 i ? ", " : "", behind[i].start_ns / 1000000,
+                 behind[i].start_ns / 1000 % 1000, behind[i].end_ns / 1000000,
+                 behind[i].end_ns / 1000 % 1000, behind[i].samples);
+  efsan_printf("], \"sampler_behind_samples\": %llu, \"sampler_behind_ms\": "
+               "%llu.%03llu", behind_samples, behind_ns / 1000000,
+               behind_ns / 1000 % 1000);
+}
 
 // Over the kept estimated snapshots of every level: the smallest fraction
 // sampled (its shift); of those that counted at least 3/4 of the budget's
@@ -631,7 +766,7 @@ const char *efsan_ws_fraction_text(int shift) {
 }
 
 static void print_text(u64 total, const u64 *by_kind, u32 num_samples) {
-  char size[32], period[32];
+  char size[32], period[64];
   int pid = efsan_getpid();
   efsan_format_lines(size, sizeof(size), total);
   efsan_report_line("EfficiencySanitizer: the total working set size: %llu "
@@ -647,25 +782,30 @@ static void print_text(u64 total, const u64 *by_kind, u32 num_samples) {
                     "(memory freed and reused at new addresses counts again, "
                     "so it can exceed the peak RSS): %s\n", fit);
   if (total_top && total_top->reuse_known)
-    efsan_ws_timeline_print_text("  ", total, total_top->reused_lines);
+    efsan_ws_timeline_print_text("  ", &total_top->reuse);
   int peak_level;
   u32 peak = peak_snapshot(&peak_level);
   if (efsan_flags.record_snapshots && peak_level >= 0) {
+    const struct level_series *series = &levels[peak_level];
     efsan_format_lines(size, sizeof(size), peak);
-    format_duration(period, sizeof(period),
-                    (u64)efsan_flags.sample_freq *
-                        level_period_samples(peak_level));
+    // The time the snapshot covered, which a late sample or a phase
+    // boundary makes longer or shorter than the level's period.
+    u64 from = series->peak_start_ns, to = series->peak_end_ns;
+    efsan_snprintf(period, sizeof(period), "%llu.%03llu-%llu.%03llu s",
+                   from / 1000000000, from / 1000000 % 1000,
+                   to / 1000000000, to / 1000000 % 1000);
     efsan_cache_fit_text(fit, sizeof(fit), peak);
-    if (levels[peak_level].peak_shift)
+    if (series->peak_shift)
       efsan_report_line("  the peak: about %u lines (%s; estimated, standard "
-                        "error %u lines) touched within one period of %s "
-                        "(level %d), %s\n",
-                        peak, size, levels[peak_level].peak_std_error, period,
-                        peak_level, fit);
+                        "error %u lines) touched within one snapshot of "
+                        "level %d, %s (%llu ms), %s\n",
+                        peak, size, series->peak_std_error, peak_level, period,
+                        (to - from) / 1000000, fit);
     else
       efsan_report_line("  the peak: at most %u lines (%s) touched within "
-                        "one period of %s (level %d), %s\n",
-                        peak, size, period, peak_level, fit);
+                        "one snapshot of level %d, %s (%llu ms), %s\n",
+                        peak, size, peak_level, period, (to - from) / 1000000,
+                        fit);
   }
   efsan_caches_print_text();
   if (total_top && efsan_ws_objects_enabled()) {
@@ -679,7 +819,8 @@ static void print_text(u64 total, const u64 *by_kind, u32 num_samples) {
   } else {
     format_duration(period, sizeof(period), efsan_flags.sample_freq);
     efsan_report_line("  %u sample%s, one every %s of %s; level k keeps a "
-                      "snapshot every %d^k samples\n",
+                      "snapshot every %d^k samples and at each phase "
+                      "boundary\n",
                       num_samples, num_samples == 1 ? "" : "s", period,
                       sample_by_cpu_time() ? "the program's CPU time"
                                            : "wall-clock time",
@@ -702,6 +843,7 @@ static void print_text(u64 total, const u64 *by_kind, u32 num_samples) {
                         "period started at %s end\n",
                         overruns, overruns == 1 ? "" : "s",
                         overruns == 1 ? "its" : "their");
+    print_behind_text();
     struct estimates_summary sum;
     if (summarize_estimates(&sum)) {
       char small[160] = "";
@@ -753,6 +895,9 @@ static void print_text(u64 total, const u64 *by_kind, u32 num_samples) {
                "(%s) in process %d\n", total, size, pid);
 }
 
+// The time of the report on the sampler's clock (JSON run_ms).
+static u64 report_ns;
+
 static void print_json(u64 total, const u64 *by_kind, u32 num_samples) {
   efsan_printf("{");
   efsan_json_print_identity("working-set", ", ");
@@ -779,9 +924,12 @@ static void print_json(u64 total, const u64 *by_kind, u32 num_samples) {
     efsan_printf("[]");
   }
   efsan_printf(",\n ");
-  efsan_ws_timeline_print_json(total, total_top && total_top->reuse_known
-                                          ? total_top->reused_lines
-                                          : 0);
+  struct efsan_ws_reuse no_reuse;
+  efsan_internal_memset(&no_reuse, 0, sizeof(no_reuse));
+  no_reuse.lines = total;
+  efsan_ws_timeline_print_json(total_top && total_top->reuse_known
+                                   ? &total_top->reuse
+                                   : &no_reuse);
   efsan_printf(",\n ");
   efsan_ws_phases_print_json();
   efsan_printf(",\n ");
@@ -791,14 +939,17 @@ static void print_json(u64 total, const u64 *by_kind, u32 num_samples) {
                "%llu.%03llu, \"sampler_max_cpu\": %d, "
                "\"sampler_late_samples\": %u, \"sampler_overrun_scans\": %u,\n "
                "\"snapshot_budget\": %d, "
-               "\"exact_snapshots\": %s,\n \"levels\": [",
+               "\"exact_snapshots\": %s,\n \"run_ms\": %llu.%03llu, ",
                efsan_flags.sample_freq, num_samples, efsan_flags.snapshot_step,
                history, sampler_cpu_ns / 1000000,
                sampler_cpu_ns / 1000 % 1000, efsan_flags.sampler_max_cpu,
                __atomic_load_n(&sampler_late_samples, __ATOMIC_RELAXED),
                __atomic_load_n(&sampler_overrun_scans, __ATOMIC_RELAXED),
                efsan_flags.snapshot_budget,
-               efsan_flags.exact_snapshots ? "true" : "false");
+               efsan_flags.exact_snapshots ? "true" : "false",
+               report_ns / 1000000, report_ns / 1000 % 1000);
+  print_behind_json();
+  efsan_printf(",\n \"levels\": [");
   for (int level = 0; level < NUM_LEVELS; level++) {
     const struct level_series *series = &levels[level];
     u64 kept = efsan_flags.record_snapshots ? kept_snapshots(series) : 0;
@@ -817,9 +968,11 @@ static void print_json(u64 total, const u64 *by_kind, u32 num_samples) {
                  recorded ? series->peak_std_error : 0);
     // The snapshots, the smallest cache each one fits, the fraction of the
     // lines each one counted and its standard error.
+    // The interval each one covers, in us on the sampler's clock.
     static const char *const arrays[] = {"lines", "fits_level",
-                                         "sampled_fraction", "std_error"};
-    for (int array = 0; array < 4; array++) {
+                                         "sampled_fraction", "std_error",
+                                         "start_us", "end_us"};
+    for (int array = 0; array < 6; array++) {
       if (array)
         efsan_printf("],\n   \"%s\": [", arrays[array]);
       char line[16 * 16 + 32];
@@ -830,6 +983,12 @@ static void print_json(u64 total, const u64 *by_kind, u32 num_samples) {
         if (array == 2)
           used += efsan_snprintf(line + used, sizeof(line) - used, "%s%s", sep,
                                  efsan_ws_fraction_text(kept_shift(series, i)));
+        else if (array >= 4)
+          used += efsan_snprintf(line + used, sizeof(line) - used, "%s%llu",
+                                 sep,
+                                 (array == 4 ? kept_start_ns(series, i)
+                                             : kept_end_ns(series, i)) /
+                                     1000);
         else
           used += efsan_snprintf(
               line + used, sizeof(line) - used, "%s%u", sep,
@@ -869,8 +1028,11 @@ static void cap_estimates(u64 total) {
 void efsan_ws_report(bool at_exit) {
   efsan_mutex_lock(&sampler_lock);
   // The open phase's lines up to now (it ends here at exit).
+  // At exit that sample is the last phase's boundary: the snapshots of every
+  // level end with it.
   if (efsan_ws_phase_bits)
-    take_sample(0, false);
+    take_sample(0, at_exit);
+  report_ns = efsan_ws_elapsed_ns();
   efsan_ws_phases_before_report(at_exit);
   efsan_ws_timeline_before_report(at_exit);
   efsan_regions_refresh();
@@ -894,7 +1056,7 @@ void efsan_ws_report(bool at_exit) {
   }
   efsan_vreport(2, "  %zu regions, %llu MiB of address space scanned\n", n,
                 scanned_bytes >> 20);
-  efsan_ws_timeline_after_count();
+  efsan_ws_timeline_after_count(report_ns);
   u64 total = 0;
   for (int kind = 0; kind < EFSAN_REGION_KINDS; kind++)
     total += by_kind[kind];

@@ -84,6 +84,9 @@ void efsan_ws_sample_now(void (*with_lock)(void *arg), void *arg);
 // clock (sample_clock: wall-clock or the program's CPU time), in ns. Called
 // with the sampler lock held (within efsan_ws_sample_now or a report).
 u64 efsan_ws_elapsed_ns(void);
+// The time of the last sample on that clock (the end of the snapshots it
+// took; 0 before the first): a phase ends at its boundary's sample.
+u64 efsan_ws_last_sample_ns(void);
 // Set by the phase tracker while a phase is open: the sampler ORs each
 // shadow word's "touched since the last sample" bits into the byte of this
 // bitmap at the word's index (efsan_ws_phase_note).
@@ -117,8 +120,12 @@ void efsan_ws_objects_add(struct efsan_ws_objects *tally, uptr app, u8 lines);
 // the lines), as lines of the object / as reused lines of it.
 void efsan_ws_objects_add_scaled(struct efsan_ws_objects *tally, uptr app,
                                  u8 lines, u64 scale);
+// The reuse split's sample (efsan_ws_timeline.c): lines counted in it, and
+// of them those touched in several sample periods (unscaled).
+void efsan_ws_objects_add_sampled(struct efsan_ws_objects *tally, uptr app,
+                                  u8 lines);
 void efsan_ws_objects_add_reused(struct efsan_ws_objects *tally, uptr app,
-                                 u8 lines, u64 scale);
+                                 u8 lines);
 // Calls visit(id, lines, arg) for every object with lines. An id names the
 // same object in every tally of the process (efsan_ws_object_name).
 void efsan_ws_objects_for_each_count(struct efsan_ws_objects *tally,
@@ -139,14 +146,25 @@ struct efsan_ws_object {
   const char *range_name; // given by the program (a named range), or null
   u32 stack_id;     // heap: the allocation site's stack, 0 if none
   u64 lines;
-  u64 reused;       // of them, touched in several sample periods
+  // Of the lines, those the reuse split counted (the lines selected for
+  // estimated snapshots; all of them when exact), and of those the ones
+  // touched in several sample periods: efsan_ws_reuse_of estimates.
+  u64 sampled, reused;
+};
+// A reuse estimate: `reused` lines, between `low` and `high` (an interval of
+// about 95% confidence; low == high == reused when exact).
+struct efsan_ws_reuse {
+  u64 lines, reused, low, high;
+  bool estimated;
 };
 struct efsan_ws_top {
   u32 count;
   struct efsan_ws_object objects[EFSAN_WS_MAX_TOP];
   u64 total_objects, rest_objects, rest_lines;
   bool reuse_known;  // the timeline counted reused lines into the tally
-  u64 reused_lines;  // of all objects
+  u64 reused_lines;  // of all objects (reuse.reused)
+  struct efsan_ws_reuse reuse; // of all objects
+  u64 sampled_lines, sampled_reused; // of all objects
 };
 // The `max` objects with the most lines, and what the others add up to
 // (consumes the tally's counts).
@@ -184,9 +202,10 @@ extern u8 *efsan_ws_timeline_bits;
 extern bool efsan_ws_timeline_seen_before;
 bool efsan_ws_timeline_on(void);
 void efsan_ws_timeline_init(void);
-// Before sample `sample`'s scan: the level whose period (the timeline's)
-// ends with it, or -1.
-int efsan_ws_timeline_period_ends(u32 sample);
+// Before a sample's scan, given the highest level due with it (levels
+// 1..top_due snapshot now; 0: level 0 only): the level whose period (the
+// timeline's) ends with it, or -1.
+int efsan_ws_timeline_period_ends(int top_due);
 // For a shadow word (bit 0 of each line's byte): `fresh`, its lines counted
 // in the sample period that ends; `earlier`, its lines touched in an
 // earlier one since the top level's last snapshot; `period`, its lines of
@@ -194,28 +213,55 @@ int efsan_ws_timeline_period_ends(u32 sample);
 // top level's snapshot is taken now, and its bits 1..6 cleared.
 void efsan_ws_timeline_note(const u64 *shadow_word, u64 fresh, u64 earlier,
                             u64 period, bool history_ends);
-// After each sample (sampler lock held): the sample counted the lines
-// selected at 1/2^count_shift and cleared bit 0 in those at clear_shift.
-void efsan_ws_timeline_sampled(u32 sample, int count_shift, int clear_shift);
+// After each sample (sampler lock held), taken at now_ns on the sampler's
+// clock: the sample counted the lines selected at 1/2^count_shift and
+// cleared bit 0 in those at clear_shift; period_ended: the timeline's
+// level snapshot was taken with it (its period ends at now_ns).
+void efsan_ws_timeline_sampled(bool period_ended, u64 now_ns, int count_shift,
+                               int clear_shift);
 // The report (sampler lock held): before_report, then count_word for every
 // resident shadow word with a line ever touched (adds its reused lines to
 // the report's tally), then after_count (at exit: ends the last period).
 void efsan_ws_timeline_before_report(bool at_exit);
 void efsan_ws_timeline_count_word(struct efsan_ws_objects *tally,
                                   const u64 *shadow_word, u64 value);
-void efsan_ws_timeline_after_count(void);
+void efsan_ws_timeline_after_count(u64 now_ns);
 // Phases: the lines of the open phase touched in several of its sample
 // periods, counted into the phase's tally; dropped at a phase boundary.
 void efsan_ws_timeline_count_phase_reused(struct efsan_ws_objects *tally);
 void efsan_ws_timeline_phase_boundary(void);
 void efsan_ws_timeline_fork_child(void);
 // The reuse line of the total (per object and per phase: JSON only).
-void efsan_ws_timeline_print_text(const char *indent, u64 total, u64 reused);
+// Reuse estimates (efsan_ws_timeline.c). A structure's: from its lines and
+// its sample (the ratio of reused lines in the sample, applied to all its
+// lines; one no sampled line fell in takes the ratio of all structures').
+void efsan_ws_reuse_of(const struct efsan_ws_top *top,
+                       const struct efsan_ws_object *o,
+                       struct efsan_ws_reuse *out);
+// A total's: the sum of its structures' estimates (add each count entry).
+struct efsan_ws_reuse_sum {
+  u64 sampled, reused; // pooled, set before the first add
+  u64 lines, estimate, known_reused, known_streamed;
+  double variance;
+  bool estimated;
+};
+void efsan_ws_reuse_add(struct efsan_ws_reuse_sum *sum, u64 lines, u64 sampled,
+                        u64 reused);
+void efsan_ws_reuse_total(const struct efsan_ws_reuse_sum *sum,
+                          struct efsan_ws_reuse *out);
+// "reused_lines": ..., "reused_lines_low": ..., "reused_lines_high": ...
+void efsan_ws_reuse_print_json(const struct efsan_ws_reuse *r);
+// Bit i: line i of the shadow word at `index` (of the bitmaps) is in the
+// reuse split's sample (0xff when it counts every line).
+u8 efsan_ws_timeline_sampled_lines(uptr index);
+void efsan_ws_timeline_print_text(const char *indent,
+                                  const struct efsan_ws_reuse *r);
 // A listed structure's reuse, in one short line under it.
-void efsan_ws_timeline_print_object_reuse(const char *indent, u64 lines,
-                                          u64 reused);
+void efsan_ws_timeline_print_object_reuse(const char *indent,
+                                          const struct efsan_ws_top *top,
+                                          const struct efsan_ws_object *o);
 // Prints "reused_lines": ..., "timeline": {...} (no separator around it).
-void efsan_ws_timeline_print_json(u64 total, u64 reused);
+void efsan_ws_timeline_print_json(const struct efsan_ws_reuse *r);
 // Bit 0 of each byte of a shadow word whose level bits (1..6) are not all
 // clear: the lines touched in an earlier sample period since the top
 // level's last snapshot. (Each byte of `bits` has bits 0 and 7 clear, so

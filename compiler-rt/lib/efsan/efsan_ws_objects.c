@@ -378,7 +378,10 @@ static const struct interval *table_find(struct interval_table *t, uptr addr) {
 struct count_entry {
   u64 id;   // 0: empty slot (no valid id is 0: heap ids have bit 56 set)
   u64 lines;
-  u64 reused; // of them, touched in several sample periods (the timeline's)
+  // The timeline's reuse split: of the lines, those in its sample (all of
+  // them unless snapshots were estimated), and of those the ones touched
+  // in several sample periods.
+  u64 sampled, reused;
 };
 
 struct mapping {
@@ -527,7 +530,7 @@ static void load_globals_of(struct efsan_ws_objects *t, uptr mapping) {
 }
 
 static void count_add(struct efsan_ws_objects *t, u64 id, u64 lines,
-                      u64 reused);
+                      u64 sampled, u64 reused);
 
 static void grow_counts(struct efsan_ws_objects *t) {
   struct count_entry *old = t->counts;
@@ -537,13 +540,13 @@ static void grow_counts(struct efsan_ws_objects *t) {
   t->count_used = 0;
   for (uptr i = 0; i < old_capacity; i++)
     if (old[i].id)
-      count_add(t, old[i].id, old[i].lines, old[i].reused);
+      count_add(t, old[i].id, old[i].lines, old[i].sampled, old[i].reused);
   if (old)
     efsan_munmap(old, old_capacity * sizeof(struct count_entry));
 }
 
 static void count_add(struct efsan_ws_objects *t, u64 id, u64 lines,
-                      u64 reused) {
+                      u64 sampled, u64 reused) {
   if (2 * (t->count_used + 1) > t->count_capacity)
     grow_counts(t);
   uptr mask = t->count_capacity - 1;
@@ -555,6 +558,7 @@ static void count_add(struct efsan_ws_objects *t, u64 id, u64 lines,
     t->count_used++;
   }
   t->counts[slot].lines += lines;
+  t->counts[slot].sampled += sampled;
   t->counts[slot].reused += reused;
 }
 
@@ -750,8 +754,10 @@ static u64 unnamed_object_of(struct efsan_ws_objects *t, uptr addr,
   }
 }
 
+enum count_what { COUNT_LINES, COUNT_SAMPLED, COUNT_REUSED };
+
 static void add_lines(struct efsan_ws_objects *t, uptr app, u8 lines,
-                      u64 scale, bool reused) {
+                      u64 scale, enum count_what what) {
   while (lines) {
     int first = __builtin_ctz(lines);
     uptr addr = app + (uptr)first * EFSAN_CACHE_LINE_SIZE;
@@ -763,23 +769,29 @@ static void add_lines(struct efsan_ws_objects *t, uptr app, u8 lines,
     u32 mask = span >= 8 ? 0xffu : ((1u << span) - 1);
     u8 mine = lines & (u8)(mask << first);
     u64 n = (u64)__builtin_popcount(mine) * scale;
-    count_add(t, id, reused ? 0 : n, reused ? n : 0);
+    count_add(t, id, what == COUNT_LINES ? n : 0,
+              what == COUNT_SAMPLED ? n : 0, what == COUNT_REUSED ? n : 0);
     lines &= (u8)~mine;
   }
 }
 
 void efsan_ws_objects_add(struct efsan_ws_objects *t, uptr app, u8 lines) {
-  add_lines(t, app, lines, 1, false);
+  add_lines(t, app, lines, 1, COUNT_LINES);
+}
+
+void efsan_ws_objects_add_sampled(struct efsan_ws_objects *t, uptr app,
+                                  u8 lines) {
+  add_lines(t, app, lines, 1, COUNT_SAMPLED);
 }
 
 void efsan_ws_objects_add_reused(struct efsan_ws_objects *t, uptr app,
-                                 u8 lines, u64 scale) {
-  add_lines(t, app, lines, scale, true);
+                                 u8 lines) {
+  add_lines(t, app, lines, 1, COUNT_REUSED);
 }
 
 void efsan_ws_objects_add_scaled(struct efsan_ws_objects *t, uptr app,
                                  u8 lines, u64 scale) {
-  add_lines(t, app, lines, scale, false);
+  add_lines(t, app, lines, scale, COUNT_LINES);
 }
 
 void efsan_ws_objects_for_each_count(struct efsan_ws_objects *t,
@@ -925,15 +937,26 @@ void efsan_ws_objects_top(struct efsan_ws_objects *t, u32 max,
   efsan_internal_memset(top, 0, sizeof(*top));
   if (max > EFSAN_WS_MAX_TOP)
     max = EFSAN_WS_MAX_TOP;
-  u64 total = 0, objects = 0, reused = 0;
+  u64 total = 0, objects = 0;
+  struct efsan_ws_reuse_sum sum;
+  efsan_internal_memset(&sum, 0, sizeof(sum));
   for (uptr i = 0; i < t->count_capacity; i++)
     if (t->counts[i].id && t->counts[i].lines) {
       total += t->counts[i].lines;
-      reused += t->counts[i].reused;
+      sum.sampled += t->counts[i].sampled;
+      sum.reused += t->counts[i].reused;
       objects++;
     }
-  // An estimate (estimated snapshots) may exceed the exact count.
-  top->reused_lines = reused < total ? reused : total;
+  // The reuse of all objects: the sum of each one's estimate (a structure
+  // that no sampled line fell in takes the ratio of all of them).
+  top->sampled_lines = sum.sampled;
+  top->sampled_reused = sum.reused;
+  for (uptr i = 0; i < t->count_capacity; i++)
+    if (t->counts[i].id && t->counts[i].lines)
+      efsan_ws_reuse_add(&sum, t->counts[i].lines, t->counts[i].sampled,
+                         t->counts[i].reused);
+  efsan_ws_reuse_total(&sum, &top->reuse);
+  top->reused_lines = top->reuse.reused;
   top->reuse_known = efsan_ws_timeline_on();
   // Selection of the largest: max is small.
   u64 listed = 0;
@@ -951,6 +974,7 @@ void efsan_ws_objects_top(struct efsan_ws_objects *t, u32 max,
     o->lines = best->lines;
     o->name = object_name(best->id, &o->stack_id);
     o->range_name = efsan_ws_object_range_name(best->id);
+    o->sampled = best->sampled;
     o->reused = best->reused;
     listed += best->lines;
     best->lines = 0; // taken
@@ -958,6 +982,7 @@ void efsan_ws_objects_top(struct efsan_ws_objects *t, u32 max,
       if (!prints_alike(&top->objects[i], o))
         continue;
       top->objects[i].lines += o->lines;
+      top->objects[i].sampled += o->sampled;
       top->objects[i].reused += o->reused;
       top->count--;
       objects--;
@@ -1011,7 +1036,7 @@ void efsan_ws_objects_print_text(const struct efsan_ws_top *top,
       print_site_frames(o->stack_id, sub_indent);
     // After the name and its frames, which read as one.
     if (top->reuse_known)
-      efsan_ws_timeline_print_object_reuse(sub_indent, o->lines, o->reused);
+      efsan_ws_timeline_print_object_reuse(sub_indent, top, o);
   }
   if (top->rest_objects) {
     efsan_format_lines(size, sizeof(size), top->rest_lines);
@@ -1037,9 +1062,12 @@ void efsan_ws_objects_print_json(const struct efsan_ws_top *top) {
     efsan_json_string(o->name);
     efsan_ws_json_range_name(o->range_name);
     efsan_printf(", \"lines\": %llu, ", o->lines);
-    if (top->reuse_known)
-      efsan_printf("\"reused_lines\": %llu, ",
-                   o->reused < o->lines ? o->reused : o->lines);
+    if (top->reuse_known) {
+      struct efsan_ws_reuse r;
+      efsan_ws_reuse_of(top, o, &r);
+      efsan_ws_reuse_print_json(&r);
+      efsan_printf(", ");
+    }
     efsan_printf("\"alloc_stack\": ");
     if (o->kind != EFSAN_WS_OBJECT_HEAP || !o->stack_id) {
       efsan_printf("null}");

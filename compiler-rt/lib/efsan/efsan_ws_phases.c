@@ -70,8 +70,14 @@ static void count_bitmap_words(u64 *words, uptr count, void *arg) {
     uptr index = ((uptr)&words[i] - (uptr)phase_bitmap);
     for (int b = 0; b < 8; b++) {
       u8 lines = (u8)(word >> (8 * b));
-      if (lines)
-        efsan_ws_objects_add(c->tally, (index + (uptr)b) * 512, lines);
+      if (!lines)
+        continue;
+      uptr app = (index + (uptr)b) * 512;
+      efsan_ws_objects_add(c->tally, app, lines);
+      // The reuse split's sample of the phase's lines.
+      u8 sampled = lines & efsan_ws_timeline_sampled_lines(index + (uptr)b);
+      if (sampled)
+        efsan_ws_objects_add_sampled(c->tally, app, sampled);
     }
   }
 }
@@ -134,7 +140,9 @@ static const char *intern(const char *name) {
 // With the sampler lock, right after the boundary's sample.
 static void switch_phase(void *arg) {
   const char *name = arg;
-  end_open_phase(efsan_ws_elapsed_ns());
+  // At the boundary's sample: the phase's lines are those it counted, and
+  // the snapshots of every level end there too.
+  end_open_phase(efsan_ws_last_sample_ns());
   if (!name)
     return;
   if (!phase_bitmap) {
@@ -163,13 +171,14 @@ void efsan_ws_phases_before_report(bool at_exit) {
   open_so_far.open = false;
   if (!open_name)
     return;
+  // The report's sample was just taken (efsan_ws_report).
   if (at_exit) {
-    end_open_phase(efsan_ws_elapsed_ns());
+    end_open_phase(efsan_ws_last_sample_ns());
     return;
   }
   open_so_far.name = open_name;
   open_so_far.start_ns = open_start_ns;
-  open_so_far.end_ns = efsan_ws_elapsed_ns();
+  open_so_far.end_ns = efsan_ws_last_sample_ns();
   open_so_far.open = true;
   count_phase(&open_so_far);
 }
@@ -224,10 +233,9 @@ static void print_phase_json(const struct phase *p, bool first) {
                p->end_ns / 1000000, p->end_ns / 1000 % 1000, p->lines,
                efsan_cache_fit_level(p->lines), p->open ? "true" : "false");
   if (p->top && p->top->reuse_known) {
-    u64 reused = p->top->reused_lines < p->lines ? p->top->reused_lines
-                                                 : p->lines;
-    efsan_printf("\"reused_lines\": %llu, \"reused_fits_level\": %d, ",
-                 reused, efsan_cache_fit_level(reused));
+    efsan_ws_reuse_print_json(&p->top->reuse);
+    efsan_printf(", \"reused_fits_level\": %d, ",
+                 efsan_cache_fit_level(p->top->reuse.reused));
   }
   efsan_printf("\"objects\": ");
   if (p->top)

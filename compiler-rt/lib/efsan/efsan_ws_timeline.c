@@ -11,8 +11,8 @@
 // k's open period. The sampler passes a shadow word here only when that is
 // not enough (efsan_ws_timeline_note; most words of most samples: none):
 //   - period: at the end of the timeline's period (that of the first
-//     snapshot level of at least 100 ms, 320 ms with the defaults), the
-//     lines of that level's bit; they are split by object (the same
+//     snapshot level of at least 100 ms, 320 ms with the defaults, which a
+//     phase boundary ends early), the lines of that level's bit; they are split by object (the same
 //     attribution as the report's, efsan_ws_objects.c) and the largest
 //     objects kept: a series of the working set by object;
 //   - reused: lines counted in a sample period and touched in an earlier
@@ -36,8 +36,11 @@
 // counts only a fixed selection of 1/2^s of the lines, so only those are
 // noted. The selection at s + 1 is part of the one at s, so the lines
 // selected at the largest s ever used were noted in every period: reuse is
-// counted on those, times 2^s (exact when s = 0), and a period's objects on
-// the lines selected at the largest s of its samples.
+// known for those only (all lines when s = 0), and each structure's reused
+// lines are estimated as the share of its sampled lines that were reused
+// times its exact lines, with an interval ("Reuse estimates" below); a
+// period's objects are counted on the lines selected at the largest s of
+// its samples.
 //
 // The series stays bounded: at most max(snapshot_history, 4) entries. When
 // they are all used, pairs of neighbours become one entry that covers both
@@ -205,8 +208,8 @@ static u8 selected(uptr index, int shift) {
                : 0xff;
 }
 
-int efsan_ws_timeline_period_ends(u32 sample) {
-  if (!efsan_ws_timeline_bits || sample % period_samples)
+int efsan_ws_timeline_period_ends(int top_due) {
+  if (!efsan_ws_timeline_bits || top_due < level)
     return -1;
   return level;
 }
@@ -287,7 +290,7 @@ static void count_bitmap_words(u64 *words, uptr count, void *arg) {
         continue;
       uptr app = (index + (uptr)b) * 512;
       if (c->reused)
-        efsan_ws_objects_add_reused(c->tally, app, lines, 1ULL << c->shift);
+        efsan_ws_objects_add_reused(c->tally, app, lines);
       else
         efsan_ws_objects_add_scaled(c->tally, app, lines, 1ULL << c->shift);
     }
@@ -352,7 +355,8 @@ static void close_period(u64 now_ns) {
   period_shift = 0;
 }
 
-void efsan_ws_timeline_sampled(u32 sample, int count_shift, int clear_shift) {
+void efsan_ws_timeline_sampled(bool period_ended, u64 now_ns, int count_shift,
+                               int clear_shift) {
   if (!efsan_ws_timeline_bits)
     return;
   if (count_shift > period_shift)
@@ -363,8 +367,8 @@ void efsan_ws_timeline_sampled(u32 sample, int count_shift, int clear_shift) {
   // stale bit 0: the report counts on the selection at run_shift.
   if (clear_shift > run_shift)
     run_shift = clear_shift;
-  if (sample % period_samples == 0)
-    close_period(efsan_ws_elapsed_ns());
+  if (period_ended)
+    close_period(now_ns);
 }
 
 //===-- Reports ---------------------------------------------------------------===//
@@ -383,9 +387,12 @@ void efsan_ws_timeline_count_word(struct efsan_ws_objects *tally,
   if (efsan_ws_timeline_seen_before && bitmap_holds(&seen_map, index))
     before |= seen_map.bits[index];
   u8 reused = (reused_map.bits[index] | (before & now)) & sel;
+  uptr app = efsan_app_of_shadow((const u8 *)shadow_word);
+  u8 sampled = gather(value >> 7) & sel;
+  if (sampled)
+    efsan_ws_objects_add_sampled(tally, app, sampled);
   if (reused)
-    efsan_ws_objects_add_reused(tally, efsan_app_of_shadow((const u8 *)shadow_word),
-                                reused, 1ULL << run_shift);
+    efsan_ws_objects_add_reused(tally, app, reused);
   // The open period's lines: those of the earlier samples of the period
   // (its level's bit) and those touched since the last sample.
   u8 open = level ? gather(value >> level) & sel : 0;
@@ -399,14 +406,17 @@ void efsan_ws_timeline_before_report(bool at_exit) {
     period_shift = run_shift;
 }
 
-void efsan_ws_timeline_after_count(void) {
+void efsan_ws_timeline_after_count(u64 now) {
   if (!closing_at_exit)
     return;
   closing_at_exit = false;
-  u64 now = efsan_ws_elapsed_ns();
   // The last partial period, unless it is empty and took no time.
   if (period_map.ranges || now > period_start_ns)
     close_period(now);
+}
+
+u8 efsan_ws_timeline_sampled_lines(uptr index) {
+  return efsan_ws_timeline_bits ? selected(index, run_shift) : 0xff;
 }
 
 void efsan_ws_timeline_count_phase_reused(struct efsan_ws_objects *tally) {
@@ -445,30 +455,169 @@ void efsan_ws_timeline_fork_child(void) {
 
 static u64 min_u64(u64 a, u64 b) { return a < b ? a : b; }
 
+//===-- Reuse estimates --------------------------------------------------------===//
+//
+// With estimated snapshots the reuse split knows the history of the lines
+// selected at run_shift only (the others keep a stale bit 0: their later
+// touches are not seen). Scaling those up by 2^s (what the snapshots do)
+// put the estimate's sampling error on every structure: a 64 KiB table read
+// in every period came out "reused about 896 lines (87%)", then 960 the
+// next run, for 1025 (100%) exact. Each structure's lines are exact, so the
+// estimate is the ratio of reused lines in its sample applied to its lines:
+// a structure that is all reused (or all streamed) in the sample is
+// reported so, and the sampling error is that of a proportion. The interval
+// is Wilson's score interval at two standard errors (about 95%), narrowed
+// by the finite-population factor sqrt((N - n) / (N - 1)) (a structure
+// whose every line is in the sample is exact), and never beyond what the
+// sample knows: at least its reused lines, at most its lines less its
+// streamed ones.
+
+static double sqrt_of(double x) {
+  if (x <= 0)
+    return 0;
+  double r = x < 1 ? 1 : x;
+  for (int i = 0; i < 64; i++) {
+    double next = 0.5 * (r + x / r);
+    if (next >= r)
+      break;
+    r = next;
+  }
+  return r;
+}
+
+static u64 round_of(double x) { return x <= 0 ? 0 : (u64)(x + 0.5); }
+
+// Estimate of one structure (or count entry). `pool_*`: the ratio taken
+// when no line of it is in the sample.
+static void estimate(u64 lines, u64 sampled, u64 reused, u64 pool_sampled,
+                     u64 pool_reused, struct efsan_ws_reuse *r) {
+  efsan_internal_memset(r, 0, sizeof(*r));
+  r->lines = lines;
+  sampled = min_u64(sampled, lines);
+  reused = min_u64(reused, sampled);
+  if (sampled == lines) {
+    r->reused = r->low = r->high = reused;
+    return;
+  }
+  r->estimated = true;
+  if (!sampled) {
+    double p = pool_sampled ? (double)pool_reused / (double)pool_sampled : 0;
+    r->reused = round_of(p * (double)lines);
+    r->low = 0;
+    r->high = lines;
+    return;
+  }
+  double n = (double)sampled, p = (double)reused / n, z = 2;
+  double denom = 1 + z * z / n;
+  double center = (p + z * z / (2 * n)) / denom;
+  double half = z * sqrt_of(p * (1 - p) / n + z * z / (4 * n * n)) / denom;
+  double fpc = sqrt_of((double)(lines - sampled) / (double)(lines - 1));
+  double lo = p - (p - (center - half)) * fpc;
+  double hi = p + (center + half - p) * fpc;
+  double known_low = (double)reused;
+  double known_high = (double)(lines - (sampled - reused));
+  double low = lo * (double)lines, high = hi * (double)lines;
+  r->reused = round_of(p * (double)lines);
+  r->low = low < known_low ? reused : (u64)low; // rounded outwards
+  r->high = high > known_high ? lines - (sampled - reused) : (u64)(high + 0.999);
+  if (r->reused < r->low)
+    r->reused = r->low;
+  if (r->reused > r->high)
+    r->reused = r->high;
+}
+
+void efsan_ws_reuse_of(const struct efsan_ws_top *top,
+                       const struct efsan_ws_object *o,
+                       struct efsan_ws_reuse *out) {
+  estimate(o->lines, o->sampled, o->reused, top->sampled_lines,
+           top->sampled_reused, out);
+}
+
+void efsan_ws_reuse_add(struct efsan_ws_reuse_sum *sum, u64 lines, u64 sampled,
+                        u64 reused) {
+  struct efsan_ws_reuse r;
+  estimate(lines, sampled, reused, sum->sampled, sum->reused, &r);
+  sampled = min_u64(sampled, lines);
+  reused = min_u64(reused, sampled);
+  sum->lines += lines;
+  sum->estimate += r.reused;
+  sum->known_reused += reused;
+  sum->known_streamed += sampled - reused;
+  // Each interval as two standard errors of an independent estimate.
+  double half = (double)(r.high - r.low) / 4;
+  sum->variance += half * half;
+  sum->estimated |= r.estimated;
+}
+
+void efsan_ws_reuse_total(const struct efsan_ws_reuse_sum *sum,
+                          struct efsan_ws_reuse *out) {
+  efsan_internal_memset(out, 0, sizeof(*out));
+  out->lines = sum->lines;
+  out->reused = min_u64(sum->estimate, sum->lines);
+  out->estimated = sum->estimated;
+  double margin = 2 * sqrt_of(sum->variance);
+  double low = (double)out->reused - margin, high = (double)out->reused + margin;
+  double known_high = (double)(sum->lines - sum->known_streamed);
+  out->low = low < (double)sum->known_reused ? sum->known_reused : (u64)low;
+  out->high = high > known_high ? sum->lines - sum->known_streamed
+                                : (u64)(high + 0.999);
+  if (!out->estimated)
+    out->low = out->high = out->reused;
+  if (out->reused < out->low)
+    out->low = out->reused;
+  if (out->reused > out->high)
+    out->high = out->reused;
+}
+
+void efsan_ws_reuse_print_json(const struct efsan_ws_reuse *r) {
+  efsan_printf("\"reused_lines\": %llu, \"reused_lines_low\": %llu, "
+               "\"reused_lines_high\": %llu",
+               r->reused, r->low, r->high);
+}
+
+//===-- Printing --------------------------------------------------------------===//
+
+// " (95% confidence: 993-1024)" for an estimate, "" when exact.
+static void format_interval(char *buffer, uptr length,
+                            const struct efsan_ws_reuse *r) {
+  buffer[0] = 0;
+  if (r->estimated)
+    efsan_snprintf(buffer, length, ", between %llu and %llu at 95%% "
+                   "confidence", r->low, r->high);
+}
+
 // The reuse line of the total or of a phase: the cache verdict that matters
 // for caching is the reused part's.
-void efsan_ws_timeline_print_text(const char *indent, u64 total, u64 reused) {
-  char size[32], streamed[32], fit[64];
-  reused = min_u64(reused, total);
+void efsan_ws_timeline_print_text(const char *indent,
+                                  const struct efsan_ws_reuse *r) {
+  char size[32], streamed[32], fit[64], interval[96];
+  u64 total = r->lines, reused = min_u64(r->reused, total);
   efsan_format_lines(size, sizeof(size), reused);
   efsan_format_lines(streamed, sizeof(streamed), total - reused);
   efsan_cache_fit_text(fit, sizeof(fit), reused);
+  format_interval(interval, sizeof(interval), r);
   efsan_report_line("%sreused (touched in several sample periods): %s%llu "
-                    "lines (%s), %s; streamed (in one period only): %llu "
+                    "lines (%s%s), %s; streamed (in one period only): %s%llu "
                     "lines (%s)\n",
-                    indent, run_shift ? "about " : "", reused, size, fit,
+                    indent, r->estimated ? "about " : "", reused, size,
+                    interval, fit, r->estimated ? "about " : "",
                     total - reused, streamed);
 }
 
 // The fit verdict is the total's and the phases' concern; under a structure
 // the split is enough, and the percentage rounds down so that 100% means
-// nothing of it was streamed.
-void efsan_ws_timeline_print_object_reuse(const char *indent, u64 lines,
-                                          u64 reused) {
-  reused = min_u64(reused, lines);
-  efsan_report_line("%sreused %s%llu lines (%llu%%), streamed %llu lines\n",
-                    indent, run_shift ? "about " : "", reused,
-                    lines ? reused * 100 / lines : 0, lines - reused);
+// nothing of it was streamed (of its sample, when estimated).
+void efsan_ws_timeline_print_object_reuse(const char *indent,
+                                          const struct efsan_ws_top *top,
+                                          const struct efsan_ws_object *o) {
+  struct efsan_ws_reuse r;
+  char interval[96];
+  efsan_ws_reuse_of(top, o, &r);
+  format_interval(interval, sizeof(interval), &r);
+  efsan_report_line("%sreused %s%llu lines (%llu%%%s), streamed %s%llu lines\n",
+                    indent, r.estimated ? "about " : "", r.reused,
+                    r.lines ? r.reused * 100 / r.lines : 0, interval,
+                    r.estimated ? "about " : "", r.lines - r.reused);
 }
 
 // The objects of the series: those with the most lines x time over all
@@ -564,17 +713,17 @@ static u64 rest_of(u32 i, void *arg) {
   return entries[i].lines - listed;
 }
 
-void efsan_ws_timeline_print_json(u64 total, u64 reused) {
+void efsan_ws_timeline_print_json(const struct efsan_ws_reuse *r) {
   if (!efsan_ws_timeline_bits) {
     efsan_printf("\"reused_lines\": null, \"timeline\": null");
     return;
   }
-  reused = min_u64(reused, total);
-  efsan_printf("\"reused_lines\": %llu, \"reused_fits_level\": %d, "
+  efsan_ws_reuse_print_json(r);
+  efsan_printf(", \"reused_fits_level\": %d, "
                "\"reused_sampled_fraction\": %s,\n \"timeline\": "
                "{\"level\": %d, \"period_ms\": %llu, \"periods\": %llu, "
                "\"periods_per_entry\": %u,\n  \"structures\": [",
-               reused, efsan_cache_fit_level(reused),
+               efsan_cache_fit_level(r->reused),
                efsan_ws_fraction_text(run_shift), level,
                period_ms(), closed, span);
   struct shown shown;

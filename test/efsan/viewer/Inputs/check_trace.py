@@ -9,7 +9,8 @@ Format: one JSON object with a "traceEvents" list; every event has "ph",
 of g, p or t; on every track (a counter's pid and name; a thread's pid and
 tid) the timestamps never go back, and a counter's strictly increase.
 Content: every level with snapshots is a counter whose "lines" values are
-the report's, one per snapshot period apart; every phase with a start time
+the report's, each at the start of the interval its snapshot covers
+(start_us; one period apart in a report without them); every phase with a start time
 is an instant event there; every process is named. Prints "trace ok: ..."
 or the problems and exits 1.
 """
@@ -93,9 +94,13 @@ def main(trace_path, *report_paths):
             if got != level["lines"]:
                 problems.append("pid %d level %d: counter %s, report %s" % (pid, level["level"], got[:6], level["lines"][:6]))
             ts = [t for t, _ in tracks[0]]
-            steps = {ts[k + 1] - ts[k] for k in range(len(ts) - 1)}
-            if steps and steps != {level["period_ms"] * 1000}:
-                problems.append("pid %d level %d: steps %s us, period %d ms" % (pid, level["level"], steps, level["period_ms"]))
+            # Each snapshot at the start of the interval it covers.
+            first = level["taken"] - len(level["lines"])
+            starts = level.get("start_us") or [(first + j) * level["period_ms"] * 1000
+                                               for j in range(len(level["lines"]))]
+            if ts != starts:
+                problems.append("pid %d level %d: ts %s us, snapshots start at %s us"
+                                % (pid, level["level"], ts[:6], starts[:6]))
         for phase in r.get("phases") or []:
             if "start_ms" not in phase:
                 continue

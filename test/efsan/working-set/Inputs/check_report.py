@@ -16,7 +16,8 @@ name) is the object of that kind and name (None if absent), part(name) the
 lines of the object of the range the program named so (None if absent). window(n, level,
 key='lines') is that level's `key` array (lines, std_error, sampled_fraction)
 for the snapshots whose periods all lie within samples WINDOW<n>_LO to
-WINDOW<n>_HI (from --vars, sample numbers from 1). Exits 1 with the
+WINDOW<n>_HI (from --vars, sample numbers from 1; a snapshot's samples are
+the level-0 snapshots within its interval, start_us to end_us). Exits 1 with the
 failing expression and the report if any is false. --vars FILE adds the
 NAME=INTEGER lines of FILE as variables (answers the program computed). Always required of every
 report: schema_version 4, a string executable, and the pid of its file name.
@@ -75,13 +76,28 @@ def main():
             (o for o in objects if o["kind"] == kind and o["name"] == name), None)
         env["part"] = lambda name, objects=objects: next(
             (o["lines"] for o in objects if o.get("named_range") == name), None)
+        def samples_of(level, report=report):
+            """(first, last) sample number of each kept snapshot of a level:
+            those of the level-0 snapshots within its interval (a phase
+            boundary ends every level's snapshot early)."""
+            series = report["levels"][level]
+            zero = report["levels"][0]
+            first0 = zero["taken"] - len(zero["lines"])
+            if "start_us" not in series:
+                period = 1 << (level * report["snapshot_step"])
+                first = series["taken"] - len(series["lines"])
+                return [(j * period + 1, (j + 1) * period) for j in range(first, series["taken"])]
+            out = []
+            for a, b in zip(series["start_us"], series["end_us"]):
+                inside = [first0 + j + 1 for j, (c, d) in enumerate(zip(zero["start_us"], zero["end_us"]))
+                          if c >= a and d <= b]
+                out.append((min(inside), max(inside)) if inside else (0, 0))
+            return out
         def window(n, level, key="lines", report=report, env=env):
             series = report["levels"][level]
-            period = 1 << (level * report["snapshot_step"])
-            first = series["taken"] - len(series["lines"])  # dropped ones
             lo, hi = env["WINDOW%d_LO" % n], env["WINDOW%d_HI" % n]
-            return [value for j, value in enumerate(series[key], first)
-                    if j * period + 1 >= lo and (j + 1) * period <= hi]
+            return [value for (a, b), value in zip(samples_of(level), series[key])
+                    if a >= lo and b <= hi and a > 0]
         env["window"] = window
         # The timeline: the series of a heap structure by its site's
         # function (a list of zeros if absent), of a structure by kind and

@@ -11,7 +11,7 @@ notes on stderr (efsan_view.py).
 
 from .reports import PROG, InputError, _where
 from .formatting import fmt_ms
-from .working_set_page import phase_times, level_series
+from .working_set_page import phase_times, level_series, level_spans
 
 
 def perfetto_trace(reports, sources):
@@ -32,9 +32,11 @@ def perfetto_trace(reports, sources):
         for level in r["levels"]:
             first, period, values = level_series(level)
             name = "working set L%d, %s snapshots%s" % (level["level"], fmt_ms(period), suffix)
-            for i, v in enumerate(values):
+            # A counter holds its value from its event on: each snapshot's
+            # at the start of the interval it covers.
+            for (t0, _), v in zip(level_spans(level), values):
                 events.append({"ph": "C", "name": name, "pid": pid, "tid": 0,
-                               "ts": int((first + i) * period * 1000),
+                               "ts": int(round(t0 * 1000)),
                                "args": {"lines": v, "bytes": v * lb}})
         timed = phase_times(r)
         if timed:

@@ -136,11 +136,66 @@ def phase_times(report):
 
 
 def level_series(level):
-    """(first_index, period_ms, values): the kept snapshots; snapshot j
-    covers [j*period, (j+1)*period] ms from the sampler's start."""
+    """(first_index, period_ms, values): the kept snapshots, the index of the
+    first of them among all taken, the level's nominal period."""
     values = level["lines"]
     first = max(level["taken"] - len(values), 0)
     return first, level["period_ms"], values
+
+
+def level_spans(level):
+    """[(start_ms, end_ms)] of each kept snapshot on the sampler's clock:
+    the report's start_us/end_us (a late sample's snapshot covers the time
+    since the one before, and a phase boundary ends a snapshot early). A
+    report without them (older runtimes) gives snapshot j the nominal
+    [j*period, (j+1)*period]."""
+    first, period, values = level_series(level)
+    starts, ends = level.get("start_us"), level.get("end_us")
+    if isinstance(starts, list) and isinstance(ends, list) and \
+            len(starts) == len(values) == len(ends):
+        return [(a / 1000.0, b / 1000.0) for a, b in zip(starts, ends)]
+    return [((first + i) * period, (first + i + 1) * period) for i in range(len(values))]
+
+
+def behind_spans(report):
+    """[(start_ms, end_ms, samples)] where the sampler fell behind (samples
+    that covered more than one and a half periods), from sampler_behind."""
+    out = []
+    for b in report.get("sampler_behind") or []:
+        if isinstance(b, dict) and isinstance(b.get("start_ms"), NUM) and isinstance(b.get("end_ms"), NUM):
+            out.append((float(b["start_ms"]), float(b["end_ms"]), b.get("samples", 1)))
+    return out
+
+
+def behind_svg(chart, report):
+    """Hatched bands over the spans where the sampler fell behind."""
+    out = []
+    for start, end, samples in behind_spans(report):
+        xa, xb = max(chart.x(start), chart.L), min(chart.x(end), chart.L + chart.pw)
+        if xb <= xa:
+            continue
+        out.append('<rect class="sampler-behind" x="%s" y="%s" width="%s" height="%s"%s>'
+                   '<title>the sampler fell behind, %s – %s: %s sample%s covered it</title></rect>'
+                   % (num(xa), chart.T, num(xb - xa), chart.ph, attr(data_start_ms=start, data_end_ms=end),
+                      esc(fmt_ms(start)), esc(fmt_ms(end)), fmt_int(samples), "" if samples == 1 else "s"))
+    return out
+
+
+def behind_note(report):
+    """Where the sampler fell behind, in words ("" if it never did)."""
+    spans = behind_spans(report)
+    count = report.get("sampler_behind_samples")
+    if not spans or not isinstance(count, int):
+        return ""
+    listed = ", ".join("%s – %s (%s sample%s)" % (fmt_ms(a), fmt_ms(b), fmt_int(n), "" if n == 1 else "s")
+                       for a, b, n in spans[:12])
+    more = len(spans) - 12 if len(spans) > 12 else 0
+    return ('<p class="sampler-behind-note"%s>The sampler fell behind: %s sample%s covered more than one and a '
+            'half periods (%s in all), hatched on the charts: %s%s. Each snapshot is drawn over the time it '
+            'covers.</p>'
+            % (attr(data_samples=count), fmt_int(count), "" if count == 1 else "s",
+               esc(fmt_ms(report.get("sampler_behind_ms", 0))), esc(listed),
+               esc(" and %d more" % more) if more else ""))
 
 
 class Chart:
@@ -228,11 +283,9 @@ class Chart:
                    % (self.W - 12, num(y0 + self.ph / 2), esc(right_label)))
         return out
 
-    def step_path(self, first, period, values):
+    def step_path(self, spans, values):
         pts = []
-        for i, v in enumerate(values):
-            t0 = (first + i) * period
-            t1 = t0 + period
+        for (t0, t1), v in zip(spans, values):
             pts.append((self.x(t0), self.y(v)))
             pts.append((self.x(t1), self.y(v)))
         line = "M" + " L".join("%s %s" % (num(a), num(b)) for a, b in pts)
@@ -276,26 +329,31 @@ def fit_legend(report):
 
 
 def time_range(reports):
-    """[first, last] ms covered by the kept snapshots of all levels, so that
-    the charts of every level share one time axis."""
-    spans = [(level_series(l)[0] * l["period_ms"], l["taken"] * l["period_ms"])
-             for r in reports for l in r["levels"] if l["lines"]]
+    """[first, last] ms covered by the kept snapshots of all levels and by
+    the phases, up to the report (run_ms), so that the charts of every level
+    share one time axis with the phases."""
+    spans = [s for r in reports for l in r["levels"] if l["lines"] for s in level_spans(l)]
     if not spans:
         return 0, 1
-    return min(a for a, _ in spans), max(b for _, b in spans)
+    lo, hi = min(a for a, _ in spans), max(b for _, b in spans)
+    for r in reports:
+        if isinstance(r.get("run_ms"), NUM) and not isinstance(r.get("run_ms"), bool):
+            hi = max(hi, float(r["run_ms"]))
+        for _, start, end in phase_times(r):
+            hi = max(hi, end if end is not None else start)
+    return lo, hi
 
 
 def timeline_svg(report, level, log, compare=None):
     """SVG of one level; `compare` adds a second report's level (diff)."""
     first, period, values = level_series(level)
-    series = [("before" if compare else "run", first, period, values)]
+    series = [("before" if compare else "run", level_spans(level), values)]
     if compare:
-        series = [("before", first, period, values)]
-        c_first, c_period, c_values = level_series(compare[1])
-        series.append(("after", c_first, c_period, c_values))
+        series = [("before", level_spans(level), values)]
+        series.append(("after", level_spans(compare[1]), compare[1]["lines"]))
     x_lo, x_hi = time_range([report] + ([compare[0]] if compare else []))
-    y_hi = max(max(s[3]) for s in series if s[3])
-    positive = [v for s in series for v in s[3] if v > 0]
+    y_hi = max(max(s[2]) for s in series if s[2])
+    positive = [v for s in series for v in s[2] if v > 0]
     caches = data_caches(report) if not compare else []
     y_all = y_hi
     y_low = min(positive) if positive else 1
@@ -312,6 +370,8 @@ def timeline_svg(report, level, log, compare=None):
     out.append("<title>working set per %s snapshot, level %d%s</title>"
                % (esc(fmt_ms(period)), level["level"], ", log scale" if log else ""))
     out += chart.axes(time_axis_label(report))
+    if not compare:
+        out += behind_svg(chart, report)
     # Phases: shaded spans and a marker at each start.
     for i, (p, start, end) in enumerate(phase_times(report) if not compare else []):
         if end is not None and end > start:
@@ -328,21 +388,20 @@ def timeline_svg(report, level, log, compare=None):
                           esc(p.get("name", "")), esc(fmt_ms(start)), esc(fmt_int(p["lines"])),
                           esc(fmt_bytes(p["lines"] * report["cache_line_size"]))))
     colours = {"run": "#1f5fa8", "before": "#1f5fa8", "after": "#d55e00"}
-    for name, s_first, s_period, s_values in series:
+    for name, s_spans, s_values in series:
         if not s_values:
             continue
-        line, area = chart.step_path(s_first, s_period, s_values)
+        line, area = chart.step_path(s_spans, s_values)
         out.append('<g class="series series-%s">' % name)
         if not compare:
             out.append('<path class="area" d="%s" fill="%s"/>' % (area, colours[name]))
         out.append('<path class="step" d="%s" stroke="%s"/>' % (line, colours[name]))
-        for i, v in enumerate(s_values):
-            t0 = (s_first + i) * s_period
+        for (t0, t1), v in zip(s_spans, s_values):
             out.append('<circle class="snap" cx="%s" cy="%s" r="2.4" fill="%s"%s><title>%s%s – %s: %s lines (%s)</title></circle>'
-                       % (num(chart.x(t0 + s_period / 2.0)), num(chart.y(v)), colours[name],
-                          attr(data_lines=v, data_start_ms=t0),
+                       % (num(chart.x((t0 + t1) / 2.0)), num(chart.y(v)), colours[name],
+                          attr(data_lines=v, data_start_ms=t0, data_end_ms=t1),
                           (name + " run, ") if compare else "",
-                          esc(fmt_ms(t0)), esc(fmt_ms(t0 + s_period)), esc(fmt_int(v)),
+                          esc(fmt_ms(t0)), esc(fmt_ms(t1)), esc(fmt_int(v)),
                           esc(fmt_bytes(v * report["cache_line_size"]))))
         out.append("</g>")
     # Under the time axis, which cache each snapshot fits.
@@ -350,13 +409,12 @@ def timeline_svg(report, level, log, compare=None):
         y_strip = chart.T + chart.ph + 23
         out.append('<text class="tick small" x="%s" y="%s" text-anchor="end">fits</text>'
                    % (chart.L - 6, y_strip + 7))
-        for i, (v, fit) in enumerate(zip(values, snapshot_fits(report, level))):
-            t0 = (first + i) * period
-            xa, xb = chart.x(t0), chart.x(t0 + period)
+        for (t0, t1), v, fit in zip(level_spans(level), values, snapshot_fits(report, level)):
+            xa, xb = chart.x(t0), chart.x(t1)
             name = ("L%d" % fit) if fit else "no cache"
             out.append('<rect class="fit" x="%s" y="%s" width="%s" height="8" fill="%s"%s><title>%s – %s: fits %s</title></rect>'
                        % (num(xa), y_strip, num(max(xb - xa, 0.5)), FIT_COLOURS.get(fit, "#888"),
-                          attr(data_fit=fit), esc(fmt_ms(t0)), esc(fmt_ms(t0 + period)), esc(name)))
+                          attr(data_fit=fit), esc(fmt_ms(t0)), esc(fmt_ms(t1)), esc(name)))
     # Caches as horizontal lines; those above the chart are named at the top.
     above = []
     for c in caches:
@@ -432,7 +490,8 @@ WS_KNOWN = {"tool", "schema_version", "pid", "executable", "cache_line_size", "t
             "snapshot_history", "levels", "caches", "objects", "objects_rest", "phases",
             "fits_level", "peak_snapshot_lines", "sample_clock", "sampler_cpu_ms",
             "snapshot_budget", "exact_snapshots", "reused_lines", "reused_fits_level",
-            "reused_sampled_fraction", "timeline"}
+            "reused_sampled_fraction", "timeline", "reused_lines_low", "reused_lines_high", "run_ms",
+            "sampler_behind", "sampler_behind_samples", "sampler_behind_ms"}
 
 
 def estimated_note(report, levels):
@@ -536,15 +595,20 @@ def render_working_set(report, idx):
     with_data = [l for l in levels if l["lines"]]
     without = [l for l in levels if not l["lines"]]
     out.append("<h3>Working set over time</h3>")
-    out.append('<p class="explain">Each level keeps snapshots of a different length: a point is the number '
-               'of distinct cache lines touched during one snapshot period (left axis, in lines; right axis, '
-               'the same in bytes). Levels with longer periods show longer runs at a coarser grain. '
+    out.append('<p class="explain">Each level keeps snapshots of a different length: a step is the number '
+               'of distinct cache lines touched during one snapshot (left axis, in lines; right axis, '
+               'the same in bytes), drawn over the time it covers on the sampler\'s clock, the axis of the '
+               'phases too. A late sample covers the time since the one before, and a phase boundary ends '
+               'the snapshot of every level. Levels with longer periods show longer runs at a coarser grain. '
                'Hover a point for its numbers.</p>')
+    out.append(behind_note(report))
     legend = [("#1f5fa8", "lines touched per snapshot", "line")]
     if data_caches(report):
         legend.append(("#b03030", "cache size (data/unified)", "dash"))
     if phase_times(report):
         legend.append(("#6a3d9a", "phase start", "dash"))
+    if behind_spans(report):
+        legend.append(("#999999", "the sampler fell behind", "box"))
     out.append(legend_html(legend))
     if data_caches(report):
         out.append(fit_legend(report))
@@ -577,7 +641,8 @@ def render_working_set(report, idx):
                '<th>peak lines</th><th>peak bytes</th>%s</tr>%s</table>' % (fit_header(report, "peak fits"), rows))
     out.append(estimated_note(report, levels))
     level_known = {"level", "period_ms", "taken", "peak_lines", "lines", "peak_fits_level", "fits_level",
-                   "estimated", "sampled_fraction", "std_error", "peak_sampled_fraction", "peak_std_error"}
+                   "estimated", "sampled_fraction", "std_error", "peak_sampled_fraction", "peak_std_error",
+                   "start_us", "end_us"}
     for l in levels:
         extra = extra_keys_html(l, level_known)
         if extra:

@@ -95,8 +95,18 @@ def structures_svg(report, y_max=None, colour_of=None):
     return "".join(out), bands
 
 
+def reuse_text(report_or_object, reused):
+    """The reused lines as printed: "about N (L–H)" for an estimate (the
+    report's reused_lines_low/high, an interval of about 95%), N when exact."""
+    low, high = report_or_object.get("reused_lines_low"), report_or_object.get("reused_lines_high")
+    if isinstance(low, int) and isinstance(high, int) and low != high:
+        return "about %s (%s – %s)" % (fmt_int(reused), fmt_int(low), fmt_int(high))
+    return fmt_int(reused)
+
+
 def reuse_table(report):
-    """Reused and streamed lines of each listed structure."""
+    """Reused and streamed lines of each listed structure (estimates with
+    their interval)."""
     lb = report["cache_line_size"]
     rows = []
     objects = report.get("objects") or []
@@ -107,7 +117,7 @@ def reuse_table(report):
         rows.append('<tr class="reuse"%s><td>%s</td><td>%s</td><td class=num>%s</td><td class=num>%s</td>'
                     '<td class=num>%s</td>%s</tr>'
                     % (attr(data_name=label, data_reused=reused, data_streamed=lines - reused),
-                       esc(kind), esc(label), esc(fmt_int(lines)), esc(fmt_int(reused)),
+                       esc(kind), esc(label), esc(fmt_int(lines)), esc(reuse_text(o, reused)),
                        esc(fmt_int(lines - reused)), ws.fit_cell(report, reused)))
     if not rows:
         return ""
@@ -140,7 +150,7 @@ def render(report):
         verdict = ws.fit_verdict(report, reused)
         out.append('<p class="reuse-total"%s>Reused (touched in several sample periods): %s lines (%s)%s; '
                    'streamed (touched in one only): %s lines (%s).</p>'
-                   % (attr(data_reused=reused, data_streamed=total - reused), esc(fmt_int(reused)),
+                   % (attr(data_reused=reused, data_streamed=total - reused), esc(reuse_text(report, reused)),
                       esc(fmt_bytes(reused * lb)), (", " + esc(verdict[1])) if verdict else "",
                       esc(fmt_int(total - reused)), esc(fmt_bytes((total - reused) * lb))))
     out.append(reuse_table(report))
