@@ -555,23 +555,68 @@ const struct cf_object *cf_object_holding(const struct cf_objects *list,
 
 //===-- Wording (the fix, durations, shares) ------------------------------===//
 
-// "12.3456%" of a parts-per-million value.
+// Printed figures carry the digits they have (docs/CacheFrag.md, "Figures";
+// efsan-view's formatting.py prints the same from the JSON, which keeps
+// full precision). A share is a whole percent from 10% up, one decimal
+// below ("3.0%", "65%"), "<0.1%" when above 0 but below 0.05%, of a
+// parts-per-million value, rounded half up.
 void cf_format_percent(char *buffer, uptr length, u64 ppm) {
-  efsan_snprintf(buffer, length, "%llu.%04llu%%", ppm / 10000, ppm % 10000);
+  u64 tenths = (ppm + 500) / 1000;
+  if (!ppm)
+    efsan_snprintf(buffer, length, "0%%");
+  else if (!tenths)
+    efsan_snprintf(buffer, length, "<0.1%%");
+  else if (tenths < 100)
+    efsan_snprintf(buffer, length, "%llu.%llu%%", tenths / 10, tenths % 10);
+  else
+    efsan_snprintf(buffer, length, "%llu%%", (ppm + 5000) / 10000);
 }
 
-// "1.234 ms" / "56 us" / "789 ns".
+// n rounded half up to three significant digits.
+u64 cf_round_3(u64 n) {
+  u64 scale = 1;
+  while (n / scale >= 1000)
+    scale *= 10;
+  if (scale == 1)
+    return n;
+  return (n + scale / 2) / scale * scale;
+}
+
+// A count the report estimates (sampled counts times the period, the
+// model's invalidations): three significant digits; an exact count as it is.
+u64 cf_printed_count(u64 n, bool estimated) {
+  return estimated ? cf_round_3(n) : n;
+}
+
+// Whether the finding's invalidations are the model's estimate (a
+// prediction, or threads run in parallel counting more than were observed),
+// not a count.
+bool cf_estimated(const struct cf_finding *f) {
+  return f->kind == CF_PREDICTED_128 || f->kind == CF_PREDICTED_SHIFTED ||
+         f->parallel > f->observed;
+}
+
+// A duration to three significant digits: "166 ms", "48.8 ms", "1.23 s",
+// "12.3 us", "789 ns"; from 1000 s up, whole seconds.
 void cf_format_duration(char *buffer, uptr length, u64 ns) {
-  if (ns >= 1000000000ull)
-    efsan_snprintf(buffer, length, "%llu.%03llu s", ns / 1000000000ull,
-                   ns / 1000000ull % 1000);
-  else if (ns >= 1000000)
-    efsan_snprintf(buffer, length, "%llu.%03llu ms", ns / 1000000,
-                   ns / 1000 % 1000);
-  else if (ns >= 1000)
-    efsan_snprintf(buffer, length, "%llu.%03llu us", ns / 1000, ns % 1000);
+  u64 r = cf_round_3(ns);
+  u64 unit = r >= 1000000000ull ? 1000000000ull
+             : r >= 1000000     ? 1000000
+             : r >= 1000        ? 1000
+                                : 1;
+  const char *name = unit == 1000000000ull ? "s"
+                     : unit == 1000000     ? "ms"
+                     : unit == 1000        ? "us"
+                                           : "ns";
+  u64 whole = r / unit, rest = r % unit;
+  if (whole >= 100 || unit == 1)
+    efsan_snprintf(buffer, length, "%llu %s", whole, name);
+  else if (whole >= 10)
+    efsan_snprintf(buffer, length, "%llu.%llu %s", whole, rest / (unit / 10),
+                   name);
   else
-    efsan_snprintf(buffer, length, "%llu ns", ns);
+    efsan_snprintf(buffer, length, "%llu.%02llu %s", whole,
+                   rest / (unit / 100), name);
 }
 
 // What fixing the finding gains: "the fix saves 1.234 s of CPU time (45.6%
