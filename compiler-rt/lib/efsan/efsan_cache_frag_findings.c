@@ -1098,7 +1098,8 @@ const char *cf_thread_function(u32 thread) {
   const char *name = efsan_thread_name(thread);
   if (name)
     return name;
-  return efsan_function_name(efsan_cache_frag_thread_start_routine(thread));
+  return efsan_start_function_name(
+      efsan_cache_frag_thread_start_routine(thread));
 }
 
 // Stacks that name the same source lines (an unrolled loop of

@@ -360,7 +360,21 @@ struct ThreadStart {
   void *(*callback)(void *);
   void *param;
   u32 index;
+  uptr function; // what the thread runs, for the reports: callback's address,
+                 // or a std::thread's _M_run
 };
+
+// A std::thread being started: libstdc++'s std::thread::_M_start_thread
+// (built without frame pointers, so a stack captured in pthread_create ends
+// in it) calls pthread_create with execute_native_thread_routine and the
+// thread's state. Its interceptor keeps the program's stack and the state's
+// _M_run for that call.
+struct CxxThreadStart {
+  void *state;
+  u32 stack_id;
+  uptr run;
+};
+static THREADLOCAL CxxThreadStart cxx_thread_start;
 
 static void *ThreadTrampoline(void *raw) {
   ThreadStart start = *static_cast<ThreadStart *>(raw);
@@ -376,7 +390,7 @@ static void *ThreadTrampoline(void *raw) {
   SetThreadStackBounds(stack, stack + stack_size);
   // The key's destructor runs when the thread returns or calls pthread_exit.
   pthread_setspecific(thread_exit_key, kThreadRunning);
-  efsan_core_thread_start(stack, stack + stack_size, (uptr)start.callback);
+  efsan_core_thread_start(stack, stack + stack_size, start.function);
   return start.callback(start.param);
 }
 
@@ -389,6 +403,10 @@ INTERCEPTOR(int, pthread_create, void *thread, void *attr,
     return errno_ENOMEM; // no memory for the start record
   start->callback = callback;
   start->param = param;
+  start->function = (uptr)callback;
+  bool cxx = cxx_thread_start.state && cxx_thread_start.state == param;
+  if (cxx && cxx_thread_start.run)
+    start->function = cxx_thread_start.run;
   // Indices follow creation order, decided by the creating thread. A thread
   // an OpenMP runtime starts for a parallel region was created at the
   // region's call site in the program.
@@ -396,6 +414,7 @@ INTERCEPTOR(int, pthread_create, void *thread, void *attr,
   bool for_region = OpenMPRegionBeingEntered(&region_pc, &region_frame);
   start->index = efsan_core_next_thread_index(
       for_region ? CaptureReportStack(region_pc, region_frame)
+      : cxx      ? cxx_thread_start.stack_id
                  : CaptureReportStack(GET_CALLER_PC(), GET_CURRENT_FRAME()));
   if (for_region)
     OpenMPThreadCreated(start->index, region_pc);
@@ -411,6 +430,28 @@ INTERCEPTOR(int, pthread_create, void *thread, void *attr,
     RecordThreadHandle(index, *(uptr *)thread);
   }
   return res;
+}
+
+// void std::thread::_M_start_thread(std::unique_ptr<std::thread::_State>,
+//                                   void (*)()): the unique_ptr is passed by
+// address (it is not trivially copyable). The state is polymorphic: its
+// vtable holds the complete and the deleting destructor, then _M_run,
+// instantiated in the program for the callable (its name names the lambda
+// or functor). The thread deletes the state once it starts: _M_run's
+// address is read here.
+INTERCEPTOR(void,
+            _ZNSt6thread15_M_start_threadESt10unique_ptrINS_6_StateESt14default_deleteIS1_EEPFvvE,
+            void *self, void **state, void (*depend)()) {
+  efsan_glue_init();
+  void *object = state ? *state : nullptr;
+  CxxThreadStart saved = cxx_thread_start;
+  cxx_thread_start.state = object;
+  cxx_thread_start.stack_id =
+      CaptureReportStack(GET_CALLER_PC(), GET_CURRENT_FRAME());
+  cxx_thread_start.run = object ? (uptr)(*(void ***)object)[2] : 0;
+  REAL(_ZNSt6thread15_M_start_threadESt10unique_ptrINS_6_StateESt14default_deleteIS1_EEPFvvE)(
+      self, state, depend);
+  cxx_thread_start = saved;
 }
 
 INTERCEPTOR(int, pthread_join, void *thread, void **retval) {
@@ -907,6 +948,9 @@ void InitializeInterceptors() {
   INTERCEPT_FUNCTION(pvalloc);
   INTERCEPT_FUNCTION(pthread_create);
   INTERCEPT_FUNCTION(pthread_join);
+  // Only where a C++ library defines it (no error otherwise).
+  INTERCEPT_FUNCTION(
+      _ZNSt6thread15_M_start_threadESt10unique_ptrINS_6_StateESt14default_deleteIS1_EEPFvvE);
   INTERCEPT_FUNCTION(pthread_mutex_lock);
   INTERCEPT_FUNCTION(pthread_mutex_trylock);
   INTERCEPT_FUNCTION(pthread_mutex_timedlock);
