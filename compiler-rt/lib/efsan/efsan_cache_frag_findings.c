@@ -707,16 +707,31 @@ uptr cf_thread_part_size(const struct cf_finding *f, u32 view_count) {
 }
 
 // The debug-info type of a global or heap object, if the pass described it;
-// pointer: the object is a heap block used through the pointer holder.
-static bool cf_object_type(const struct cf_object *o, const char **layout,
-                           const char **holder, bool *pointer) {
+// pointer: the object is a heap block used through the pointer holder;
+// cxx (if asked): a C++ unit declared it (the layout's leading '+',
+// docs/InstrumentationABI.md), which the layout then starts after.
+static bool cf_object_type_in(const struct cf_object *o, const char **layout,
+                              const char **holder, bool *pointer, bool *cxx) {
   if (!cf_bounded(o))
     return false;
   *pointer = o->kind == CF_OBJECT_HEAP;
-  if (o->kind == CF_OBJECT_GLOBAL)
-    return cf_global_type_of(o->start, holder, layout);
-  return o->kind == CF_OBJECT_HEAP &&
-         cf_heap_type_of(o->stack_id, layout, holder);
+  bool found = o->kind == CF_OBJECT_GLOBAL
+                   ? cf_global_type_of(o->start, holder, layout)
+                   : o->kind == CF_OBJECT_HEAP &&
+                         cf_heap_type_of(o->stack_id, layout, holder);
+  if (!found || !*layout)
+    return false;
+  bool plus = **layout == '+';
+  if (plus)
+    ++*layout;
+  if (cxx)
+    *cxx = plus;
+  return true;
+}
+
+static bool cf_object_type(const struct cf_object *o, const char **layout,
+                           const char **holder, bool *pointer) {
+  return cf_object_type_in(o, layout, holder, pointer, 0);
 }
 
 // The member of a global or heap object with a described type that holds
@@ -865,10 +880,47 @@ static bool cf_ranges_side_by_side(const struct cf_objects *objects,
   return true;
 }
 
+// The language the object's type was declared in, for advice spelt in it:
+// its described type's mark (a C++ unit's layout starts with '+'), else the
+// file extension of its allocation site.
+enum cf_language { CF_LANG_UNKNOWN, CF_LANG_C, CF_LANG_CXX };
+
+static bool cf_ends_with(const char *s, const char *suffix) {
+  uptr n = efsan_internal_strlen(s), m = efsan_internal_strlen(suffix);
+  return n >= m && !efsan_internal_strcmp(s + n - m, suffix);
+}
+
+static enum cf_language cf_object_language(const struct cf_object *o) {
+  const char *layout, *holder;
+  bool pointer, cxx;
+  if (cf_object_type_in(o, &layout, &holder, &pointer, &cxx))
+    return cxx ? CF_LANG_CXX : CF_LANG_C;
+  struct efsan_frame frame;
+  if (o->kind == CF_OBJECT_HEAP && efsan_symbolize_site(o->stack_id, &frame) &&
+      frame.file) {
+    static const char *const cxx_files[] = {".cpp", ".cc", ".cxx", ".C",
+                                            ".c++", ".hpp", ".hh", ".hxx"};
+    for (uptr i = 0; i < sizeof(cxx_files) / sizeof(cxx_files[0]); i++)
+      if (cf_ends_with(frame.file, cxx_files[i]))
+        return CF_LANG_CXX;
+    if (cf_ends_with(frame.file, ".c"))
+      return CF_LANG_C;
+  }
+  return CF_LANG_UNKNOWN;
+}
+
+// How to align to 64 bytes, in the object's language.
+static const char *cf_alignas(enum cf_language language) {
+  return language == CF_LANG_CXX ? "alignas(64)"
+         : language == CF_LANG_C ? "_Alignas(64)"
+                                 : "_Alignas(64) in C, alignas(64) in C++";
+}
+
 void cf_suggest(char *buffer, uptr length, const struct cf_finding *f,
                 const struct cf_objects *objects, uptr part_size,
                 u32 view_count) {
   const struct cf_object *object = &objects->objects[0];
+  enum cf_language language = cf_object_language(object);
   char what[512], part[384] = "";
   cf_describe_object(what, sizeof(what), object);
   // A block allocated anew at one address whose threads' parts move from
@@ -884,8 +936,8 @@ void cf_suggest(char *buffer, uptr length, const struct cf_finding *f,
   else if (part_size)
     efsan_snprintf(part, sizeof(part),
                    " (each thread's part is %zu bytes, less than a line: make "
-                   "each element 64 bytes, e.g. _Alignas(64) on its type)",
-                   part_size);
+                   "each element 64 bytes, e.g. %s on its type)",
+                   part_size, cf_alignas(language));
   // With the object's type: name the element type and the member to align.
   const char *layout, *holder;
   bool pointer;
@@ -907,12 +959,30 @@ void cf_suggest(char *buffer, uptr length, const struct cf_finding *f,
       efsan_snprintf(fit, sizeof(fit), "%zu per line", 64 / element_size);
     else
       efsan_snprintf(fit, sizeof(fit), "elements straddle lines");
-    efsan_snprintf(part, sizeof(part),
-                   " (%s is %zu bytes, %s: make each element 64 bytes, e.g. "
-                   "_Alignas(64) on its first member%s%s, or pad %s to 64 "
-                   "bytes)",
-                   type_name, element_size, fit, first_member[0] ? " " : "",
-                   first_member, type_name);
+    // C++: the type itself is declared aligned (which pads it too), by
+    // its own name in its namespace; a template's instance cannot be, and
+    // gets the member's alignment as C does.
+    const char *unqualified = type_name;
+    for (const char *p = type_name; *p; p++)
+      if (p[0] == ':' && p[1] == ':')
+        unqualified = p + 2;
+    bool templated = false;
+    for (const char *p = type_name; *p; p++)
+      templated |= *p == '<' || *p == ' ';
+    if (language == CF_LANG_CXX && !templated)
+      efsan_snprintf(part, sizeof(part),
+                     " (%s is %zu bytes, %s: make each element 64 bytes, e.g. "
+                     "declare it `struct alignas(64) %s` (or "
+                     "alignas(std::hardware_destructive_interference_size), "
+                     "C++17's <new>), or pad %s to 64 bytes)",
+                     type_name, element_size, fit, unqualified, type_name);
+    else
+      efsan_snprintf(part, sizeof(part),
+                     " (%s is %zu bytes, %s: make each element 64 bytes, e.g. "
+                     "%s on its first member%s%s, or pad %s to 64 bytes)",
+                     type_name, element_size, fit,
+                     language == CF_LANG_CXX ? "alignas(64)" : "_Alignas(64)",
+                     first_member[0] ? " " : "", first_member, type_name);
   }
   uptr at = 0;
   char sites[384];
@@ -966,13 +1036,13 @@ void cf_suggest(char *buffer, uptr length, const struct cf_finding *f,
                           "each byte of %s has one writer, and other threads "
                           "read it (true sharing of each word, false sharing "
                           "between the writers): put each writer's words on a "
-                          "line of its own (_Alignas(64) on each), and let "
+                          "line of its own (%s on each), and let "
                           "each reader keep the last value it read, reading "
                           "again only when it must (a ring's producer "
                           "re-reads the tail only when the ring looks full, "
                           "its consumer the head when it looks empty): "
                           "padding alone leaves each new value a transfer",
-                          what);
+                          what, cf_alignas(language));
       break;
     }
     if (!shared_bytes) {
