@@ -890,21 +890,37 @@ static bool cf_ends_with(const char *s, const char *suffix) {
   return n >= m && !efsan_internal_strcmp(s + n - m, suffix);
 }
 
-static enum cf_language cf_object_language(const struct cf_object *o) {
+static enum cf_language cf_file_language(const char *file) {
+  static const char *const cxx_files[] = {".cpp", ".cc", ".cxx", ".C",
+                                          ".c++", ".hpp", ".hh", ".hxx"};
+  if (!file)
+    return CF_LANG_UNKNOWN;
+  for (uptr i = 0; i < sizeof(cxx_files) / sizeof(cxx_files[0]); i++)
+    if (cf_ends_with(file, cxx_files[i]))
+      return CF_LANG_CXX;
+  return cf_ends_with(file, ".c") ? CF_LANG_C : CF_LANG_UNKNOWN;
+}
+
+// Without a described type: the allocation site's file, else the files of
+// the code that accesses the line (a stack object, a global without -g).
+static enum cf_language cf_object_language(const struct cf_finding *f,
+                                           const struct cf_object *o,
+                                           u32 view_count) {
   const char *layout, *holder;
   bool pointer, cxx;
   if (cf_object_type_in(o, &layout, &holder, &pointer, &cxx))
     return cxx ? CF_LANG_CXX : CF_LANG_C;
   struct efsan_frame frame;
-  if (o->kind == CF_OBJECT_HEAP && efsan_symbolize_site(o->stack_id, &frame) &&
-      frame.file) {
-    static const char *const cxx_files[] = {".cpp", ".cc", ".cxx", ".C",
-                                            ".c++", ".hpp", ".hh", ".hxx"};
-    for (uptr i = 0; i < sizeof(cxx_files) / sizeof(cxx_files[0]); i++)
-      if (cf_ends_with(frame.file, cxx_files[i]))
-        return CF_LANG_CXX;
-    if (cf_ends_with(frame.file, ".c"))
-      return CF_LANG_C;
+  if (o->kind == CF_OBJECT_HEAP && efsan_symbolize_site(o->stack_id, &frame)) {
+    enum cf_language language = cf_file_language(frame.file);
+    if (language != CF_LANG_UNKNOWN)
+      return language;
+  }
+  uptr sites = cf_collect_sites(f, view_count);
+  for (uptr i = 0; i < sites; i++) {
+    enum cf_language language = cf_file_language(cf_sites[i].frame.file);
+    if (language != CF_LANG_UNKNOWN)
+      return language;
   }
   return CF_LANG_UNKNOWN;
 }
@@ -913,14 +929,14 @@ static enum cf_language cf_object_language(const struct cf_object *o) {
 static const char *cf_alignas(enum cf_language language) {
   return language == CF_LANG_CXX ? "alignas(64)"
          : language == CF_LANG_C ? "_Alignas(64)"
-                                 : "_Alignas(64) in C, alignas(64) in C++";
+                                 : "_Alignas(64) (C) or alignas(64) (C++)";
 }
 
 void cf_suggest(char *buffer, uptr length, const struct cf_finding *f,
                 const struct cf_objects *objects, uptr part_size,
                 u32 view_count) {
   const struct cf_object *object = &objects->objects[0];
-  enum cf_language language = cf_object_language(object);
+  enum cf_language language = cf_object_language(f, object, view_count);
   char what[512], part[384] = "";
   cf_describe_object(what, sizeof(what), object);
   // A block allocated anew at one address whose threads' parts move from
