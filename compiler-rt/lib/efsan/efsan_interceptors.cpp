@@ -439,20 +439,49 @@ INTERCEPTOR(int, pthread_create, void *thread, void *attr,
 // instantiated in the program for the callable (its name names the lambda
 // or functor). The thread deletes the state once it starts: _M_run's
 // address is read here.
+static void FindStartThread();
+
 INTERCEPTOR(void,
             _ZNSt6thread15_M_start_threadESt10unique_ptrINS_6_StateESt14default_deleteIS1_EEPFvvE,
             void *self, void **state, void (*depend)()) {
+#define REAL_START_THREAD                                                      \
+  REAL(_ZNSt6thread15_M_start_threadESt10unique_ptrINS_6_StateESt14default_deleteIS1_EEPFvvE)
   efsan_glue_init();
+  if (!REAL_START_THREAD)
+    FindStartThread();
   void *object = state ? *state : nullptr;
   CxxThreadStart saved = cxx_thread_start;
   cxx_thread_start.state = object;
   cxx_thread_start.stack_id =
       CaptureReportStack(GET_CALLER_PC(), GET_CURRENT_FRAME());
   cxx_thread_start.run = object ? (uptr)(*(void ***)object)[2] : 0;
-  REAL(_ZNSt6thread15_M_start_threadESt10unique_ptrINS_6_StateESt14default_deleteIS1_EEPFvvE)(
-      self, state, depend);
+  REAL_START_THREAD(self, state, depend);
   cxx_thread_start = saved;
 }
+
+extern "C" void *dlsym(void *handle, const char *symbol);
+extern "C" void *dlopen(const char *file, int mode);
+
+// REAL is null when no libstdc++ was loaded at start-up (a C program that
+// loads a C++ library later): the library's call binds to the wrapper,
+// which the executable exports, and libstdc++ is asked for it then (by
+// name if it was loaded RTLD_LOCAL, out of RTLD_NEXT's scope).
+static void FindStartThread() {
+  static const char kName[] = "_ZNSt6thread15_M_start_threadESt10unique_ptrIN"
+                              "S_6_StateESt14default_deleteIS1_EEPFvvE";
+  void *entry = dlsym((void *)-1l /* RTLD_NEXT */, kName);
+  if (!entry) {
+    void *handle = dlopen("libstdc++.so.6", 1 /* RTLD_LAZY */ | 4 /* NOLOAD */);
+    entry = handle ? dlsym(handle, kName) : nullptr;
+  }
+  if (!entry) {
+    Report("EfficiencySanitizer: std::thread::_M_start_thread called, but no "
+           "C++ library defines it\n");
+    Die();
+  }
+  REAL_START_THREAD = (decltype(REAL_START_THREAD))entry;
+}
+#undef REAL_START_THREAD
 
 INTERCEPTOR(int, pthread_join, void *thread, void **retval) {
   int res = REAL(pthread_join)(thread, retval);
