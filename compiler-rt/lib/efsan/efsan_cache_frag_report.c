@@ -366,7 +366,7 @@ static bool cf_at_bound(const struct cf_finding *f) {
   return !f->conditional && f->lost_ns && f->bound_ns * 2 > f->lost_ns;
 }
 
-// label: "#1" for a finding, "note 1" for a portability note.
+// label: "#1" for a finding, "note 1:" for a portability note.
 static void cf_print_text_finding(const char *label,
                                   const struct cf_finding *f) {
   u32 view_count = cf_finding_views(f);

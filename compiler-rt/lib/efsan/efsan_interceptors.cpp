@@ -5,7 +5,10 @@
 //   accesses of the program;
 // - pthread_create (stable thread indices, thread stacks as stack regions,
 //   thread start/exit hooks; an OpenMP runtime's threads are created at
-//   their parallel region, efsan_openmp.cpp), fork (a child has its own sampler and report);
+//   their parallel region, efsan_openmp.cpp; a std::thread at the program's
+//   line that constructs it, running its state's _M_run, through libstdc++'s
+//   std::thread::_M_start_thread), pthread_setname_np and prctl (thread
+//   names), fork (a child has its own sampler and report);
 // - mmap (regions) and the malloc family (heap regions; allocation sizes and
 //   stacks for the cache-frag tool).
 // Signals: the runtime's threads block all of them, so the program's handlers

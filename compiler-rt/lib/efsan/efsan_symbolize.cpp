@@ -7,7 +7,9 @@
 // program's allocation wrappers (registered by the modules, named by the
 // option alloc_wrappers) and the marks on their frames, and names of
 // globals and functions from the modules' ELF symbol tables, which start no
-// symbolizer process. Not here: output, flags, start-up (efsan_rtl.cpp).
+// symbolizer process, and a std::thread's start function named by the
+// lambda or functor it runs. Not here: output, flags, start-up
+// (efsan_rtl.cpp).
 //
 //===----------------------------------------------------------------------===//
 #include "efsan.h"
