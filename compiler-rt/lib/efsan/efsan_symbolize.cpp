@@ -706,6 +706,31 @@ static const char *StdThreadFunction(uptr run, const char *callable) {
       found = Intern(buffer);
     }
   }
+  // Not inlined (-O0): the callable's own operator(), found by name in the
+  // module's symbol table (a lambda's is "_ZZ4mainENK3$_0clEv": only names
+  // with operator()'s "cl" are demangled), named with its first line.
+  uptr callable_length = internal_strlen(callable);
+  if (!found)
+    ForEachElfSymbol(run, STT_FUNC, [&](const char *raw, uptr lo, uptr,
+                                        bool) {
+      if (raw[0] != '_' || raw[1] != 'Z' || !internal_strstr(raw, "cl"))
+        return false;
+      const char *name = Symbolizer::GetOrInit()->Demangle(raw);
+      if (!name || internal_strncmp(name, callable, callable_length) ||
+          internal_strncmp(name + callable_length, "::operator()(", 13))
+        return false;
+      FirstLookupLimit limit;
+      CodeFrame frames[kMaxInlinedFrames];
+      uptr n = SymbolizeCodeAt(lo, frames, kMaxInlinedFrames);
+      char buffer[1024];
+      if (n && frames[n - 1].file)
+        internal_snprintf(buffer, sizeof(buffer), "%s %s:%d", name,
+                          frames[n - 1].file, frames[n - 1].line);
+      else
+        internal_snprintf(buffer, sizeof(buffer), "%s", name);
+      found = Intern(buffer);
+      return true;
+    });
   last_run = run;
   last_name = found ? found : Intern(callable);
   return last_name;

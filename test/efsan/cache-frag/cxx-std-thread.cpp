@@ -15,7 +15,7 @@
 // RUN: env ESAN_OPTIONS=cache_frag_min_share=0:cache_frag_sample_period=1 %run %t 2>&1 | FileCheck %s
 // RUN: %if taskset %{ env ESAN_OPTIONS=cache_frag_min_share=0:cache_frag_sample_period=1 taskset -c 0 %run %t 2>&1 | FileCheck %s %}
 // At -O0 the callable is a function of its own, not inlined into the
-// state's _M_run: the thread is named by the callable's type.
+// state's _M_run: it is found by name, with the line it starts on.
 // RUN: %clangxx -O0 -g -fsanitize=efficiency-cache-frag -pthread %s -o %t0
 // RUN: env ESAN_OPTIONS=cache_frag_min_share=0:cache_frag_sample_period=1 %run %t0 2>&1 | FileCheck %s --check-prefix=O0
 // The working set: the std::thread workers' stacks by name and callable, and
@@ -99,7 +99,7 @@ int main() {
 // CHECK: C++ library or lambda type{{s?}} with {{[0-9]+}} accesses not shown
 // CHECK-NEXT: SUMMARY: EfficiencySanitizer: cache-frag: 1 false sharing, 0 true sharing, 0 predicted false sharing;
 
-// O0: threads: T1 'worker-0' (main::$_0), T2 'adder' (Adder)
+// O0: threads: T1 'worker-0' (main::$_0::operator()() const {{.*}}cxx-std-thread.cpp:67), T2 'adder' (Adder::operator()() const {{.*}}cxx-std-thread.cpp:55)
 // O0-NEXT: T1 created by T0 at:
 // O0-NEXT: #0 0x{{[0-9a-f]+}} in main {{.*}}cxx-std-thread.cpp:67
 // O0: allocated at:
