@@ -138,6 +138,36 @@ bool efsan_symbolize_site(u32 stack_id, struct efsan_frame *site) {
   return true;
 }
 
+static bool starts_with(const char *s, const char *prefix) {
+  return s && !efsan_internal_strncmp(s, prefix, efsan_internal_strlen(prefix));
+}
+
+const char *efsan_runtime_memory_owner(u32 stack_id) {
+  struct efsan_frame frames[EFSAN_MAX_COMPARED_FRAMES];
+  uptr n = stack_id ? efsan_symbolize_stack(stack_id, frames,
+                                            EFSAN_MAX_COMPARED_FRAMES)
+                    : 0;
+  if (!n)
+    return 0;
+  // glibc's loader: its sources are under elf/ ("allocate_dtv
+  // ./elf/../elf/dl-tls.c:401", a new thread's TLS vector), its functions
+  // _dl_*; without debug info, its module.
+  bool library = true;
+  for (uptr i = 0; i < n; i++) {
+    const char *function = frames[i].function, *file = frames[i].file;
+    if (starts_with(file, "./elf/") || starts_with(function, "_dl_") ||
+        starts_with(function, "allocate_dtv") ||
+        starts_with(function, "ld-linux"))
+      return "the dynamic loader";
+    // A block the C++ library allocates for itself (its exception
+    // emergency pool, locale data at start-up): every frame is in it.
+    library &= starts_with(function, "libstdc++.so") ||
+               starts_with(function, "libc++.so") ||
+               starts_with(function, "libc++abi.so");
+  }
+  return library ? "the C++ library" : 0;
+}
+
 bool efsan_stacks_alike(u32 a, u32 b, uptr callers) {
   if (a == b)
     return true;

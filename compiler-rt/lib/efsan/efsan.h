@@ -330,6 +330,12 @@ const char *efsan_global_name(uptr start);
 // The name of the function at pc from its module's symbol table (no
 // symbolizer process), demangled; null if none.
 const char *efsan_function_name(uptr pc);
+// The name of a thread's start function at pc, for reports: as
+// efsan_function_name, but a std::thread's (its state's _M_run) is named by
+// the lambda or functor it runs, with its file:line where the debug info
+// has it ("main::$_0::operator()() const f.cpp:12"). May start the
+// symbolizer.
+const char *efsan_start_function_name(uptr pc);
 
 // The call site (a return address) of the OpenMP parallel region the thread
 // with that index was started for, 0 if it is not an OpenMP runtime's thread

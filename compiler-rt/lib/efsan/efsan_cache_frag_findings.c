@@ -555,23 +555,68 @@ const struct cf_object *cf_object_holding(const struct cf_objects *list,
 
 //===-- Wording (the fix, durations, shares) ------------------------------===//
 
-// "12.3456%" of a parts-per-million value.
+// Printed figures carry the digits they have (docs/CacheFrag.md, "Figures";
+// efsan-view's formatting.py prints the same from the JSON, which keeps
+// full precision). A share is a whole percent from 10% up, one decimal
+// below ("3.0%", "65%"), "<0.1%" when above 0 but below 0.05%, of a
+// parts-per-million value, rounded half up.
 void cf_format_percent(char *buffer, uptr length, u64 ppm) {
-  efsan_snprintf(buffer, length, "%llu.%04llu%%", ppm / 10000, ppm % 10000);
+  u64 tenths = (ppm + 500) / 1000;
+  if (!ppm)
+    efsan_snprintf(buffer, length, "0%%");
+  else if (!tenths)
+    efsan_snprintf(buffer, length, "<0.1%%");
+  else if (tenths < 100)
+    efsan_snprintf(buffer, length, "%llu.%llu%%", tenths / 10, tenths % 10);
+  else
+    efsan_snprintf(buffer, length, "%llu%%", (ppm + 5000) / 10000);
 }
 
-// "1.234 ms" / "56 us" / "789 ns".
+// n rounded half up to three significant digits.
+u64 cf_round_3(u64 n) {
+  u64 scale = 1;
+  while (n / scale >= 1000)
+    scale *= 10;
+  if (scale == 1)
+    return n;
+  return (n + scale / 2) / scale * scale;
+}
+
+// A count the report estimates (sampled counts times the period, the
+// model's invalidations): three significant digits; an exact count as it is.
+u64 cf_printed_count(u64 n, bool estimated) {
+  return estimated ? cf_round_3(n) : n;
+}
+
+// Whether the finding's invalidations are the model's estimate (a
+// prediction, or threads run in parallel counting more than were observed),
+// not a count.
+bool cf_estimated(const struct cf_finding *f) {
+  return f->kind == CF_PREDICTED_128 || f->kind == CF_PREDICTED_SHIFTED ||
+         f->parallel > f->observed;
+}
+
+// A duration to three significant digits: "166 ms", "48.8 ms", "1.23 s",
+// "12.3 us", "789 ns"; from 1000 s up, whole seconds.
 void cf_format_duration(char *buffer, uptr length, u64 ns) {
-  if (ns >= 1000000000ull)
-    efsan_snprintf(buffer, length, "%llu.%03llu s", ns / 1000000000ull,
-                   ns / 1000000ull % 1000);
-  else if (ns >= 1000000)
-    efsan_snprintf(buffer, length, "%llu.%03llu ms", ns / 1000000,
-                   ns / 1000 % 1000);
-  else if (ns >= 1000)
-    efsan_snprintf(buffer, length, "%llu.%03llu us", ns / 1000, ns % 1000);
+  u64 r = cf_round_3(ns);
+  u64 unit = r >= 1000000000ull ? 1000000000ull
+             : r >= 1000000     ? 1000000
+             : r >= 1000        ? 1000
+                                : 1;
+  const char *name = unit == 1000000000ull ? "s"
+                     : unit == 1000000     ? "ms"
+                     : unit == 1000        ? "us"
+                                           : "ns";
+  u64 whole = r / unit, rest = r % unit;
+  if (whole >= 100 || unit == 1)
+    efsan_snprintf(buffer, length, "%llu %s", whole, name);
+  else if (whole >= 10)
+    efsan_snprintf(buffer, length, "%llu.%llu %s", whole, rest / (unit / 10),
+                   name);
   else
-    efsan_snprintf(buffer, length, "%llu ns", ns);
+    efsan_snprintf(buffer, length, "%llu.%02llu %s", whole,
+                   rest / (unit / 100), name);
 }
 
 // What fixing the finding gains: "the fix saves 1.234 s of CPU time (45.6%
@@ -662,16 +707,31 @@ uptr cf_thread_part_size(const struct cf_finding *f, u32 view_count) {
 }
 
 // The debug-info type of a global or heap object, if the pass described it;
-// pointer: the object is a heap block used through the pointer holder.
-static bool cf_object_type(const struct cf_object *o, const char **layout,
-                           const char **holder, bool *pointer) {
+// pointer: the object is a heap block used through the pointer holder;
+// cxx (if asked): a C++ unit declared it (the layout's leading '+',
+// docs/InstrumentationABI.md), which the layout then starts after.
+static bool cf_object_type_in(const struct cf_object *o, const char **layout,
+                              const char **holder, bool *pointer, bool *cxx) {
   if (!cf_bounded(o))
     return false;
   *pointer = o->kind == CF_OBJECT_HEAP;
-  if (o->kind == CF_OBJECT_GLOBAL)
-    return cf_global_type_of(o->start, holder, layout);
-  return o->kind == CF_OBJECT_HEAP &&
-         cf_heap_type_of(o->stack_id, layout, holder);
+  bool found = o->kind == CF_OBJECT_GLOBAL
+                   ? cf_global_type_of(o->start, holder, layout)
+                   : o->kind == CF_OBJECT_HEAP &&
+                         cf_heap_type_of(o->stack_id, layout, holder);
+  if (!found || !*layout)
+    return false;
+  bool plus = **layout == '+';
+  if (plus)
+    ++*layout;
+  if (cxx)
+    *cxx = plus;
+  return true;
+}
+
+static bool cf_object_type(const struct cf_object *o, const char **layout,
+                           const char **holder, bool *pointer) {
+  return cf_object_type_in(o, layout, holder, pointer, 0);
 }
 
 // The member of a global or heap object with a described type that holds
@@ -820,10 +880,63 @@ static bool cf_ranges_side_by_side(const struct cf_objects *objects,
   return true;
 }
 
+// The language the object's type was declared in, for advice spelt in it:
+// its described type's mark (a C++ unit's layout starts with '+'), else the
+// file extension of its allocation site.
+enum cf_language { CF_LANG_UNKNOWN, CF_LANG_C, CF_LANG_CXX };
+
+static bool cf_ends_with(const char *s, const char *suffix) {
+  uptr n = efsan_internal_strlen(s), m = efsan_internal_strlen(suffix);
+  return n >= m && !efsan_internal_strcmp(s + n - m, suffix);
+}
+
+static enum cf_language cf_file_language(const char *file) {
+  static const char *const cxx_files[] = {".cpp", ".cc", ".cxx", ".C",
+                                          ".c++", ".hpp", ".hh", ".hxx"};
+  if (!file)
+    return CF_LANG_UNKNOWN;
+  for (uptr i = 0; i < sizeof(cxx_files) / sizeof(cxx_files[0]); i++)
+    if (cf_ends_with(file, cxx_files[i]))
+      return CF_LANG_CXX;
+  return cf_ends_with(file, ".c") ? CF_LANG_C : CF_LANG_UNKNOWN;
+}
+
+// Without a described type: the allocation site's file, else the files of
+// the code that accesses the line (a stack object, a global without -g).
+static enum cf_language cf_object_language(const struct cf_finding *f,
+                                           const struct cf_object *o,
+                                           u32 view_count) {
+  const char *layout, *holder;
+  bool pointer, cxx;
+  if (cf_object_type_in(o, &layout, &holder, &pointer, &cxx))
+    return cxx ? CF_LANG_CXX : CF_LANG_C;
+  struct efsan_frame frame;
+  if (o->kind == CF_OBJECT_HEAP && efsan_symbolize_site(o->stack_id, &frame)) {
+    enum cf_language language = cf_file_language(frame.file);
+    if (language != CF_LANG_UNKNOWN)
+      return language;
+  }
+  uptr sites = cf_collect_sites(f, view_count);
+  for (uptr i = 0; i < sites; i++) {
+    enum cf_language language = cf_file_language(cf_sites[i].frame.file);
+    if (language != CF_LANG_UNKNOWN)
+      return language;
+  }
+  return CF_LANG_UNKNOWN;
+}
+
+// How to align to 64 bytes, in the object's language.
+static const char *cf_alignas(enum cf_language language) {
+  return language == CF_LANG_CXX ? "alignas(64)"
+         : language == CF_LANG_C ? "_Alignas(64)"
+                                 : "_Alignas(64) (C) or alignas(64) (C++)";
+}
+
 void cf_suggest(char *buffer, uptr length, const struct cf_finding *f,
                 const struct cf_objects *objects, uptr part_size,
                 u32 view_count) {
   const struct cf_object *object = &objects->objects[0];
+  enum cf_language language = cf_object_language(f, object, view_count);
   char what[512], part[384] = "";
   cf_describe_object(what, sizeof(what), object);
   // A block allocated anew at one address whose threads' parts move from
@@ -839,8 +952,8 @@ void cf_suggest(char *buffer, uptr length, const struct cf_finding *f,
   else if (part_size)
     efsan_snprintf(part, sizeof(part),
                    " (each thread's part is %zu bytes, less than a line: make "
-                   "each element 64 bytes, e.g. _Alignas(64) on its type)",
-                   part_size);
+                   "each element 64 bytes, e.g. %s on its type)",
+                   part_size, cf_alignas(language));
   // With the object's type: name the element type and the member to align.
   const char *layout, *holder;
   bool pointer;
@@ -862,12 +975,30 @@ void cf_suggest(char *buffer, uptr length, const struct cf_finding *f,
       efsan_snprintf(fit, sizeof(fit), "%zu per line", 64 / element_size);
     else
       efsan_snprintf(fit, sizeof(fit), "elements straddle lines");
-    efsan_snprintf(part, sizeof(part),
-                   " (%s is %zu bytes, %s: make each element 64 bytes, e.g. "
-                   "_Alignas(64) on its first member%s%s, or pad %s to 64 "
-                   "bytes)",
-                   type_name, element_size, fit, first_member[0] ? " " : "",
-                   first_member, type_name);
+    // C++: the type itself is declared aligned (which pads it too), by
+    // its own name in its namespace; a template's instance cannot be, and
+    // gets the member's alignment as C does.
+    const char *unqualified = type_name;
+    for (const char *p = type_name; *p; p++)
+      if (p[0] == ':' && p[1] == ':')
+        unqualified = p + 2;
+    bool templated = false;
+    for (const char *p = type_name; *p; p++)
+      templated |= *p == '<' || *p == ' ';
+    if (language == CF_LANG_CXX && !templated)
+      efsan_snprintf(part, sizeof(part),
+                     " (%s is %zu bytes, %s: make each element 64 bytes, e.g. "
+                     "declare it `struct alignas(64) %s` (or "
+                     "alignas(std::hardware_destructive_interference_size), "
+                     "C++17's <new>), or pad %s to 64 bytes)",
+                     type_name, element_size, fit, unqualified, type_name);
+    else
+      efsan_snprintf(part, sizeof(part),
+                     " (%s is %zu bytes, %s: make each element 64 bytes, e.g. "
+                     "%s on its first member%s%s, or pad %s to 64 bytes)",
+                     type_name, element_size, fit,
+                     language == CF_LANG_CXX ? "alignas(64)" : "_Alignas(64)",
+                     first_member[0] ? " " : "", first_member, type_name);
   }
   uptr at = 0;
   char sites[384];
@@ -921,13 +1052,13 @@ void cf_suggest(char *buffer, uptr length, const struct cf_finding *f,
                           "each byte of %s has one writer, and other threads "
                           "read it (true sharing of each word, false sharing "
                           "between the writers): put each writer's words on a "
-                          "line of its own (_Alignas(64) on each), and let "
+                          "line of its own (%s on each), and let "
                           "each reader keep the last value it read, reading "
                           "again only when it must (a ring's producer "
                           "re-reads the tail only when the ring looks full, "
                           "its consumer the head when it looks empty): "
                           "padding alone leaves each new value a transfer",
-                          what);
+                          what, cf_alignas(language));
       break;
     }
     if (!shared_bytes) {
@@ -1053,7 +1184,8 @@ const char *cf_thread_function(u32 thread) {
   const char *name = efsan_thread_name(thread);
   if (name)
     return name;
-  return efsan_function_name(efsan_cache_frag_thread_start_routine(thread));
+  return efsan_start_function_name(
+      efsan_cache_frag_thread_start_routine(thread));
 }
 
 // Stacks that name the same source lines (an unrolled loop of

@@ -12,6 +12,12 @@
 
 static bool cf_json;
 
+// A count of samples as the text prints it: times the period, to three
+// significant digits when sampled (the JSON keeps every digit).
+static u64 cf_scaled(u64 samples) {
+  return cf_printed_count(samples * cf_period, cf_period > 1);
+}
+
 //===-- Text --------------------------------------------------------------===//
 
 // what: "allocation" or "creation", for a stack that was not recorded.
@@ -117,7 +123,8 @@ static void cf_print_text_object(const struct cf_finding *f,
     efsan_snprintf(contended, sizeof(contended),
                    "; written bytes that invalidate%s: %s (%llu invalidations)",
                    cf_bounded(o) ? "" : " (line offsets)", bytes,
-                   cf_round(o->invalidations));
+                   cf_printed_count(cf_round(o->invalidations),
+                                    cf_estimated(f)));
   else if (*bytes)
     efsan_snprintf(contended, sizeof(contended), "; written bytes%s: %s",
                    cf_bounded(o) ? "" : " (line offsets)", bytes);
@@ -265,8 +272,8 @@ static void cf_print_text_accesses(const struct cf_finding *f, u32 view_count,
         cf_format_bytes(object_bytes, sizeof(object_bytes), shape->bytes,
                         (uptr)cf_object_delta(f, holder));
       efsan_report_line("            %-11s %-13s %-9s %12llu %12llu\n", bytes,
-                        object_bytes, thread, (u64)shape->reads * cf_period,
-                        (u64)shape->writes * cf_period);
+                        object_bytes, thread, cf_scaled(shape->reads),
+                        cf_scaled(shape->writes));
     }
   }
 }
@@ -311,12 +318,12 @@ static void cf_print_text_sites(const struct cf_finding *f, u32 view_count) {
       efsan_snprintf(where + at, sizeof(where) - at, " (lock held)");
     }
     efsan_report_line("                %-7s %12llu %12llu  %-10s %s\n", thread,
-                      site->reads * cf_period, site->writes * cf_period, bytes,
+                      cf_scaled(site->reads), cf_scaled(site->writes), bytes,
                       where);
   }
   if (cf_other_site_samples)
     efsan_report_line("                and %llu accesses at other places\n",
-                      cf_other_site_samples * cf_period);
+                      cf_scaled(cf_other_site_samples));
 }
 
 static void cf_print_json_sites(const struct cf_finding *f, u32 view_count) {
@@ -359,7 +366,9 @@ static bool cf_at_bound(const struct cf_finding *f) {
   return !f->conditional && f->lost_ns && f->bound_ns * 2 > f->lost_ns;
 }
 
-static void cf_print_text_finding(uptr rank, const struct cf_finding *f) {
+// label: "#1" for a finding, "note 1:" for a portability note.
+static void cf_print_text_finding(const char *label,
+                                  const struct cf_finding *f) {
   u32 view_count = cf_finding_views(f);
   struct cf_objects objects;
   cf_attribute(f, view_count, &objects);
@@ -373,34 +382,38 @@ static void cf_print_text_finding(uptr rank, const struct cf_finding *f) {
                     ? f->true_invalidations
                     : cf_false_part(f->invalidations, f->true_invalidations);
     efsan_report_line(
-        "#%zu %s on cache line 0x%zx: %s; threads%s\n", rank,
+        "%s %s on cache line 0x%zx: %s; threads%s\n", label,
         f->kind == CF_FALSE_SHARING ? "false sharing" : "true sharing",
         f->address, impact, threads);
+    // Observed invalidations are counted, the parallel ones the model's
+    // estimate (three significant digits), and so is the other kind's part
+    // when the estimate is the larger.
     efsan_report_line("  invalidations: %llu observed, %llu estimated if the "
                       "threads run in parallel; %llu of the larger count "
                       "were %s\n",
-                      f->observed, f->parallel, other,
+                      f->observed, cf_round_3(f->parallel),
+                      cf_printed_count(other, cf_estimated(f)),
                       f->kind == CF_FALSE_SHARING ? "true sharing"
                                                   : "false sharing");
     break;
   }
   case CF_PREDICTED_128:
-    efsan_report_line("#%zu predicted false sharing with 128-byte lines on "
+    efsan_report_line("%s predicted false sharing with 128-byte lines on "
                       "[0x%zx, 0x%zx): %s; threads%s\n",
-                      rank, f->address, f->address + f->length, impact,
+                      label, f->address, f->address + f->length, impact,
                       threads);
     efsan_report_line("  invalidations: %llu estimated if the threads run in "
                       "parallel, beyond the lines' own\n",
-                      f->invalidations);
+                      cf_round_3(f->invalidations));
     break;
   default:
-    efsan_report_line("#%zu predicted false sharing at another start offset "
+    efsan_report_line("%s predicted false sharing at another start offset "
                       "on virtual line [0x%zx, 0x%zx): %s; threads%s\n",
-                      rank, f->address, f->address + f->length, impact,
+                      label, f->address, f->address + f->length, impact,
                       threads);
     efsan_report_line("  invalidations: %llu estimated if the threads run in "
                       "parallel, beyond the lines' own\n",
-                      f->invalidations);
+                      cf_round_3(f->invalidations));
     break;
   }
   cf_print_text_threads(view_count);
@@ -466,7 +479,7 @@ static void cf_print_text_structs(struct cf_struct_usage *u, uptr n,
     struct cf_struct_shape shape;
     cf_struct_shape(&u[i], &shape);
     efsan_report_line("  %s: size %u, %u fields, %llu accesses\n", u[i].name,
-                 u[i].size, u[i].num_fields, u[i].total * cf_period);
+                 u[i].size, u[i].num_fields, cf_scaled(u[i].total));
     for (u32 f = 0; f < u[i].num_fields; f++) {
       u64 count = u[i].counts[f];
       enum cf_heat heat = cf_field_heat_reported(&u[i], f, shape.max);
@@ -493,7 +506,7 @@ static void cf_print_text_structs(struct cf_struct_usage *u, uptr n,
       efsan_report_line("    field %u%s%s offset %u size %u type %s count %llu%s\n",
                         f, member ? " " : "", member ? member : "",
                         u[i].field_offsets[f], u[i].field_sizes[f],
-                        u[i].field_type_names[f], count * cf_period, tag);
+                        u[i].field_type_names[f], cf_scaled(count), tag);
     }
     if (cf_hot_cold_mix(&u[i], &shape))
       cf_print_text_hot_cold_note(&u[i], &shape);
@@ -521,7 +534,8 @@ static void cf_print_text_structs(struct cf_struct_usage *u, uptr n,
   if (folded)
     efsan_report_line("  (%zu C++ library or lambda type%s with %llu accesses "
                       "not shown; cache_frag_struct_library=1 lists them)\n",
-                      folded, folded == 1 ? "" : "s", folded_accesses);
+                      folded, folded == 1 ? "" : "s",
+                      cf_printed_count(folded_accesses, cf_period > 1));
 }
 
 //===-- JSON --------------------------------------------------------------===//
@@ -867,9 +881,16 @@ void efsan_cache_frag_report(void) {
   n = cf_suppress_findings(findings, n);
   suppressed_findings -= n;
   cf_sort_findings(findings, n);
-  uptr counts[4] = {0, 0, 0, 0};
-  for (uptr i = 0; i < n; i++)
-    counts[findings[i].kind]++;
+  // A portability note (a 128-byte prediction on a CPU that does not pair
+  // lines) gains nothing here: it is no finding, is not counted as one, and
+  // is listed after the findings (cf_sort_findings ranks notes last).
+  uptr counts[4] = {0, 0, 0, 0}, notes = 0;
+  for (uptr i = 0; i < n; i++) {
+    if (findings[i].conditional)
+      notes++;
+    else
+      counts[findings[i].kind]++;
+  }
   uptr shown = n;
   if (efsan_flags.cache_frag_max_findings &&
       shown > (uptr)efsan_flags.cache_frag_max_findings)
@@ -989,15 +1010,26 @@ void efsan_cache_frag_report(void) {
                         "tracked (cache_frag_max_tracked_lines=%d)\n",
                         cf_untracked_lines(),
                         efsan_flags.cache_frag_max_tracked_lines);
-    if (!n)
+    if (n == notes)
       efsan_report_line("No false sharing, true sharing or predicted false "
                         "sharing above the report threshold.\n");
-    if (n)
+    else
       efsan_report_line("Fixing the findings below saves %s of CPU time (%s of "
                         "the run; about %s of wall time).\n",
                         program_cpu, program_share, program_wall);
-    for (uptr i = 0; i < shown; i++)
-      cf_print_text_finding(i + 1, &findings[i]);
+    uptr note = 0;
+    for (uptr i = 0; i < shown; i++) {
+      char label[32];
+      if (findings[i].conditional) {
+        if (!note)
+          efsan_report_line("Portability notes (not findings: no gain on "
+                            "this CPU, a gain where lines pair):\n");
+        efsan_snprintf(label, sizeof(label), "note %zu:", ++note);
+      } else {
+        efsan_snprintf(label, sizeof(label), "#%zu", i + 1);
+      }
+      cf_print_text_finding(label, &findings[i]);
+    }
     if (cf_hidden_findings)
       efsan_report_line("(%zu more lines are shared but fixing any of them "
                         "saves less than %s of the run; see "
@@ -1011,12 +1043,16 @@ void efsan_cache_frag_report(void) {
     cf_print_text_suppressed(suppressed_findings, suppressed_structs);
     // Like every sanitizer's SUMMARY line, not prefixed (scripts look for it
     // at the start of a line); the PID at its end names the process.
+    char noted[48] = "";
+    if (notes)
+      efsan_snprintf(noted, sizeof(noted), "%zu portability note%s; ", notes,
+                     notes == 1 ? "" : "s");
     efsan_printf("SUMMARY: EfficiencySanitizer: cache-frag: %zu false sharing, "
-                 "%zu true sharing, %zu predicted false sharing; %zu struct "
+                 "%zu true sharing, %zu predicted false sharing; %s%zu struct "
                  "types with field accesses in process %d\n",
                  counts[CF_FALSE_SHARING], counts[CF_TRUE_SHARING],
                  counts[CF_PREDICTED_128] + counts[CF_PREDICTED_SHIFTED],
-                 structs_with_counts, efsan_getpid());
+                 noted, structs_with_counts, efsan_getpid());
   }
   cf_structs_release(structs, struct_count, struct_capacity);
   efsan_munmap(findings, findings_bytes);

@@ -166,7 +166,8 @@ static bool cf_starts_with(const char *s, const char *prefix) {
 // what a C type cannot be called, so that no C struct is ever one, whatever
 // its tag (struct _MdfdVec, struct anon): a name qualified in the library's
 // namespaces (C has no "::"), or a lambda's closure type, which clang calls
-// "class.anon" (C types are never "class.") or "(lambda at ...)".
+// "class.anon" (C types are never "class.") or "(lambda at ...)", or after
+// its scope ("main::$_0").
 static bool cf_library_struct(const char *name) {
   bool llvm_class = cf_starts_with(name, "class.");
   if (cf_starts_with(name, "struct.") || llvm_class ||
@@ -178,8 +179,12 @@ static bool cf_library_struct(const char *name) {
   if (llvm_class &&
       (!efsan_internal_strcmp(name, "anon") || cf_starts_with(name, "anon.")))
     return true;
+  // clang 19 names a closure type in IR after its scope: "main::$_0",
+  // "ns::f()::$_3" ("$_" and a number after "::", which no C tag has).
   for (const char *p = name; *p; p++)
-    if (cf_starts_with(p, "(lambda at ") || cf_starts_with(p, "::(anonymous class)"))
+    if (cf_starts_with(p, "(lambda at ") ||
+        cf_starts_with(p, "::(anonymous class)") ||
+        (cf_starts_with(p, "::$_") && p[4] >= '0' && p[4] <= '9'))
       return true;
   return false;
 }

@@ -5,7 +5,10 @@
 //   accesses of the program;
 // - pthread_create (stable thread indices, thread stacks as stack regions,
 //   thread start/exit hooks; an OpenMP runtime's threads are created at
-//   their parallel region, efsan_openmp.cpp), fork (a child has its own sampler and report);
+//   their parallel region, efsan_openmp.cpp; a std::thread at the program's
+//   line that constructs it, running its state's _M_run, through libstdc++'s
+//   std::thread::_M_start_thread), pthread_setname_np and prctl (thread
+//   names), fork (a child has its own sampler and report);
 // - mmap (regions) and the malloc family (heap regions; allocation sizes and
 //   stacks for the cache-frag tool).
 // Signals: the runtime's threads block all of them, so the program's handlers
@@ -360,7 +363,21 @@ struct ThreadStart {
   void *(*callback)(void *);
   void *param;
   u32 index;
+  uptr function; // what the thread runs, for the reports: callback's address,
+                 // or a std::thread's _M_run
 };
+
+// A std::thread being started: libstdc++'s std::thread::_M_start_thread
+// (built without frame pointers, so a stack captured in pthread_create ends
+// in it) calls pthread_create with execute_native_thread_routine and the
+// thread's state. Its interceptor keeps the program's stack and the state's
+// _M_run for that call.
+struct CxxThreadStart {
+  void *state;
+  u32 stack_id;
+  uptr run;
+};
+static THREADLOCAL CxxThreadStart cxx_thread_start;
 
 static void *ThreadTrampoline(void *raw) {
   ThreadStart start = *static_cast<ThreadStart *>(raw);
@@ -376,7 +393,7 @@ static void *ThreadTrampoline(void *raw) {
   SetThreadStackBounds(stack, stack + stack_size);
   // The key's destructor runs when the thread returns or calls pthread_exit.
   pthread_setspecific(thread_exit_key, kThreadRunning);
-  efsan_core_thread_start(stack, stack + stack_size, (uptr)start.callback);
+  efsan_core_thread_start(stack, stack + stack_size, start.function);
   return start.callback(start.param);
 }
 
@@ -389,6 +406,10 @@ INTERCEPTOR(int, pthread_create, void *thread, void *attr,
     return errno_ENOMEM; // no memory for the start record
   start->callback = callback;
   start->param = param;
+  start->function = (uptr)callback;
+  bool cxx = cxx_thread_start.state && cxx_thread_start.state == param;
+  if (cxx && cxx_thread_start.run)
+    start->function = cxx_thread_start.run;
   // Indices follow creation order, decided by the creating thread. A thread
   // an OpenMP runtime starts for a parallel region was created at the
   // region's call site in the program.
@@ -396,6 +417,7 @@ INTERCEPTOR(int, pthread_create, void *thread, void *attr,
   bool for_region = OpenMPRegionBeingEntered(&region_pc, &region_frame);
   start->index = efsan_core_next_thread_index(
       for_region ? CaptureReportStack(region_pc, region_frame)
+      : cxx      ? cxx_thread_start.stack_id
                  : CaptureReportStack(GET_CALLER_PC(), GET_CURRENT_FRAME()));
   if (for_region)
     OpenMPThreadCreated(start->index, region_pc);
@@ -412,6 +434,57 @@ INTERCEPTOR(int, pthread_create, void *thread, void *attr,
   }
   return res;
 }
+
+// void std::thread::_M_start_thread(std::unique_ptr<std::thread::_State>,
+//                                   void (*)()): the unique_ptr is passed by
+// address (it is not trivially copyable). The state is polymorphic: its
+// vtable holds the complete and the deleting destructor, then _M_run,
+// instantiated in the program for the callable (its name names the lambda
+// or functor). The thread deletes the state once it starts: _M_run's
+// address is read here.
+static void FindStartThread();
+
+INTERCEPTOR(void,
+            _ZNSt6thread15_M_start_threadESt10unique_ptrINS_6_StateESt14default_deleteIS1_EEPFvvE,
+            void *self, void **state, void (*depend)()) {
+#define REAL_START_THREAD                                                      \
+  REAL(_ZNSt6thread15_M_start_threadESt10unique_ptrINS_6_StateESt14default_deleteIS1_EEPFvvE)
+  efsan_glue_init();
+  if (!REAL_START_THREAD)
+    FindStartThread();
+  void *object = state ? *state : nullptr;
+  CxxThreadStart saved = cxx_thread_start;
+  cxx_thread_start.state = object;
+  cxx_thread_start.stack_id =
+      CaptureReportStack(GET_CALLER_PC(), GET_CURRENT_FRAME());
+  cxx_thread_start.run = object ? (uptr)(*(void ***)object)[2] : 0;
+  REAL_START_THREAD(self, state, depend);
+  cxx_thread_start = saved;
+}
+
+extern "C" void *dlsym(void *handle, const char *symbol);
+extern "C" void *dlopen(const char *file, int mode);
+
+// REAL is null when no libstdc++ was loaded at start-up (a C program that
+// loads a C++ library later): the library's call binds to the wrapper,
+// which the executable exports, and libstdc++ is asked for it then (by
+// name if it was loaded RTLD_LOCAL, out of RTLD_NEXT's scope).
+static void FindStartThread() {
+  static const char kName[] = "_ZNSt6thread15_M_start_threadESt10unique_ptrIN"
+                              "S_6_StateESt14default_deleteIS1_EEPFvvE";
+  void *entry = dlsym((void *)-1l /* RTLD_NEXT */, kName);
+  if (!entry) {
+    void *handle = dlopen("libstdc++.so.6", 1 /* RTLD_LAZY */ | 4 /* NOLOAD */);
+    entry = handle ? dlsym(handle, kName) : nullptr;
+  }
+  if (!entry) {
+    Report("EfficiencySanitizer: std::thread::_M_start_thread called, but no "
+           "C++ library defines it\n");
+    Die();
+  }
+  REAL_START_THREAD = (decltype(REAL_START_THREAD))entry;
+}
+#undef REAL_START_THREAD
 
 INTERCEPTOR(int, pthread_join, void *thread, void **retval) {
   int res = REAL(pthread_join)(thread, retval);
@@ -907,6 +980,9 @@ void InitializeInterceptors() {
   INTERCEPT_FUNCTION(pvalloc);
   INTERCEPT_FUNCTION(pthread_create);
   INTERCEPT_FUNCTION(pthread_join);
+  // Only where a C++ library defines it (no error otherwise).
+  INTERCEPT_FUNCTION(
+      _ZNSt6thread15_M_start_threadESt10unique_ptrINS_6_StateESt14default_deleteIS1_EEPFvvE);
   INTERCEPT_FUNCTION(pthread_mutex_lock);
   INTERCEPT_FUNCTION(pthread_mutex_trylock);
   INTERCEPT_FUNCTION(pthread_mutex_timedlock);

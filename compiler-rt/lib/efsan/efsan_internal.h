@@ -161,6 +161,11 @@ bool efsan_symbolize_site(u32 stack_id, struct efsan_frame *site);
 // one line; frames below the printed ones differ).
 #define EFSAN_MAX_COMPARED_FRAMES 16
 bool efsan_stacks_alike(u32 a, u32 b, uptr callers);
+// Who owns a heap block allocated at the depot stack stack_id when it is not
+// the program: "the dynamic loader" (a thread's TLS vector, allocate_dtv),
+// "the C++ library" (every frame in libstdc++, e.g. its exception emergency
+// pool); null for the program's blocks.
+const char *efsan_runtime_memory_owner(u32 stack_id);
 
 // Whether the report being written is JSON: report_format=json, or a report
 // into the process tree's directory (efsan_report_begin).

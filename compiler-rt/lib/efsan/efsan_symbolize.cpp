@@ -7,7 +7,9 @@
 // program's allocation wrappers (registered by the modules, named by the
 // option alloc_wrappers) and the marks on their frames, and names of
 // globals and functions from the modules' ELF symbol tables, which start no
-// symbolizer process. Not here: output, flags, start-up (efsan_rtl.cpp).
+// symbolizer process, and a std::thread's start function named by the
+// lambda or functor it runs. Not here: output, flags, start-up
+// (efsan_rtl.cpp).
 //
 //===----------------------------------------------------------------------===//
 #include "efsan.h"
@@ -266,9 +268,33 @@ static const uptr kMaxInlinedFrames = 32;
 // A function of the C++ library's headers (std::vector's constructor,
 // std::allocator<T>::allocate...), inlined into the program or instantiated
 // in it.
+// A function template's demangled name starts with its return type ("void
+// std::_Construct<...>(...)", "std::vector<int> make()"): the function's
+// qualified name is the last word before the parameter list, outside
+// template arguments and parentheses ("(anonymous namespace)::" is part of
+// the name).
 static bool IsCxxLibraryFunction(const char *function) {
-  return function && (internal_strncmp(function, "std::", 5) == 0 ||
-                      internal_strncmp(function, "__gnu_cxx::", 11) == 0);
+  if (!function)
+    return false;
+  const char *name = function;
+  int depth = 0;
+  for (const char *p = function; *p; p++) {
+    if (*p == '(' && depth == 0 &&
+        internal_strncmp(p, "(anonymous namespace)", 21)) {
+      // The parameter list: unless it is operator()'s own parentheses.
+      if (p - function >= 8 && !internal_strncmp(p - 8, "operator", 8))
+        continue;
+      break;
+    }
+    if (*p == '<' || *p == '(' || *p == '[')
+      depth++;
+    else if ((*p == '>' || *p == ')' || *p == ']') && depth > 0)
+      depth--;
+    else if (*p == ' ' && depth == 0 && p[1] && p[1] != '(')
+      name = p + 1;
+  }
+  return internal_strncmp(name, "std::", 5) == 0 ||
+         internal_strncmp(name, "__gnu_cxx::", 11) == 0;
 }
 
 // The number of frames before the first one of the program's own code that
@@ -662,6 +688,102 @@ static const char *FunctionSymbol(uptr pc, bool *runtime) {
 extern "C" const char *efsan_function_name(uptr pc) {
   bool runtime;
   return FunctionSymbol(pc, &runtime);
+}
+
+// A std::thread's _M_run, "std::thread::_State_impl<std::thread::_Invoker<
+// std::tuple<CALLABLE, ARGS...> > >::_M_run()": the callable's type, cut
+// into buffer; false for any other name.
+static bool StdThreadCallable(const char *name, char *buffer, uptr size) {
+  static const char kPrefix[] =
+      "std::thread::_State_impl<std::thread::_Invoker<std::tuple<";
+  if (!name || internal_strncmp(name, kPrefix, sizeof(kPrefix) - 1))
+    return false;
+  const char *begin = name + sizeof(kPrefix) - 1, *p = begin;
+  int depth = 0;
+  for (; *p; p++) {
+    if (*p == '<' || *p == '(')
+      depth++;
+    else if ((*p == '>' || *p == ')') && depth-- == 0)
+      break;
+    else if (*p == ',' && depth == 0)
+      break;
+  }
+  uptr length = p - begin;
+  if (!*p || !length || length >= size)
+    return false;
+  internal_memcpy(buffer, begin, length);
+  buffer[length] = 0;
+  return true;
+}
+
+// The code a std::thread runs, for a report: the first frame of the
+// program's own code (not the C++ library's) within its _M_run, where the
+// lambda's or functor's call is inlined ("main::$_0::operator()() const
+// f.cpp:12"); else the callable's type ("main::$_0"). Looked up at report
+// time (symbolizer calls), once per _M_run.
+static const char *StdThreadFunction(uptr run, const char *callable) {
+  static uptr last_run;
+  static const char *last_name;
+  if (run == last_run && last_name)
+    return last_name;
+  const char *found = nullptr;
+  // _M_run is short: its first bytes reach the callable's inlined code,
+  // or the call to it (at -O0, where the callable's frame is its own).
+  for (uptr offset = 0; offset < 256 && !found; offset += 4) {
+    FirstLookupLimit limit;
+    CodeFrame frames[kMaxInlinedFrames];
+    uptr n = SymbolizeCodeAt(run + offset, frames, kMaxInlinedFrames);
+    for (uptr k = 0; k < n && !found; k++) {
+      const CodeFrame &info = frames[k];
+      // The program's own line: not in a C++ library header (its code
+      // inlined into the callable keeps the callable's name).
+      if (!info.function || !info.file || IsCxxLibraryFunction(info.function) ||
+          internal_strstr(info.file, "/c++/") ||
+          !internal_strncmp(info.file, "/usr/include/", 13))
+        continue;
+      char buffer[1024];
+      internal_snprintf(buffer, sizeof(buffer), "%s %s:%d", info.function,
+                        info.file, info.line);
+      found = Intern(buffer);
+    }
+  }
+  // Not inlined (-O0): the callable's own operator(), found by name in the
+  // module's symbol table (a lambda's is "_ZZ4mainENK3$_0clEv": only names
+  // with operator()'s "cl" are demangled), named with its first line.
+  uptr callable_length = internal_strlen(callable);
+  if (!found)
+    ForEachElfSymbol(run, STT_FUNC, [&](const char *raw, uptr lo, uptr,
+                                        bool) {
+      if (raw[0] != '_' || raw[1] != 'Z' || !internal_strstr(raw, "cl"))
+        return false;
+      const char *name = Symbolizer::GetOrInit()->Demangle(raw);
+      if (!name || internal_strncmp(name, callable, callable_length) ||
+          internal_strncmp(name + callable_length, "::operator()(", 13))
+        return false;
+      FirstLookupLimit limit;
+      CodeFrame frames[kMaxInlinedFrames];
+      uptr n = SymbolizeCodeAt(lo, frames, kMaxInlinedFrames);
+      char buffer[1024];
+      if (n && frames[n - 1].file)
+        internal_snprintf(buffer, sizeof(buffer), "%s %s:%d", name,
+                          frames[n - 1].file, frames[n - 1].line);
+      else
+        internal_snprintf(buffer, sizeof(buffer), "%s", name);
+      found = Intern(buffer);
+      return true;
+    });
+  last_run = run;
+  last_name = found ? found : Intern(callable);
+  return last_name;
+}
+
+extern "C" const char *efsan_start_function_name(uptr pc) {
+  bool runtime;
+  const char *name = FunctionSymbol(pc, &runtime);
+  char callable[512];
+  if (StdThreadCallable(name, callable, sizeof(callable)))
+    return StdThreadFunction(pc, callable);
+  return name;
 }
 
 extern "C" bool efsan_symbolize_global(uptr addr, const char **name,

@@ -855,6 +855,15 @@ static const char *object_name(u64 id, u32 *stack_id) {
     if (!value)
       return "heap memory of no known block";
     *stack_id = (u32)(value - 1);
+    // Blocks of the dynamic loader and the C++ library for themselves are
+    // no data structure of the program: one entry each, with no stack.
+    const char *owner = efsan_runtime_memory_owner(*stack_id);
+    if (owner) {
+      *stack_id = 0;
+      efsan_snprintf(buffer, sizeof(buffer),
+                     "runtime memory: %s's own blocks", owner);
+      return intern_name(buffer);
+    }
     // The site: the first frame outside the allocation wrappers.
     struct efsan_frame frame;
     if (!efsan_symbolize_site(*stack_id, &frame))
@@ -880,7 +889,8 @@ static const char *object_name(u64 id, u32 *stack_id) {
     if (!value)
       return "main thread stack";
     const char *routine =
-        efsan_function_name(thread_stacks ? thread_stacks[value].start_routine : 0);
+        efsan_start_function_name(
+            thread_stacks ? thread_stacks[value].start_routine : 0);
     const char *given = efsan_thread_given_name((u32)value);
     if (given)
       efsan_snprintf(buffer, sizeof(buffer), "thread T%llu '%s' stack (%s)",
@@ -927,7 +937,7 @@ static bool prints_alike(const struct efsan_ws_object *a,
                          const struct efsan_ws_object *b) {
   if (a->kind != b->kind || efsan_internal_strcmp(a->name, b->name))
     return false;
-  if (a->kind != EFSAN_WS_OBJECT_HEAP)
+  if (a->kind != EFSAN_WS_OBJECT_HEAP || (!a->stack_id && !b->stack_id))
     return true;
   return efsan_stacks_alike(a->stack_id, b->stack_id, PRINTED_CALLERS);
 }

@@ -37,4 +37,4 @@ int main(void) {
 }
 
 // CHECK: No false sharing, true sharing or predicted false sharing above the report threshold.
-// CHECK-NEXT: (1 more lines are shared but fixing any of them saves less than 3.0000% of the run; see cache_frag_min_share)
+// CHECK-NEXT: (1 more lines are shared but fixing any of them saves less than 3.0% of the run; see cache_frag_min_share)

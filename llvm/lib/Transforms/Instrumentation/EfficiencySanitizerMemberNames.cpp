@@ -328,6 +328,10 @@ std::string MemberNames::memberLayout(const DIType *Ty) {
   std::string Layout = memberLayoutOf(Ty, 0);
   if (Layout.size() > kMaxLayoutLength)
     Layout = "b" + utostr(Ty->getSizeInBits() / 8);
+  // A type a C++ unit declares is marked, so that the report's advice is
+  // spelt in C++ (alignas(64), not C's _Alignas(64)).
+  if (isCXXModule(M))
+    Layout = "+" + Layout;
   MemberLayouts[Ty] = Layout;
   return Layout;
 }

@@ -20,6 +20,17 @@ TEXT_KINDS = {"false sharing": "false-sharing", "true sharing": "true-sharing",
               "predicted false sharing": "predicted-false-sharing"}
 
 
+def round_3(n):
+    """Three significant digits, rounded half up: how the text prints an
+    estimate (the model's invalidations, sampled counts); the JSON keeps
+    every digit (docs/CacheFrag.md, "Figures")."""
+    digits = len(str(n))
+    if digits <= 3:
+        return n
+    scale = 10 ** (digits - 3)
+    return (n + scale // 2) // scale * scale
+
+
 def fail(message):
     print("check_json: " + message)
     sys.exit(1)
@@ -31,7 +42,7 @@ def parse_text(path):
     for line in open(path):
         # Every line of the text report starts with ==PID==.
         line = re.sub(r"^==\d+==", "", line.rstrip("\n"))
-        m = re.match(r"#\d+ (false sharing|true sharing|predicted false sharing)"
+        m = re.match(r"(?:#\d+|note \d+:) (false sharing|true sharing|predicted false sharing)"
                      r".*; threads((?: T\d+)*)$", line)
         if m:
             finding = {"kind": TEXT_KINDS[m.group(1)],
@@ -114,6 +125,10 @@ def main():
     if report["schema_version"] != 4:
         fail("schema_version is %r" % report["schema_version"])
     text_findings, text_structs = parse_text(sys.argv[2])
+
+    def count(n):
+        """A count as the text prints it: sampled counts are estimates."""
+        return round_3(n) if report["sampled"] else n
     if len(report["findings"]) != len(text_findings):
         fail("%d findings in JSON, %d in text" % (len(report["findings"]), len(text_findings)))
     for j, t in zip(report["findings"], text_findings):
@@ -124,9 +139,13 @@ def main():
             if j[key] != t[key]:
                 fail("%s: JSON %r, text %r" % (key, j[key], t[key]))
         if j["kind"] != "predicted-false-sharing":
-            for key in ("observed_invalidations", "estimated_parallel_invalidations"):
-                if j[key] != t[key]:
-                    fail("%s: JSON %r, text %r" % (key, j[key], t[key]))
+            if j["observed_invalidations"] != t["observed_invalidations"]:
+                fail("observed_invalidations: JSON %r, text %r"
+                     % (j["observed_invalidations"], t["observed_invalidations"]))
+            if round_3(j["estimated_parallel_invalidations"]) != t["estimated_parallel_invalidations"]:
+                fail("estimated_parallel_invalidations: JSON %r (%r to 3 digits), text %r"
+                     % (j["estimated_parallel_invalidations"], round_3(j["estimated_parallel_invalidations"]),
+                        t["estimated_parallel_invalidations"]))
         # The impact is priced with the run's CPU time, which differs from
         # run to run: only its bounds are checked (check_findings.py).
         obj = j["object"]
@@ -146,7 +165,7 @@ def main():
         for a in j["accesses"]:
             if ACCESS_KEYS - set(a):
                 fail("access lacks %s" % sorted(ACCESS_KEYS - set(a)))
-            accesses.append((a["thread"], a["offset"], a["length"], a["reads"], a["writes"]))
+            accesses.append((a["thread"], a["offset"], a["length"], count(a["reads"]), count(a["writes"])))
         if accesses != t["accesses"]:
             fail("accesses: JSON %r, text %r" % (accesses, t["accesses"]))
         sites = []
@@ -154,7 +173,7 @@ def main():
             if set(site) != SITE_KEYS:
                 fail("access site keys %r" % sorted(site))
             sites.append((site["thread"], site["access"], site["function"], site["file"],
-                          site["line"], site["count"]))
+                          site["line"], count(site["count"])))
         if sites != t["sites"]:
             fail("access sites: JSON %r, text %r" % (sites, t["sites"]))
     shown = [s for s in report["structs"]]
@@ -167,7 +186,7 @@ def main():
         for f in j["fields"]:
             if FIELD_KEYS - set(f):
                 fail("field lacks %s" % sorted(FIELD_KEYS - set(f)))
-            counts.append((f["index"], f["name"], f["offset"], f["size"], f["count"],
+            counts.append((f["index"], f["name"], f["offset"], f["size"], count(f["count"]),
                            f["heat"], f["address_escapes"]))
         if counts != t["counts"]:
             fail("struct %s counts: JSON %r, text %r" % (j["name"], counts, t["counts"]))

@@ -12,7 +12,7 @@ document around the section (page.py), the checking of the report's keys
 (reports.py).
 """
 
-from .formatting import (fmt_int, fmt_bytes, fmt_seconds, fmt_share, esc, attr, num, thread_colour,
+from .formatting import (fmt_int, fmt_estimate, fmt_bytes, fmt_seconds, fmt_share, esc, attr, num, thread_colour,
                          thread_name, legend_html, frame_text, object_label, stack_html,
                          extra_keys_html)
 
@@ -30,6 +30,23 @@ def ranked_findings(report):
     order.sort(key=lambda p: (bool(p[1]["impact"].get("conditional")),
                               -p[1]["impact"]["estimated_seconds"], p[0]))
     return [f for _, f in order]
+
+
+def estimated(f):
+    """Whether the finding's invalidations are the model's estimate (as
+    cf_estimated says): a prediction, or more in parallel than observed."""
+    obs = f.get("observed_invalidations")
+    return not isinstance(obs, int) or f.get("estimated_parallel_invalidations", 0) > obs
+
+
+def fmt_count(n, report):
+    """An access count: sampled counts to 3 significant digits, as the text."""
+    return fmt_estimate(n) if report.get("sampled") else fmt_int(n)
+
+
+def is_note(f):
+    """A portability note: a prediction that gains nothing on this CPU."""
+    return bool(f["impact"].get("conditional"))
 
 
 def finding_title(f):
@@ -219,15 +236,16 @@ def line_map_table(f):
             '<th>written by</th><th>read by</th></tr>%s</table>' % "".join(rows))
 
 
-def finding_html(f, rank, report):
+def finding_html(f, rank, report, label=None):
     imp = f["impact"]
     obs = f.get("observed_invalidations")
+    fmt_inv = fmt_estimate if estimated(f) else fmt_int
     out = ['<article class="finding kind-%s" id="finding-%d-%d"%s>'
            % (esc(f["kind"]), report["pid"], rank,
               attr(data_rank=rank, data_kind=f["kind"], data_invalidations=f["invalidations"],
                    data_seconds=imp["estimated_seconds"]))]
-    out.append('<h3><span class="rank">#%d</span> <span class="badge %s">%s</span> %s</h3>'
-               % (rank, esc(f["kind"]), esc(KIND_TEXT.get(f["kind"], f["kind"])), esc(finding_title(f))))
+    out.append('<h3><span class="rank">%s</span> <span class="badge %s">%s</span> %s</h3>'
+               % (esc(label or "#%d" % rank), esc(f["kind"]), esc(KIND_TEXT.get(f["kind"], f["kind"])), esc(finding_title(f))))
     if imp.get("conditional"):
         gain = ("none on this CPU (%s); where lines pair: %s of CPU time (%s of the run)"
                 % (report.get("line_pairs_source", "no 128-byte line pairing"),
@@ -243,10 +261,10 @@ def finding_html(f, rank, report):
                       "what a thread loses to one line, not a price of its transfers; fixes of such "
                       "lines measured 45-95% of the threads' time (the machine decides)"))
     facts += [("invalidations", "%s (%s false sharing, %s true sharing)"
-               % (fmt_int(f["invalidations"]), fmt_int(f.get("false_sharing_invalidations", 0)),
-                  fmt_int(f.get("true_sharing_invalidations", 0)))),
+               % (fmt_inv(f["invalidations"]), fmt_inv(f.get("false_sharing_invalidations", 0)),
+                  fmt_inv(f.get("true_sharing_invalidations", 0)))),
               ("counted in this run", fmt_int(obs) if isinstance(obs, int) else "— (a prediction)"),
-              ("if the threads ran in parallel", fmt_int(f.get("estimated_parallel_invalidations", 0))),
+              ("if the threads ran in parallel", fmt_estimate(f.get("estimated_parallel_invalidations", 0))),
               ("line", "0x%x, %d bytes%s" % (f["line_address"], f["line_size"],
                                                (", predicted: %s" % f["prediction"]) if f.get("prediction") else "")),
               ("threads", ", ".join(thread_name(t) for t in f["threads"]))]
@@ -276,7 +294,7 @@ def finding_html(f, rank, report):
             rows.append("<tr><td>%s</td><td>%s%s</td><td class=num>%s</td><td class=num>%s</td><td>%s</td></tr>"
                         % (esc(kind), esc(label), stack_html(o.get("alloc_stack") or []),
                            esc(fmt_bytes(o["size"]) if isinstance(o.get("size"), int) else "—"),
-                           esc(fmt_int(o.get("invalidations", 0))), esc(ranges)))
+                           esc(fmt_inv(o.get("invalidations", 0))), esc(ranges)))
         out.append("<h4>Objects</h4><table class=objects><tr><th>kind</th><th>object</th><th>size</th>"
                    "<th>invalidations</th><th>contended bytes</th></tr>%s</table>" % "".join(rows))
     sites = f.get("access_sites") or []
@@ -284,7 +302,7 @@ def finding_html(f, rank, report):
         rows = "".join('<tr><td><span class="dot" style="background:%s"></span>%s</td><td>%s</td><td>%s</td>'
                        '<td class=num>%s</td><td>%s</td></tr>'
                        % (thread_colour(s.get("thread", -1)), esc(thread_name(s.get("thread", -1))),
-                          esc(s.get("access", "")), esc(frame_text(s)), esc(fmt_int(s.get("count", 0))),
+                          esc(s.get("access", "")), esc(frame_text(s)), esc(fmt_count(s.get("count", 0), report)),
                           esc(", ".join("%d–%d" % tuple(r) for r in s.get("line_bytes") or [])))
                        for s in sites)
         out.append("<h4>Where the threads access the line</h4><table class=sites><tr><th>thread</th><th>access</th>"
@@ -293,8 +311,8 @@ def finding_html(f, rank, report):
     if accesses:
         rows = "".join("<tr><td>%s</td><td class=num>%d–%d</td><td class=num>%s</td><td class=num>%s</td></tr>"
                        % (esc(thread_name(a.get("thread", -1))), a.get("offset", 0),
-                          a.get("offset", 0) + a.get("length", 1) - 1, esc(fmt_int(a.get("reads", 0))),
-                          esc(fmt_int(a.get("writes", 0)))) for a in accesses)
+                          a.get("offset", 0) + a.get("length", 1) - 1, esc(fmt_count(a.get("reads", 0), report)),
+                          esc(fmt_count(a.get("writes", 0), report))) for a in accesses)
         out.append("<details><summary>Accesses per thread</summary><table class=accesses><tr><th>thread</th>"
                    "<th>bytes</th><th>reads</th><th>writes</th></tr>%s</table></details>" % rows)
     out.append("</article>")
@@ -343,7 +361,7 @@ def heat_label(f):
     return heat
 
 
-def struct_svg(s, width=900):
+def struct_svg(s, report, width=900):
     size = max(s["size"], 1)
     scale = min(14.0, (width - 20) / float(size))
     h = 40
@@ -362,7 +380,7 @@ def struct_svg(s, width=900):
             out.append('<text class="field-name" x="%s" y="%d" text-anchor="middle">%s</text>'
                        % (num(x + w / 2), 4 + h // 2 + 4, esc(name)))
         out.append("<title>%s: offset %d, %d bytes, %s, %s accesses (%s)</title></g>"
-                   % (esc(name), f["offset"], f["size"], esc(f.get("type", "")), esc(fmt_int(f["count"])),
+                   % (esc(name), f["offset"], f["size"], esc(f.get("type", "")), esc(fmt_count(f["count"], report)),
                       esc(heat_label(f))))
     # Cache-line boundaries, as the struct would sit at a 64-byte aligned
     # address; at most about 32 of them drawn for a large struct.
@@ -384,13 +402,13 @@ def struct_html(s, report):
     rows = []
     for f in s["fields"]:
         heat = f.get("heat", "")
-        share = 100.0 * f["count"] / s["accesses"] if s.get("accesses") else 0
+        share = fmt_share(float(f["count"]) / s["accesses"] if s.get("accesses") else 0)
         rows.append('<tr class="heat-%s"><td class=num>%s</td><td>%s</td><td class=num>%d</td><td class=num>%d</td>'
-                    '<td><code>%s</code></td><td class=num>%s</td><td><span class="count-bar" style="width:%dpx;background:%s"></span> %.1f%%</td>'
+                    '<td><code>%s</code></td><td class=num>%s</td><td><span class="count-bar" style="width:%dpx;background:%s"></span> %s</td>'
                     '<td>%s</td></tr>'
                     % (esc(heat), esc(f.get("index", "")), esc(f.get("name") or "—"), f["offset"], f["size"],
-                       esc(f.get("type", "")), esc(fmt_int(f["count"])), int(120 * f["count"] / busiest),
-                       HEAT_COLOURS.get(heat, "#999"), share, esc(heat_label(f))))
+                       esc(f.get("type", "")), esc(fmt_count(f["count"], report)), int(120 * f["count"] / busiest),
+                       HEAT_COLOURS.get(heat, "#999"), esc(share), esc(heat_label(f))))
     note = ""
     if s.get("hot_cold_mix"):
         note = ('<p class="verdict">Hot and cold fields are mixed: without the cold fields the hot ones would '
@@ -399,14 +417,18 @@ def struct_html(s, report):
             '<table class="fields"><tr><th>#</th><th>member</th><th>offset</th><th>size</th><th>type</th>'
             '<th>accesses</th><th>share</th><th>heat</th></tr>%s</table></div>'
             % (attr(data_struct=s["name"]), esc(s["name"]), esc(fmt_bytes(s["size"])),
-               esc(fmt_int(s.get("accesses", 0))), struct_svg(s), note, "".join(rows)))
+               esc(fmt_count(s.get("accesses", 0), report)), struct_svg(s, report), note, "".join(rows)))
 
 
 def render_cache_frag(report, idx):
     out = ['<section class="report cache-frag" id="report-%d"%s>' % (idx, attr(data_pid=report["pid"]))]
     out.append("<h2>False sharing and struct fields · %s <span class=muted>(pid %d)</span></h2>"
                % (esc(report["executable"]), report["pid"]))
-    findings = ranked_findings(report)
+    ranked = ranked_findings(report)
+    # Portability notes gain nothing on this CPU: they are no findings, are
+    # not counted as findings, and are listed after them, apart.
+    findings = [f for f in ranked if not is_note(f)]
+    notes = [f for f in ranked if is_note(f)]
     # The program's expected gain (what fixing the findings listed saves),
     # not a sum of per-line costs.
     gain = report.get("expected_gain", {})
@@ -417,7 +439,9 @@ def render_cache_frag(report, idx):
     out.append('<div class="card" data-key="findings" data-value="%d"><div class="card-title">findings</div>'
                '<div class="big">%d</div><div>%s</div></div>'
                % (len(findings), len(findings),
-                  esc(", ".join("%d %s" % (n, KIND_TEXT.get(k, k)) for k, n in counts.items()) or "none")))
+                  esc((", ".join("%d %s" % (n, KIND_TEXT.get(k, k)) for k, n in counts.items()) or "none")
+                      + ("; %d portability note%s apart" % (len(notes), "" if len(notes) == 1 else "s")
+                         if notes else ""))))
     out.append('<div class="card" data-key="expected-gain" data-value="%s"><div class="card-title">expected gain'
                '</div><div class="big">%s</div><div class="hint">of the run\'s CPU time (%s of %s); about %s of '
                'wall time</div></div>'
@@ -444,6 +468,15 @@ def render_cache_frag(report, idx):
         out.append('<p class="none">No shared cache line above the thresholds (%s invalidations, %s of the '
                    'run).</p>' % (esc(fmt_int(report.get("report_threshold", 0))),
                                   esc(fmt_share(report.get("min_share", 0)))))
+    if notes:
+        out.append('<h3 class="notes">Portability notes</h3>')
+        out.append('<p class="explain">Not findings: predicted false sharing with 128-byte lines, which this '
+                   'CPU does not fetch in pairs (%s): the fix gains nothing here, and would gain where lines '
+                   'pair.</p>' % esc(report.get("line_pairs_source", "")))
+        for n, f in enumerate(notes, 1):
+            rank = len(findings) + n
+            f = dict(f, _id="%d-%d" % (idx, rank))
+            out.append(finding_html(f, rank, report, label="note %d" % n))
     if report.get("hidden_findings"):
         out.append('<p class="muted">%s more shared lines, each saving less than %s of the run if fixed '
                    '(cache_frag_min_share).</p>' % (esc(fmt_int(report["hidden_findings"])),

@@ -36,17 +36,38 @@ def fmt_bytes(n):
         n /= 1024.0
 
 
+# Printed figures carry the digits they have, and the page prints each one
+# as the text report does (efsan_cache_frag_findings.c's cf_format_duration,
+# cf_format_percent, cf_round_3; docs/CacheFrag.md, "Figures"): times to
+# three significant digits, shares in whole percents from 10% up and with
+# one decimal below, estimated counts to three significant digits.
+
+
+def round_3(n):
+    """n (a non-negative integer) rounded half up to 3 significant digits."""
+    n = int(n)
+    scale = 1
+    while n // scale >= 1000:
+        scale *= 10
+    if scale == 1:
+        return n
+    return (n + scale // 2) // scale * scale
+
+
 def fmt_seconds(s):
     s = float(s)
-    if s == 0:
-        return "0 s"
-    if abs(s) >= 1:
-        return "%.3g s" % s if abs(s) < 1000 else "%.0f s" % s
-    if abs(s) >= 1e-3:
-        return "%.3g ms" % (s * 1e3)
-    if abs(s) >= 1e-6:
-        return "%.3g µs" % (s * 1e6)
-    return "%.3g ns" % (s * 1e9)
+    if s < 0:
+        return "−" + fmt_seconds(-s)
+    r = round_3(int(round(s * 1e9)))
+    for unit, name in ((10 ** 9, "s"), (10 ** 6, "ms"), (10 ** 3, "us"), (1, "ns")):
+        if r >= unit or unit == 1:
+            break
+    whole, rest = divmod(r, unit)
+    if whole >= 100 or unit == 1:
+        return "%d %s" % (whole, name)
+    if whole >= 10:
+        return "%d.%d %s" % (whole, rest // (unit // 10), name)
+    return "%d.%02d %s" % (whole, rest // (unit // 100), name)
 
 
 def fmt_ms(ms):
@@ -54,7 +75,23 @@ def fmt_ms(ms):
 
 
 def fmt_share(x):
-    return "%.1f%%" % (100.0 * x)
+    """A share (a fraction of 1, as the JSON gives it to 6 decimals)."""
+    ppm = int(round(float(x) * 1e6))
+    if ppm < 0:
+        return "−" + fmt_share(-x)
+    tenths = (ppm + 500) // 1000
+    if not ppm:
+        return "0%"
+    if not tenths:
+        return "<0.1%"
+    if tenths < 100:
+        return "%d.%d%%" % (tenths // 10, tenths % 10)
+    return "%d%%" % ((ppm + 5000) // 10000)
+
+
+def fmt_estimate(n):
+    """A count the report estimates, to 3 significant digits."""
+    return fmt_int(round_3(n))
 
 
 def fmt_delta(before, after, fmt=fmt_int):
