@@ -65,9 +65,27 @@ void cf_give_record(struct cf_line_record *record) {
   cf_pool_give(&cf_record_pool, (u32)(record - cf_record_table));
 }
 
+// The part of slot i, owned by the thread whose sample this is. One
+// thread's samples can be applied on two threads at once (its own, and its
+// creator applying the samples it took while alone): the other may have
+// claimed the slot a moment ago and be about to store the part. Returning
+// null there put the sample in "others", a thread that does not exist: a
+// reader that turned a private line into true sharing.
+static struct cf_thread_line *cf_part_once_stored(struct cf_line_record *record,
+                                                  int i) {
+  for (int spin = 0; spin < (1 << 20); spin++) {
+    struct cf_thread_line *part = cf_thread_part(record, i);
+    if (part)
+      return part;
+    __builtin_ia32_pause();
+  }
+  return 0;
+}
+
 // A thread's part of the record, or null when it has none (when all slots
 // belong to other threads). With claim, a thread without one takes a free
-// slot (its first sample of the line).
+// slot (its first sample of the line). A slot is claimed only with its part
+// in hand, so an owned slot's part is null only for an instant.
 struct cf_thread_line *cf_slot_of(struct cf_line_record *record,
                                   u32 thread_plus1, bool claim) {
   for (int i = 0; i < CF_THREAD_SLOTS; i++) {
@@ -75,14 +93,20 @@ struct cf_thread_line *cf_slot_of(struct cf_line_record *record,
     if (owner == 0) {
       if (!claim)
         return 0;
-      if (!cf_cas(&record->owners[i], &owner, thread_plus1))
-        continue;
       struct cf_thread_line *part = cf_new_thread_line();
+      if (!part)
+        return 0;
+      if (!cf_cas(&record->owners[i], &owner, thread_plus1)) {
+        cf_give_thread_line(part);
+        if (owner == thread_plus1)
+          return cf_part_once_stored(record, i);
+        continue;
+      }
       __atomic_store_n(&record->threads[i], part, __ATOMIC_RELEASE);
       return part;
     }
     if (owner == thread_plus1)
-      return cf_thread_part(record, i);
+      return cf_part_once_stored(record, i);
   }
   return 0;
 }

@@ -47,7 +47,9 @@ int main(void) {
     pthread_create(&t[i], 0, work, (void *)i);
   for (int i = 0; i < 2; i++)
     pthread_join(t[i], 0);
-  printf("%ld %ld\n", counters[0] + counters[1], slots[0].count + slots[1].count);
+  // Not the slots: main's one read of them after the join, when sampled,
+  // makes a line of its own (communication after the threads ended).
+  printf("%ld\n", counters[0] + counters[1]);
   return 0;
 }
 
