@@ -198,8 +198,11 @@ bool efsan_report_json(void) { return report_json; }
 static void write_report(bool at_exit, bool json_file) {
   report_json =
       json_file || !efsan_internal_strcmp(efsan_flags.report_format, "json");
-  if (efsan_tool_hooks.report)
+  if (efsan_tool_hooks.report) {
+    efsan_maps_hold();
     efsan_tool_hooks.report(at_exit);
+    efsan_maps_release();
+  }
 }
 
 // The root of a process tree says where its descendants' reports are, in a

@@ -230,6 +230,11 @@ typedef void (*efsan_shared_mapping_visitor)(uptr lo, uptr hi,
                                              const char *path, void *arg);
 void efsan_for_each_shared_mapping(efsan_shared_mapping_visitor visit,
                                    void *arg);
+// Between these, the visits above share one reading of /proc/self/maps: a
+// report reads it once, not at each of its parts (the program's threads
+// may still map memory meanwhile; a report is a moment's view anyway).
+void efsan_maps_hold(void);
+void efsan_maps_release(void);
 int efsan_getpid(void);
 // Reads at most size - 1 bytes of a (small) file into buffer and ends them
 // with a NUL; returns the length, or -1 if the file cannot be opened.

@@ -119,6 +119,9 @@ void OpenMPThreadCreated(u32 thread, __sanitizer::uptr region_pc);
 // libc for it (pthread_getattr_np holds the thread's lock while it calls
 // realloc, whose interceptor captures a stack).
 void SetThreadStackBounds(__sanitizer::uptr bottom, __sanitizer::uptr top);
+// The main thread's stack bounds, from the runtime's reading of
+// /proc/self/maps (efsan_rtl.cpp); 0 and 0 if it has no [stack] mapping.
+void GetMainThreadStack(__sanitizer::uptr *top, __sanitizer::uptr *bottom);
 // Stack depot id of the stack starting at caller_pc, unwinding from
 // caller_frame (the frame of the function caller_pc is in or its callee's).
 u32 CaptureCallerStack(__sanitizer::uptr caller_pc,

@@ -31,6 +31,7 @@
 #include <unistd.h>
 #include <time.h>
 #include <sys/stat.h>
+#include <sys/resource.h>
 
 using namespace __sanitizer;
 
@@ -553,8 +554,37 @@ extern "C" const char *efsan_executable_path(void) {
 static char *maps_buffer;
 static uptr maps_capacity;
 static StaticSpinMutex maps_lock;
+// efsan_maps_hold's count, and the length of the reading it keeps (0: none
+// yet).
+static int maps_holds;
+static uptr maps_held_length;
+
+static uptr ReadProcMapsNow();
+static void NoteMainThreadStack();
 
 static uptr ReadProcMaps() {
+  if (maps_holds && maps_held_length)
+    return maps_held_length;
+  uptr length = ReadProcMapsNow();
+  if (length)
+    NoteMainThreadStack();
+  if (maps_holds)
+    maps_held_length = length;
+  return length;
+}
+
+extern "C" void efsan_maps_hold(void) {
+  SpinMutexLock lock(&maps_lock);
+  maps_holds++;
+}
+
+extern "C" void efsan_maps_release(void) {
+  SpinMutexLock lock(&maps_lock);
+  if (--maps_holds == 0)
+    maps_held_length = 0;
+}
+
+static uptr ReadProcMapsNow() {
   for (;;) {
     if (!maps_capacity) {
       maps_capacity = 1 << 16;
@@ -661,6 +691,45 @@ static void ForEachMapsLine(Visit visit) {
       break;
     line = end + 1;
   }
+}
+
+// The main thread's stack, as sanitizer_common's GetThreadStackTopAndBottom
+// finds it (the [stack] mapping's end, down by RLIMIT_STACK but not into the
+// mapping below it), from the runtime's own readings of /proc/self/maps: the
+// first is made at start-up, and sanitizer_common's reads the file twice
+// more at the first stack capture.
+static uptr main_stack_top, main_stack_bottom;
+
+static void NoteMainThreadStack() {
+  if (main_stack_top)
+    return;
+  uptr previous_end = 0, top = 0;
+  ForEachMapsLine([&](const MapsLine &m) {
+    if (top)
+      return;
+    if (!internal_strcmp(m.path, "[stack]"))
+      top = m.hi;
+    else
+      previous_end = m.hi;
+  });
+  if (!top)
+    return;
+  struct rlimit limit;
+  uptr size = 1ul << 30;
+  if (!getrlimit(RLIMIT_STACK, &limit) && limit.rlim_cur < size)
+    size = limit.rlim_cur;
+  if (size > top - previous_end)
+    size = top - previous_end;
+  main_stack_bottom = top - size;
+  main_stack_top = top;
+}
+
+void __efsan::GetMainThreadStack(uptr *top, uptr *bottom) {
+  SpinMutexLock lock(&maps_lock);
+  if (!main_stack_top)
+    ReadProcMaps();
+  *top = main_stack_top;
+  *bottom = main_stack_bottom;
 }
 
 static void VisitMappings(efsan_mapping_visitor visit, void *arg) {

@@ -36,7 +36,8 @@ using namespace __efsan;
 
 // The fast unwinder needs the current thread's stack bounds. A thread the
 // program created gets them from its start (ThreadTrampoline); the main
-// thread's come from /proc/self/maps, which takes no libc lock. A thread
+// thread's come from the runtime's reading of /proc/self/maps at start-up
+// (GetMainThreadStack), which takes no libc lock. A thread
 // that started any other way has none, and its stacks are empty: asking
 // pthread_getattr_np from here could deadlock (see SetThreadStackBounds).
 static __thread uptr thread_stack_top, thread_stack_bottom;
@@ -51,8 +52,7 @@ void __sanitizer::BufferedStackTrace::UnwindImpl(uptr pc, uptr bp,
                                                  bool request_fast,
                                                  u32 max_depth) {
   if (!thread_stack_top && efsan_thread_index == 0)
-    GetThreadStackTopAndBottom(/*at_initialization=*/true, &thread_stack_top,
-                               &thread_stack_bottom);
+    GetMainThreadStack(&thread_stack_top, &thread_stack_bottom);
   if (!thread_stack_top)
     return;
   Unwind(max_depth, pc, bp, context, thread_stack_top, thread_stack_bottom,
