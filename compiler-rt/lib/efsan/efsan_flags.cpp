@@ -247,6 +247,10 @@ static void CheckValues() {
   if (efsan_flags.report_objects < 0 ||
       efsan_flags.report_objects > 100)
     BadValue("report_objects", "must be 0..100");
+  if (efsan_flags.mrc_sample_shift < 0 || efsan_flags.mrc_sample_shift > 30)
+    BadValue("mrc_sample_shift", "must be 0..30");
+  if (efsan_flags.mrc_max_lines < 256 || efsan_flags.mrc_max_lines > 1048576)
+    BadValue("mrc_max_lines", "must be 256..1048576");
   if (efsan_flags.snapshot_budget < 1024)
     BadValue("snapshot_budget", "must be 1024 or more");
   if (efsan_flags.snapshot_history < 1 ||

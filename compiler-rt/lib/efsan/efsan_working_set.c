@@ -45,6 +45,7 @@
 //===----------------------------------------------------------------------===//
 #include "efsan_working_set.h"
 #include "efsan_ws_scan.h"
+#include "efsan_ws_mrc.h"
 
 #define EVER_BITS 0x8080808080808080ULL
 
@@ -282,8 +283,12 @@ static void take_sample(const bool *stop, bool phase_boundary) {
       scan.estimating = true;
   }
   uptr n = efsan_regions_snapshot(&scan_regions, &scan_capacity);
-  if (!efsan_shadow_for_each_changed(scan_regions, n, scan.due_mask | wanted,
-                                     efsan_ws_sample_page, &scan, stop)) {
+  efsan_ws_mrc_before_scan();
+  bool scanned = efsan_shadow_for_each_changed(
+      scan_regions, n, scan.due_mask | wanted, efsan_ws_sample_page, &scan,
+      stop);
+  efsan_ws_mrc_after_scan();
+  if (!scanned) {
     // Cut short (exit): some pages were cleared at clear_shift, the rest
     // still at in_force; the larger of the two keeps the invariant.
     if (scan.clear_shift > in_force)
@@ -522,6 +527,7 @@ void efsan_ws_init(void) {
   efsan_caches_init();
   efsan_ws_objects_init();
   efsan_ws_timeline_init();
+  efsan_ws_mrc_init();
   clock_origin_ns = program_clock_ns();
   start_sampler();
 }
@@ -560,6 +566,7 @@ void efsan_ws_fork_child(void) {
   efsan_ws_phases_fork_child();
   efsan_ws_timeline_fork_child();
   efsan_ws_objects_fork_child();
+  efsan_ws_mrc_fork_child();
   sampler_cpu_ns = 0;
   __atomic_store_n(&sampler_late_samples, 0, __ATOMIC_RELAXED);
   __atomic_store_n(&sampler_overrun_scans, 0, __ATOMIC_RELAXED);
@@ -808,6 +815,7 @@ static void print_text(u64 total, const u64 *by_kind, u32 num_samples) {
                         fit);
   }
   efsan_caches_print_text();
+  efsan_ws_mrc_print_text();
   if (total_top && efsan_ws_objects_enabled()) {
     efsan_report_line("  data structures, most lines first (%llu in all):\n",
                       total_top->total_objects);
@@ -915,6 +923,8 @@ static void print_json(u64 total, const u64 *by_kind, u32 num_samples) {
                efsan_cache_fit_level(total), peak,
                sample_by_cpu_time() ? "cpu" : "wall");
   efsan_caches_print_json();
+  efsan_printf(",\n ");
+  efsan_ws_mrc_print_json();
   efsan_printf(",\n \"objects\": ");
   if (total_top && efsan_ws_objects_enabled()) {
     efsan_ws_objects_print_json(total_top);
@@ -1034,6 +1044,7 @@ void efsan_ws_report(bool at_exit) {
     take_sample(0, at_exit);
   report_ns = efsan_ws_elapsed_ns();
   efsan_ws_phases_before_report(at_exit);
+  efsan_ws_mrc_report_begin();
   efsan_ws_timeline_before_report(at_exit);
   efsan_regions_refresh();
   u64 by_kind[EFSAN_REGION_KINDS] = {0};
@@ -1057,6 +1068,7 @@ void efsan_ws_report(bool at_exit) {
   efsan_vreport(2, "  %zu regions, %llu MiB of address space scanned\n", n,
                 scanned_bytes >> 20);
   efsan_ws_timeline_after_count(report_ns);
+  efsan_ws_mrc_report_end();
   u64 total = 0;
   for (int kind = 0; kind < EFSAN_REGION_KINDS; kind++)
     total += by_kind[kind];
@@ -1067,6 +1079,7 @@ void efsan_ws_report(bool at_exit) {
                          total_top);
     efsan_ws_objects_end(count.tally);
   }
+  efsan_ws_mrc_attribute(total_top);
   u32 num_samples = samples;
   cap_estimates(total);
   if (efsan_report_json())

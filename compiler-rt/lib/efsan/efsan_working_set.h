@@ -139,6 +139,11 @@ const char *efsan_ws_mapping_part_name(u32 name);
 const char *efsan_ws_object_range_name(u64 id);
 void efsan_ws_json_range_name(const char *name);
 void efsan_ws_objects_end(struct efsan_ws_objects *tally);
+// The object of the line at addr, and the entry of a top list it is listed
+// as (or -1): the miss-ratio curves' structures (efsan_ws_mrc.c).
+u64 efsan_ws_objects_id_of(struct efsan_ws_objects *tally, uptr addr);
+struct efsan_ws_top;
+int efsan_ws_objects_top_index(const struct efsan_ws_top *top, u64 id);
 #define EFSAN_WS_MAX_TOP 100
 struct efsan_ws_object {
   int kind;

@@ -6,7 +6,7 @@
 // (efsan_working_set.h).
 //
 //===----------------------------------------------------------------------===//
-#include "efsan_working_set.h"
+#include "efsan_ws_mrc.h"
 
 #define ONES 0x0101010101010101ULL
 
@@ -24,7 +24,9 @@ static inline u64 load_word(const u8 *p) {
 // stores in order and the store is a release, so a sampler that clears the
 // byte and then reads the shadow sees the new bits or finds the page
 // changed again), and without a test of the byte first
-// (docs/InstrumentationABI.md, "Changed-page map", says why).
+// (docs/InstrumentationABI.md, "Changed-page map", says why). A line the
+// miss-ratio curves observe (efsan_ws_mrc.c) is recorded there instead and
+// keeps bit 0 clear.
 void efsan_ws_mark_shadow(u8 *shadow, u8 *last) {
   u8 *end = last + 1;
   u8 *unannounced = 0; // the changed-page byte still to store
@@ -45,6 +47,10 @@ void efsan_ws_mark_shadow(u8 *shadow, u8 *last) {
       u8 bits = *(volatile u8 *)shadow;
       if (bits & 1)
         continue;
+      if (EFSAN_UNLIKELY(efsan_ws_mrc_observed(shadow))) {
+        efsan_ws_mrc_access(shadow); // leaves bit 0 clear
+        continue;
+      }
       *(volatile u8 *)shadow = bits | EFSAN_WS_ACCESS_BITS;
       u8 *dirty = efsan_dirty_byte_of(shadow);
       if (dirty != unannounced && unannounced)

@@ -20,6 +20,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "efsan_working_set.h"
+#include "efsan_ws_mrc.h"
 
 const char *const efsan_ws_object_kind_names[EFSAN_WS_OBJECT_KINDS] = {
     "?", "heap", "global", "stack", "mapping"};
@@ -942,6 +943,22 @@ static bool prints_alike(const struct efsan_ws_object *a,
   return efsan_stacks_alike(a->stack_id, b->stack_id, PRINTED_CALLERS);
 }
 
+// The object that holds the line at addr (for the miss-ratio curves).
+u64 efsan_ws_objects_id_of(struct efsan_ws_objects *t, uptr addr) {
+  uptr same_until;
+  return object_of(t, addr, &same_until);
+}
+
+// The entry of `top` that object `id` is listed as (prints alike), or -1.
+int efsan_ws_objects_top_index(const struct efsan_ws_top *top, u64 id) {
+  struct efsan_ws_object o;
+  o.name = efsan_ws_object_name(id, &o.kind, &o.stack_id);
+  for (u32 i = 0; i < top->count; i++)
+    if (prints_alike(&o, &top->objects[i]))
+      return (int)i;
+  return -1;
+}
+
 void efsan_ws_objects_top(struct efsan_ws_objects *t, u32 max,
                           struct efsan_ws_top *top) {
   efsan_internal_memset(top, 0, sizeof(*top));
@@ -1047,6 +1064,7 @@ void efsan_ws_objects_print_text(const struct efsan_ws_top *top,
     // After the name and its frames, which read as one.
     if (top->reuse_known)
       efsan_ws_timeline_print_object_reuse(sub_indent, top, o);
+    efsan_ws_mrc_print_object_text(top, i, sub_indent);
   }
   if (top->rest_objects) {
     efsan_format_lines(size, sizeof(size), top->rest_lines);
@@ -1078,6 +1096,7 @@ void efsan_ws_objects_print_json(const struct efsan_ws_top *top) {
       efsan_ws_reuse_print_json(&r);
       efsan_printf(", ");
     }
+    efsan_ws_mrc_print_object_json(top, i);
     efsan_printf("\"alloc_stack\": ");
     if (o->kind != EFSAN_WS_OBJECT_HEAP || !o->stack_id) {
       efsan_printf("null}");

@@ -16,6 +16,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "efsan_working_set.h"
+#include "efsan_ws_mrc.h"
 
 // One bit per line: a byte per shadow word, 1/8 of the shadow's reservation.
 #define PHASE_BITS_SIZE ((EFSAN_SHADOW_END - EFSAN_SHADOW_OFFSET) / 8)
@@ -82,6 +83,12 @@ static void count_bitmap_words(u64 *words, uptr count, void *arg) {
   }
 }
 
+// The phase's number for its miss-ratio curve (MAX_PHASES: the open one at
+// a report while it runs).
+static u32 phase_index(const struct phase *p) {
+  return p == &open_so_far ? MAX_PHASES : (u32)(p - phases);
+}
+
 // Counts the bitmap into *p (lines, top objects).
 static void count_phase(struct phase *p) {
   struct phase_count c = {0, 0};
@@ -92,6 +99,7 @@ static void count_phase(struct phase *p) {
                             (uptr)phase_bitmap + ((bits_hi + 8) & ~(uptr)7),
                             count_bitmap_words, &c, 0);
   p->lines = c.lines;
+  efsan_ws_mrc_phase_count(phase_index(p), p != &open_so_far);
   if (c.tally) {
     efsan_ws_timeline_count_phase_reused(c.tally);
     if (!p->top)
@@ -151,6 +159,7 @@ static void switch_phase(void *arg) {
                           (uptr)phase_bitmap + PHASE_BITS_SIZE);
   }
   open_name = name;
+  efsan_ws_mrc_phase_open();
   // After the count of the phase that ended (the program waits for it, and
   // the first one may start the symbolizer): the new phase starts when the
   // program goes on.
@@ -206,6 +215,7 @@ static void print_phase_text(const struct phase *p) {
                     p->start_ns / 1000000000, p->start_ns / 1000000 % 1000,
                     p->end_ns / 1000000000, p->end_ns / 1000000 % 1000,
                     p->lines, size, fit);
+  efsan_ws_mrc_print_phase_text(phase_index(p));
   if (p->top)
     efsan_ws_objects_print_text(p->top, "    ");
 }
@@ -237,6 +247,7 @@ static void print_phase_json(const struct phase *p, bool first) {
     efsan_printf(", \"reused_fits_level\": %d, ",
                  efsan_cache_fit_level(p->top->reuse.reused));
   }
+  efsan_ws_mrc_print_phase_json(phase_index(p));
   efsan_printf("\"objects\": ");
   if (p->top)
     efsan_ws_objects_print_json(p->top);

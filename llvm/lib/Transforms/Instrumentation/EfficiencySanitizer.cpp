@@ -890,6 +890,36 @@ void efsan::markNoSanitize(Instruction *I) {
 // shadow byte, unconditionally: a load to test it first could be answered
 // before the shadow store is visible, and the sampler, which clears the byte
 // and then reads the shadow, could miss both.
+// Miss-ratio curves: whether the line of the shadow byte at ShadowInt is
+// one the runtime observes, (ShadowInt * kMrcHash) <= __efsan_mrc_threshold
+// (0 while the curves are off): a multiply, a load of a read-mostly global
+// and a compare, in the cold block only.
+Value *efsan::emitObservedTest(const ModuleContext &MC, IRBuilder<> &IRB,
+                               Value *ShadowInt) {
+  Constant *Threshold = MC.M.getOrInsertGlobal(kMrcThresholdName, MC.Int64Ty);
+  LoadInst *Limit = IRB.CreateAlignedLoad(MC.Int64Ty, Threshold, Align(8));
+  markNoSanitize(Limit);
+  return IRB.CreateICmpULE(
+      IRB.CreateMul(ShadowInt, ConstantInt::get(MC.Int64Ty, kMrcHash)), Limit);
+}
+
+// __efsan_ws_mark_lines(first, last): the runtime marks the shadow bytes
+// [first, last] (recording the accesses to observed lines); preserve_all,
+// so that no register of the hot path is saved around the cold block.
+void efsan::emitMarkLinesCall(const ModuleContext &MC, IRBuilder<> &IRB,
+                              Value *First, Value *Last) {
+  FunctionCallee Mark = MC.M.getOrInsertFunction(
+      kMarkLinesName, FunctionType::get(IRB.getVoidTy(),
+                                        {MC.Int64Ty, MC.Int64Ty}, false));
+  if (auto *F = dyn_cast<Function>(Mark.getCallee())) {
+    F->setCallingConv(CallingConv::PreserveAll);
+    F->addFnAttr(Attribute::NoUnwind);
+  }
+  CallInst *Call = IRB.CreateCall(Mark, {First, Last});
+  Call->setCallingConv(CallingConv::PreserveAll);
+  markNoSanitize(Call);
+}
+
 void efsan::emitWorkingSetFastPath(const ModuleContext &MC,
                                    Instruction *InsertBefore, Value *Addr) {
   IntegerType *Int8Ty = MC.Int8Ty, *IntptrTy = MC.IntptrTy;
@@ -907,9 +937,18 @@ void efsan::emitWorkingSetFastPath(const ModuleContext &MC,
   Instruction *MarkTerm =
       SplitBlockAndInsertIfThen(NotSampled, InsertBefore->getIterator(),
                                 /*Unreachable=*/false, MC.UnlikelyWeights);
+  // A line the miss-ratio curves observe goes to the runtime, which keeps
+  // its bit 0 clear: every access to it comes back here.
+  IRB.SetInsertPoint(MarkTerm);
+  Instruction *ObservedTerm, *InlineTerm;
+  SplitBlockAndInsertIfThenElse(emitObservedTest(MC, IRB, ShadowInt),
+                                MarkTerm->getIterator(), &ObservedTerm,
+                                &InlineTerm, MC.UnlikelyWeights);
+  IRB.SetInsertPoint(ObservedTerm);
+  emitMarkLinesCall(MC, IRB, ShadowInt, ShadowInt);
   // Reloading lets the backend emit one read-modify-write `or` to memory
   // and keeps the loaded byte out of a register on the hot path.
-  IRB.SetInsertPoint(MarkTerm);
+  IRB.SetInsertPoint(InlineTerm);
   LoadInst *Current = IRB.CreateAlignedLoad(Int8Ty, Shadow, Align(1));
   markNoSanitize(Current);
   StoreInst *Mark = IRB.CreateAlignedStore(
@@ -972,6 +1011,15 @@ void efsan::emitWorkingSetTwoLineFastPath(const ModuleContext &MC,
       SplitBlockAndInsertIfThen(NotSampled, InsertBefore->getIterator(),
                                 /*Unreachable=*/false, MC.UnlikelyWeights);
   IRBuilder<> Cold(MarkTerm);
+  Value *Observed = Cold.CreateOr(emitObservedTest(MC, Cold, FirstShadow),
+                                  emitObservedTest(MC, Cold, LastShadow));
+  Instruction *ObservedTerm, *InlineTerm;
+  SplitBlockAndInsertIfThenElse(Observed, MarkTerm->getIterator(),
+                                &ObservedTerm, &InlineTerm,
+                                MC.UnlikelyWeights);
+  Cold.SetInsertPoint(ObservedTerm);
+  emitMarkLinesCall(MC, Cold, FirstShadow, LastShadow);
+  Cold.SetInsertPoint(InlineTerm);
   for (Value *Shadow : {First, Last}) {
     LoadInst *Current = Cold.CreateAlignedLoad(Int8Ty, Shadow, Align(1));
     markNoSanitize(Current);

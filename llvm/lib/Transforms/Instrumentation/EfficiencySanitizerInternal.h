@@ -133,6 +133,17 @@ void instrumentWorkingSetCompare(const ModuleContext &MC, CallInst *CI,
                                  const TargetTransformInfo *TTI,
                                  const TargetLibraryInfo *TLI);
 
+/// Miss-ratio curves (docs/InstrumentationABI.md): whether the line of the
+/// shadow byte at ShadowInt is observed, and the runtime's marking of the
+/// shadow bytes [First, Last] (intptrs), which records those accesses.
+static constexpr uint64_t kMrcHash = 0x9e3779b97f4a7c15ULL;
+static constexpr const char *kMrcThresholdName = "__efsan_mrc_threshold";
+static constexpr const char *kMarkLinesName = "__efsan_ws_mark_lines";
+Value *emitObservedTest(const ModuleContext &MC, IRBuilder<> &IRB,
+                        Value *ShadowInt);
+void emitMarkLinesCall(const ModuleContext &MC, IRBuilder<> &IRB,
+                       Value *First, Value *Last);
+
 /// changed[shadow >> 12] = 1 for the shadow byte at ShadowInt (an intptr).
 void emitChangedPageMark(IRBuilder<> &IRB, Value *ShadowInt);
 

@@ -747,19 +747,16 @@ Value *LoopRangeMarker::emitRangeMarkedTest(Instruction *InsertBefore,
   return IRB.CreateICmpEQ(MissingNext, IRB.getInt64(0), "efsan.table.marked");
 }
 
-// Marks [Lo, Lo + Size) (Size >= 1) before InsertBefore, inline. The
-// range's shadow is tested four words (32 lines) at a time while all their
+// Marks [Lo, Lo + Size) (Size >= 1) before InsertBefore. The range's
+// shadow is tested inline four words (32 lines) at a time while all their
 // lines have bit 0 (as when a loop runs again within a sample period: four
 // loads, three ands, a test and a branch), then a word at a time from the
-// first block with a line lacking it. A word none of whose lines has bit 0
-// (every word after a sample) gets 0x81 ored into each byte; in a word with
-// some marked, and in the last, partial word (tested masked: the shadow
-// after the range is mapped like all of it), only the bytes read without
-// bit 0 are stored, as the per-access cold paths store only a byte they read
-// without it (the sampler relies on that: docs/design/WorkingSetModel.md,
-// "Races with the program"). Byte stores, so that no store covers a byte
-// outside the range that another thread or the sampler may be changing; then
-// the changed-page bytes of the word's first and last byte.
+// first block with a line lacking it, then the last, partial word (tested
+// masked: the shadow after the range is mapped like all of it). From the
+// first word with a line lacking bit 0, __efsan_ws_mark_lines marks the rest
+// of the range in the runtime (once per sample period for most loops; at
+// every run for a range that holds a line the miss-ratio curves observe,
+// which keeps bit 0 clear: one access recorded per run of the loop).
 void LoopRangeMarker::emitRangeMark(Instruction *InsertBefore, Value *Lo,
                                     Value *Size) {
   constexpr uint64_t Ones = 0x0101010101010101ULL;
@@ -774,58 +771,12 @@ void LoopRangeMarker::emitRangeMark(Instruction *InsertBefore, Value *Lo,
   BasicBlock *Words = NewBlock("efsan.range.words");
   BasicBlock *Word = NewBlock("efsan.range.word");
   BasicBlock *MarkWord = NewBlock("efsan.range.mark");
-  BasicBlock *MarkAll = NewBlock("efsan.range.markall");
-  BasicBlock *MarkSome = NewBlock("efsan.range.marksome");
   BasicBlock *Next = NewBlock("efsan.range.next");
   BasicBlock *Tail = NewBlock("efsan.range.tail");
   BasicBlock *TailTest = NewBlock("efsan.range.tailtest");
   BasicBlock *MarkTail = NewBlock("efsan.range.marktail");
   Entry->getTerminator()->eraseFromParent();
   IRBuilder<> IRB(Entry);
-  auto MarkByte = [&](Value *ShadowInt) {
-    Value *Ptr = IRB.CreateIntToPtr(ShadowInt, PtrTy);
-    LoadInst *Old = IRB.CreateAlignedLoad(Int8Ty, Ptr, Align(1));
-    markNoSanitize(Old);
-    markNoSanitize(IRB.CreateAlignedStore(
-        IRB.CreateOr(Old, IRB.getInt8(kWorkingSetAccessBits)), Ptr, Align(1)));
-  };
-  // From IRB's block: marks the bytes of [Begin, EndByte) read without
-  // bit 0, stores the changed-page bytes of Begin and EndByte - 1, and goes
-  // on to Continue.
-  auto MarkUnmarkedBytes = [&](Value *Begin, Value *EndByte,
-                               BasicBlock *Continue, const Twine &Name) {
-    BasicBlock *From = IRB.GetInsertBlock();
-    BasicBlock *Test = NewBlock("efsan.range.byte");
-    BasicBlock *Store = NewBlock("efsan.range.byte.mark");
-    BasicBlock *Step = NewBlock("efsan.range.byte.next");
-    BasicBlock *After = NewBlock("efsan.range.bytes.marked");
-    Test->setName(Name + ".byte");
-    Store->setName(Name + ".byte.mark");
-    Step->setName(Name + ".byte.next");
-    After->setName(Name + ".marked");
-    IRB.CreateBr(Test);
-    IRB.SetInsertPoint(Test);
-    PHINode *Byte = IRB.CreatePHI(IntptrTy, 2, Name + ".byte.at");
-    Byte->addIncoming(Begin, From);
-    Value *Ptr = IRB.CreateIntToPtr(Byte, PtrTy);
-    LoadInst *Old = IRB.CreateAlignedLoad(Int8Ty, Ptr, Align(1));
-    markNoSanitize(Old);
-    Value *Sampled = IRB.CreateICmpNE(
-        IRB.CreateAnd(Old, IRB.getInt8(kWorkingSetSampledBit)), IRB.getInt8(0));
-    IRB.CreateCondBr(Sampled, Step, Store);
-    IRB.SetInsertPoint(Store);
-    markNoSanitize(IRB.CreateAlignedStore(
-        IRB.CreateOr(Old, IRB.getInt8(kWorkingSetAccessBits)), Ptr, Align(1)));
-    IRB.CreateBr(Step);
-    IRB.SetInsertPoint(Step);
-    Value *NextByte = IRB.CreateAdd(Byte, IRB.getInt64(1));
-    Byte->addIncoming(NextByte, Step);
-    IRB.CreateCondBr(IRB.CreateICmpULT(NextByte, EndByte), Test, After);
-    IRB.SetInsertPoint(After);
-    emitChangedPageMark(IRB, Begin);
-    emitChangedPageMark(IRB, IRB.CreateSub(EndByte, IRB.getInt64(1)));
-    IRB.CreateBr(Continue);
-  };
   auto LoadWord = [&](Value *ShadowInt) {
     LoadInst *Loaded = IRB.CreateAlignedLoad(
         Int64Ty, IRB.CreateIntToPtr(ShadowInt, PtrTy), Align(1));
@@ -874,18 +825,12 @@ void LoopRangeMarker::emitRangeMark(Instruction *InsertBefore, Value *Lo,
   IRB.CreateCondBr(IRB.CreateICmpEQ(WordBits, IRB.getInt64(Ones)), Next,
                    MarkWord, UnlikelyWeights);
 
+  // From the first word with a line lacking bit 0 on, the runtime marks
+  // the rest of the range (and records the accesses to the lines the
+  // miss-ratio curves observe, which always lack it).
   IRB.SetInsertPoint(MarkWord);
-  IRB.CreateCondBr(IRB.CreateICmpEQ(WordBits, IRB.getInt64(0)), MarkAll,
-                   MarkSome);
-  IRB.SetInsertPoint(MarkAll);
-  for (unsigned Byte = 0; Byte < 8; ++Byte)
-    MarkByte(Byte ? IRB.CreateAdd(At, IRB.getInt64(Byte)) : At);
-  emitChangedPageMark(IRB, At);
-  emitChangedPageMark(IRB, IRB.CreateAdd(At, IRB.getInt64(7)));
-  IRB.CreateBr(Next);
-  IRB.SetInsertPoint(MarkSome);
-  MarkUnmarkedBytes(At, IRB.CreateAdd(At, IRB.getInt64(8)), Next,
-                    "efsan.range.word");
+  emitMarkLinesCall(*this, IRB, At, IRB.CreateSub(End, IRB.getInt64(1)));
+  IRB.CreateBr(Done);
 
   IRB.SetInsertPoint(Next);
   Value *AtNext = IRB.CreateAdd(At, IRB.getInt64(8));
@@ -910,7 +855,8 @@ void LoopRangeMarker::emitRangeMark(Instruction *InsertBefore, Value *Lo,
   IRB.CreateCondBr(TailMarkedAlready, Done, MarkTail, UnlikelyWeights);
 
   IRB.SetInsertPoint(MarkTail);
-  MarkUnmarkedBytes(TailAt, End, Done, "efsan.range.tail");
+  emitMarkLinesCall(*this, IRB, TailAt, IRB.CreateSub(End, IRB.getInt64(1)));
+  IRB.CreateBr(Done);
 }
 
 // Iterations per chunk for a largest stride of MaxStride bytes (at least 1):

@@ -1,0 +1,667 @@
+//===-- efsan_ws_mrc.c - the working set's miss-ratio curves --------------===//
+//
+// The miss ratio of a fully associative LRU cache of 64-byte lines at sizes
+// 16 KiB .. 4 GiB, for the whole run, each phase and each listed data
+// structure, by spatially hashed sampling (SHARDS, Waldspurger et al.,
+// FAST'15): a line is observed when a hash of its address falls below a
+// threshold (1/2^s of the lines, the same lines in every thread and run),
+// every access to an observed line is recorded, and the LRU stack distance
+// of each recorded access among the observed lines, scaled by 2^s, is the
+// distance the whole program would have seen.
+//
+// How every access to an observed line gets here: the working set's inline
+// check takes its cold block only when the line's shadow byte lacks bit 0;
+// the cold block tests the line's hash against __efsan_mrc_threshold and
+// calls the runtime (efsan_ws_mark.c) for an observed line instead of
+// setting bit 0. This file keeps bit 0 of observed lines clear, so every
+// access to them comes back; lines that are not observed pay nothing more
+// on the fast path (docs/InstrumentationABI.md). For the working set's own
+// counts, the lines observed and touched in a sample period get bit 0 just
+// before the sampler's scan and lose it just after (efsan_ws_mrc_before_scan
+// and _after_scan): the scan counts them like every other line. An access
+// in that window (the scan's duration) is not recorded.
+//
+// Distances: each observed line keeps the time (a count of recorded
+// accesses) of its last access; a Fenwick tree over the times counts the
+// observed lines accessed since (the distance). Times are renumbered when
+// they run out. Bounded memory: when more than mrc_max_lines lines are
+// observed the rate halves (s + 1) and the lines no longer selected are
+// dropped (SHARDS' fixed-size variant; the histograms are halved so that old
+// and new accesses weigh alike).
+//
+// Errors: each observed line belongs to one of 8 groups by a second hash;
+// the curve's standard error at each size is that of a ratio estimated from
+// 8 independent clusters.
+//
+// Not here: the shadow's bits and the sampler (efsan_working_set.c), the
+// structures (efsan_ws_objects.c), the phases (efsan_ws_phases.c), which
+// call the hooks of efsan_ws_mrc.h.
+//
+//===----------------------------------------------------------------------===//
+#include "efsan_ws_mrc.h"
+
+#define SIZES 19     // 2^8 .. 2^26 lines: 16 KiB .. 4 GiB
+#define FIRST_LOG 8
+#define BUCKETS (SIZES + 1) // [0]: hits at every size; [k + 1]: misses up
+                            // to size k; [SIZES]: first accesses too
+#define GROUPS 8
+#define MAX_PHASES 4096
+
+__attribute__((aligned(64))) u64 __efsan_mrc_threshold;
+
+struct line {
+  u64 shadow;
+  u32 time;    // of its last access
+  u32 period;  // the sample period of its last access
+  u32 hist[BUCKETS];
+};
+
+struct curve {
+  u64 refs;     // recorded accesses
+  u32 lines;    // observed lines
+  u32 shift;    // observed at 1/2^shift
+  float ratio[SIZES], error[SIZES];
+};
+
+static efsan_mutex lock;
+static bool enabled;
+static u32 shift;             // observed at 1/2^shift
+static u32 max_lines, num_lines;
+static struct line *lines;    // num_lines of them
+static u32 *index_table;      // line index + 1, open addressing
+static u32 index_mask;
+static u32 *fenwick;          // over times 1..max_time
+static u32 *owner;            // time -> line index + 1
+static u32 max_time, now;
+static u32 period;
+static u64 *touched, *restored; // shadow bytes touched in the period
+static u32 num_touched, num_restored;
+static double global_hist[GROUPS][BUCKETS], phase_hist[GROUPS][BUCKETS];
+static u64 global_refs, phase_refs;
+static struct curve *phase_curves; // MAX_PHASES + 1 (the open phase)
+
+static u64 threshold_of(u32 s) { return s >= 64 ? 0 : ~0ULL >> s; }
+
+static u32 group_of(u64 shadow) {
+  return (u32)((shadow * 0xbf58476d1ce4e5b9ULL) >> 61);
+}
+
+static u32 slot_of(u64 shadow) {
+  u64 h = shadow * 0x94d049bb133111ebULL;
+  return (u32)(h >> 32) & index_mask;
+}
+
+static void fenwick_add(u32 t, int delta) {
+  for (; t <= max_time; t += t & -t)
+    fenwick[t] += (u32)delta;
+}
+
+static u32 fenwick_prefix(u32 t) {
+  u32 sum = 0;
+  for (; t; t -= t & -t)
+    sum += fenwick[t];
+  return sum;
+}
+
+static void rebuild_index(void) {
+  efsan_internal_memset(index_table, 0, (index_mask + 1) * sizeof(u32));
+  for (u32 i = 0; i < num_lines; i++) {
+    u32 slot = slot_of(lines[i].shadow);
+    while (index_table[slot])
+      slot = (slot + 1) & index_mask;
+    index_table[slot] = i + 1;
+  }
+}
+
+static void rebuild_fenwick(void) {
+  efsan_internal_memset(fenwick, 0, (max_time + 1) * sizeof(u32));
+  for (u32 t = 1; t <= max_time; t++)
+    if (owner[t])
+      fenwick_add(t, 1);
+}
+
+// Times ran out: renumber the lines' last accesses 1..num_lines in order.
+static void renumber(void) {
+  u32 next = 0;
+  for (u32 t = 1; t <= max_time; t++) {
+    u32 who = owner[t];
+    if (!who)
+      continue;
+    owner[t] = 0;
+    lines[who - 1].time = ++next;
+    owner[next] = who;
+  }
+  now = next;
+  rebuild_fenwick();
+}
+
+// The rate halves until at most 3/4 of max_lines lines stay observed.
+static void lower_rate(void) {
+  while (num_lines > max_lines * 3 / 4 && shift < 27) {
+    shift++;
+    u64 threshold = threshold_of(shift);
+    __atomic_store_n(&__efsan_mrc_threshold, threshold, __ATOMIC_RELAXED);
+    u32 kept = 0;
+    for (u32 i = 0; i < num_lines; i++) {
+      struct line *l = &lines[i];
+      if (l->shadow * EFSAN_MRC_HASH <= threshold) {
+        if (kept != i) {
+          lines[kept] = *l;
+          owner[lines[kept].time] = kept + 1;
+        }
+        kept++;
+        continue;
+      }
+      owner[l->time] = 0;
+      // Now an ordinary line: touched in this period, it keeps bit 0.
+      u8 *s = (u8 *)(uptr)l->shadow;
+      if (l->period == period) {
+        __atomic_fetch_or(s, EFSAN_WS_ACCESS_BITS, __ATOMIC_RELAXED);
+        __atomic_store_n(efsan_dirty_byte_of(s), 1, __ATOMIC_RELEASE);
+      }
+    }
+    num_lines = kept;
+    for (int g = 0; g < GROUPS; g++)
+      for (int b = 0; b < BUCKETS; b++) {
+        global_hist[g][b] *= 0.5;
+        phase_hist[g][b] *= 0.5;
+      }
+  }
+  rebuild_index();
+  rebuild_fenwick();
+}
+
+static int bucket_of(u64 distance) {
+  if (distance < (1ULL << FIRST_LOG))
+    return 0;
+  int log = 63 - __builtin_clzll(distance);
+  return log - FIRST_LOG + 1 < SIZES ? log - FIRST_LOG + 1 : SIZES;
+}
+
+void efsan_ws_mrc_access(u8 *shadow) {
+  u64 key = (u64)(uptr)shadow;
+  efsan_mutex_lock(&lock);
+  // The rate may have gone down since the caller's test.
+  if (!enabled || key * EFSAN_MRC_HASH > threshold_of(shift)) {
+    efsan_mutex_unlock(&lock);
+    efsan_ws_mark_shadow(shadow, shadow);
+    return;
+  }
+  u32 slot = slot_of(key), who;
+  while ((who = index_table[slot]) && lines[who - 1].shadow != key)
+    slot = (slot + 1) & index_mask;
+  if (now == max_time)
+    renumber();
+  int bucket;
+  struct line *l;
+  if (!who) {
+    l = &lines[num_lines];
+    efsan_internal_memset(l, 0, sizeof(*l));
+    l->shadow = key;
+    l->period = period - 1;
+    index_table[slot] = ++num_lines;
+    who = num_lines;
+    bucket = SIZES;
+  } else {
+    l = &lines[who - 1];
+    u32 since = num_lines - fenwick_prefix(l->time);
+    fenwick_add(l->time, -1);
+    owner[l->time] = 0;
+    bucket = bucket_of((u64)since << shift);
+  }
+  l->time = ++now;
+  owner[now] = who;
+  fenwick_add(now, 1);
+  l->hist[bucket]++;
+  u32 g = group_of(key);
+  global_hist[g][bucket] += 1;
+  phase_hist[g][bucket] += 1;
+  global_refs++;
+  phase_refs++;
+  if (l->period != period) {
+    l->period = period;
+    touched[num_touched++] = key;
+    if (!(*shadow & 0x80))
+      __atomic_fetch_or(shadow, 0x80, __ATOMIC_RELAXED);
+    __atomic_store_n(efsan_dirty_byte_of(shadow), 1, __ATOMIC_RELEASE);
+  }
+  if (num_lines > max_lines)
+    lower_rate();
+  efsan_mutex_unlock(&lock);
+}
+
+void efsan_ws_mrc_init(void) {
+  if (!efsan_flags.miss_ratio_curve)
+    return;
+  max_lines = (u32)efsan_flags.mrc_max_lines;
+  shift = (u32)efsan_flags.mrc_sample_shift;
+  u32 capacity = max_lines + 2;
+  lines = efsan_mmap_noreserve(capacity * sizeof(struct line));
+  index_mask = 1;
+  while (index_mask + 1 < 2 * capacity)
+    index_mask = index_mask * 2 + 1;
+  index_table = efsan_mmap_noreserve((index_mask + 1) * sizeof(u32));
+  max_time = 4 * capacity;
+  fenwick = efsan_mmap_noreserve((max_time + 1) * sizeof(u32));
+  owner = efsan_mmap_noreserve((max_time + 1) * sizeof(u32));
+  touched = efsan_mmap_noreserve(capacity * sizeof(u64));
+  restored = efsan_mmap_noreserve(capacity * sizeof(u64));
+  period = 1;
+  enabled = true;
+  __atomic_store_n(&__efsan_mrc_threshold, threshold_of(shift),
+                   __ATOMIC_RELEASE);
+}
+
+// The child's curves start at fork, as its working set does (its shadow
+// starts empty).
+void efsan_ws_mrc_fork_child(void) {
+  if (!enabled)
+    return;
+  efsan_internal_memset(&lock, 0, sizeof(lock));
+  efsan_internal_memset(index_table, 0, (index_mask + 1) * sizeof(u32));
+  efsan_internal_memset(owner, 0, (max_time + 1) * sizeof(u32));
+  efsan_internal_memset(fenwick, 0, (max_time + 1) * sizeof(u32));
+  efsan_internal_memset(global_hist, 0, sizeof(global_hist));
+  efsan_internal_memset(phase_hist, 0, sizeof(phase_hist));
+  num_lines = num_touched = num_restored = 0;
+  now = 0;
+  global_refs = phase_refs = 0;
+}
+
+void efsan_ws_mrc_before_scan(void) {
+  if (!enabled)
+    return;
+  efsan_mutex_lock(&lock);
+  for (u32 i = 0; i < num_touched; i++) {
+    u8 *s = (u8 *)(uptr)touched[i];
+    __atomic_fetch_or(s, EFSAN_WS_ACCESS_BITS, __ATOMIC_RELAXED);
+    __atomic_store_n(efsan_dirty_byte_of(s), 1, __ATOMIC_RELEASE);
+  }
+  u64 *swap = restored;
+  restored = touched;
+  touched = swap;
+  num_restored = num_touched;
+  num_touched = 0;
+  period++;
+  efsan_mutex_unlock(&lock);
+}
+
+void efsan_ws_mrc_after_scan(void) {
+  if (!enabled)
+    return;
+  efsan_mutex_lock(&lock);
+  u64 threshold = threshold_of(shift);
+  for (u32 i = 0; i < num_restored; i++)
+    if (restored[i] * EFSAN_MRC_HASH <= threshold)
+      __atomic_fetch_and((u8 *)(uptr)restored[i], (u8)~1, __ATOMIC_RELAXED);
+  num_restored = 0;
+  efsan_mutex_unlock(&lock);
+}
+
+void efsan_ws_mrc_report_begin(void) {
+  if (!enabled)
+    return;
+  efsan_mutex_lock(&lock);
+  for (u32 i = 0; i < num_touched; i++)
+    __atomic_fetch_or((u8 *)(uptr)touched[i], EFSAN_WS_ACCESS_BITS,
+                      __ATOMIC_RELAXED);
+  efsan_mutex_unlock(&lock);
+}
+
+void efsan_ws_mrc_report_end(void) {
+  if (!enabled)
+    return;
+  efsan_mutex_lock(&lock);
+  u64 threshold = threshold_of(shift);
+  for (u32 i = 0; i < num_touched; i++)
+    if (touched[i] * EFSAN_MRC_HASH <= threshold)
+      __atomic_fetch_and((u8 *)(uptr)touched[i], (u8)~1, __ATOMIC_RELAXED);
+  efsan_mutex_unlock(&lock);
+}
+
+//===-- Curves -------------------------------------------------------------===//
+
+static double square_root(double x) {
+  if (x <= 0)
+    return 0;
+  double r = x > 1 ? x : 1;
+  for (int i = 0; i < 60; i++)
+    r = 0.5 * (r + x / r);
+  return r;
+}
+
+// The curve of the accesses counted in hist[group][bucket]: at size k, the
+// misses are the accesses of buckets k + 1 .. SIZES; the standard error is
+// the cluster (group) estimate of a ratio's.
+static void make_curve(double (*hist)[BUCKETS], u64 refs, u32 num,
+                       struct curve *c) {
+  double n[GROUPS], total = 0;
+  for (int g = 0; g < GROUPS; g++) {
+    n[g] = 0;
+    for (int b = 0; b < BUCKETS; b++)
+      n[g] += hist[g][b];
+    total += n[g];
+  }
+  c->refs = refs;
+  c->lines = num;
+  c->shift = shift;
+  for (int k = 0; k < SIZES; k++) {
+    double m[GROUPS], misses = 0;
+    for (int g = 0; g < GROUPS; g++) {
+      m[g] = 0;
+      for (int b = k + 1; b < BUCKETS; b++)
+        m[g] += hist[g][b];
+      misses += m[g];
+    }
+    double r = total > 0 ? misses / total : 0;
+    double var = 0;
+    for (int g = 0; g < GROUPS; g++)
+      var += (m[g] - r * n[g]) * (m[g] - r * n[g]);
+    var *= (double)GROUPS / (GROUPS - 1);
+    c->ratio[k] = (float)r;
+    c->error[k] = total > 0 ? (float)(square_root(var) / total) : 1.0f;
+  }
+}
+
+static u32 lines_in_groups(void) { return num_lines; }
+
+static void global_curve(struct curve *c) {
+  make_curve(global_hist, global_refs, lines_in_groups(), c);
+}
+
+void efsan_ws_mrc_phase_open(void) {
+  if (!enabled)
+    return;
+  efsan_mutex_lock(&lock);
+  efsan_internal_memset(phase_hist, 0, sizeof(phase_hist));
+  phase_refs = 0;
+  efsan_mutex_unlock(&lock);
+}
+
+void efsan_ws_mrc_phase_count(u32 index, bool ends) {
+  if (!enabled || index > MAX_PHASES)
+    return;
+  if (!phase_curves)
+    phase_curves = efsan_mmap_noreserve((MAX_PHASES + 1) * sizeof(struct curve));
+  efsan_mutex_lock(&lock);
+  // The observed lines touched in the phase: those whose last access is in
+  // it are a lower bound; the curve's own count is its accesses.
+  make_curve(phase_hist, phase_refs, num_lines, &phase_curves[index]);
+  if (ends) {
+    efsan_internal_memset(phase_hist, 0, sizeof(phase_hist));
+    phase_refs = 0;
+  }
+  efsan_mutex_unlock(&lock);
+}
+
+//===-- Structures ------------------------------------------------------===//
+
+static const struct efsan_ws_top *attributed;
+static double (*object_hist)[GROUPS][BUCKETS]; // EFSAN_WS_MAX_TOP of them
+static u64 *object_refs;
+static u32 *object_lines;
+
+void efsan_ws_mrc_attribute(const struct efsan_ws_top *top) {
+  attributed = 0;
+  if (!enabled || !top || !efsan_ws_objects_enabled())
+    return;
+  if (!object_hist) {
+    object_hist = efsan_mmap(EFSAN_WS_MAX_TOP * sizeof(*object_hist));
+    object_refs = efsan_mmap(EFSAN_WS_MAX_TOP * sizeof(u64));
+    object_lines = efsan_mmap(EFSAN_WS_MAX_TOP * sizeof(u32));
+  }
+  efsan_internal_memset(object_hist, 0, EFSAN_WS_MAX_TOP * sizeof(*object_hist));
+  efsan_internal_memset(object_refs, 0, EFSAN_WS_MAX_TOP * sizeof(u64));
+  efsan_internal_memset(object_lines, 0, EFSAN_WS_MAX_TOP * sizeof(u32));
+  struct efsan_ws_objects *tally = efsan_ws_objects_begin();
+  efsan_mutex_lock(&lock);
+  for (u32 i = 0; i < num_lines; i++) {
+    const struct line *l = &lines[i];
+    uptr app = efsan_app_of_shadow((const u8 *)(uptr)l->shadow);
+    int j = efsan_ws_objects_top_index(top, efsan_ws_objects_id_of(tally, app));
+    if (j < 0)
+      continue;
+    u32 g = group_of(l->shadow);
+    object_lines[j]++;
+    for (int b = 0; b < BUCKETS; b++) {
+      object_hist[j][g][b] += l->hist[b];
+      object_refs[j] += l->hist[b];
+    }
+  }
+  efsan_mutex_unlock(&lock);
+  efsan_ws_objects_end(tally);
+  attributed = top;
+}
+
+//===-- Printing -------------------------------------------------------------===//
+
+static const char *size_text(int k) {
+  static const char *const names[SIZES] = {
+      "16K", "32K", "64K", "128K", "256K", "512K", "1M",   "2M",   "4M",  "8M",
+      "16M", "32M", "64M", "128M", "256M", "512M", "1G", "2G", "4G"};
+  return names[k];
+}
+
+static const char *size_text_long(int k) {
+  static const char *const names[SIZES] = {
+      "16 KiB", "32 KiB", "64 KiB", "128 KiB", "256 KiB", "512 KiB", "1 MiB",
+      "2 MiB",  "4 MiB",  "8 MiB",  "16 MiB",  "32 MiB",  "64 MiB",  "128 MiB",
+      "256 MiB", "512 MiB", "1 GiB", "2 GiB", "4 GiB"};
+  return names[k];
+}
+
+static u64 size_bytes(int k) { return 64ULL << (FIRST_LOG + k); }
+
+// "0.123" (three decimals, rounded).
+static void fixed3(char *buffer, uptr length, double x) {
+  if (x < 0)
+    x = 0;
+  u64 milli = (u64)(x * 1000 + 0.5);
+  efsan_snprintf(buffer, length, "%llu.%03llu", milli / 1000, milli % 1000);
+}
+
+// JSON: up to six decimals.
+static void fixed6(char *buffer, uptr length, double x) {
+  if (x < 0)
+    x = 0;
+  u64 micro = (u64)(x * 1000000 + 0.5);
+  efsan_snprintf(buffer, length, "%llu.%06llu", micro / 1000000,
+                 micro % 1000000);
+}
+
+// 1/2^s exactly as a decimal (2^-s = 5^s / 10^s; s <= 27 so that 5^s fits
+// in 64 bits, and the rate never goes lower than 2^-27 with mrc_max_lines
+// >= 256 lines in a 47-bit address space).
+static void fraction_text(char *buffer, uptr length, u32 s) {
+  if (s == 0) {
+    efsan_snprintf(buffer, length, "1");
+    return;
+  }
+  if (s > 27)
+    s = 27;
+  u64 five = 1;
+  for (u32 i = 0; i < s; i++)
+    five *= 5;
+  char digits[32];
+  int n = efsan_snprintf(digits, sizeof(digits), "%llu", five);
+  uptr used = efsan_snprintf(buffer, length, "0.");
+  for (int i = n; i < (int)s && used + 1 < length; i++)
+    buffer[used++] = '0';
+  efsan_snprintf(buffer + used, length - used, "%s", digits);
+}
+
+// The first size whose miss ratio is below 10%, or -1.
+static int stops_missing_at(const struct curve *c) {
+  for (int k = 0; k < SIZES; k++)
+    if (c->ratio[k] < 0.1f)
+      return k;
+  return -1;
+}
+
+static void print_row(const char *indent, const char *label, const float *v) {
+  char line[SIZES * 8 + 64], value[16];
+  uptr used = efsan_snprintf(line, sizeof(line), "%s%-6s", indent, label);
+  for (int k = 0; k < SIZES; k++) {
+    fixed3(value, sizeof(value), v[k]);
+    used += efsan_snprintf(line + used, sizeof(line) - used, " %-5s", value);
+  }
+  efsan_report_line("%s\n", line);
+}
+
+static void print_curve_text(const struct curve *c, const char *indent) {
+  char line[SIZES * 8 + 64];
+  uptr used = efsan_snprintf(line, sizeof(line), "%s%-6s", indent, "cache");
+  for (int k = 0; k < SIZES; k++)
+    used += efsan_snprintf(line + used, sizeof(line) - used, " %-5s",
+                           size_text(k));
+  efsan_report_line("%s\n", line);
+  // This machine's data caches, under the largest size they hold.
+  const struct efsan_cache *caches;
+  u32 n = efsan_caches(&caches);
+  char marks[SIZES][8];
+  bool any = false;
+  efsan_internal_memset(marks, 0, sizeof(marks));
+  for (u32 i = 0; i < n; i++) {
+    if (!efsan_internal_strcmp(caches[i].type, "Instruction"))
+      continue;
+    for (int k = SIZES - 1; k >= 0; k--)
+      if (size_bytes(k) <= caches[i].size_bytes) {
+        efsan_snprintf(marks[k], sizeof(marks[k]), "L%d%s", caches[i].level,
+                       caches[i].level == 1 ? "d" : "");
+        any = true;
+        break;
+      }
+  }
+  if (any) {
+    used = efsan_snprintf(line, sizeof(line), "%s%-6s", indent, "");
+    for (int k = 0; k < SIZES; k++)
+      used += efsan_snprintf(line + used, sizeof(line) - used, " %-5s",
+                             marks[k]);
+    efsan_report_line("%s\n", line);
+  }
+  print_row(indent, "miss", c->ratio);
+  print_row(indent, "+-", c->error);
+}
+
+void efsan_ws_mrc_print_text(void) {
+  if (!enabled)
+    return;
+  struct curve c;
+  efsan_mutex_lock(&lock);
+  global_curve(&c);
+  efsan_mutex_unlock(&lock);
+  efsan_report_line("  miss ratio of a fully associative LRU cache of 64-byte "
+                    "lines, by size (every access to 1/%llu of the lines: %u "
+                    "lines, %llu accesses; +- is the standard error; the "
+                    "machine's caches are marked under the largest size they "
+                    "hold):\n",
+                    1ULL << c.shift, c.lines, c.refs);
+  print_curve_text(&c, "    ");
+}
+
+static void print_curve_json(const struct curve *c) {
+  char value[32];
+  efsan_printf("\"miss_ratio_curve\": {\"cache_bytes\": [");
+  for (int k = 0; k < SIZES; k++)
+    efsan_printf("%s%llu", k ? ", " : "", size_bytes(k));
+  efsan_printf("], \"miss_ratio\": [");
+  for (int k = 0; k < SIZES; k++) {
+    fixed6(value, sizeof(value), c->ratio[k]);
+    efsan_printf("%s%s", k ? ", " : "", value);
+  }
+  efsan_printf("], \"std_error\": [");
+  for (int k = 0; k < SIZES; k++) {
+    fixed6(value, sizeof(value), c->error[k]);
+    efsan_printf("%s%s", k ? ", " : "", value);
+  }
+  int stop = stops_missing_at(c);
+  fraction_text(value, sizeof(value), c->shift);
+  efsan_printf("], \"sampled_fraction\": %s, \"sampled_lines\": %u, "
+               "\"sampled_accesses\": %llu, \"below_10_percent_bytes\": ",
+               value, c->lines, c->refs);
+  if (stop < 0)
+    efsan_printf("null}");
+  else
+    efsan_printf("%llu}", size_bytes(stop));
+}
+
+void efsan_ws_mrc_print_json(void) {
+  if (!enabled) {
+    efsan_printf("\"miss_ratio_curve\": null");
+    return;
+  }
+  struct curve c;
+  efsan_mutex_lock(&lock);
+  global_curve(&c);
+  efsan_mutex_unlock(&lock);
+  print_curve_json(&c);
+}
+
+void efsan_ws_mrc_print_phase_text(u32 index) {
+  if (!enabled || !phase_curves || index > MAX_PHASES)
+    return;
+  const struct curve *c = &phase_curves[index];
+  efsan_report_line("    miss ratio by cache size (%llu accesses to the "
+                    "observed lines):\n", c->refs);
+  print_curve_text(c, "      ");
+}
+
+void efsan_ws_mrc_print_phase_json(u32 index) {
+  if (!enabled || !phase_curves || index > MAX_PHASES)
+    return;
+  print_curve_json(&phase_curves[index]);
+  efsan_printf(", ");
+}
+
+static void object_curve(u32 i, struct curve *c) {
+  make_curve(object_hist[i], object_refs[i], object_lines[i], c);
+}
+
+void efsan_ws_mrc_print_object_text(const struct efsan_ws_top *top, u32 i,
+                                    const char *indent) {
+  if (!enabled || top != attributed || i >= EFSAN_WS_MAX_TOP)
+    return;
+  struct curve c;
+  object_curve(i, &c);
+  if (!c.refs) {
+    efsan_report_line("%smiss ratio: no observed line (1/%llu of the lines "
+                      "are)\n", indent, 1ULL << c.shift);
+    return;
+  }
+  char first[16], last[16];
+  fixed3(first, sizeof(first), c.ratio[0]);
+  fixed3(last, sizeof(last), c.ratio[SIZES - 1]);
+  int stop = stops_missing_at(&c);
+  if (stop >= 0)
+    efsan_report_line("%smiss ratio %s at %s; would stop missing (below 10%%) "
+                      "at %s (%u observed lines, %llu accesses)\n",
+                      indent, first, size_text_long(0), size_text_long(stop),
+                      c.lines, c.refs);
+  else
+    efsan_report_line("%smiss ratio %s at %s, %s at %s: misses at every size "
+                      "(%u observed lines, %llu accesses)\n",
+                      indent, first, size_text_long(0), last,
+                      size_text_long(SIZES - 1), c.lines, c.refs);
+}
+
+void efsan_ws_mrc_print_object_json(const struct efsan_ws_top *top, u32 i) {
+  if (!enabled || top != attributed || i >= EFSAN_WS_MAX_TOP)
+    return;
+  struct curve c;
+  object_curve(i, &c);
+  if (c.refs)
+    print_curve_json(&c);
+  else
+    efsan_printf("\"miss_ratio_curve\": null");
+  efsan_printf(", ");
+}
+
+// The cold block of the pass's inline checks calls this for an observed
+// line (one or two shadow bytes), and its loop range marks for a range with
+// a line lacking bit 0. preserve_all: the caller's registers, vector ones
+// included, stay live across the call, so the hot path around a cold block
+// keeps them in registers.
+EFSAN_INTERFACE __attribute__((preserve_all)) void
+__efsan_ws_mark_lines(uptr first_shadow, uptr last_shadow) {
+  efsan_ws_mark_shadow((u8 *)first_shadow, (u8 *)last_shadow);
+}
