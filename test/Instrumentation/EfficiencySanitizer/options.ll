@@ -70,11 +70,11 @@ define i64 @g(ptr %p) {
 
 ; NOCOALESCE-LABEL: define i64 @g(
 ; NOCOALESCE-NEXT:    ptrtoint ptr %p to i64
-; NOCOALESCE-NOT:     call
+; NOCOALESCE-NOT:     call {{void|ptr|i8|i16|i32|i64}}
 ; NOCOALESCE:         %a = load i64, ptr %p, align 8
 ; NOCOALESCE-NEXT:    %q = getelementptr inbounds i8, ptr %p, i64 8
 ; NOCOALESCE-NEXT:    ptrtoint ptr %q to i64
-; NOCOALESCE-NOT:     call
+; NOCOALESCE-NOT:     call {{void|ptr|i8|i16|i32|i64}}
 ; NOCOALESCE:         %b = load i64, ptr %q, align 8
 ; NOCOALESCE-NEXT:    %c = load i64, ptr %p, align 8
 

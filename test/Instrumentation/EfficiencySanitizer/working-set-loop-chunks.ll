@@ -68,10 +68,9 @@ exit:
 ; CHECK-NEXT:    add i64 %[[LOINT]], %[[LASTBYTE]]
 ; CHECK:       efsan.range.block{{[0-9]+}}:
 ; CHECK:         load i64, ptr %{{[0-9]+}}, align 1, !nosanitize
-; CHECK:       efsan.range.markall{{[0-9]+}}:
-; CHECK-NEXT:    inttoptr
-; CHECK-NEXT:    load i8
-; CHECK-NEXT:    or i8 %{{[0-9]+}}, -127
+; CHECK:       efsan.range.mark{{[0-9]+}}:
+; CHECK-NEXT:    sub i64
+; CHECK-NEXT:    call preserve_allcc void @__efsan_ws_mark_lines(
 ; CHECK:       efsan.range.done{{[0-9]+}}:
 ; CHECK-NEXT:    br label %loop.efsan.body
 ; No check in the body: the store is marked by the chunk.
