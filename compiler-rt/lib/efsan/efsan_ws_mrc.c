@@ -161,6 +161,13 @@ static void lower_rate(void) {
       }
     }
     num_lines = kept;
+    // The lines touched in the period that are still observed (each is
+    // listed once, so the list stays within max_lines).
+    u32 still = 0;
+    for (u32 i = 0; i < num_touched; i++)
+      if (touched[i] * EFSAN_MRC_HASH <= threshold)
+        touched[still++] = touched[i];
+    num_touched = still;
     for (int g = 0; g < GROUPS; g++)
       for (int b = 0; b < BUCKETS; b++) {
         global_hist[g][b] *= 0.5;
@@ -178,9 +185,26 @@ static int bucket_of(u64 distance) {
   return log - FIRST_LOG + 1 < SIZES ? log - FIRST_LOG + 1 : SIZES;
 }
 
+// The line of the last recorded access (index + 1), if still observed: a
+// run of accesses to one line (a loop over its elements, each checked) is
+// at distance 0, a hit at every size, and needs neither the lookup nor the
+// tree.
+static u32 last_line;
+
 void efsan_ws_mrc_access(u8 *shadow) {
   u64 key = (u64)(uptr)shadow;
   efsan_mutex_lock(&lock);
+  if (last_line && lines[last_line - 1].shadow == key &&
+      lines[last_line - 1].period == period) {
+    lines[last_line - 1].hist[0]++;
+    u32 g = group_of(key);
+    global_hist[g][0] += 1;
+    phase_hist[g][0] += 1;
+    global_refs++;
+    phase_refs++;
+    efsan_mutex_unlock(&lock);
+    return;
+  }
   // The rate may have gone down since the caller's test.
   if (!enabled || key * EFSAN_MRC_HASH > threshold_of(shift)) {
     efsan_mutex_unlock(&lock);
@@ -225,8 +249,11 @@ void efsan_ws_mrc_access(u8 *shadow) {
       __atomic_fetch_or(shadow, 0x80, __ATOMIC_RELAXED);
     __atomic_store_n(efsan_dirty_byte_of(shadow), 1, __ATOMIC_RELEASE);
   }
-  if (num_lines > max_lines)
+  last_line = who;
+  if (num_lines > max_lines) {
     lower_rate();
+    last_line = 0;
+  }
   efsan_mutex_unlock(&lock);
 }
 
@@ -264,6 +291,7 @@ void efsan_ws_mrc_fork_child(void) {
   efsan_internal_memset(global_hist, 0, sizeof(global_hist));
   efsan_internal_memset(phase_hist, 0, sizeof(phase_hist));
   num_lines = num_touched = num_restored = 0;
+  last_line = 0;
   now = 0;
   global_refs = phase_refs = 0;
 }
@@ -359,7 +387,15 @@ static void make_curve(double (*hist)[BUCKETS], u64 refs, u32 num,
       var += (m[g] - r * n[g]) * (m[g] - r * n[g]);
     var *= (double)GROUPS / (GROUPS - 1);
     c->ratio[k] = (float)r;
-    c->error[k] = total > 0 ? (float)(square_root(var) / total) : 1.0f;
+    // Unknown (-1) where the estimate rests on too little: accesses in
+    // fewer than 4 of the groups, or fewer than 16 observed lines' worth of
+    // distance in a cache of this size (distances are counted in steps of
+    // 2^shift lines).
+    int groups = 0;
+    for (int g = 0; g < GROUPS; g++)
+      groups += n[g] > 0;
+    bool known = groups >= 4 && (1ULL << (FIRST_LOG + k)) >> shift >= 16;
+    c->error[k] = known ? (float)(square_root(var) / total) : -1.0f;
   }
 }
 
@@ -502,7 +538,10 @@ static void print_row(const char *indent, const char *label, const float *v) {
   char line[SIZES * 8 + 64], value[16];
   uptr used = efsan_snprintf(line, sizeof(line), "%s%-6s", indent, label);
   for (int k = 0; k < SIZES; k++) {
-    fixed3(value, sizeof(value), v[k]);
+    if (v[k] < 0)
+      efsan_snprintf(value, sizeof(value), "?");
+    else
+      fixed3(value, sizeof(value), v[k]);
     used += efsan_snprintf(line + used, sizeof(line) - used, " %-5s", value);
   }
   efsan_report_line("%s\n", line);
@@ -552,9 +591,9 @@ void efsan_ws_mrc_print_text(void) {
   efsan_mutex_unlock(&lock);
   efsan_report_line("  miss ratio of a fully associative LRU cache of 64-byte "
                     "lines, by size (every access to 1/%llu of the lines: %u "
-                    "lines, %llu accesses; +- is the standard error; the "
-                    "machine's caches are marked under the largest size they "
-                    "hold):\n",
+                    "lines, %llu accesses; +- is the standard error, ? where "
+                    "too few observed lines fit; the machine's caches are "
+                    "marked under the largest size they hold):\n",
                     1ULL << c.shift, c.lines, c.refs);
   print_curve_text(&c, "    ");
 }
@@ -571,7 +610,10 @@ static void print_curve_json(const struct curve *c) {
   }
   efsan_printf("], \"std_error\": [");
   for (int k = 0; k < SIZES; k++) {
-    fixed6(value, sizeof(value), c->error[k]);
+    if (c->error[k] < 0)
+      efsan_snprintf(value, sizeof(value), "null");
+    else
+      fixed6(value, sizeof(value), c->error[k]);
     efsan_printf("%s%s", k ? ", " : "", value);
   }
   int stop = stops_missing_at(c);
@@ -607,8 +649,10 @@ void efsan_ws_mrc_print_phase_text(u32 index) {
 }
 
 void efsan_ws_mrc_print_phase_json(u32 index) {
-  if (!enabled || !phase_curves || index > MAX_PHASES)
+  if (!enabled || !phase_curves || index > MAX_PHASES) {
+    efsan_printf("\"miss_ratio_curve\": null, ");
     return;
+  }
   print_curve_json(&phase_curves[index]);
   efsan_printf(", ");
 }
@@ -645,7 +689,11 @@ void efsan_ws_mrc_print_object_text(const struct efsan_ws_top *top, u32 i,
 }
 
 void efsan_ws_mrc_print_object_json(const struct efsan_ws_top *top, u32 i) {
-  if (!enabled || top != attributed || i >= EFSAN_WS_MAX_TOP)
+  if (!enabled || !attributed) {
+    efsan_printf("\"miss_ratio_curve\": null, ");
+    return;
+  }
+  if (top != attributed || i >= EFSAN_WS_MAX_TOP)
     return;
   struct curve c;
   object_curve(i, &c);
