@@ -815,7 +815,6 @@ static void print_text(u64 total, const u64 *by_kind, u32 num_samples) {
                         fit);
   }
   efsan_caches_print_text();
-  efsan_ws_mrc_print_text();
   if (total_top && efsan_ws_objects_enabled()) {
     efsan_report_line("  data structures, most lines first (%llu in all):\n",
                       total_top->total_objects);
@@ -898,6 +897,7 @@ static void print_text(u64 total, const u64 *by_kind, u32 num_samples) {
       }
     }
   }
+  efsan_ws_mrc_print_text();
   efsan_format_lines(size, sizeof(size), total);
   efsan_printf("SUMMARY: EfficiencySanitizer: working set of %llu cache lines "
                "(%s) in process %d\n", total, size, pid);
@@ -1086,6 +1086,7 @@ void efsan_ws_report(bool at_exit) {
     print_json(total, by_kind, num_samples);
   else
     print_text(total, by_kind, num_samples);
+  efsan_ws_mrc_report_done();
   efsan_mutex_unlock(&sampler_lock);
 }
 

@@ -79,6 +79,9 @@ static u32 num_touched, num_restored;
 static double global_hist[GROUPS][BUCKETS], phase_hist[GROUPS][BUCKETS];
 static u64 global_refs, phase_refs;
 static struct curve *phase_curves; // MAX_PHASES + 1 (the open phase)
+static const char **phase_names;   // the same
+static u32 phases_known;           // curves 0..phases_known - 1 kept
+static bool open_phase_known;      // curve MAX_PHASES: the open phase's
 
 static u64 threshold_of(u32 s) { return s >= 64 ? 0 : ~0ULL >> s; }
 
@@ -292,6 +295,8 @@ void efsan_ws_mrc_fork_child(void) {
   efsan_internal_memset(phase_hist, 0, sizeof(phase_hist));
   num_lines = num_touched = num_restored = 0;
   last_line = 0;
+  phases_known = 0;
+  open_phase_known = false;
   now = 0;
   global_refs = phase_refs = 0;
 }
@@ -414,11 +419,18 @@ void efsan_ws_mrc_phase_open(void) {
   efsan_mutex_unlock(&lock);
 }
 
-void efsan_ws_mrc_phase_count(u32 index, bool ends) {
+void efsan_ws_mrc_phase_count(u32 index, bool ends, const char *name) {
   if (!enabled || index > MAX_PHASES)
     return;
-  if (!phase_curves)
+  if (!phase_curves) {
     phase_curves = efsan_mmap_noreserve((MAX_PHASES + 1) * sizeof(struct curve));
+    phase_names = efsan_mmap_noreserve((MAX_PHASES + 1) * sizeof(char *));
+  }
+  phase_names[index] = name;
+  if (index == MAX_PHASES)
+    open_phase_known = true;
+  else if (index + 1 > phases_known)
+    phases_known = index + 1;
   efsan_mutex_lock(&lock);
   // The observed lines touched in the phase: those whose last access is in
   // it are a lower bound; the curve's own count is its accesses.
@@ -582,22 +594,6 @@ static void print_curve_text(const struct curve *c, const char *indent) {
   print_row(indent, "+-", c->error);
 }
 
-void efsan_ws_mrc_print_text(void) {
-  if (!enabled)
-    return;
-  struct curve c;
-  efsan_mutex_lock(&lock);
-  global_curve(&c);
-  efsan_mutex_unlock(&lock);
-  efsan_report_line("  miss ratio of a fully associative LRU cache of 64-byte "
-                    "lines, by size (every access to 1/%llu of the lines: %u "
-                    "lines, %llu accesses; +- is the standard error, ? where "
-                    "too few observed lines fit; the machine's caches are "
-                    "marked under the largest size they hold):\n",
-                    1ULL << c.shift, c.lines, c.refs);
-  print_curve_text(&c, "    ");
-}
-
 static void print_curve_json(const struct curve *c) {
   char value[32];
   efsan_printf("\"miss_ratio_curve\": {\"cache_bytes\": [");
@@ -639,15 +635,6 @@ void efsan_ws_mrc_print_json(void) {
   print_curve_json(&c);
 }
 
-void efsan_ws_mrc_print_phase_text(u32 index) {
-  if (!enabled || !phase_curves || index > MAX_PHASES)
-    return;
-  const struct curve *c = &phase_curves[index];
-  efsan_report_line("    miss ratio by cache size (%llu accesses to the "
-                    "observed lines):\n", c->refs);
-  print_curve_text(c, "      ");
-}
-
 void efsan_ws_mrc_print_phase_json(u32 index) {
   if (!enabled || !phase_curves || index > MAX_PHASES) {
     efsan_printf("\"miss_ratio_curve\": null, ");
@@ -659,33 +646,6 @@ void efsan_ws_mrc_print_phase_json(u32 index) {
 
 static void object_curve(u32 i, struct curve *c) {
   make_curve(object_hist[i], object_refs[i], object_lines[i], c);
-}
-
-void efsan_ws_mrc_print_object_text(const struct efsan_ws_top *top, u32 i,
-                                    const char *indent) {
-  if (!enabled || top != attributed || i >= EFSAN_WS_MAX_TOP)
-    return;
-  struct curve c;
-  object_curve(i, &c);
-  if (!c.refs) {
-    efsan_report_line("%smiss ratio: no observed line (1/%llu of the lines "
-                      "are)\n", indent, 1ULL << c.shift);
-    return;
-  }
-  char first[16], last[16];
-  fixed3(first, sizeof(first), c.ratio[0]);
-  fixed3(last, sizeof(last), c.ratio[SIZES - 1]);
-  int stop = stops_missing_at(&c);
-  if (stop >= 0)
-    efsan_report_line("%smiss ratio %s at %s; would stop missing (below 10%%) "
-                      "at %s (%u observed lines, %llu accesses)\n",
-                      indent, first, size_text_long(0), size_text_long(stop),
-                      c.lines, c.refs);
-  else
-    efsan_report_line("%smiss ratio %s at %s, %s at %s: misses at every size "
-                      "(%u observed lines, %llu accesses)\n",
-                      indent, first, size_text_long(0), last,
-                      size_text_long(SIZES - 1), c.lines, c.refs);
 }
 
 void efsan_ws_mrc_print_object_json(const struct efsan_ws_top *top, u32 i) {
@@ -712,4 +672,63 @@ void efsan_ws_mrc_print_object_json(const struct efsan_ws_top *top, u32 i) {
 EFSAN_INTERFACE __attribute__((preserve_all)) void
 __efsan_ws_mark_lines(uptr first_shadow, uptr last_shadow) {
   efsan_ws_mark_shadow((u8 *)first_shadow, (u8 *)last_shadow);
+}
+
+void efsan_ws_mrc_report_done(void) { open_phase_known = false; }
+
+// Under a listed structure: the size from which its miss ratio is below
+// 10%, or that it misses at every size.
+void efsan_ws_mrc_print_object_text(const struct efsan_ws_top *top, u32 i,
+                                    const char *indent) {
+  if (!enabled || top != attributed || i >= EFSAN_WS_MAX_TOP)
+    return;
+  struct curve c;
+  object_curve(i, &c);
+  if (!c.refs) {
+    efsan_report_line("%smiss ratio: no observed line\n", indent);
+    return;
+  }
+  char first[16], last[16];
+  fixed3(first, sizeof(first), c.ratio[0]);
+  fixed3(last, sizeof(last), c.ratio[SIZES - 1]);
+  int stop = stops_missing_at(&c);
+  if (stop >= 0)
+    efsan_report_line("%smiss ratio %s at %s; would stop missing (below 10%%) "
+                      "at %s (%u observed lines, %llu accesses)\n",
+                      indent, first, size_text_long(0), size_text_long(stop),
+                      c.lines, c.refs);
+  else
+    efsan_report_line("%smiss ratio %s at %s, %s at %s: misses at every size "
+                      "(%u observed lines, %llu accesses)\n",
+                      indent, first, size_text_long(0), last,
+                      size_text_long(SIZES - 1), c.lines, c.refs);
+}
+
+void efsan_ws_mrc_print_text(void) {
+  if (!enabled)
+    return;
+  struct curve c;
+  efsan_mutex_lock(&lock);
+  global_curve(&c);
+  efsan_mutex_unlock(&lock);
+  efsan_report_line("  miss ratio of a fully associative LRU cache of 64-byte "
+                    "lines, by size (every access to 1/%llu of the lines: %u "
+                    "lines, %llu accesses; +- is the standard error, ? where "
+                    "too few observed lines fit; the machine's caches are "
+                    "marked under the largest size they hold):\n",
+                    1ULL << c.shift, c.lines, c.refs);
+  print_curve_text(&c, "    ");
+  // Each phase's curve, a row under the program's.
+  for (u32 i = 0; phase_curves && i <= MAX_PHASES; i++) {
+    if (i == phases_known)
+      i = MAX_PHASES;
+    if (i == MAX_PHASES && !open_phase_known)
+      break;
+    char label[48];
+    efsan_snprintf(label, sizeof(label), "phase \"%s\"%s", phase_names[i],
+                   i == MAX_PHASES ? " (so far)" : "");
+    efsan_report_line("    %s, %llu accesses:\n", label,
+                      phase_curves[i].refs);
+    print_row("    ", "miss", phase_curves[i].ratio);
+  }
 }

@@ -41,17 +41,22 @@ void efsan_ws_mrc_report_end(void);
 // Phases (sampler lock held): a phase opens; the phase `index` ends (or, with
 // `open`, a report is made while it runs) and its curve is kept.
 void efsan_ws_mrc_phase_open(void);
-void efsan_ws_mrc_phase_count(u32 index, bool ends);
-void efsan_ws_mrc_print_phase_text(u32 index);
+void efsan_ws_mrc_phase_count(u32 index, bool ends, const char *name);
 void efsan_ws_mrc_print_phase_json(u32 index); // `"miss_ratio_curve": {..}, `
 // The report (sampler lock held): attributes the observed lines to the
 // listed structures of `top`, then prints.
 void efsan_ws_mrc_attribute(const struct efsan_ws_top *top);
+// The text: the program's curve and each phase's.
 void efsan_ws_mrc_print_text(void);
 void efsan_ws_mrc_print_json(void); // `"miss_ratio_curve": {...}`
-// Under each listed structure of the attributed top (nothing for others).
+// Under each listed structure of the attributed top, one line (nothing
+// under the structures of a phase's top).
 void efsan_ws_mrc_print_object_text(const struct efsan_ws_top *top, u32 i,
                                     const char *indent);
+// In each listed structure's JSON entry of the attributed top (nothing for
+// the structures of a phase's top).
 void efsan_ws_mrc_print_object_json(const struct efsan_ws_top *top, u32 i);
+// The end of a report (the open phase's curve is dropped).
+void efsan_ws_mrc_report_done(void);
 
 #endif // EFSAN_WS_MRC_H

@@ -99,7 +99,7 @@ static void count_phase(struct phase *p) {
                             (uptr)phase_bitmap + ((bits_hi + 8) & ~(uptr)7),
                             count_bitmap_words, &c, 0);
   p->lines = c.lines;
-  efsan_ws_mrc_phase_count(phase_index(p), p != &open_so_far);
+  efsan_ws_mrc_phase_count(phase_index(p), p != &open_so_far, p->name);
   if (c.tally) {
     efsan_ws_timeline_count_phase_reused(c.tally);
     if (!p->top)
@@ -215,7 +215,6 @@ static void print_phase_text(const struct phase *p) {
                     p->start_ns / 1000000000, p->start_ns / 1000000 % 1000,
                     p->end_ns / 1000000000, p->end_ns / 1000000 % 1000,
                     p->lines, size, fit);
-  efsan_ws_mrc_print_phase_text(phase_index(p));
   if (p->top)
     efsan_ws_objects_print_text(p->top, "    ");
 }

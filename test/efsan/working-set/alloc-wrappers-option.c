@@ -26,6 +26,7 @@
 // ALL-NEXT: through wrapper db_malloc
 // ALL-NEXT: called from main
 // ALL-NEXT: reused {{(about )?[0-9]+}} lines ({{[0-9]+}}%), streamed {{[0-9]+}} lines
+// ALL-NEXT: miss ratio
 // ALL-NEXT: heap    {{10[01]}} lines ({{.*}})  new_index {{.*}}alloc-wrappers-option.c
 // ALL-NEXT: through wrapper mem_malloc
 // ALL-NEXT: through wrapper malloc_with_alarm
@@ -39,6 +40,7 @@
 // PART-NEXT: called from new_table
 // PART-NEXT: called from main
 // PART-NEXT: reused {{(about )?[0-9]+}} lines ({{[0-9]+}}%), streamed {{[0-9]+}} lines
+// PART-NEXT: miss ratio
 // PART-NEXT: heap    {{10[01]}} lines ({{.*}})  db_malloc {{.*}}alloc-wrappers-option.c
 // PART-NEXT: through wrapper mem_malloc
 // PART-NEXT: through wrapper malloc_with_alarm

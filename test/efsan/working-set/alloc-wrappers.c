@@ -26,6 +26,7 @@
 // CHECK-NEXT: called from work {{.*}}alloc-wrappers.c
 // CHECK-NEXT: called from step {{.*}}alloc-wrappers.c
 // CHECK-NEXT: reused {{(about )?[0-9]+}} lines ({{[0-9]+}}%), streamed {{[0-9]+}} lines
+// CHECK-NEXT: miss ratio
 // CHECK-NEXT: heap    {{10[01]}} lines ({{.*}})  decode {{.*}}alloc-wrappers.c
 // CHECK-NEXT: through wrapper xmalloc {{.*}}alloc-wrappers.c:[[#XMALLOC]]
 // CHECK-NEXT: called from main

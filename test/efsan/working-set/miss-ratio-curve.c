@@ -36,13 +36,16 @@
 // each structure the size from which its miss ratio is below 10%.
 // RUN: env ESAN_OPTIONS=mrc_sample_shift=4:mrc_max_lines=131072:log_path=%t.d/text %run %t hot 1024 4000000
 // RUN: cat %t.d/text.* | FileCheck %s
-// CHECK: caches of this machine
-// CHECK-NEXT: miss ratio of a fully associative LRU cache of 64-byte lines, by size (every access to 1/16 of the lines: {{[0-9]+}} lines, {{[0-9]+}} accesses; +- is the standard error, ? where too few observed lines fit; the machine's caches are marked under the largest size they hold):
+// CHECK: data structures, most lines first
+// CHECK-NEXT: global {{.*}} stream
+// CHECK-NEXT: reused
+// CHECK-NEXT: miss ratio 1.000 at 16 KiB, 0.5{{[0-9]+}} at 4 GiB: misses at every size ({{[0-9]+}} observed lines, {{[0-9]+}} accesses)
+// CHECK-NEXT: global {{.*}} table
+// CHECK-NEXT: reused
+// CHECK-NEXT: miss ratio 0.{{[89][0-9]+}} at 16 KiB; would stop missing (below 10%) at {{256|512}} KiB ({{[0-9]+}} observed lines, {{[0-9]+}} accesses)
+// CHECK: miss ratio of a fully associative LRU cache of 64-byte lines, by size (every access to 1/16 of the lines: {{[0-9]+}} lines, {{[0-9]+}} accesses; +- is the standard error, ? where too few observed lines fit; the machine's caches are marked under the largest size they hold):
 // CHECK-NEXT: {{^==[0-9]+== cache 16K 32K 64K 128K 256K 512K 1M 2M 4M 8M 16M 32M 64M 128M 256M 512M 1G 2G 4G *$}}
 // CHECK-NEXT: {{L1d|L2|L3}}
 // CHECK-NEXT: {{^==[0-9]+== miss( [01]\.[0-9][0-9][0-9]){19} *$}}
 // CHECK-NEXT: {{^==[0-9]+== \+-( ([01]\.[0-9][0-9][0-9]|\?)){19} *$}}
-// CHECK: stream
-// CHECK: miss ratio 1.000 at 16 KiB, 0.5{{[0-9]+}} at 4 GiB: misses at every size ({{[0-9]+}} observed lines, {{[0-9]+}} accesses)
-// CHECK: table
-// CHECK: miss ratio {{0\.[89][0-9][0-9]}} at 16 KiB; would stop missing (below 10%) at {{256|512}} KiB ({{[0-9]+}} observed lines, {{[0-9]+}} accesses)
+// CHECK-NEXT: SUMMARY

@@ -12,6 +12,7 @@
 // CHECK-NEXT: called from make {{.*}}objects-alike.c
 // CHECK-NEXT: called from build {{.*}}objects-alike.c
 // CHECK-NEXT: reused {{(about )?[0-9]+}} lines ({{[0-9]+}}%), streamed {{[0-9]+}} lines
+// CHECK-NEXT: miss ratio
 // CHECK-NEXT: heap    {{5[01]}} lines ({{.*}})  other
 // CHECK-NOT: alloc_buf
 // CHECK: SUMMARY

@@ -13,6 +13,7 @@
 // CHECK-NEXT: through wrapper x264_malloc {{.*}}omit-frame-pointer.c
 // CHECK-NEXT: called from main
 // CHECK-NEXT: reused {{(about )?[0-9]+}} lines ({{[0-9]+}}%), streamed {{[0-9]+}} lines
+// CHECK-NEXT: miss ratio
 // CHECK-NEXT: heap    {{4[01]}} lines ({{.*}})  lookahead_new {{.*}}omit-frame-pointer.c
 // CHECK-NEXT: through wrapper x264_malloc {{.*}}omit-frame-pointer.c
 // CHECK-NEXT: called from main

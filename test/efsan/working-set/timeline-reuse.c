@@ -21,6 +21,7 @@
 // CHECK-NEXT: called from main
 // CHECK-NEXT: reused [[#STREAM_REUSED:]] lines ({{[0-2]}}%)
 // CHECK-SAME: , streamed [[#20000-STREAM_REUSED]] lines
+// CHECK-NEXT: miss ratio
 // CHECK-NEXT: heap    500 lines ({{.*}})  make_table
 // CHECK-NEXT: called from main
 // CHECK-NEXT: reused 500 lines (100%), streamed 0 lines
