@@ -351,6 +351,9 @@ def render_diff(before, after, paths):
         raise InputError("%s is a %s report and %s a %s report: --diff compares two reports of one tool"
                          % (_where(paths[0]), before["tool"], _where(paths[1]), after["tool"]))
     body = diff_working_set(before, after) if before["tool"] == "working-set" else diff_cache_frag(before, after)
+    if before["tool"] == "working-set":
+        from .miss_ratio_page import render_diff as miss_ratio_diff
+        body += miss_ratio_diff(before, after)
     title = "efsan diff: %s" % os.path.basename(after["executable"])
     subtitle = ("before: %s (%s, pid %d) · after: %s (%s, pid %d)"
                 % (esc(_where(paths[0])), esc(before["executable"]), before["pid"],

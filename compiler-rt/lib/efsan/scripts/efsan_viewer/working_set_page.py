@@ -491,7 +491,7 @@ WS_KNOWN = {"tool", "schema_version", "pid", "executable", "cache_line_size", "t
             "fits_level", "peak_snapshot_lines", "sample_clock", "sampler_cpu_ms",
             "snapshot_budget", "exact_snapshots", "reused_lines", "reused_fits_level",
             "reused_sampled_fraction", "timeline", "reused_lines_low", "reused_lines_high", "run_ms",
-            "sampler_behind", "sampler_behind_samples", "sampler_behind_ms"}
+            "sampler_behind", "sampler_behind_samples", "sampler_behind_ms", "miss_ratio_curve"}
 
 
 def estimated_note(report, levels):
@@ -697,6 +697,10 @@ def render_working_set(report, idx):
             out.append('<p class="objects-rest">and %s more data structure%s: %s (%s)</p>'
                        % (esc(fmt_int(rest["objects"])), "" if rest["objects"] == 1 else "s",
                           esc(fmt_lines(rest.get("lines", 0))), esc(fmt_bytes(rest.get("lines", 0) * lb))))
+
+    # Miss-ratio curves.
+    from . import miss_ratio_page
+    out.append(miss_ratio_page.render(report))
 
     out.append('<p class="settings muted">sample period %s · snapshot step %s · history %s snapshots per level · '
                'cache line %d bytes</p>' % (esc(fmt_ms(report["sample_period_ms"])),
