@@ -17,9 +17,9 @@
 // access to them comes back; lines that are not observed pay nothing more
 // on the fast path (docs/InstrumentationABI.md). For the working set's own
 // counts, the lines observed and touched in a sample period get bit 0 just
-// before the sampler's scan and lose it just after (efsan_ws_mrc_before_scan
-// and _after_scan): the scan counts them like every other line. An access
-// in that window (the scan's duration) is not recorded.
+// before the sampler's scan visits their shadow page and lose it just after
+// (efsan_ws_mrc_page_begin and _end): the scan counts them like every other
+// line. An access in that window (one page's scan) is not recorded.
 //
 // Distances: each observed line keeps the time (a count of recorded
 // accesses) of its last access; a Fenwick tree over the times counts the
@@ -301,15 +301,49 @@ void efsan_ws_mrc_fork_child(void) {
   global_refs = phase_refs = 0;
 }
 
+// The observed lines touched in the period, in address order, for the
+// scan's pages (sampler-owned while a scan runs).
+static void sort_addresses(u64 *a, u32 n) {
+  // Heap sort: no allocation, no recursion, n log n for any input.
+  for (u32 start = n / 2; start-- > 0;) {
+    for (u32 root = start;;) {
+      u32 child = 2 * root + 1;
+      if (child >= n)
+        break;
+      if (child + 1 < n && a[child + 1] > a[child])
+        child++;
+      if (a[root] >= a[child])
+        break;
+      u64 t = a[root];
+      a[root] = a[child];
+      a[child] = t;
+      root = child;
+    }
+  }
+  for (u32 end = n; end-- > 1;) {
+    u64 t = a[0];
+    a[0] = a[end];
+    a[end] = t;
+    for (u32 root = 0;;) {
+      u32 child = 2 * root + 1;
+      if (child >= end)
+        break;
+      if (child + 1 < end && a[child + 1] > a[child])
+        child++;
+      if (a[root] >= a[child])
+        break;
+      t = a[root];
+      a[root] = a[child];
+      a[child] = t;
+      root = child;
+    }
+  }
+}
+
 void efsan_ws_mrc_before_scan(void) {
   if (!enabled)
     return;
   efsan_mutex_lock(&lock);
-  for (u32 i = 0; i < num_touched; i++) {
-    u8 *s = (u8 *)(uptr)touched[i];
-    __atomic_fetch_or(s, EFSAN_WS_ACCESS_BITS, __ATOMIC_RELAXED);
-    __atomic_store_n(efsan_dirty_byte_of(s), 1, __ATOMIC_RELEASE);
-  }
   u64 *swap = restored;
   restored = touched;
   touched = swap;
@@ -317,17 +351,53 @@ void efsan_ws_mrc_before_scan(void) {
   num_touched = 0;
   period++;
   efsan_mutex_unlock(&lock);
+  // Only the sampler reads `restored` from here to after_scan.
+  sort_addresses(restored, num_restored);
+}
+
+// The lines of the page being scanned whose bit 0 was set for it.
+static u32 page_first, page_end;
+
+void efsan_ws_mrc_page_begin(const u64 *words, uptr count) {
+  page_first = page_end = 0;
+  if (!num_restored)
+    return;
+  u64 lo = (u64)(uptr)words, hi = lo + count * 8;
+  u32 left = 0, right = num_restored; // the first entry >= lo
+  while (left < right) {
+    u32 mid = left + (right - left) / 2;
+    if (restored[mid] < lo)
+      left = mid + 1;
+    else
+      right = mid;
+  }
+  u32 i = left;
+  for (; i < num_restored && restored[i] < hi; i++)
+    __atomic_fetch_or((u8 *)(uptr)restored[i], EFSAN_WS_ACCESS_BITS,
+                      __ATOMIC_RELAXED);
+  page_first = left;
+  page_end = i;
+}
+
+void efsan_ws_mrc_page_end(void) {
+  u64 threshold = __atomic_load_n(&__efsan_mrc_threshold, __ATOMIC_RELAXED);
+  for (u32 i = page_first; i < page_end; i++)
+    if (restored[i] * EFSAN_MRC_HASH <= threshold)
+      __atomic_fetch_and((u8 *)(uptr)restored[i], (u8)~1, __ATOMIC_RELAXED);
+  page_first = page_end = 0;
 }
 
 void efsan_ws_mrc_after_scan(void) {
   if (!enabled)
     return;
   efsan_mutex_lock(&lock);
-  u64 threshold = threshold_of(shift);
-  for (u32 i = 0; i < num_restored; i++)
-    if (restored[i] * EFSAN_MRC_HASH <= threshold)
-      __atomic_fetch_and((u8 *)(uptr)restored[i], (u8)~1, __ATOMIC_RELAXED);
   num_restored = 0;
+  // Lines first touched in the new period while the scan ran: their page's
+  // changed byte may have been taken by this scan; the next one must visit
+  // them.
+  for (u32 i = 0; i < num_touched; i++)
+    __atomic_store_n(efsan_dirty_byte_of((u8 *)(uptr)touched[i]), 1,
+                     __ATOMIC_RELEASE);
   efsan_mutex_unlock(&lock);
 }
 

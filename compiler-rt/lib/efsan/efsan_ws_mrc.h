@@ -29,10 +29,13 @@ void efsan_ws_mrc_access(u8 *shadow);
 
 void efsan_ws_mrc_init(void);
 void efsan_ws_mrc_fork_child(void);
-// Around each sample's scan (sampler lock held): before, bit 0 is set in the
-// observed lines touched in the period, so that the scan counts them like
-// any other line; after, it is cleared again.
+// Around each sample's scan (sampler lock held): before, the observed lines
+// touched in the period are taken (in address order); around the visit of
+// each shadow page, bit 0 is set in those of the page, so that the scan
+// counts them like any other line, and cleared again.
 void efsan_ws_mrc_before_scan(void);
+void efsan_ws_mrc_page_begin(const u64 *words, uptr count);
+void efsan_ws_mrc_page_end(void);
 void efsan_ws_mrc_after_scan(void);
 // Around the report's count of the shadow (sampler lock held): bit 0 is set
 // in the observed lines touched since the last sample, then cleared again.

@@ -8,6 +8,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "efsan_ws_scan.h"
+#include "efsan_ws_mrc.h"
 
 #define ACCESS_BITS_ALL 0x8181818181818181ULL
 
@@ -138,12 +139,14 @@ u8 efsan_ws_sample_page(u64 *words, uptr count, u8 pending, void *arg) {
   struct sample_scan *scan = arg;
   scan->touched = false;
   scan->stuck = false;
+  efsan_ws_mrc_page_begin(words, count);
   if (scan->estimating)
     sample_words_estimating(scan, words, count);
   else if (scan->top_due == 0)
     sample_words_level0(scan, words, count);
   else
     sample_words_due(scan, words, count);
+  efsan_ws_mrc_page_end();
   pending &= (u8)~(scan->due_mask | 1);
   if (scan->touched)
     pending |= 0x7e;
