@@ -2,7 +2,9 @@
 //
 // For each shadow word of a page that changed: count the lines touched in
 // the period, move bit 0 into bits 1..6, count and clear the bits of the
-// levels due, and hand the timeline and the open phase what they need. See
+// levels due, and hand the timeline and the open phase what they need (the
+// lines the miss-ratio curves observe get their bit 0 for the page's visit
+// only: efsan_ws_mrc.c). See
 // efsan_working_set.c for the bits, the races with the program and the
 // estimated snapshots.
 //
