@@ -47,7 +47,9 @@
 #define GROUPS 8
 #define MAX_PHASES 4096
 
-__attribute__((aligned(64))) u64 __efsan_mrc_threshold;
+// Exported (the pass's code in a shared library reads it); a whole line of
+// its own, read by every cold block and written only when the share halves.
+EFSAN_INTERFACE __attribute__((aligned(64))) u64 __efsan_mrc_threshold[8];
 
 struct line {
   u64 shadow;
@@ -143,7 +145,7 @@ static void lower_rate(void) {
   while (num_lines > max_lines * 3 / 4 && shift < 27) {
     shift++;
     u64 threshold = threshold_of(shift);
-    __atomic_store_n(&__efsan_mrc_threshold, threshold, __ATOMIC_RELAXED);
+    __atomic_store_n(&__efsan_mrc_threshold[0], threshold, __ATOMIC_RELAXED);
     u32 kept = 0;
     for (u32 i = 0; i < num_lines; i++) {
       struct line *l = &lines[i];
@@ -278,7 +280,7 @@ void efsan_ws_mrc_init(void) {
   restored = efsan_mmap_noreserve(capacity * sizeof(u64));
   period = 1;
   enabled = true;
-  __atomic_store_n(&__efsan_mrc_threshold, threshold_of(shift),
+  __atomic_store_n(&__efsan_mrc_threshold[0], threshold_of(shift),
                    __ATOMIC_RELEASE);
 }
 
@@ -380,7 +382,7 @@ void efsan_ws_mrc_page_begin(const u64 *words, uptr count) {
 }
 
 void efsan_ws_mrc_page_end(void) {
-  u64 threshold = __atomic_load_n(&__efsan_mrc_threshold, __ATOMIC_RELAXED);
+  u64 threshold = __atomic_load_n(&__efsan_mrc_threshold[0], __ATOMIC_RELAXED);
   for (u32 i = page_first; i < page_end; i++)
     if (restored[i] * EFSAN_MRC_HASH <= threshold)
       __atomic_fetch_and((u8 *)(uptr)restored[i], (u8)~1, __ATOMIC_RELAXED);

@@ -16,11 +16,11 @@
 // Instrumented code reads it in the cold block of its inline check
 // (docs/InstrumentationABI.md, "Miss-ratio curves").
 #define EFSAN_MRC_HASH 0x9e3779b97f4a7c15ULL
-extern u64 __efsan_mrc_threshold;
+extern u64 __efsan_mrc_threshold[8]; // [0]; the line is its own
 
 static inline bool efsan_ws_mrc_observed(const u8 *shadow) {
   return (u64)(uptr)shadow * EFSAN_MRC_HASH <=
-         __atomic_load_n(&__efsan_mrc_threshold, __ATOMIC_RELAXED);
+         __atomic_load_n(&__efsan_mrc_threshold[0], __ATOMIC_RELAXED);
 }
 // An access to an observed line (its shadow byte lacks bit 0): records it
 // for the curves, sets bit 7 and, the first time in a sample period, the

@@ -13,10 +13,17 @@
 // The library calls the callout through the GOT, never a PLT entry.
 // RUN: llvm-readelf -r %t.dir/libmix.so | FileCheck %s --check-prefix=GOT
 // RUN: llvm-readelf -r %t.dir/libmix.so | not grep 'JUMP_SLOT.*__efsan_cache_frag_access'
-// The working set's callouts follow the C convention; checked all the same.
+// The working set's callouts follow the C convention; checked all the same,
+// and the miss-ratio curves' preserve_all __efsan_ws_mark_lines, called
+// through the GOT too (a lazily bound first call clobbered the loop's sums:
+// "mix: DIFFERENT").
 // RUN: %clang -O2 -g -fsanitize=efficiency-working-set -fPIC -shared -Wl,-z,lazy -DLIBRARY %s -o %t.dir/libmix.so
 // RUN: %clang -O2 -g -fsanitize=efficiency-working-set %s -L%t.dir -lmix -Wl,-rpath,%t.dir -o %t.ws
 // RUN: env -u LD_BIND_NOW %run %t.ws 2>&1 | FileCheck %s
+// RUN: env -u LD_BIND_NOW ESAN_OPTIONS=mrc_sample_shift=0 %run %t.ws 2>&1 | FileCheck %s
+// RUN: llvm-readelf -r %t.dir/libmix.so | FileCheck %s --check-prefix=WSGOT
+// RUN: llvm-readelf -r %t.dir/libmix.so | not grep 'JUMP_SLOT.*__efsan_ws_mark_lines'
+// WSGOT: R_X86_64_GLOB_DAT {{.*}} __efsan_ws_mark_lines
 // GOT: R_X86_64_GLOB_DAT {{.*}} __efsan_cache_frag_access
 // CHECK-DAG: mix: same
 // CHECK-DAG: ==EfficiencySanitizer:

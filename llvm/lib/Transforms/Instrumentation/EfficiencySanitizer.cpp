@@ -905,7 +905,10 @@ Value *efsan::emitObservedTest(const ModuleContext &MC, IRBuilder<> &IRB,
 
 // __efsan_ws_mark_lines(first, last): the runtime marks the shadow bytes
 // [first, last] (recording the accesses to observed lines); preserve_all,
-// so that no register of the hot path is saved around the cold block.
+// so that no register of the hot path is saved around the cold block, and
+// nonlazybind: from a shared library a lazily bound PLT call would run
+// glibc's resolver, which follows the C convention and clobbers r10 (as for
+// the cache-frag callout, EfficiencySanitizerCountdown.cpp).
 void efsan::emitMarkLinesCall(const ModuleContext &MC, IRBuilder<> &IRB,
                               Value *First, Value *Last) {
   FunctionCallee Mark = MC.M.getOrInsertFunction(
@@ -914,6 +917,7 @@ void efsan::emitMarkLinesCall(const ModuleContext &MC, IRBuilder<> &IRB,
   if (auto *F = dyn_cast<Function>(Mark.getCallee())) {
     F->setCallingConv(CallingConv::PreserveAll);
     F->addFnAttr(Attribute::NoUnwind);
+    F->addFnAttr(Attribute::NonLazyBind);
   }
   CallInst *Call = IRB.CreateCall(Mark, {First, Last});
   Call->setCallingConv(CallingConv::PreserveAll);
