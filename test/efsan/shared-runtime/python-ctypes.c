@@ -1,8 +1,8 @@
 // A C library built with efsan, loaded by Python with ctypes: the
 // interpreter is not instrumented, so the runtime comes from the shared
 // libclang_rt.efsan-x86_64.so with LD_PRELOAD (without it, dlopen fails:
-// undefined symbol: __efsan_init, or the miss-ratio curves' threshold, which
-// the loader binds first). The library starts its tool when it is
+// undefined symbol: __efsan_init, or one of the miss-ratio curves' threshold
+// and callout, which the loader binds first). The library starts its tool when it is
 // loaded, and the report at the interpreter's exit names the library's data
 // and lines. What the library computes does not change.
 // RUN: rm -rf %t && mkdir %t
@@ -11,7 +11,7 @@
 // RUN: %stock_clang -O2 -g -shared -fPIC -pthread %s -o %t/libplain.so
 // RUN: %python %S/Inputs/ctypes_host.py %t/libplain.so sum_table 1000 | FileCheck %s --check-prefix=SUM
 // RUN: not %python %S/Inputs/ctypes_host.py %t/libws.so sum_table 1000 2>&1 | FileCheck %s --check-prefix=NO-RUNTIME
-// NO-RUNTIME: undefined symbol: __efsan_{{init|mrc_threshold}}
+// NO-RUNTIME: undefined symbol: __efsan_{{init|mrc_threshold|ws_mark_lines}}
 //
 // Working set: the block the library allocates, by its line.
 // RUN: env LD_PRELOAD=%efsan_rtdir/libclang_rt.efsan-x86_64.so %python %S/Inputs/ctypes_host.py %t/libws.so sum_table 1000 > %t/ws.out 2> %t/ws.err

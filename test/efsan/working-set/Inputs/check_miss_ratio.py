@@ -3,7 +3,7 @@ exact LRU curves the test program computed (Inputs/miss_ratio.c, "expect").
 
 usage: check_miss_ratio.py LOG_PREFIX EXPECTED_JSON [--program TOL]
            [--objects NAME,NAME TOL] [--phases TOL] [--from BYTES]
-           [--exact] [--shift S] [--max-shift S]
+           [--exact] [--shift S] [--max-shift S] [--se K]
 
 Every curve in the report is checked for shape: cache_bytes are the powers of
 two from 16 KiB to 4 GiB, miss_ratio and std_error have one entry per size,
@@ -12,7 +12,10 @@ cache keeps). Then, at every size from --from (default 64 KiB) up, the
 program's curve is within --program of the expected one, each named global's
 (--objects) within its tolerance, each phase's (--phases, in order) within
 its. --exact: every line observed (sampled_fraction 1). --shift S: observed at
-1/2^S exactly; --max-shift S: at 1/2^S or more.
+1/2^S exactly; --max-shift S: at 1/2^S or more. --se K: at each size the
+tolerance is at least K times the curve's own std_error there (a size whose
+error the report does not give, null, is not compared): the curve is within
+what it says of itself.
 """
 import glob
 import json
@@ -42,14 +45,22 @@ def check_shape(curve, where):
         fail("%s: counts" % where)
 
 
+SE_FACTOR = None
+
+
 def compare(curve, expected, tolerance, start, where):
     sizes = curve["cache_bytes"]
     worst = 0
-    for size, got, want in zip(sizes, curve["miss_ratio"], expected):
+    for size, got, want, se in zip(sizes, curve["miss_ratio"], expected, curve["std_error"]):
         if size < start:
             continue
+        allowed = tolerance
+        if SE_FACTOR is not None:
+            if se is None:
+                continue
+            allowed = max(tolerance, SE_FACTOR * se)
         worst = max(worst, abs(got - want))
-        if abs(got - want) > tolerance:
+        if abs(got - want) > allowed:
             fail("%s at %d bytes: %.4f, exact %.4f (tolerance %.2f)\n  got   %s\n  exact %s" % (
                 where, size, got, want, tolerance,
                 " ".join("%.3f" % x for x in curve["miss_ratio"]),
@@ -81,6 +92,9 @@ def main():
             shift = int(args.pop(0))
         elif flag == "--max-shift":
             max_shift = int(args.pop(0))
+        elif flag == "--se":
+            global SE_FACTOR
+            SE_FACTOR = float(args.pop(0))
         else:
             fail("unknown argument %s" % flag)
     paths = [p for p in glob.glob(prefix + ".*") if p[len(prefix) + 1:].isdigit()]

@@ -3,8 +3,9 @@
 // computed by the uninstrumented build of this file (argument "expect").
 //   miss_ratio cyclic N ACCESSES: lines (i * P) % N of `buffer`, a cyclic sweep
 //   miss_ratio random N ACCESSES: uniformly random lines of `buffer`
-//   miss_ratio hot N ACCESSES: a random line of `table` (N lines), then the next
-//       line of `stream` (each line once, in a scattered order)
+//   miss_ratio hot N ACCESSES: a random line of `table` (N lines), then the
+//       next line of 48 MiB of `stream` (each line once per pass, in a
+//       scattered order)
 //   miss_ratio phases N ACCESSES: phase "sweep", the cyclic sweep over N lines of
 //       `buffer`, then phase "scatter", random lines of `table` (4N lines)
 // Each access is a load at an address the pass cannot see as affine (a
@@ -22,6 +23,10 @@ static void mark_phase(const char *name) {
 
 #define BUFFER_LINES (1 << 17) // 8 MiB
 #define STREAM_LINES (1 << 20) // 64 MiB
+// The stream's lines read, 48 MiB: its reuse distance (48 MiB and the table)
+// is far from a power of two, where a sampled distance could fall on either
+// side of the exact one.
+#define STREAM_USED (3 << 18)
 #define SIZES 19               // 16 KiB .. 4 GiB
 char buffer[BUFFER_LINES * 64] __attribute__((aligned(64)));
 char table[BUFFER_LINES * 64] __attribute__((aligned(64)));
@@ -70,7 +75,7 @@ static inline int next_access(struct pattern *p, long i, uint64_t *line) {
     *line = next_random(&p->state) % (uint64_t)p->n;
     return TABLE;
   }
-  *line = (uint64_t)(p->step++) * 7919 % STREAM_LINES;
+  *line = (uint64_t)(p->step++) * 7919 % STREAM_USED;
   return STREAM;
 }
 
