@@ -529,10 +529,19 @@ void efsan_ws_mrc_attribute(const struct efsan_ws_top *top) {
     object_hist = efsan_mmap(EFSAN_WS_MAX_TOP * sizeof(*object_hist));
     object_refs = efsan_mmap(EFSAN_WS_MAX_TOP * sizeof(u64));
     object_lines = efsan_mmap(EFSAN_WS_MAX_TOP * sizeof(u32));
+  } else {
+    // Only the listed structures' entries were written (a short process's
+    // report would otherwise fault in all 128 KiB).
+    efsan_internal_memset(object_hist, 0, top->count * sizeof(*object_hist));
+    efsan_internal_memset(object_refs, 0, top->count * sizeof(u64));
+    efsan_internal_memset(object_lines, 0, top->count * sizeof(u32));
   }
-  efsan_internal_memset(object_hist, 0, EFSAN_WS_MAX_TOP * sizeof(*object_hist));
-  efsan_internal_memset(object_refs, 0, EFSAN_WS_MAX_TOP * sizeof(u64));
-  efsan_internal_memset(object_lines, 0, EFSAN_WS_MAX_TOP * sizeof(u32));
+  attributed = top;
+  // No observed line: every structure's curve is empty, and the objects'
+  // second pass (their table, the mappings) is not needed.
+  if (!__atomic_load_n(&num_lines, __ATOMIC_RELAXED))
+    return;
+  attributed = 0;
   struct efsan_ws_objects *tally = efsan_ws_objects_begin();
   efsan_mutex_lock(&lock);
   for (u32 i = 0; i < num_lines; i++) {
