@@ -100,14 +100,16 @@ static void UnlockInheritedStackDepot() {
 // addresses: a program allocates at the same few stacks over and over, and
 // the depot's lookup of one (its 32-bit hash, then a bucket of a table of
 // megabytes, a cache miss) cost an allocation of a C++ program more than
-// the unwind did. Two stacks of one hash would share an id: with a 64-bit
+// the unwind did. 64 of them, a kilobyte of static TLS: glibc takes a
+// thread's static TLS out of its stack, and a program that asks for small
+// stacks must still get its threads (512 of them helped cppcheck no more). Two stacks of one hash would share an id: with a 64-bit
 // hash, for a million distinct stacks, about one chance in 30 million.
 namespace {
 struct RecentStack {
   u64 hash;
   u32 id;
 };
-const uptr kRecentStacksLog = 9;
+const uptr kRecentStacksLog = 6;
 } // namespace
 static __thread RecentStack recent_stacks[1 << kRecentStacksLog];
 
