@@ -249,8 +249,6 @@ const char *__efsan::KeepString(const char *s) {
   return s ? KeepString(s, internal_strlen(s)) : nullptr;
 }
 
-static const char *Intern(const char *s) { return KeepString(s); }
-
 // A frame without a function name (a library without symbols): its module
 // and the offset in it, "libevent-2.1.so.7+0x215a4", as the other sanitizers
 // print it.
@@ -261,7 +259,7 @@ static const char *ModuleAndOffset(uptr pc) {
   char buffer[kMaxPathLength + 32];
   internal_snprintf(buffer, sizeof(buffer), "%s+0x%zx",
                     StripModuleName(module.path), pc - module.base);
-  return Intern(buffer);
+  return KeepString(buffer);
 }
 
 // Inlined frames kept of one code address.
@@ -381,7 +379,7 @@ static bool NamesWrapper(const char *function, AllocationWrapper &wrapper) {
   if (!wrapper.demangled)
     wrapper.demangled =
         wrapper.name[0] == '_' && wrapper.name[1] == 'Z'
-            ? Intern(Symbolizer::GetOrInit()->Demangle(wrapper.name))
+            ? KeepString(Symbolizer::GetOrInit()->Demangle(wrapper.name))
             : wrapper.name;
   if (!internal_strcmp(function, wrapper.name) ||
       !internal_strcmp(function, wrapper.demangled))
@@ -606,7 +604,7 @@ static bool LookupElfSymbol(uptr addr, unsigned type, const char **name,
     if (addr < lo || addr - lo >= length)
       return false;
     // C++ names as the symbolizer would print them (ns::counters).
-    *name = Intern(raw[0] == '_' && raw[1] == 'Z'
+    *name = KeepString(raw[0] == '_' && raw[1] == 'Z'
                        ? Symbolizer::GetOrInit()->Demangle(raw)
                        : raw);
     *start = lo;
@@ -679,7 +677,7 @@ static const char *FunctionSymbol(uptr pc, bool *runtime) {
       return false;
     *runtime = runtime_local || RuntimeSymbol(raw) ||
                !internal_strncmp(raw, "efsan_", 6);
-    name = Intern(raw[0] == '_' && raw[1] == 'Z'
+    name = KeepString(raw[0] == '_' && raw[1] == 'Z'
                       ? Symbolizer::GetOrInit()->Demangle(raw)
                       : raw);
     return true;
@@ -746,7 +744,7 @@ static const char *StdThreadFunction(uptr run, const char *callable) {
       char buffer[1024];
       internal_snprintf(buffer, sizeof(buffer), "%s %s:%d", info.function,
                         info.file, info.line);
-      found = Intern(buffer);
+      found = KeepString(buffer);
     }
   }
   // Not inlined (-O0): the callable's own operator(), found by name in the
@@ -771,11 +769,11 @@ static const char *StdThreadFunction(uptr run, const char *callable) {
                           frames[n - 1].file, frames[n - 1].line);
       else
         internal_snprintf(buffer, sizeof(buffer), "%s", name);
-      found = Intern(buffer);
+      found = KeepString(buffer);
       return true;
     });
   last_run = run;
-  last_name = found ? found : Intern(callable);
+  last_name = found ? found : KeepString(callable);
   return last_name;
 }
 
@@ -796,7 +794,7 @@ extern "C" bool efsan_symbolize_global(uptr addr, const char **name,
   FirstLookupLimit limit;
   if (!SymbolizeDataAt(addr, &info) || !info.name)
     return false;
-  *name = Intern(info.name);
+  *name = KeepString(info.name);
   *start = info.start;
   *size = info.size;
   return true;

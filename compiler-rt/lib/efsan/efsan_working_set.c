@@ -650,26 +650,24 @@ static void format_duration(char *buffer, uptr length, u64 ms) {
 static u64 kept_snapshots(const struct level_series *series) {
   return series->taken < history ? series->taken : history;
 }
-static u32 kept_snapshot(const struct level_series *series, u64 i) {
-  u64 first = series->taken - kept_snapshots(series);
-  return series->lines[(first + i) % history];
+// Where the i-th kept snapshot (oldest first) sits in the level's rings.
+static u64 kept_slot(const struct level_series *series, u64 i) {
+  return (series->taken - kept_snapshots(series) + i) % history;
 }
-
+static u32 kept_snapshot(const struct level_series *series, u64 i) {
+  return series->lines[kept_slot(series, i)];
+}
 static u8 kept_shift(const struct level_series *series, u64 i) {
-  u64 first = series->taken - kept_snapshots(series);
-  return series->shift[(first + i) % history];
+  return series->shift[kept_slot(series, i)];
 }
 static u32 kept_std_error(const struct level_series *series, u64 i) {
-  u64 first = series->taken - kept_snapshots(series);
-  return series->std_error[(first + i) % history];
+  return series->std_error[kept_slot(series, i)];
 }
 static u64 kept_start_ns(const struct level_series *series, u64 i) {
-  u64 first = series->taken - kept_snapshots(series);
-  return series->start_ns[(first + i) % history];
+  return series->start_ns[kept_slot(series, i)];
 }
 static u64 kept_end_ns(const struct level_series *series, u64 i) {
-  u64 first = series->taken - kept_snapshots(series);
-  return series->end_ns[(first + i) % history];
+  return series->end_ns[kept_slot(series, i)];
 }
 
 // "1.234-1.456 s (3 samples)": a span where the sampler fell behind.
