@@ -1101,6 +1101,8 @@ static void ws_thread_start(u32 thread, uptr handle, uptr stack_lo,
   efsan_ws_objects_thread_start(thread, stack_lo, stack_hi, start_routine);
 }
 
+static void ws_thread_exit(void) { efsan_ws_mrc_thread_exit(); }
+
 static void ws_fork_child(void) {
   efsan_shadow_forget_all();
   if (efsan_ws_objects_enabled())
@@ -1134,6 +1136,7 @@ const struct efsan_tool_hooks efsan_working_set_tool = {
     .ranges = EFSAN_RANGES_ALL,
     .init = ws_init,
     .thread_start = ws_thread_start,
+    .thread_exit = ws_thread_exit,
     .fork_child = ws_fork_child,
     .wants_alloc_stacks = efsan_ws_objects_enabled,
     .heap_alloc = ws_heap_alloc,

@@ -22,10 +22,13 @@ static inline bool efsan_ws_mrc_observed(const u8 *shadow) {
   return (u64)(uptr)shadow * EFSAN_MRC_HASH <=
          __atomic_load_n(&__efsan_mrc_threshold[0], __ATOMIC_RELAXED);
 }
-// An access to an observed line (its shadow byte lacks bit 0): records it
-// for the curves, sets bit 7 and, the first time in a sample period, the
-// changed-page byte. Bit 0 stays clear, so the next access comes here too.
+// An access to an observed line (its shadow byte lacks bit 0): logged by
+// the calling thread; when recorded, its line gets bit 7 and, the first
+// time in a sample period, the changed-page byte. Bit 0 stays clear, so the
+// next access comes here too.
 void efsan_ws_mrc_access(u8 *shadow);
+// The calling thread ends: its log is recorded and given up.
+void efsan_ws_mrc_thread_exit(void);
 
 void efsan_ws_mrc_init(void);
 void efsan_ws_mrc_fork_child(void);
