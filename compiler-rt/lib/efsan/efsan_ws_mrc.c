@@ -214,16 +214,21 @@ static int bucket_of(u64 distance) {
 // tree.
 static u32 last_line;
 
+// n accesses to the line of the last recorded access, at distance 0.
+static void record_hits(u64 key, u32 n) {
+  lines[last_line - 1].hist[0] += n;
+  u32 g = group_of(key);
+  global_hist[g][0] += n;
+  phase_hist[g][0] += n;
+  global_refs += n;
+  phase_refs += n;
+}
+
 static void record(u64 key) {
   u8 *shadow = (u8 *)(uptr)key;
   if (last_line && lines[last_line - 1].shadow == key &&
       lines[last_line - 1].period == period) {
-    lines[last_line - 1].hist[0]++;
-    u32 g = group_of(key);
-    global_hist[g][0] += 1;
-    phase_hist[g][0] += 1;
-    global_refs++;
-    phase_refs++;
+    record_hits(key, 1);
     return;
   }
   // The rate may have gone down since the access was logged.
@@ -285,10 +290,17 @@ static void record(u64 key) {
 #define LOG_ENTRIES 512 // 8 KiB a thread; full every ~500,000 accesses
                         // at the default rate
 
+// The line's shadow byte in the low 48 bits; in the high 16, how many
+// accesses to it followed this one with no other logged between (each a
+// hit at distance 0, as far as this thread goes): a loop over a line's
+// elements takes one entry and one time stamp.
 struct log_entry {
   u64 shadow;
   u64 ticks;
 };
+#define REPEAT_SHIFT 48
+#define REPEAT_ONE (1ULL << REPEAT_SHIFT)
+#define SHADOW_BITS (REPEAT_ONE - 1)
 
 struct access_log {
   u64 head;            // written by the owner (release)
@@ -338,7 +350,14 @@ static void drain_locked(void) {
       }
       if (!best)
         break;
-      record(best->entries[best->drained_to++ % LOG_ENTRIES].shadow);
+      u64 word = __atomic_load_n(
+          &best->entries[best->drained_to++ % LOG_ENTRIES].shadow,
+          __ATOMIC_RELAXED);
+      u64 key = word & SHADOW_BITS;
+      record(key);
+      u32 repeats = (u32)(word >> REPEAT_SHIFT);
+      if (repeats && last_line && lines[last_line - 1].shadow == key)
+        record_hits(key, repeats);
     }
     for (u32 i = 0; i < n; i++)
       __atomic_store_n(&active[i]->tail, active[i]->drained_to,
@@ -368,6 +387,22 @@ static struct access_log *attach_log(void) {
   return l;
 }
 
+// A repeat of the thread's last entry, still in its log, is counted in it.
+// The drain may be reading that entry at this moment: the count is then
+// lost, a few hits of one line among the thousands between two drains.
+static inline bool log_repeat(struct access_log *l, u64 h, u64 tail,
+                              u8 *shadow) {
+  if (h == tail)
+    return false;
+  u64 *word = &l->entries[(h - 1) % LOG_ENTRIES].shadow;
+  u64 old = __atomic_load_n(word, __ATOMIC_RELAXED);
+  if ((old & SHADOW_BITS) != (u64)(uptr)shadow ||
+      (old >> REPEAT_SHIFT) == 0xffff)
+    return false;
+  __atomic_store_n(word, old + REPEAT_ONE, __ATOMIC_RELAXED);
+  return true;
+}
+
 static inline void log_append(struct access_log *l, u64 h, u8 *shadow) {
   struct log_entry *e = &l->entries[h % LOG_ENTRIES];
   e->shadow = (u64)(uptr)shadow;
@@ -380,8 +415,10 @@ void efsan_ws_mrc_access(u8 *shadow) {
   if (EFSAN_UNLIKELY(!l))
     l = attach_log();
   u64 h = l->head;
-  if (EFSAN_UNLIKELY(h - __atomic_load_n(&l->tail, __ATOMIC_ACQUIRE) >=
-                     LOG_ENTRIES))
+  u64 tail = __atomic_load_n(&l->tail, __ATOMIC_ACQUIRE);
+  if (log_repeat(l, h, tail, shadow))
+    return;
+  if (EFSAN_UNLIKELY(h - tail >= LOG_ENTRIES))
     drain();
   log_append(l, h, shadow);
 }
@@ -934,7 +971,10 @@ __efsan_ws_mark_lines(uptr first_shadow, uptr last_shadow) {
   if (first_shadow == last_shadow && l && !(*(volatile u8 *)shadow & 1) &&
       efsan_ws_mrc_observed(shadow)) {
     u64 h = l->head;
-    if (h - __atomic_load_n(&l->tail, __ATOMIC_ACQUIRE) < LOG_ENTRIES) {
+    u64 tail = __atomic_load_n(&l->tail, __ATOMIC_ACQUIRE);
+    if (log_repeat(l, h, tail, shadow))
+      return;
+    if (h - tail < LOG_ENTRIES) {
       log_append(l, h, shadow);
       return;
     }
