@@ -11,6 +11,7 @@
 #                  [--build-dir DIR] [--work-dir DIR] [--no-build] [--no-doc]
 #   utils/bench.sh --calibration [--runs 5] [--efsan-runs 3] [--pairs a,b]
 #                  [--realtime] [--sweep] [--build-dir DIR] [--no-build] [--no-doc]
+#   utils/bench.sh --curve-accuracy [--programs xz,zstd] [--build-dir DIR] [--no-build] [--no-doc]
 #
 # --calibration measures, for pairs of programs (utils/bench/calibration:
 # the sharing, and the same program with the fix the report suggests), the
@@ -18,6 +19,11 @@
 # the calibration table of docs/performance.md (utils/bench/calibrate.py).
 # With --sweep, instead, one such pair with 0 to 400 steps of private work
 # between updates, beside the model's inputs (its own section of the doc).
+#
+# --curve-accuracy runs the working set's builds of xz and zstd on short
+# inputs with the default miss-ratio curves and with every line observed,
+# and compares the two curves (utils/bench/curve_accuracy.py; its section of
+# docs/performance.md).
 #
 # Unless --no-build is given, the efsan build in --build-dir (default build/)
 # is first brought up to date with utils/bootstrap.sh, as demo.sh/check.sh do.
@@ -27,6 +33,7 @@ root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 build_dir=$root/build
 no_build=0
 calibration=0
+curve_accuracy=0
 args=("$@")
 for ((i = 0; i < ${#args[@]}; i++)); do
   case ${args[i]} in
@@ -34,6 +41,7 @@ for ((i = 0; i < ${#args[@]}; i++)); do
     --build-dir=*) build_dir=${args[i]#--build-dir=} ;;
     --no-build) no_build=1 ;;
     --calibration) calibration=1 ;;
+    --curve-accuracy) curve_accuracy=1 ;;
     -h|--help) exec python3 "$root/utils/bench/bench.py" --help ;;
   esac
 done
@@ -63,5 +71,12 @@ if [ $calibration = 1 ]; then
     exit 1
   fi
   exec python3 "$root/utils/bench/calibrate.py" --build-dir "$build_dir" "$@"
+fi
+if [ $curve_accuracy = 1 ]; then
+  if [ ${#extra[@]} -gt 0 ]; then
+    echo "bench: the curve accuracy needs the efsan build" >&2
+    exit 1
+  fi
+  exec python3 "$root/utils/bench/curve_accuracy.py" --build-dir "$build_dir" "$@"
 fi
 exec python3 "$root/utils/bench/bench.py" --build-dir "$build_dir" "${extra[@]}" "$@"

@@ -659,7 +659,10 @@ static void make_curve(double (*hist)[BUCKETS], u64 refs, u32 num,
     for (int g = 0; g < GROUPS; g++)
       groups += n[g] > 0;
     bool known = groups >= 4 && (1ULL << (FIRST_LOG + k)) >> shift >= 16;
-    c->error[k] = known ? (float)(square_root(var) / total) : -1.0f;
+    // Every line observed (shift 0): nothing is estimated.
+    c->error[k] = !known     ? -1.0f
+                  : shift == 0 ? 0.0f
+                             : (float)(square_root(var) / total);
   }
 }
 

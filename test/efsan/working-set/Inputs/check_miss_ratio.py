@@ -11,7 +11,7 @@ ratios are in [0, 1] and never go up with the size (LRU keeps what a smaller
 cache keeps). Then, at every size from --from (default 64 KiB) up, the
 program's curve is within --program of the expected one, each named global's
 (--objects) within its tolerance, each phase's (--phases, in order) within
-its. --exact: every line observed (sampled_fraction 1). --shift S: observed at
+its. --exact: every line observed (sampled_fraction 1, std_error 0 or null). --shift S: observed at
 1/2^S exactly; --max-shift S: at 1/2^S or more. --se K: at each size the
 tolerance is at least K times the curve's own std_error there (a size whose
 error the report does not give, null, is not compared): the curve is within
@@ -107,6 +107,9 @@ def main():
     fraction = float(curve["sampled_fraction"])
     if exact and fraction != 1:
         fail("sampled_fraction %s, expected 1" % fraction)
+    # Nothing is estimated when every line is observed: no error to state.
+    if exact and any(e not in (None, 0) for e in curve["std_error"]):
+        fail("std_error %s with every line observed, expected 0 (or null)" % curve["std_error"])
     if shift is not None and fraction != 2.0 ** -shift:
         fail("sampled_fraction %s, expected 2^-%d" % (fraction, shift))
     if max_shift is not None and fraction < 2.0 ** -max_shift:
