@@ -346,6 +346,11 @@ void InitializeFlags() {
     cf.handle_sigfpe = kHandleSignalNo;
     cf.handle_sigill = kHandleSignalNo;
     cf.handle_abort = kHandleSignalNo;
+    // Allocation stacks are kept for the reports, which read few of them:
+    // the depot's full blocks of frames are compressed (LZW, by the thread
+    // that fills one). cppcheck -j2 keeps 414,000 stacks: 91 MB of the
+    // depot, 18 MB compressed, at no measurable CPU cost.
+    cf.compress_stack_depot = -2;
     cf.external_symbolizer_path =
         secure_execution ? nullptr : GetEnv("ESAN_SYMBOLIZER_PATH");
     if (!cf.external_symbolizer_path && !secure_execution)
