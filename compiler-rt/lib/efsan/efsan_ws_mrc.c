@@ -75,6 +75,21 @@ struct curve {
 };
 
 static efsan_mutex lock;
+// Set while this thread holds `lock`: what the runtime does then (naming a
+// structure runs the demangler, whose memcpy is the program's) may touch
+// an observed line, and recording that access would wait for the lock this
+// thread holds. Such accesses are not recorded.
+static __thread bool holding_lock __attribute__((tls_model("initial-exec")));
+
+static void mrc_lock(void) {
+  efsan_mutex_lock(&lock);
+  holding_lock = true;
+}
+
+static void mrc_unlock(void) {
+  holding_lock = false;
+  efsan_mutex_unlock(&lock);
+}
 static bool enabled;
 static u32 shift;             // observed at 1/2^shift
 static u32 max_lines, num_lines;
@@ -366,13 +381,13 @@ static void drain_locked(void) {
 }
 
 static void drain(void) {
-  efsan_mutex_lock(&lock);
+  mrc_lock();
   drain_locked();
-  efsan_mutex_unlock(&lock);
+  mrc_unlock();
 }
 
 static struct access_log *attach_log(void) {
-  efsan_mutex_lock(&lock);
+  mrc_lock();
   struct access_log *l = logs;
   while (l && l->in_use)
     l = l->next;
@@ -382,7 +397,7 @@ static struct access_log *attach_log(void) {
     logs = l;
   }
   l->in_use = true;
-  efsan_mutex_unlock(&lock);
+  mrc_unlock();
   my_log = l;
   return l;
 }
@@ -411,6 +426,8 @@ static inline void log_append(struct access_log *l, u64 h, u8 *shadow) {
 }
 
 void efsan_ws_mrc_access(u8 *shadow) {
+  if (holding_lock)
+    return;
   struct access_log *l = my_log;
   if (EFSAN_UNLIKELY(!l))
     l = attach_log();
@@ -428,10 +445,10 @@ void efsan_ws_mrc_thread_exit(void) {
   struct access_log *l = my_log;
   if (!l)
     return;
-  efsan_mutex_lock(&lock);
+  mrc_lock();
   drain_locked();
   l->in_use = false;
-  efsan_mutex_unlock(&lock);
+  mrc_unlock();
   my_log = 0;
 }
 
@@ -469,6 +486,7 @@ void efsan_ws_mrc_fork_child(void) {
   if (!enabled)
     return;
   efsan_internal_memset(&lock, 0, sizeof(lock));
+  holding_lock = false;
   efsan_internal_memset(index_table, 0, (index_mask + 1) * sizeof(u32));
   efsan_internal_memset(owner, 0, (max_time + 1) * sizeof(u32));
   efsan_internal_memset(fenwick, 0, (max_time + 1) * sizeof(u32));
@@ -530,7 +548,7 @@ static void sort_addresses(u64 *a, u32 n) {
 void efsan_ws_mrc_before_scan(void) {
   if (!enabled)
     return;
-  efsan_mutex_lock(&lock);
+  mrc_lock();
   drain_locked();
   u64 *swap = restored;
   restored = touched;
@@ -538,7 +556,7 @@ void efsan_ws_mrc_before_scan(void) {
   num_restored = num_touched;
   num_touched = 0;
   period++;
-  efsan_mutex_unlock(&lock);
+  mrc_unlock();
   // Only the sampler reads `restored` from here to after_scan.
   sort_addresses(restored, num_restored);
 }
@@ -578,7 +596,7 @@ void efsan_ws_mrc_page_end(void) {
 void efsan_ws_mrc_after_scan(void) {
   if (!enabled)
     return;
-  efsan_mutex_lock(&lock);
+  mrc_lock();
   num_restored = 0;
   // Lines first touched in the new period while the scan ran: their page's
   // changed byte may have been taken by this scan; the next one must visit
@@ -586,29 +604,29 @@ void efsan_ws_mrc_after_scan(void) {
   for (u32 i = 0; i < num_touched; i++)
     __atomic_store_n(efsan_dirty_byte_of((u8 *)(uptr)touched[i]), 1,
                      __ATOMIC_RELEASE);
-  efsan_mutex_unlock(&lock);
+  mrc_unlock();
 }
 
 void efsan_ws_mrc_report_begin(void) {
   if (!enabled)
     return;
-  efsan_mutex_lock(&lock);
+  mrc_lock();
   drain_locked();
   for (u32 i = 0; i < num_touched; i++)
     __atomic_fetch_or((u8 *)(uptr)touched[i], EFSAN_WS_ACCESS_BITS,
                       __ATOMIC_RELAXED);
-  efsan_mutex_unlock(&lock);
+  mrc_unlock();
 }
 
 void efsan_ws_mrc_report_end(void) {
   if (!enabled)
     return;
-  efsan_mutex_lock(&lock);
+  mrc_lock();
   u64 threshold = threshold_of(shift);
   for (u32 i = 0; i < num_touched; i++)
     if (touched[i] * EFSAN_MRC_HASH <= threshold)
       __atomic_fetch_and((u8 *)(uptr)touched[i], (u8)~1, __ATOMIC_RELAXED);
-  efsan_mutex_unlock(&lock);
+  mrc_unlock();
 }
 
 //===-- Curves -------------------------------------------------------------===//
@@ -675,11 +693,11 @@ static void global_curve(struct curve *c) {
 void efsan_ws_mrc_phase_open(void) {
   if (!enabled)
     return;
-  efsan_mutex_lock(&lock);
+  mrc_lock();
   drain_locked();
   efsan_internal_memset(phase_hist, 0, sizeof(phase_hist));
   phase_refs = 0;
-  efsan_mutex_unlock(&lock);
+  mrc_unlock();
 }
 
 void efsan_ws_mrc_phase_count(u32 index, bool ends, const char *name) {
@@ -694,7 +712,7 @@ void efsan_ws_mrc_phase_count(u32 index, bool ends, const char *name) {
     open_phase_known = true;
   else if (index + 1 > phases_known)
     phases_known = index + 1;
-  efsan_mutex_lock(&lock);
+  mrc_lock();
   drain_locked();
   // The observed lines touched in the phase: those whose last access is in
   // it are a lower bound; the curve's own count is its accesses.
@@ -703,7 +721,7 @@ void efsan_ws_mrc_phase_count(u32 index, bool ends, const char *name) {
     efsan_internal_memset(phase_hist, 0, sizeof(phase_hist));
     phase_refs = 0;
   }
-  efsan_mutex_unlock(&lock);
+  mrc_unlock();
 }
 
 //===-- Structures ------------------------------------------------------===//
@@ -735,7 +753,7 @@ void efsan_ws_mrc_attribute(const struct efsan_ws_top *top) {
     return;
   attributed = 0;
   struct efsan_ws_objects *tally = efsan_ws_objects_begin();
-  efsan_mutex_lock(&lock);
+  mrc_lock();
   // An object's index in the top, once per object: naming it symbolizes
   // its allocation stack, and an object has many observed lines.
   static struct {
@@ -765,7 +783,7 @@ void efsan_ws_mrc_attribute(const struct efsan_ws_top *top) {
       object_refs[j] += l->hist[b];
     }
   }
-  efsan_mutex_unlock(&lock);
+  mrc_unlock();
   efsan_ws_objects_end(tally);
   attributed = top;
 }
@@ -918,9 +936,9 @@ void efsan_ws_mrc_print_json(void) {
     return;
   }
   struct curve c;
-  efsan_mutex_lock(&lock);
+  mrc_lock();
   global_curve(&c);
-  efsan_mutex_unlock(&lock);
+  mrc_unlock();
   print_curve_json(&c);
 }
 
@@ -1019,9 +1037,9 @@ void efsan_ws_mrc_print_text(void) {
   if (!enabled)
     return;
   struct curve c;
-  efsan_mutex_lock(&lock);
+  mrc_lock();
   global_curve(&c);
-  efsan_mutex_unlock(&lock);
+  mrc_unlock();
   efsan_report_line("  miss ratio of a fully associative LRU cache of 64-byte "
                     "lines, by size (every access to 1/%llu of the lines: %u "
                     "lines, %llu accesses; +- is the standard error, ? where "
