@@ -341,6 +341,10 @@ const char *efsan_function_name(uptr pc);
 // has it ("main::$_0::operator()() const f.cpp:12"). May start the
 // symbolizer.
 const char *efsan_start_function_name(uptr pc);
+// The size of the live heap block that starts at start (efsan_heap.c), or 0
+// if the heap table has none (it is kept only when a tool asks for heap
+// blocks); marks nothing.
+uptr efsan_heap_block_size(uptr start);
 
 // The call site (a return address) of the OpenMP parallel region the thread
 // with that index was started for, 0 if it is not an OpenMP runtime's thread

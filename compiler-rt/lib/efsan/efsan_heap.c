@@ -357,6 +357,22 @@ static bool heap_bucket_lookup(uptr block, uptr addr,
   return found;
 }
 
+uptr efsan_heap_block_size(uptr start) {
+  if (!heap_buckets)
+    return 0;
+  u32 bucket = heap_bucket_of(start);
+  struct efsan_heap_stripe *stripe = &heap_stripes[heap_stripe_of(start)];
+  uptr size = 0;
+  efsan_mutex_lock(&stripe->lock);
+  for (struct efsan_heap_node *node = heap_buckets[bucket]; node; node = node->next)
+    if (node->start == start && !node->freed) {
+      size = node->size;
+      break;
+    }
+  efsan_mutex_unlock(&stripe->lock);
+  return size;
+}
+
 bool efsan_heap_lookup(uptr addr, struct efsan_heap_block *block) {
   uptr last = addr >> HEAP_BLOCK_SHIFT;
   uptr first = addr >= HEAP_SMALL_MAX

@@ -444,6 +444,32 @@ INTERCEPTOR(int, pthread_create, void *thread, void *attr,
 // address is read here.
 static void FindStartThread();
 
+// A callable that is a function (a pointer to one, std::bind's, a pointer
+// to a member function) is called through a pointer by _M_run, whose code
+// then names no function of the program: the thread is named by that
+// pointer, a word of the state after its vtable pointer that points into a
+// module's code. libstdc++'s tuple lays its elements out last to first, so
+// the callable comes after its arguments: the last such word. Only the
+// state's own words: its size from the heap table (a lambda's or functor's
+// captures are data, and the slack of its block may hold a stale code
+// pointer), else the vtable pointer and one word. 0: none.
+static uptr CallableFunction(void *object) {
+  uptr size = efsan_heap_block_size((uptr)object);
+  if (size < 16)
+    size = 16;
+  if (size > 64)
+    size = 64;
+  uptr found = 0;
+  for (uptr offset = 8; offset + 8 <= size; offset += 8) {
+    uptr word = *(uptr *)((char *)object + offset);
+    Module module;
+    bool executable = false;
+    if (word && FindModule(word, &module, &executable) && executable)
+      found = word;
+  }
+  return found;
+}
+
 INTERCEPTOR(void,
             _ZNSt6thread15_M_start_threadESt10unique_ptrINS_6_StateESt14default_deleteIS1_EEPFvvE,
             void *self, void **state, void (*depend)()) {
@@ -458,6 +484,8 @@ INTERCEPTOR(void,
   cxx_thread_start.stack_id =
       CaptureReportStack(GET_CALLER_PC(), GET_CURRENT_FRAME());
   cxx_thread_start.run = object ? (uptr)(*(void ***)object)[2] : 0;
+  if (uptr function = object ? CallableFunction(object) : 0)
+    cxx_thread_start.run = function;
   REAL_START_THREAD(self, state, depend);
   cxx_thread_start = saved;
 }

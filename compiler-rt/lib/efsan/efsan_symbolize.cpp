@@ -728,8 +728,21 @@ static const char *StdThreadFunction(uptr run, const char *callable) {
     return last_name;
   const char *found = nullptr;
   // _M_run is short: its first bytes reach the callable's inlined code,
-  // or the call to it (at -O0, where the callable's frame is its own).
-  for (uptr offset = 0; offset < 256 && !found; offset += 4) {
+  // or the call to it (at -O0, where the callable's frame is its own). Only
+  // its own bytes: past its end lies another function (a std::thread that
+  // runs a function pointer calls it indirectly, and the code that follows
+  // _M_run was taken for the thread's).
+  uptr run_length = 0;
+  ForEachElfSymbol(run, STT_FUNC, [&](const char *, uptr lo, uptr length,
+                                      bool) {
+    if (run < lo || run - lo >= length)
+      return false;
+    run_length = length - (run - lo);
+    return true;
+  });
+  if (run_length > 256)
+    run_length = 256;
+  for (uptr offset = 0; offset < run_length && !found; offset += 4) {
     FirstLookupLimit limit;
     CodeFrame frames[kMaxInlinedFrames];
     uptr n = SymbolizeCodeAt(run + offset, frames, kMaxInlinedFrames);
