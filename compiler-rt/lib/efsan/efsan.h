@@ -341,10 +341,12 @@ const char *efsan_function_name(uptr pc);
 // has it ("main::$_0::operator()() const f.cpp:12"). May start the
 // symbolizer.
 const char *efsan_start_function_name(uptr pc);
-// The size of the live heap block that starts at start (efsan_heap.c), or 0
-// if the heap table has none (it is kept only when a tool asks for heap
-// blocks); marks nothing.
-uptr efsan_heap_block_size(uptr start);
+// The end of the live heap block of at most 4 KiB that holds addr
+// (efsan_heap.c), or 0 if the heap table has none (it is kept only when a
+// tool asks for heap blocks); marks nothing.
+uptr efsan_heap_block_end(uptr addr);
+// pc is the start of std::async's state's _M_run (efsan_symbolize.cpp).
+bool efsan_is_async_state_run(uptr pc);
 
 // The call site (a return address) of the OpenMP parallel region the thread
 // with that index was started for, 0 if it is not an OpenMP runtime's thread

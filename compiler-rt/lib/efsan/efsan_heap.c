@@ -357,20 +357,32 @@ static bool heap_bucket_lookup(uptr block, uptr addr,
   return found;
 }
 
-uptr efsan_heap_block_size(uptr start) {
+uptr efsan_heap_block_end(uptr addr) {
   if (!heap_buckets)
     return 0;
-  u32 bucket = heap_bucket_of(start);
-  struct efsan_heap_stripe *stripe = &heap_stripes[heap_stripe_of(start)];
-  uptr size = 0;
-  efsan_mutex_lock(&stripe->lock);
-  for (struct efsan_heap_node *node = heap_buckets[bucket]; node; node = node->next)
-    if (node->start == start && !node->freed) {
-      size = node->size;
-      break;
-    }
-  efsan_mutex_unlock(&stripe->lock);
-  return size;
+  uptr last = addr >> HEAP_BLOCK_SHIFT;
+  uptr first = addr >= HEAP_SMALL_MAX
+                   ? (addr - (HEAP_SMALL_MAX - 1)) >> HEAP_BLOCK_SHIFT
+                   : 0;
+  for (uptr b = last + 1; b-- > first;) {
+    uptr block_address = b << HEAP_BLOCK_SHIFT;
+    u32 bucket = heap_bucket_of(block_address);
+    struct efsan_heap_stripe *stripe =
+        &heap_stripes[heap_stripe_of(block_address)];
+    uptr end = 0;
+    efsan_mutex_lock(&stripe->lock);
+    for (struct efsan_heap_node *node = heap_buckets[bucket]; node;
+         node = node->next)
+      if (node->start <= addr && addr - node->start < node->size &&
+          node->size <= HEAP_SMALL_MAX && !node->freed) {
+        end = node->start + node->size;
+        break;
+      }
+    efsan_mutex_unlock(&stripe->lock);
+    if (end)
+      return end;
+  }
+  return 0;
 }
 
 bool efsan_heap_lookup(uptr addr, struct efsan_heap_block *block) {

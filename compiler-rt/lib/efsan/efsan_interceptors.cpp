@@ -450,22 +450,40 @@ static void FindStartThread();
 // pointer, a word of the state after its vtable pointer that points into a
 // module's code. libstdc++'s tuple lays its elements out last to first, so
 // the callable comes after its arguments: the last such word. Only the
-// state's own words: its size from the heap table (a lambda's or functor's
-// captures are data, and the slack of its block may hold a stale code
-// pointer), else the vtable pointer and one word. 0: none.
-static uptr CallableFunction(void *object) {
-  uptr size = efsan_heap_block_size((uptr)object);
-  if (size < 16)
-    size = 16;
-  if (size > 64)
-    size = 64;
+// words of the state's heap block, as the heap table knows it (a lambda's
+// or functor's captures are data, and the slack of a block may hold a stale
+// code pointer), else the vtable pointer and one word. 0: none.
+static uptr LastCodePointer(void *object, uptr from, uptr *first_word) {
+  uptr end = efsan_heap_block_end((uptr)object);
+  uptr size = end ? end - (uptr)object : 0;
+  if (size < from + 8)
+    size = from + 8;
+  if (size > 256)
+    size = 256;
   uptr found = 0;
-  for (uptr offset = 8; offset + 8 <= size; offset += 8) {
+  *first_word = *(uptr *)((char *)object + from);
+  for (uptr offset = from; offset + 8 <= size; offset += 8) {
     uptr word = *(uptr *)((char *)object + offset);
     Module module;
     bool executable = false;
     if (word && FindModule(word, &module, &executable) && executable)
       found = word;
+  }
+  return found;
+}
+
+// std::async's thread runs its shared state's _M_run, with the state (a
+// heap block) as the first word of the std::thread's: the program's
+// function pointer is the state's last code pointer, at the end of its
+// _M_fn (a lambda's state has none: its _M_run is named then).
+static uptr CallableFunction(void *object) {
+  uptr state;
+  uptr found = LastCodePointer(object, 8, &state);
+  if (found && efsan_is_async_state_run(found) && state &&
+      efsan_heap_block_end(state)) {
+    uptr unused;
+    if (uptr inner = LastCodePointer((void *)state, 8, &unused))
+      found = inner;
   }
   return found;
 }

@@ -790,6 +790,21 @@ static const char *StdThreadFunction(uptr run, const char *callable) {
   return last_name;
 }
 
+// std::async's thread runs its shared state's _M_run, a member function of
+// the state (std::__future_base::_Async_state_impl<...>::_M_run()): the
+// raw name tells it without demangling.
+extern "C" bool efsan_is_async_state_run(uptr pc) {
+  static const char kAsyncRun[] = "_ZNSt13__future_base17_Async_state_impl";
+  bool found = false;
+  ForEachElfSymbol(pc, STT_FUNC, [&](const char *raw, uptr lo, uptr, bool) {
+    if (lo != pc)
+      return false;
+    found = !internal_strncmp(raw, kAsyncRun, sizeof(kAsyncRun) - 1);
+    return true;
+  });
+  return found;
+}
+
 extern "C" const char *efsan_start_function_name(uptr pc) {
   bool runtime;
   const char *name = FunctionSymbol(pc, &runtime);
