@@ -180,9 +180,12 @@ static bool cf_library_struct(const char *name) {
       (!efsan_internal_strcmp(name, "anon") || cf_starts_with(name, "anon.")))
     return true;
   // clang 19 names a closure type in IR after its scope: "main::$_0",
-  // "ns::f()::$_3" ("$_" and a number after "::", which no C tag has).
+  // "ns::f()::$_3" ("$_" and a number after "::", which no C tag has), or,
+  // in a template or an inline function, as the demangler spells it:
+  // "void A::run<T>(T*, int)::'lambda'(Token const*)", "'lambda0'(...)".
   for (const char *p = name; *p; p++)
     if (cf_starts_with(p, "(lambda at ") ||
+        cf_starts_with(p, "::'lambda") ||
         cf_starts_with(p, "::(anonymous class)") ||
         (cf_starts_with(p, "::$_") && p[4] >= '0' && p[4] <= '9'))
       return true;
