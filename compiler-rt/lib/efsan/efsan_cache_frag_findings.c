@@ -572,20 +572,10 @@ void cf_format_percent(char *buffer, uptr length, u64 ppm) {
     efsan_snprintf(buffer, length, "%llu%%", (ppm + 5000) / 10000);
 }
 
-// n rounded half up to three significant digits.
-u64 cf_round_3(u64 n) {
-  u64 scale = 1;
-  while (n / scale >= 1000)
-    scale *= 10;
-  if (scale == 1)
-    return n;
-  return (n + scale / 2) / scale * scale;
-}
-
 // A count the report estimates (sampled counts times the period, the
 // model's invalidations): three significant digits; an exact count as it is.
 u64 cf_printed_count(u64 n, bool estimated) {
-  return estimated ? cf_round_3(n) : n;
+  return estimated ? efsan_round_3(n) : n;
 }
 
 // Whether the finding's invalidations are the model's estimate (a
@@ -596,37 +586,16 @@ bool cf_estimated(const struct cf_finding *f) {
          f->parallel > f->observed;
 }
 
-// A duration to three significant digits: "166 ms", "48.8 ms", "1.23 s",
-// "12.3 us", "789 ns"; from 1000 s up, whole seconds.
-void cf_format_duration(char *buffer, uptr length, u64 ns) {
-  u64 r = cf_round_3(ns);
-  u64 unit = r >= 1000000000ull ? 1000000000ull
-             : r >= 1000000     ? 1000000
-             : r >= 1000        ? 1000
-                                : 1;
-  const char *name = unit == 1000000000ull ? "s"
-                     : unit == 1000000     ? "ms"
-                     : unit == 1000        ? "us"
-                                           : "ns";
-  u64 whole = r / unit, rest = r % unit;
-  if (whole >= 100 || unit == 1)
-    efsan_snprintf(buffer, length, "%llu %s", whole, name);
-  else if (whole >= 10)
-    efsan_snprintf(buffer, length, "%llu.%llu %s", whole, rest / (unit / 10),
-                   name);
-  else
-    efsan_snprintf(buffer, length, "%llu.%02llu %s", whole,
-                   rest / (unit / 100), name);
-}
-
 // What fixing the finding gains: "the fix saves 1.234 s of CPU time (45.6%
 // of the run; about 0.617 s of wall time)"; a 128-byte prediction on a CPU
 // that does not pair lines gains nothing here.
 void cf_format_impact(char *buffer, uptr length, const struct cf_finding *f) {
   char cpu[32], share[32], wall[32];
-  cf_format_duration(cpu, sizeof(cpu), f->lost_ns);
-  cf_format_percent(share, sizeof(share), f->share_ppm);
-  cf_format_duration(wall, sizeof(wall), f->wall_ns);
+  efsan_format_duration(cpu, sizeof(cpu), f->lost_ns);
+  // A saving too small for a whole part per million is still not none.
+  cf_format_percent(share, sizeof(share),
+                    f->share_ppm ? f->share_ppm : f->lost_ns ? 1 : 0);
+  efsan_format_duration(wall, sizeof(wall), f->wall_ns);
   if (f->conditional)
     efsan_snprintf(buffer, length,
                    "portability note, no gain on this CPU (%s); where lines "

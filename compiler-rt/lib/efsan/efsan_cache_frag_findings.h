@@ -216,8 +216,6 @@ long cf_object_delta(const struct cf_finding *f, const struct cf_object *o);
 bool cf_bounded(const struct cf_object *o);
 const struct cf_object *cf_object_holding(const struct cf_objects *list, uptr address);
 void cf_format_percent(char *buffer, uptr length, u64 ppm);
-void cf_format_duration(char *buffer, uptr length, u64 ns);
-u64 cf_round_3(u64 n);
 u64 cf_printed_count(u64 n, bool estimated);
 bool cf_estimated(const struct cf_finding *f);
 void cf_format_impact(char *buffer, uptr length, const struct cf_finding *f);

@@ -391,7 +391,7 @@ static void cf_print_text_finding(const char *label,
     efsan_report_line("  invalidations: %llu observed, %llu estimated if the "
                       "threads run in parallel; %llu of the larger count "
                       "were %s\n",
-                      f->observed, cf_round_3(f->parallel),
+                      f->observed, efsan_round_3(f->parallel),
                       cf_printed_count(other, cf_estimated(f)),
                       f->kind == CF_FALSE_SHARING ? "true sharing"
                                                   : "false sharing");
@@ -404,7 +404,7 @@ static void cf_print_text_finding(const char *label,
                       threads);
     efsan_report_line("  invalidations: %llu estimated if the threads run in "
                       "parallel, beyond the lines' own\n",
-                      cf_round_3(f->invalidations));
+                      efsan_round_3(f->invalidations));
     break;
   default:
     efsan_report_line("%s predicted false sharing at another start offset "
@@ -413,7 +413,7 @@ static void cf_print_text_finding(const char *label,
                       threads);
     efsan_report_line("  invalidations: %llu estimated if the threads run in "
                       "parallel, beyond the lines' own\n",
-                      cf_round_3(f->invalidations));
+                      efsan_round_3(f->invalidations));
     break;
   }
   cf_print_text_threads(view_count);
@@ -923,7 +923,7 @@ void efsan_cache_frag_report(void) {
       program_wall[32];
   cf_format_percent(min_share, sizeof(min_share),
                     (u64)efsan_cache_frag_min_share_ppm());
-  cf_format_duration(run, sizeof(run), cf_run_ns);
+  efsan_format_duration(run, sizeof(run), cf_run_ns);
   // What fixing every finding shown would gain: they are different lines,
   // so their gains add up, but no thread loses more than
   // CF_CONTENDED_SHARE of its time to lines it keeps taking (more with
@@ -943,9 +943,9 @@ void efsan_cache_frag_report(void) {
     gain_ns = most;
   }
   u64 gain_ppm = cf_run_ns ? gain_ns * 1000000 / cf_run_ns : 0;
-  cf_format_duration(program_cpu, sizeof(program_cpu), gain_ns);
+  efsan_format_duration(program_cpu, sizeof(program_cpu), gain_ns);
   cf_format_percent(program_share, sizeof(program_share), gain_ppm);
-  cf_format_duration(program_wall, sizeof(program_wall), gain_wall_ns);
+  efsan_format_duration(program_wall, sizeof(program_wall), gain_wall_ns);
 
   if (cf_json) {
     int share = efsan_cache_frag_min_share_ppm();

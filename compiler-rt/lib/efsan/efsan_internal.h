@@ -205,6 +205,18 @@ const struct efsan_cache *efsan_cache_fit(u64 lines);
 int efsan_cache_fit_level(u64 lines);
 // "fits L2 (1024 KiB)" / "exceeds L3 (32768 KiB)".
 void efsan_cache_fit_text(char *buffer, uptr length, u64 lines);
+
+//===-- Printed figures (efsan_figures.c) ----------------------------------===//
+// n rounded half up to three significant digits.
+u64 efsan_round_3(u64 n);
+// A duration to three significant digits: "166 ms", "48.8 ms", "1.23 s",
+// "12.3 us", "789 ns"; from 1000 s up, whole seconds.
+void efsan_format_duration(char *buffer, uptr length, u64 ns);
+// An estimate rounded to the power of ten of its error's leading digit
+// (649,728 with a standard error of 4,487: 650,000), and the error itself
+// to two significant digits (4,500).
+u64 efsan_round_to_error(u64 value, u64 error);
+u64 efsan_round_error(u64 error);
 void efsan_caches_print_text(void);
 // Prints "caches": [...] (no separator around it).
 void efsan_caches_print_json(void);

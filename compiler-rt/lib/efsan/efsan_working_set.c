@@ -800,17 +800,23 @@ static void print_text(u64 total, const u64 *by_kind, u32 num_samples) {
                    from / 1000000000, from / 1000000 % 1000,
                    to / 1000000000, to / 1000000 % 1000);
     efsan_cache_fit_text(fit, sizeof(fit), peak);
-    if (series->peak_shift)
-      efsan_report_line("  the peak: about %u lines (%s; estimated, standard "
-                        "error %u lines) touched within one snapshot of "
-                        "level %d, %s (%llu ms), %s\n",
-                        peak, size, series->peak_std_error, peak_level, period,
-                        (to - from) / 1000000, fit);
-    else
+    char span[32];
+    efsan_format_duration(span, sizeof(span), to - from);
+    if (series->peak_shift) {
+      // An estimate, with the digits its error leaves it.
+      u64 rounded = efsan_round_to_error(peak, series->peak_std_error);
+      efsan_format_lines(size, sizeof(size), rounded);
+      efsan_report_line("  the peak: about %llu lines (%s; estimated, "
+                        "standard error %llu lines) touched within one "
+                        "snapshot of level %d, %s (%s), %s\n",
+                        rounded, size,
+                        efsan_round_error(series->peak_std_error), peak_level,
+                        period, span, fit);
+    } else {
       efsan_report_line("  the peak: at most %u lines (%s) touched within "
-                        "one snapshot of level %d, %s (%llu ms), %s\n",
-                        peak, size, peak_level, period, (to - from) / 1000000,
-                        fit);
+                        "one snapshot of level %d, %s (%s), %s\n",
+                        peak, size, peak_level, period, span, fit);
+    }
   }
   efsan_caches_print_text();
   if (total_top && efsan_ws_objects_enabled()) {
@@ -831,16 +837,16 @@ static void print_text(u64 total, const u64 *by_kind, u32 num_samples) {
                                            : "wall-clock time",
                       1 << efsan_flags.snapshot_step);
     u32 late = __atomic_load_n(&sampler_late_samples, __ATOMIC_RELAXED);
+    char used[32];
+    efsan_format_duration(used, sizeof(used), sampler_cpu_ns);
     if (!late)
-      efsan_report_line("  the sampler used %llu.%03llu ms of CPU time\n",
-                        sampler_cpu_ns / 1000000,
-                        sampler_cpu_ns / 1000 % 1000);
+      efsan_report_line("  the sampler used %s of CPU time\n", used);
     else
-      efsan_report_line("  the sampler used %llu.%03llu ms of CPU time; %u "
-                        "sample%s came late to keep it within %d%% of one "
-                        "core (sampler_max_cpu)\n",
-                        sampler_cpu_ns / 1000000, sampler_cpu_ns / 1000 % 1000,
-                        late, late == 1 ? "" : "s", efsan_flags.sampler_max_cpu);
+      efsan_report_line("  the sampler used %s of CPU time; %u sample%s came "
+                        "late to keep it within %d%% of one core "
+                        "(sampler_max_cpu)\n",
+                        used, late, late == 1 ? "" : "s",
+                        efsan_flags.sampler_max_cpu);
     u32 overruns = __atomic_load_n(&sampler_overrun_scans, __ATOMIC_RELAXED);
     if (overruns)
       efsan_report_line("  %u scan%s of the shadow outlasted half a period (the "

@@ -12,7 +12,7 @@
 // RUN:   "heap == (64 << 20) // 64" "samples >= 8" "sampler_max_cpu == 1" \
 // RUN:   "1 <= sampler_late_samples <= samples"
 // RUN: env ESAN_OPTIONS=sample_freq=1:sampler_max_cpu=1 %run %t 2>&1 | FileCheck %s
-// CHECK: the sampler used {{[0-9]+\.[0-9]+}} ms of CPU time; {{[1-9][0-9]*}} sample{{s?}} came late to keep it within 1% of one core (sampler_max_cpu)
+// CHECK: the sampler used {{[0-9.]+ (ns|us|ms|s)}} of CPU time; {{[1-9][0-9]*}} sample{{s?}} came late to keep it within 1% of one core (sampler_max_cpu)
 // The default is 5; the key is always in the JSON report.
 // RUN: rm -f %t.default.*
 // RUN: env ESAN_OPTIONS=report_format=json:log_path=%t.default %run %t
