@@ -25,6 +25,8 @@ struct record {
   char buf[64];
   std::string label;
   long tail;
+  // Spelled as C++ spells it: "const char *const", not "const const char *".
+  const char *const name = "record";
 };
 
 // N = 500 stores to buf[i], M = 200 loads and 200 stores of pos.y, K = 300
@@ -58,20 +60,21 @@ int main() {
 }
 
 // CHECK: Struct field usage (estimated accesses per field):
-// CHECK-NEXT: record: size 120, 5 fields, 12{{0[0-9]}} accesses
+// CHECK-NEXT: record: size 128, 6 fields, 12{{0[0-9]}} accesses
 // CHECK-NEXT: field 0 id offset 0 size 4 type int count 0 (cold)
 // CHECK-NEXT: field 1 pos offset 4 size 8 type vec count 400 (hot)
 // CHECK-NEXT: field 2 buf offset 12 size 64 type char[64] count 500 (hot)
 // CHECK-NEXT: field 3 label offset 80 size 32 type std::string count 30{{[0-9]}} (hot; lower bound: address escapes)
 // CHECK-NEXT: field 4 tail offset 112 size 8 type long count 0 (cold)
+// CHECK-NEXT: field 5 name offset 120 size 8 type const char *const count {{[0-9]}} (cold)
 // CHECK-NOT: std::
 // CHECK: C++ library or lambda type{{s?}} with {{[0-9]+}} accesses not shown; cache_frag_struct_library=1 lists them
 // CHECK-NEXT: SUMMARY:
 
-// LIBRARY: record: size 120
+// LIBRARY: record: size 128
 // LIBRARY: std::
 // LIBRARY-NOT: not shown
 
 // JSON: "structs": [
-// JSON-NEXT: {"name": "record", "size": 120, "accesses": 12{{0[0-9]}},
+// JSON-NEXT: {"name": "record", "size": 128, "accesses": 12{{0[0-9]}},
 // JSON: "folded_library_structs": {"types": {{[1-9][0-9]*}}, "accesses": {{[1-9][0-9]*}}}

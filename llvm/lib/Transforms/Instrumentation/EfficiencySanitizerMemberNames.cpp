@@ -142,10 +142,12 @@ static std::string sourceTypeName(const DIType *Ty, bool CXX, unsigned Depth = 0
       return Base + " &";
     case dwarf::DW_TAG_rvalue_reference_type:
       return Base + " &&";
+    // A qualified pointer is qualified after its star: "const char *const".
     case dwarf::DW_TAG_const_type:
-      return "const " + Base;
+      return StringRef(Base).ends_with("*") ? Base + "const" : "const " + Base;
     case dwarf::DW_TAG_volatile_type:
-      return "volatile " + Base;
+      return StringRef(Base).ends_with("*") ? Base + "volatile"
+                                            : "volatile " + Base;
     case dwarf::DW_TAG_atomic_type:
       return "_Atomic(" + Base + ")";
     default:
