@@ -879,21 +879,28 @@ static void print_text(u64 total, const u64 *by_kind, u32 num_samples) {
       format_duration(period, sizeof(period),
                       (u64)efsan_flags.sample_freq *
                           level_period_samples(level));
-      efsan_format_lines(size, sizeof(size), series->peak);
-      efsan_cache_fit_text(fit, sizeof(fit), series->peak);
+      // An estimate (~) with the digits its standard error leaves it.
+      u64 peak = series->peak_shift
+                     ? efsan_round_to_error(series->peak, series->peak_std_error)
+                     : series->peak;
+      efsan_format_lines(size, sizeof(size), peak);
+      efsan_cache_fit_text(fit, sizeof(fit), peak);
       u64 kept = kept_snapshots(series);
-      efsan_report_line("  level %d: every %s, %llu snapshot%s%s, peak %s%u "
+      efsan_report_line("  level %d: every %s, %llu snapshot%s%s, peak %s%llu "
                         "lines (%s, %s); lines per snapshot, oldest first:\n",
                         level, period, series->taken,
                         series->taken == 1 ? "" : "s",
                         kept < series->taken ? " (oldest dropped)" : "",
-                        series->peak_shift ? "~" : "", series->peak, size, fit);
+                        series->peak_shift ? "~" : "", peak, size, fit);
       char line[16 * 12 + 32];
       uptr used = 0;
       for (u64 i = 0; i < kept; i++) {
-        used += efsan_snprintf(line + used, sizeof(line) - used, " %s%u",
-                               kept_shift(series, i) ? "~" : "",
-                               kept_snapshot(series, i));
+        bool estimated = kept_shift(series, i);
+        u64 lines = kept_snapshot(series, i);
+        if (estimated)
+          lines = efsan_round_to_error(lines, kept_std_error(series, i));
+        used += efsan_snprintf(line + used, sizeof(line) - used, " %s%llu",
+                               estimated ? "~" : "", lines);
         if ((i + 1) % 16 == 0 || i + 1 == kept) {
           efsan_report_line("   %s\n", line);
           used = 0;
