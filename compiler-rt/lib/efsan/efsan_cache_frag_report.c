@@ -904,10 +904,12 @@ void efsan_cache_frag_report(void) {
   uptr listed_structs =
       cf_suppress_structs(structs, struct_count, &suppressed_structs);
   cf_sort_structs(structs, listed_structs);
+  // Every type with accesses, the program's and the library's alike: a
+  // program type without any sorts between them.
   uptr structs_with_counts = 0;
-  while (structs_with_counts < listed_structs &&
-         structs[structs_with_counts].total)
-    structs_with_counts++;
+  for (uptr i = 0; i < listed_structs; i++)
+    if (structs[i].total)
+      structs_with_counts++;
 
   // Lines whose threads had all exited, with nothing to report, gave their
   // records back: they were tracked all the same.
