@@ -29,6 +29,12 @@ uptr cf_region_capacity, cf_region_count;
 
 u64 cf_round(double x) { return x <= 0 ? 0 : (u64)(x + 0.5); }
 
+u64 cf_share_ppm(u64 part, u64 whole) {
+  if (!whole)
+    return 0;
+  return (u64)(((unsigned __int128)part * 1000000 + whole - 1) / whole);
+}
+
 u64 cf_run_ns;
 uptr cf_hidden_findings;
 
@@ -592,9 +598,7 @@ bool cf_estimated(const struct cf_finding *f) {
 void cf_format_impact(char *buffer, uptr length, const struct cf_finding *f) {
   char cpu[32], share[32], wall[32];
   efsan_format_duration(cpu, sizeof(cpu), f->lost_ns);
-  // A saving too small for a whole part per million is still not none.
-  cf_format_percent(share, sizeof(share),
-                    f->share_ppm ? f->share_ppm : f->lost_ns ? 1 : 0);
+  cf_format_percent(share, sizeof(share), f->share_ppm);
   efsan_format_duration(wall, sizeof(wall), f->wall_ns);
   if (f->conditional)
     efsan_snprintf(buffer, length,

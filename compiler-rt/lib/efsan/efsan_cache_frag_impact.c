@@ -283,7 +283,6 @@ void cf_set_impact(struct cf_finding *f, struct cf_view *views, u32 count,
   f->bound_ns = cf_round(bound);
   f->wall_ns = cf_round(slowest - slowest_after);
   u64 run = cf_run_ns > f->threads_ns ? cf_run_ns : f->threads_ns;
-  f->share_ppm =
-      run ? (u32)(((unsigned __int128)f->lost_ns * 1000000) / run) : 0;
+  f->share_ppm = (u32)cf_share_ppm(f->lost_ns, run);
   f->conditional = f->kind == CF_PREDICTED_128 && !cf_lines_paired();
 }

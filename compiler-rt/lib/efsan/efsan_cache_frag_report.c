@@ -944,7 +944,7 @@ void efsan_cache_frag_report(void) {
     gain_wall_ns = (u64)((double)gain_wall_ns * most / gain_ns);
     gain_ns = most;
   }
-  u64 gain_ppm = cf_run_ns ? gain_ns * 1000000 / cf_run_ns : 0;
+  u64 gain_ppm = cf_share_ppm(gain_ns, cf_run_ns);
   efsan_format_duration(program_cpu, sizeof(program_cpu), gain_ns);
   cf_format_percent(program_share, sizeof(program_share), gain_ppm);
   efsan_format_duration(program_wall, sizeof(program_wall), gain_wall_ns);

@@ -338,8 +338,10 @@ static void heap_take_block(struct efsan_heap_node *node,
   block->serial = node->serial;
 }
 
+// The live block of at most HEAP_SMALL_MAX bytes that holds addr and starts
+// in heap block `block`; marked as looked up if `mark`.
 static bool heap_bucket_lookup(uptr block, uptr addr,
-                             struct efsan_heap_block *found_block) {
+                               struct efsan_heap_block *found_block, bool mark) {
   uptr block_address = block << HEAP_BLOCK_SHIFT;
   u32 bucket = heap_bucket_of(block_address);
   struct efsan_heap_stripe *stripe = &heap_stripes[heap_stripe_of(block_address)];
@@ -348,7 +350,11 @@ static bool heap_bucket_lookup(uptr block, uptr addr,
   for (struct efsan_heap_node *node = heap_buckets[bucket]; node; node = node->next) {
     if (node->start <= addr && addr - node->start < node->size &&
         node->size <= HEAP_SMALL_MAX && !node->freed) {
-      heap_take_block(node, found_block);
+      if (mark)
+        heap_take_block(node, found_block);
+      else
+        *found_block = (struct efsan_heap_block){node->start, node->size,
+                                                 node->stack_id, node->serial};
       found = true;
       break;
     }
@@ -357,42 +363,30 @@ static bool heap_bucket_lookup(uptr block, uptr addr,
   return found;
 }
 
-uptr efsan_heap_block_end(uptr addr) {
-  if (!heap_buckets)
-    return 0;
-  uptr last = addr >> HEAP_BLOCK_SHIFT;
-  uptr first = addr >= HEAP_SMALL_MAX
-                   ? (addr - (HEAP_SMALL_MAX - 1)) >> HEAP_BLOCK_SHIFT
-                   : 0;
-  for (uptr b = last + 1; b-- > first;) {
-    uptr block_address = b << HEAP_BLOCK_SHIFT;
-    u32 bucket = heap_bucket_of(block_address);
-    struct efsan_heap_stripe *stripe =
-        &heap_stripes[heap_stripe_of(block_address)];
-    uptr end = 0;
-    efsan_mutex_lock(&stripe->lock);
-    for (struct efsan_heap_node *node = heap_buckets[bucket]; node;
-         node = node->next)
-      if (node->start <= addr && addr - node->start < node->size &&
-          node->size <= HEAP_SMALL_MAX && !node->freed) {
-        end = node->start + node->size;
-        break;
-      }
-    efsan_mutex_unlock(&stripe->lock);
-    if (end)
-      return end;
-  }
-  return 0;
-}
-
-bool efsan_heap_lookup(uptr addr, struct efsan_heap_block *block) {
+// A block of at most HEAP_SMALL_MAX bytes that holds addr starts in one of
+// the heap blocks ending at addr's.
+static bool heap_small_lookup(uptr addr, struct efsan_heap_block *block,
+                              bool mark) {
   uptr last = addr >> HEAP_BLOCK_SHIFT;
   uptr first = addr >= HEAP_SMALL_MAX
                    ? (addr - (HEAP_SMALL_MAX - 1)) >> HEAP_BLOCK_SHIFT
                    : 0;
   for (uptr b = last + 1; b-- > first;)
-    if (heap_bucket_lookup(b, addr, block))
+    if (heap_bucket_lookup(b, addr, block, mark))
       return true;
+  return false;
+}
+
+uptr efsan_heap_block_end(uptr addr) {
+  struct efsan_heap_block block;
+  if (!heap_buckets || !heap_small_lookup(addr, &block, false))
+    return 0;
+  return block.start + block.size;
+}
+
+bool efsan_heap_lookup(uptr addr, struct efsan_heap_block *block) {
+  if (heap_small_lookup(addr, block, true))
+    return true;
   bool found = false;
   efsan_mutex_lock(&heap_large_lock);
   for (u32 i = 0; i < heap_large_count; i++) {

@@ -453,16 +453,15 @@ static void FindStartThread();
 // words of the state's heap block, as the heap table knows it (a lambda's
 // or functor's captures are data, and the slack of a block may hold a stale
 // code pointer), else the vtable pointer and one word. 0: none.
-static uptr LastCodePointer(void *object, uptr from, uptr *first_word) {
+static uptr LastCodePointer(void *object) {
   uptr end = efsan_heap_block_end((uptr)object);
   uptr size = end ? end - (uptr)object : 0;
-  if (size < from + 8)
-    size = from + 8;
+  if (size < 16)
+    size = 16;
   if (size > 256)
     size = 256;
   uptr found = 0;
-  *first_word = *(uptr *)((char *)object + from);
-  for (uptr offset = from; offset + 8 <= size; offset += 8) {
+  for (uptr offset = 8; offset + 8 <= size; offset += 8) {
     uptr word = *(uptr *)((char *)object + offset);
     Module module;
     bool executable = false;
@@ -477,14 +476,12 @@ static uptr LastCodePointer(void *object, uptr from, uptr *first_word) {
 // function pointer is the state's last code pointer, at the end of its
 // _M_fn (a lambda's state has none: its _M_run is named then).
 static uptr CallableFunction(void *object) {
-  uptr state;
-  uptr found = LastCodePointer(object, 8, &state);
+  uptr found = LastCodePointer(object);
+  uptr state = *(uptr *)((char *)object + 8);
   if (found && efsan_is_async_state_run(found) && state &&
-      efsan_heap_block_end(state)) {
-    uptr unused;
-    if (uptr inner = LastCodePointer((void *)state, 8, &unused))
+      efsan_heap_block_end(state))
+    if (uptr inner = LastCodePointer((void *)state))
       found = inner;
-  }
   return found;
 }
 

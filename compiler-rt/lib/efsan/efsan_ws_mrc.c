@@ -497,7 +497,7 @@ void efsan_ws_mrc_fork_child(void) {
   last_line = 0;
   // The parent's accesses are not the child's; only this thread survives.
   for (struct access_log *l = logs; l; l = l->next) {
-    l->tail = l->drained_to = l->drain_end = l->head;
+    l->tail = l->head;
     l->in_use = l == my_log;
   }
   phases_known = 0;
