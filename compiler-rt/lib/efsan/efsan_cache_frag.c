@@ -70,6 +70,7 @@ struct cf_thread_info {
   u32 creation_stack; // where it was created
   u32 tid;            // kernel thread id, for its CPU clock while it runs
   u64 cpu_ns;         // CPU time at exit
+  u64 report_cpu_ns;  // CPU time when the report began, if it ran then
   u64 tool_ticks;     // TSC ticks the thread spent in the sampled path
   u64 wait_ticks;     // TSC ticks it spent polling a value that did not change
   // Odd while the thread is in the line state machine: an entry the sweep
@@ -351,7 +352,22 @@ u64 cf_tool_ns(void) {
   return cf_ticks_to_ns(ticks) + cf_startup_cpu_ns;
 }
 
-void cf_note_report_start(void) { cf_report_cpu_ns = efsan_thread_cpu_ns(); }
+// Every running thread's CPU time is read when the report begins, with the
+// process's: an idle OpenMP worker spins on while the report runs (its
+// ping-pong takes tens of ms), and read later, the threads' time summed to
+// more than the run's.
+void cf_note_report_start(void) {
+  cf_report_cpu_ns = efsan_thread_cpu_ns();
+  u32 threads = efsan_thread_count();
+  for (u32 t = 0; t < threads && t < CF_MAX_THREAD_INFOS; t++) {
+    struct cf_thread_info *info = &cf_thread_infos[t];
+    if (t == efsan_thread_index ||
+        __atomic_load_n(&info->exited, __ATOMIC_ACQUIRE) || !cf_load(&info->tid))
+      continue;
+    u64 cpu = efsan_thread_cpu_ns_of(cf_load(&info->tid));
+    cf_store(&info->report_cpu_ns, cpu ? cpu : 1);
+  }
+}
 
 u64 cf_thread_cpu_ns(u32 thread) {
   if (thread >= CF_MAX_THREAD_INFOS)
@@ -361,7 +377,8 @@ u64 cf_thread_cpu_ns(u32 thread) {
     return cf_load(&info->cpu_ns);
   if (thread == efsan_thread_index)
     return cf_report_cpu_ns ? cf_report_cpu_ns : efsan_thread_cpu_ns();
-  return efsan_thread_cpu_ns_of(cf_load(&info->tid));
+  u64 at_report = cf_load(&info->report_cpu_ns);
+  return at_report ? at_report : efsan_thread_cpu_ns_of(cf_load(&info->tid));
 }
 //===-- Sync clocks ---------------------------------------------------------===//
 

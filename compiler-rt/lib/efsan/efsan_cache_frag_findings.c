@@ -603,8 +603,14 @@ void cf_format_impact(char *buffer, uptr length, const struct cf_finding *f) {
   if (f->conditional)
     efsan_snprintf(buffer, length,
                    "portability note, no gain on this CPU (%s); where lines "
-                   "pair, the fix would save %s of CPU time (%s of the run)",
+                   "pair, the fix would save %s of CPU time (%s of the run "
+                   "there)",
                    cf_pairing_source(), cpu, share);
+  else if (f->hypothetical)
+    efsan_snprintf(buffer, length,
+                   "the fix saves %s of CPU time (%s of the run with that "
+                   "layout; about %s of wall time)",
+                   cpu, share, wall);
   else
     efsan_snprintf(buffer, length,
                    "the fix saves %s of CPU time (%s of the run; about %s of "

@@ -34,8 +34,13 @@ struct cf_finding {
   // The impact (docs/CacheFrag.md, "Impact"): the CPU time the fix saves,
   // its share of the run's CPU time, the wall time it saves (the slowest
   // involved thread decides), the involved threads' CPU time.
+  // share_ppm = lost_ns / run_ns: the run's CPU time (cf_run_ns), or for a
+  // layout this run did not have (hypothetical), the time the run would
+  // take with it, cf_run_ns + lost_ns.
   u64 lost_ns;
   u32 share_ppm;
+  u64 run_ns;
+  bool hypothetical;
   u64 wall_ns;
   u64 threads_ns;
   // The largest share of its time an involved thread could lose to the

@@ -176,6 +176,12 @@ void cf_set_impact(struct cf_finding *f, struct cf_view *views, u32 count,
   bool all_removed =
       f->kind == CF_TRUE_SHARING &&
       (shared_bytes || (writers >= 2 && !cf_line_under_lock(f)));
+  // Sharing this run did not have (another start offset; 128-byte pairs on
+  // a CPU that does not pair lines) is priced as if the layout happened:
+  // its threads would take longer by what they lose, so a thread's bound
+  // is its share of that longer time.
+  f->conditional = f->kind == CF_PREDICTED_128 && !cf_lines_paired();
+  f->hypothetical = f->kind == CF_PREDICTED_SHIFTED || f->conditional;
   f->threads_ns = 0;
   f->sampled_writes = 0;
   for (u32 i = 0; i < count && i < CF_MAX_VIEWS; i++) {
@@ -253,7 +259,11 @@ void cf_set_impact(struct cf_finding *f, struct cf_view *views, u32 count,
         caused[i] * carried *
         ((1 - rmw) * cf_plain_store_stall(gap, transfer, reads_own, busy) +
          rmw * transfer * (1 + busy));
-    double mine = stalls < my_cap * overlap ? stalls : my_cap * overlap;
+    // With the layout, the thread's time with the line grows by what it
+    // loses: mine <= my_cap * (overlap + mine).
+    double most = f->hypothetical ? my_cap * overlap / (1 - my_cap)
+                                  : my_cap * overlap;
+    double mine = stalls < most ? stalls : most;
     if (efsan_verbosity() >= 2)
       efsan_report_line("cache-frag impact: line 0x%zx T%u cpu %llu ns, "
                         "accesses %llu, active %llu ns, overlap %llu ns, "
@@ -271,18 +281,27 @@ void cf_set_impact(struct cf_finding *f, struct cf_view *views, u32 count,
                         cf_thread_tool_ns(views[i].thread), (u64)stalls,
                         (u64)mine);
     lost += mine;
-    if (stalls >= my_cap * overlap)
+    if (stalls >= most)
       bound += mine;
-    if (threads[i] > slowest)
-      slowest = threads[i];
-    if (threads[i] - mine > slowest_after)
-      slowest_after = threads[i] - mine;
+    // The slowest thread with the sharing and without it.
+    double with = f->hypothetical ? threads[i] + mine : threads[i];
+    if (with > slowest)
+      slowest = with;
+    if (with - mine > slowest_after)
+      slowest_after = with - mine;
   }
-  f->lost_ns = cf_round(lost);
+  // One denominator for every share of this run: its CPU time. No thread
+  // loses more than its bound of its time, and the threads' time is part of
+  // the run's, so the program's total (at most the largest bound of the
+  // run, report.c) is never below a finding's.
   f->cap_ppm = (u32)(cap * 1000000);
-  f->bound_ns = cf_round(bound);
-  f->wall_ns = cf_round(slowest - slowest_after);
-  u64 run = cf_run_ns > f->threads_ns ? cf_run_ns : f->threads_ns;
-  f->share_ppm = (u32)cf_share_ppm(f->lost_ns, run);
-  f->conditional = f->kind == CF_PREDICTED_128 && !cf_lines_paired();
+  double run_bound = (double)f->cap_ppm / 1000000 * (double)cf_run_ns;
+  if (!f->hypothetical && lost > run_bound)
+    lost = run_bound;
+  f->lost_ns = cf_round(lost);
+  f->bound_ns = cf_round(bound < lost ? bound : lost);
+  double wall = slowest - slowest_after;
+  f->wall_ns = cf_round(wall < lost ? wall : lost);
+  f->run_ns = f->hypothetical ? cf_run_ns + f->lost_ns : cf_run_ns;
+  f->share_ppm = (u32)cf_share_ppm(f->lost_ns, f->run_ns);
 }

@@ -622,12 +622,15 @@ static void cf_print_json_finding(const struct cf_finding *f, bool last) {
   u64 gain = f->conditional ? 0 : f->lost_ns;
   efsan_printf("     \"impact\": {\"estimated_seconds\": %llu.%09llu, "
                "\"share\": %u.%06u, \"wall_seconds\": %llu.%09llu, "
-               "\"conditional\": %s, \"at_bound\": %s, "
+               "\"conditional\": %s, \"hypothetical\": %s, "
+               "\"run_seconds\": %llu.%09llu, \"at_bound\": %s, "
                "\"transfer_ns\": %u, \"threads_seconds\": %llu.%09llu},\n",
                f->lost_ns / 1000000000ull, f->lost_ns % 1000000000ull,
                f->share_ppm / 1000000, f->share_ppm % 1000000,
                f->wall_ns / 1000000000ull, f->wall_ns % 1000000000ull,
                f->conditional ? "true" : "false",
+               f->hypothetical ? "true" : "false",
+               f->run_ns / 1000000000ull, f->run_ns % 1000000000ull,
                cf_at_bound(f) ? "true" : "false", cf_transfer_ns(),
                f->threads_ns / 1000000000ull, f->threads_ns % 1000000000ull);
   if (f->kind == CF_PREDICTED_128 || f->kind == CF_PREDICTED_SHIFTED)
@@ -870,7 +873,7 @@ void efsan_cache_frag_report(void) {
   // The program's own CPU time: less the transfer's measurement and the
   // threads' sampled paths (docs/design/CacheFragImpact.md, "The tool's own
   // time").
-  u64 tool = measuring + cf_tool_ns();
+  u64 sampled_path = cf_tool_ns(), tool = measuring + sampled_path;
   cf_run_ns = process > tool ? process - tool : process;
   u64 waits = cf_prepare_side_by_side();
   cf_run_ns = cf_run_ns > waits ? cf_run_ns - waits : 0;
@@ -922,26 +925,42 @@ void efsan_cache_frag_report(void) {
     if (cf_load(&records[i].line))
       tracked++;
   char min_share[32], run[32], program_cpu[32], program_share[32],
-      program_wall[32];
+      program_wall[32], process_cpu[32], sampled_cpu[32], measuring_cpu[32],
+      waits_cpu[32];
   cf_format_percent(min_share, sizeof(min_share),
                     (u64)efsan_cache_frag_min_share_ppm());
   efsan_format_duration(run, sizeof(run), cf_run_ns);
-  // What fixing every finding shown would gain: they are different lines,
-  // so their gains add up, but no thread loses more than
+  efsan_format_duration(process_cpu, sizeof(process_cpu), process);
+  efsan_format_duration(sampled_cpu, sizeof(sampled_cpu), sampled_path);
+  efsan_format_duration(measuring_cpu, sizeof(measuring_cpu), measuring);
+  efsan_format_duration(waits_cpu, sizeof(waits_cpu), waits);
+  // What fixing every finding shown would gain in this run: they are
+  // different lines, so their gains add up, but no thread loses more than
   // CF_CONTENDED_SHARE of its time to lines it keeps taking (more with
-  // locked read-modify-writes), whichever they are.
-  u64 gain_ns = 0, gain_wall_ns = 0;
+  // locked read-modify-writes), whichever they are. Sharing this run did
+  // not have (a layout it predicts) is priced on its own and not in it.
+  // Each finding is held to its bound of the run (impact.c), so the total
+  // is at least the largest finding and at most their sum.
+  u64 gain_ns = 0, gain_wall_ns = 0, largest_wall_ns = 0;
   u32 cap_ppm = (u32)(CF_CONTENDED_SHARE * 1000000);
-  for (uptr i = 0; i < shown; i++)
-    if (!findings[i].conditional) {
-      gain_ns += findings[i].lost_ns;
-      gain_wall_ns += findings[i].wall_ns;
-      if (findings[i].cap_ppm > cap_ppm)
-        cap_ppm = findings[i].cap_ppm;
-    }
-  u64 most = (u64)((double)cap_ppm / 1000000 * (double)cf_run_ns);
+  uptr elsewhere = 0; // predictions of a layout this run did not have
+  for (uptr i = 0; i < n; i++)
+    elsewhere += findings[i].hypothetical && !findings[i].conditional;
+  for (uptr i = 0; i < shown; i++) {
+    if (findings[i].hypothetical)
+      continue;
+    gain_ns += findings[i].lost_ns;
+    gain_wall_ns += findings[i].wall_ns;
+    if (findings[i].wall_ns > largest_wall_ns)
+      largest_wall_ns = findings[i].wall_ns;
+    if (findings[i].cap_ppm > cap_ppm)
+      cap_ppm = findings[i].cap_ppm;
+  }
+  u64 most = cf_round((double)cap_ppm / 1000000 * (double)cf_run_ns);
   if (gain_ns > most) {
     gain_wall_ns = (u64)((double)gain_wall_ns * most / gain_ns);
+    if (gain_wall_ns < largest_wall_ns)
+      gain_wall_ns = largest_wall_ns;
     gain_ns = most;
   }
   u64 gain_ppm = cf_share_ppm(gain_ns, cf_run_ns);
@@ -960,7 +979,15 @@ void efsan_cache_frag_report(void) {
     efsan_printf(",\n  \"line_pairs\": %s,\n  \"line_pairs_source\": ",
                  cf_lines_paired() ? "true" : "false");
     efsan_json_string(cf_pairing_source());
-    efsan_printf(",\n  \"run_cpu_seconds\": %llu.%09llu,\n"
+    efsan_printf(",\n  \"process_cpu_seconds\": %llu.%09llu,\n"
+                 "  \"tool_cpu_seconds\": {\"sampled_path\": %llu.%09llu, "
+                 "\"transfer_measurement\": %llu.%09llu, "
+                 "\"polls_beyond_side_by_side\": %llu.%09llu},\n",
+                 process / 1000000000ull, process % 1000000000ull,
+                 sampled_path / 1000000000ull, sampled_path % 1000000000ull,
+                 measuring / 1000000000ull, measuring % 1000000000ull,
+                 waits / 1000000000ull, waits % 1000000000ull);
+    efsan_printf("  \"run_cpu_seconds\": %llu.%09llu,\n"
                  "  \"expected_gain\": {\"cpu_seconds\": %llu.%09llu, "
                  "\"share\": %llu.%06llu, \"wall_seconds\": %llu.%09llu},\n"
                  "  \"min_share\": %d.%06d,\n  \"hidden_findings\": %zu,\n"
@@ -993,10 +1020,23 @@ void efsan_cache_frag_report(void) {
     else
       efsan_report_line("Counts are exact: every access was seen "
                         "(cache_frag_sample_period=1).\n");
+    // The process's time as measured, and what of it is the program's:
+    // the denominator of every share.
+    char polls[96] = "";
+    if (waits)
+      efsan_snprintf(polls, sizeof(polls),
+                     ", polls beyond what the threads would wait side by "
+                     "side %s",
+                     waits_cpu);
+    efsan_report_line("The run's CPU time: %s, the program's own, which every "
+                      "share below is of (the process measured %s: the tool's "
+                      "sampled path and start-up took %s, its line-transfer "
+                      "measurement %s%s).\n",
+                      run, process_cpu, sampled_cpu, measuring_cpu, polls);
     efsan_report_line("Cache lines tracked in detail: %llu; a line is reported "
                       "when fixing it saves at least %s of the run's CPU time "
-                      "(%s) and its invalidations number at least %d.\n",
-                      tracked, min_share, run,
+                      "and its invalidations number at least %d.\n",
+                      tracked, min_share,
                       efsan_flags.cache_frag_report_threshold);
     if (handed_over)
       efsan_report_line("Cache lines used by several threads in turn, never at "
@@ -1015,10 +1055,18 @@ void efsan_cache_frag_report(void) {
     if (n == notes)
       efsan_report_line("No false sharing, true sharing or predicted false "
                         "sharing above the report threshold.\n");
+    else if (n == notes + elsewhere)
+      efsan_report_line("No false sharing or true sharing above the report "
+                        "threshold in this run.\n");
     else
       efsan_report_line("Fixing the findings below saves %s of CPU time (%s of "
                         "the run; about %s of wall time).\n",
                         program_cpu, program_share, program_wall);
+    if (elsewhere)
+      efsan_report_line("Predicted false sharing at another start offset is "
+                        "not in this run's total: the run did not have it; "
+                        "each is priced as if its layout happened, as a share "
+                        "of the CPU time the run would then take.\n");
     uptr note = 0;
     for (uptr i = 0; i < shown; i++) {
       char label[32];

@@ -6,7 +6,7 @@ usage: check_identity.py STDOUT LOG_PREFIX TOOL EXECUTABLE
 STDOUT holds one line "pid N" per process of the run (each process prints
 its own getpid()). Every LOG_PREFIX.<pid> file (log_path=LOG_PREFIX) must
 be one JSON report whose first keys are "tool", "schema_version", "pid",
-"executable" in that order, with tool TOOL, schema_version 4, pid the one in
+"executable" in that order, with tool TOOL, schema_version 5, pid the one in
 its file name, and executable the file EXECUTABLE (the path the kernel
 knows, whatever argv[0] was). The reports' pids must be exactly the printed
 ones, one report each. Prints "identity ok N" or the problems and exits 1.
@@ -34,7 +34,7 @@ def main():
         if values.get("tool") != tool:
             problems.append("%s: tool %r" % (path, values.get("tool")))
         version = values.get("schema_version")
-        if type(version) is not int or version != 4:
+        if type(version) is not int or version != 5:
             problems.append("%s: schema_version %r" % (path, version))
         pid = values.get("pid")
         if type(pid) is not int or str(pid) != path.rsplit(".", 1)[1]:

@@ -20,6 +20,7 @@ int main(void) {
 
 // CHECK: EfficiencySanitizer: cache-frag report
 // CHECK: Counts are exact
+// CHECK-NEXT: The run's CPU time: {{.*}}, the program's own, which every share below is of (the process measured
 // CHECK-NEXT: Cache lines tracked in detail:
 // CHECK-NEXT: A line moving between cores costs {{[0-9]+}} ns
 // CHECK-NEXT: No false sharing, true sharing or predicted false sharing above the report threshold.

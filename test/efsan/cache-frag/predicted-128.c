@@ -68,7 +68,7 @@ int main(void) {
 // NOPAIR-NOT: Fixing the findings below saves
 // NOPAIR: No false sharing, true sharing or predicted false sharing above the report threshold.
 // NOPAIR-NEXT: Portability notes (not findings: no gain on this CPU, a gain where lines pair):
-// NOPAIR-NEXT: note 1: predicted false sharing with 128-byte lines on {{\[}}0x{{[0-9a-f]+}}, 0x{{[0-9a-f]+}}): portability note, no gain on this CPU (cache_frag_line_pairs=no); where lines pair, the fix would save {{[0-9.]+ (ns|us|ms|s)}} of CPU time ({{[0-9.]+%|<0.1%}} of the run); threads T1 T2
+// NOPAIR-NEXT: note 1: predicted false sharing with 128-byte lines on {{\[}}0x{{[0-9a-f]+}}, 0x{{[0-9a-f]+}}): portability note, no gain on this CPU (cache_frag_line_pairs=no); where lines pair, the fix would save {{[0-9.]+ (ns|us|ms|s)}} of CPU time ({{[0-9.]+%|<0.1%}} of the run there); threads T1 T2
 // NOPAIR-NOT: =={{[0-9]+}}==#{{[0-9]}}
 // NOPAIR: SUMMARY: EfficiencySanitizer: cache-frag: 0 false sharing, 0 true sharing, 0 predicted false sharing; 1 portability note; {{[0-9]+}} struct types
 // NOPAIR-JSON: "line_pairs": false,

@@ -4,7 +4,7 @@
 // RUN: env ESAN_OPTIONS=report_format=json:sample_freq=5:log_path=%t.dir/r %run %t 2
 // RUN: %python -c "import glob, json, sys; path, = glob.glob(sys.argv[1] + '/r.*'); r = json.load(open(path)); \
 // RUN:   assert set(r) >= {'tool', 'schema_version', 'pid', 'executable', 'cache_line_size', 'total_lines', 'regions', 'sample_period_ms', 'levels'}, r; \
-// RUN:   assert r['tool'] == 'working-set' and r['schema_version'] == 4 and r['cache_line_size'] == 64 and r['sample_period_ms'] == 5, r; \
+// RUN:   assert r['tool'] == 'working-set' and r['schema_version'] == 5 and r['cache_line_size'] == 64 and r['sample_period_ms'] == 5, r; \
 // RUN:   assert str(r['pid']) == path.rsplit('.', 1)[1], r; \
 // RUN:   assert set(r['regions']) == {'heap', 'globals', 'stack', 'other'} and r['regions']['heap'] == 25, r; \
 // RUN:   assert r['total_lines'] == sum(r['regions'].values()), r; \

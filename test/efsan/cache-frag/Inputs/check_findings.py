@@ -18,23 +18,29 @@ expected finding has exactly N object rows. Always checked: the documented keys,
 [0, 1], no estimate above the writes the finding counts (physically
 impossible), one row per object (no two rows of a finding name the same
 object: kind, address and allocation site; and no "unknown" row for bytes a
-listed heap block held), and the top-level keys with schema_version 4. Prints one line per problem and exits 1, or prints "ok".
+listed heap block held), the top-level keys with schema_version 5, and
+what every report adds up to (report_identities.py). Prints one line per problem and exits 1, or prints "ok".
 """
 import argparse
 import json
+import os
 import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import report_identities  # noqa: E402
 
 TOP_KEYS = {"tool", "schema_version", "pid", "executable", "sampled", "sample_period",
             "transfer_ns", "min_share", "report_threshold", "tracked_lines",
             "untracked_lines", "handed_over_lines", "suppressed_findings",
-            "suppressed_structs", "findings", "structs"}
+            "suppressed_structs", "findings", "structs", "run_cpu_seconds",
+            "process_cpu_seconds", "tool_cpu_seconds", "expected_gain"}
 FINDING_KEYS = {"kind", "line_address", "line_size", "invalidations",
                 "observed_invalidations", "estimated_parallel_invalidations",
                 "true_sharing_invalidations", "false_sharing_invalidations",
                 "impact", "threads", "object", "objects", "accesses", "suggestion"}
 ACCESS_KEYS = {"thread", "offset", "length", "object_offset", "reads", "writes"}
-IMPACT_KEYS = {"estimated_seconds", "share", "wall_seconds", "conditional", "at_bound",
-               "transfer_ns", "threads_seconds"}
+IMPACT_KEYS = {"estimated_seconds", "share", "wall_seconds", "conditional", "hypothetical",
+               "run_seconds", "at_bound", "transfer_ns", "threads_seconds"}
 
 
 def object_matches(obj, spec):
@@ -88,9 +94,11 @@ def main():
     missing = TOP_KEYS - report.keys()
     if missing:
         problems.append("report lacks %s" % sorted(missing))
-    if report.get("schema_version") != 4:
-        problems.append("schema_version %r, expected 4" % report.get("schema_version"))
+    if report.get("schema_version") != 5:
+        problems.append("schema_version %r, expected 5" % report.get("schema_version"))
     findings = report.get("findings", [])
+    if not missing:
+        problems += report_identities.json_problems(report)
     for i, f in enumerate(findings):
         missing = FINDING_KEYS - f.keys()
         if missing:

@@ -122,7 +122,7 @@ def main():
             fail("missing key %r" % key)
     if report["tool"] != "cache-frag":
         fail("tool is %r" % report["tool"])
-    if report["schema_version"] != 4:
+    if report["schema_version"] != 5:
         fail("schema_version is %r" % report["schema_version"])
     text_findings, text_structs = parse_text(sys.argv[2])
 

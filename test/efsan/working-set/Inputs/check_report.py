@@ -20,7 +20,7 @@ WINDOW<n>_HI (from --vars, sample numbers from 1; a snapshot's samples are
 the level-0 snapshots within its interval, start_us to end_us). Exits 1 with the
 failing expression and the report if any is false. --vars FILE adds the
 NAME=INTEGER lines of FILE as variables (answers the program computed). Always required of every
-report: schema_version 4, a string executable, and the pid of its file name.
+report: schema_version 5, a string executable, and the pid of its file name.
 """
 import glob
 import json
@@ -59,7 +59,7 @@ def main():
     parsed = [json.loads(text) for _, text in reports]
     for (path, text), report in zip(reports, parsed):
         # Every report identifies itself (docs/JSONSchema.md).
-        if report.get("schema_version") != 4 or not isinstance(report.get("executable"), str) \
+        if report.get("schema_version") != 5 or not isinstance(report.get("executable"), str) \
                 or report.get("pid") != int(path.rsplit(".", 1)[1]):
             sys.exit("%s: schema_version, pid or executable missing or wrong\n%s" % (path, text))
         env = dict(known)

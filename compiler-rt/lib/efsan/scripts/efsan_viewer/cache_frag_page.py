@@ -20,7 +20,8 @@ from .formatting import (fmt_int, fmt_estimate, fmt_bytes, fmt_seconds, fmt_shar
 KIND_TEXT = {"false-sharing": "false sharing", "true-sharing": "true sharing",
              "predicted-false-sharing": "predicted false sharing"}
 CF_KNOWN = {"tool", "schema_version", "pid", "executable", "sampled", "sample_period", "transfer_ns",
-            "transfer_source", "line_pairs", "line_pairs_source", "run_cpu_seconds", "expected_gain",
+            "transfer_source", "line_pairs", "line_pairs_source", "process_cpu_seconds",
+            "tool_cpu_seconds", "run_cpu_seconds", "expected_gain",
             "hidden_findings", "min_share", "report_threshold", "tracked_lines", "untracked_lines",
             "findings", "structs"}
 
@@ -42,6 +43,21 @@ def estimated(f):
 def fmt_count(n, report):
     """An access count: sampled counts to 3 significant digits, as the text."""
     return fmt_estimate(n) if report.get("sampled") else fmt_int(n)
+
+
+def process_time_note(report):
+    """The process's CPU time as measured, beside the run's (the program's
+    own, which shares are of)."""
+    if "process_cpu_seconds" not in report:
+        return ""
+    tool = report.get("tool_cpu_seconds") or {}
+    return ("; the process measured %s, of which the tool's sampled path and start-up %s, its "
+            "line-transfer measurement %s%s" % (
+                fmt_seconds(report["process_cpu_seconds"]), fmt_seconds(tool.get("sampled_path", 0)),
+                fmt_seconds(tool.get("transfer_measurement", 0)),
+                (", polls beyond what the threads would wait side by side %s"
+                 % fmt_seconds(tool["polls_beyond_side_by_side"]))
+                if tool.get("polls_beyond_side_by_side") else ""))
 
 
 def is_note(f):
@@ -247,12 +263,15 @@ def finding_html(f, rank, report, label=None):
     out.append('<h3><span class="rank">%s</span> <span class="badge %s">%s</span> %s</h3>'
                % (esc(label or "#%d" % rank), esc(f["kind"]), esc(KIND_TEXT.get(f["kind"], f["kind"])), esc(finding_title(f))))
     if imp.get("conditional"):
-        gain = ("none on this CPU (%s); where lines pair: %s of CPU time (%s of the run)"
+        gain = ("none on this CPU (%s); where lines pair: %s of CPU time (%s of the run there)"
                 % (report.get("line_pairs_source", "no 128-byte line pairing"),
                    fmt_seconds(imp["estimated_seconds"]), fmt_share(imp["share"])))
     else:
-        gain = ("%s of CPU time (%s of the run; about %s of wall time)"
+        # A layout this run did not have is priced as if it happened: its
+        # share is of the run it would then be.
+        gain = ("%s of CPU time (%s of the run%s; about %s of wall time)"
                 % (fmt_seconds(imp["estimated_seconds"]), fmt_share(imp["share"]),
+                   " with that layout" if imp.get("hypothetical") else "",
                    fmt_seconds(imp.get("wall_seconds", 0))))
     facts = [("the fix saves", gain)]
     if imp.get("at_bound"):
@@ -444,11 +463,11 @@ def render_cache_frag(report, idx):
                          if notes else ""))))
     out.append('<div class="card" data-key="expected-gain" data-value="%s"><div class="card-title">expected gain'
                '</div><div class="big">%s</div><div class="hint">of the run\'s CPU time (%s of %s); about %s of '
-               'wall time</div></div>'
+               'wall time%s</div></div>'
                % (gain.get("share", 0), esc(fmt_share(gain.get("share", 0))),
                   esc(fmt_seconds(gain.get("cpu_seconds", 0))),
                   esc(fmt_seconds(report.get("run_cpu_seconds", 0))),
-                  esc(fmt_seconds(gain.get("wall_seconds", 0)))))
+                  esc(fmt_seconds(gain.get("wall_seconds", 0))), esc(process_time_note(report))))
     sampling = ("1 in %s accesses (sampled)" % fmt_int(report["sample_period"])
                 if report.get("sampled") else "every access")
     out.append('<div class="card"><div class="card-title">accesses seen</div><div class="big">%s</div>'

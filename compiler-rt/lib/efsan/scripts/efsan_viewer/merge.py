@@ -321,7 +321,8 @@ def _heat(field_heats, count, busiest, judged):
 
 def merge_cache_frag(items):
     processes = []
-    run_cpu = gain_cpu = gain_wall = 0.0
+    run_cpu = gain_cpu = gain_wall = process_cpu = 0.0
+    tool_cpu = {"sampled_path": 0.0, "transfer_measurement": 0.0, "polls_beyond_side_by_side": 0.0}
     counters = {k: 0 for k in ("hidden_findings", "suppressed_findings", "suppressed_structs")}
     groups = {}
     structs = {}
@@ -330,6 +331,9 @@ def merge_cache_frag(items):
         entry = process_entry(r, src)
         gain = r.get("expected_gain") or {}
         run_cpu += r.get("run_cpu_seconds", 0) or 0
+        process_cpu += r.get("process_cpu_seconds", 0) or 0
+        for k, v in (r.get("tool_cpu_seconds") or {}).items():
+            tool_cpu[k] = tool_cpu.get(k, 0) + (v or 0)
         gain_cpu += gain.get("cpu_seconds", 0) or 0
         gain_wall += gain.get("wall_seconds", 0) or 0
         for k in counters:
@@ -401,6 +405,8 @@ def merge_cache_frag(items):
     out_structs.sort(key=lambda s: (-s["accesses"], s["name"]))
     result = {"tool": "cache-frag", "schema_version": SCHEMA_VERSION, "merged": True,
               "process_tree": tree_of(items),
+              "process_cpu_seconds": round(process_cpu, 9),
+              "tool_cpu_seconds": {k: round(v, 9) for k, v in tool_cpu.items()},
               "run_cpu_seconds": round(run_cpu, 9),
               "expected_gain": {"cpu_seconds": round(gain_cpu, 9),
                                 "share": round(gain_cpu / run_cpu, 6) if run_cpu else 0,

@@ -14,12 +14,14 @@ import json
 import sys
 
 
-SCHEMA_VERSION = 4
-# Older versions read as version 4: version 3 added working-set snapshots
+SCHEMA_VERSION = 5
+# Older versions read as version 5: version 3 added working-set snapshots
 # that may be estimates (flagged by new keys), version 4 the struct field
 # heat "not_seen" and address_escapes; reports without them are exact and
-# have no such field.
-READABLE_VERSIONS = (2, 3, 4)
+# have no such field. Version 5 prices a cache-frag prediction of a layout
+# the run did not have as if it happened (impact.hypothetical,
+# impact.run_seconds); without those keys a finding's share is of the run.
+READABLE_VERSIONS = (2, 3, 4, 5)
 TOOLS = ("working-set", "cache-frag")
 PROG = "efsan-view"
 
