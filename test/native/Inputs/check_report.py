@@ -35,7 +35,7 @@ def main():
     with open(logs[0]) as f:
         report = json.load(f)
     # Every report identifies itself (docs/JSONSchema.md).
-    if report.get("schema_version") != 4 or not isinstance(report.get("pid"), int) \
+    if report.get("schema_version") != 5 or not isinstance(report.get("pid"), int) \
             or not isinstance(report.get("executable"), str):
         sys.exit("schema_version, pid or executable missing or wrong: %r" %
                  {k: report.get(k) for k in ("schema_version", "pid", "executable")})
