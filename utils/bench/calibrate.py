@@ -229,6 +229,7 @@ def main():
                          reported=sum(reported) * 2 > len(reported),
                          conditional=any(e["conditional"] for e in kept_efsan),
                          transfer=["%d ns %s" % (e["transfer"], e["source"]) for e in kept_efsan],
+                         profiles=sorted({e["profile"] for e in kept_efsan}),
                          plain_transfer=[p["transfer"] for p in kept_plain],
                          inputs=[e["gaps"] for e in kept_efsan if e["gaps"]],
                          left_out=(len(plain) - len(kept_plain), len(efsan) - len(kept_efsan)),
@@ -283,7 +284,8 @@ def measure_pair(args, name, target, binaries, env, probe):
             if report is None:
                 fail("%s: no cache-frag JSON report in:\n%s" % (name, err[-2000:]))
             e = dict(transfer=report["transfer_ns"], source=report["transfer_source"], share=0.0,
-                     seconds=0.0, reported=False, conditional=False, gaps=None)
+                     seconds=0.0, reported=False, conditional=False, gaps=None,
+                     profile=profile_summary(report))
             f = finding_of(report, target)
             if target == "all" and report.get("expected_gain"):
                 gain = report["expected_gain"]
@@ -367,6 +369,8 @@ def render(rows):
         % (SECONDS_RATIO[0], SECONDS_RATIO[1], len(ratio_ok), len(in_ratio)),
         "- fixes that gain < 3%% not reported: %d of %d" % (len(small_ok), len(small)),
         "- transfer cost used by the efsan runs: %s" % transfer_summary(rows),
+        "- machine profile used by the efsan runs: %s" % "; ".join(
+            sorted({p for r in rows for p in r.get("profiles", [])})),
     ]
     return table, verdict
 
@@ -407,6 +411,19 @@ def transfer_range(row):
     if plain or efsan:
         text += " (left out, other state: %d plain, %d efsan)" % (plain, efsan)
     return text
+
+
+def profile_summary(report):
+    """What a run priced lines with (docs/CacheFrag.md, "The machine profile")."""
+    p = report.get("machine_profile")
+    if not p:
+        return "none (%s; the defaults)" % report.get("machine_profile_missing", "?")
+    h, a = p["contended_share"], p["contended_rmw_share"]
+    return ("%s, updated %s, %d measurements: a line both threads keep writing %.2f (%.2f-%.2f), "
+            "an atomic %.2f (%.2f-%.2f); 128-byte line pairs %s (%s)"
+            % (os.path.basename(p["path"]), p["updated"], p["measurements"], h["point"], h["low"],
+               h["high"], a["point"], a["low"], a["high"],
+               "yes" if report.get("line_pairs") else "no", report.get("line_pairs_source")))
 
 
 def transfer_summary(rows):

@@ -239,6 +239,17 @@ int efsan_getpid(void);
 // Reads at most size - 1 bytes of a (small) file into buffer and ends them
 // with a NUL; returns the length, or -1 if the file cannot be opened.
 sptr efsan_read_file(const char *path, char *buffer, uptr size);
+// An environment variable's value, or null (also in a set-user-ID program).
+const char *efsan_getenv(const char *name);
+// Writes a whole file in one go: it replaces path (renamed from a file of
+// this process's own, so readers see the old or the new file, never half of
+// one), making missing directories first. False on any failure.
+bool efsan_write_file_replacing(const char *path, const char *data,
+                                uptr length);
+// Seconds since the epoch (CLOCK_REALTIME), 0 if unknown.
+u64 efsan_realtime_seconds(void);
+// Ends the process at once with status (no atexit handlers, no report).
+void efsan_exit_now(int status) __attribute__((noreturn));
 // The program's path as the kernel gave it (/proc/self/exe, read at start-up,
 // so neither argv[0] nor a later exec, rename or chroot changes it); never
 // null.

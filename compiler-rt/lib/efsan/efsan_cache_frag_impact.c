@@ -235,7 +235,8 @@ void cf_set_impact(struct cf_finding *f, struct cf_view *views, u32 count,
   double carried = demand > 1 ? 1 / demand : 1;
   double busy = demand > 1 ? 1 - 1 / demand : 0;
   double lost = 0, bound = 0, slowest = 0, slowest_after = 0;
-  double cap = CF_CONTENDED_SHARE;
+  double share = cf_contended_share(), rmw_share = cf_contended_rmw_share();
+  double cap = 0; // the largest bound of an involved thread
   for (u32 i = 0; i < count && i < CF_MAX_VIEWS; i++) {
     if (!threads[i])
       continue;
@@ -247,8 +248,7 @@ void cf_set_impact(struct cf_finding *f, struct cf_view *views, u32 count,
     // The thread's own time between its writes to the line.
     double writes = (double)views[i].writes * (double)period;
     double gap = writes > 0 ? active[i] / writes : threads[i];
-    double my_cap =
-        CF_CONTENDED_SHARE + rmw * (CF_CONTENDED_RMW_SHARE - CF_CONTENDED_SHARE);
+    double my_cap = share + rmw * (rmw_share - share);
     if (my_cap > cap)
       cap = my_cap;
     double overlap = overlaps[i];

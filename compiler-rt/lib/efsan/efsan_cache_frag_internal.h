@@ -397,6 +397,42 @@ bool cf_lines_paired(void);
 const char *cf_pairing_source(void);
 // The CPU time the transfer's measurement took (its threads').
 u64 cf_machine_cpu_ns(void);
+// One ping-pong measurement between two CPUs (the calling thread pinned to
+// first, a partner to second; the mask is restored): the one-way transfer
+// in ns, 0 if the two threads never ran at once.
+u32 cf_measure_transfer(int first, int second);
+// The share of its time a thread can lose to a line another thread keeps
+// writing at the same time (plain stores; locked read-modify-writes): the
+// machine profile's median, else CF_CONTENDED_SHARE and
+// CF_CONTENDED_RMW_SHARE; the range over the profile's measurements (the
+// point itself without one).
+double cf_contended_share(void);
+double cf_contended_rmw_share(void);
+void cf_contended_range(double *low, double *high);
+void cf_contended_rmw_range(double *low, double *high);
+void cf_transfer_range(u32 *low, u32 *high);
+
+// The machine profile (efsan_cache_frag_profile.c): efsan-calibrate's
+// measurements of this machine, in a file every run reads at start-up.
+enum { CF_PROFILE_TRANSFER, CF_PROFILE_HAMMERED, CF_PROFILE_RMW,
+       CF_PROFILE_PAIRED, CF_PROFILE_KINDS };
+void cf_profile_load(void);
+void cf_profile_add(int kind, u32 value);
+bool cf_profile_save(void);
+bool cf_profile_found(void);
+bool cf_profile_has(int kind);
+u32 cf_profile_count(int kind);
+// The median, least and most of a kind's measurements (ns or ppm).
+u32 cf_profile_point(int kind);
+u32 cf_profile_low(int kind);
+u32 cf_profile_high(int kind);
+const char *cf_profile_where(void);
+const char *cf_profile_when(void);
+const char *cf_profile_missing(void);
+const char *cf_profile_machine(void);
+// efsan-calibrate (cache_frag_calibrate=1): measures, adds to the profile,
+// prints and exits.
+void cf_calibrate_machine(void) __attribute__((noreturn));
 // Marks the record objects that refer to a freed heap block as dead.
 void cf_forget_heap_object(uptr start, uptr size, u32 serial);
 

@@ -1,7 +1,9 @@
 //===-- efsan_cache_frag_machine.c - what this machine's caches cost ------===//
 //
-// Two facts about the machine the cache-frag report prices its findings
-// with:
+// What the machine does that the cache-frag report prices its findings
+// with. Where this machine has a profile (efsan-calibrate's measurements,
+// efsan_cache_frag_profile.c), its figures, the same in every run however
+// busy or pinned; else:
 // - the cost of moving a cache line from one core to another (the transfer
 //   an invalidation forces), measured in the background from start-up on by
 //   a short ping-pong of one line between two threads pinned to two CPUs
@@ -12,13 +14,15 @@
 // - whether the CPU fetches lines in 128-byte pairs (Intel's adjacent-line
 //   prefetch does; AMD's does not), from cpuid, so that a 128-byte-line
 //   prediction counts only where it can happen (cache_frag_line_pairs
-//   overrides).
+//   overrides);
+// - the bounds of what a thread loses to a line both threads keep writing
+//   (CF_CONTENDED_SHARE, CF_CONTENDED_RMW_SHARE).
 // It does not price findings (efsan_cache_frag_impact.c does) and never
 // blocks the program: every wait is bounded in iterations and in time.
 // docs/CacheFrag.md explains both numbers.
 //
 //===----------------------------------------------------------------------===//
-#include "efsan_cache_frag_internal.h"
+#include "efsan_cache_frag_findings.h"
 
 #include <cpuid.h>
 
@@ -56,6 +60,10 @@ const char *cf_pairing_source(void) { return cf_pairing_why; }
 
 //===-- Line pairing ------------------------------------------------------===//
 
+// A loss below this (ppm of a thread's time) to the other line of a pair is
+// no pairing: the default share a finding must save to be reported.
+#define CF_PAIRED_LOSS_PPM 30000
+
 static void cf_decide_pairing(void) {
   const char *option = efsan_flags.cache_frag_line_pairs;
   if (!efsan_internal_strcmp(option, "yes") ||
@@ -63,6 +71,20 @@ static void cf_decide_pairing(void) {
     cf_paired = option[0] == 'y';
     efsan_snprintf(cf_pairing_why, sizeof(cf_pairing_why),
                    "cache_frag_line_pairs=%s", option);
+    return;
+  }
+  // Measured: what a thread lost to a thread writing the other line of its
+  // 128-byte pair (the prefetcher's pairing costs nothing where it does not
+  // move the line away), whatever cpuid promises.
+  if (cf_profile_has(CF_PROFILE_PAIRED)) {
+    u32 loss = cf_profile_point(CF_PROFILE_PAIRED);
+    cf_paired = loss >= CF_PAIRED_LOSS_PPM;
+    efsan_snprintf(cf_pairing_why, sizeof(cf_pairing_why),
+                   "machine profile: the other line of a 128-byte pair cost "
+                   "a thread %u%% of its time, %u-%u%%",
+                   (loss + 5000) / 10000,
+                   (cf_profile_low(CF_PROFILE_PAIRED) + 5000) / 10000,
+                   (cf_profile_high(CF_PROFILE_PAIRED) + 5000) / 10000);
     return;
   }
   unsigned a, b, c, d;
@@ -345,12 +367,32 @@ static void cf_probe_main(void *arg) {
   __atomic_store_n(&cf_probe_done, 1, __ATOMIC_RELEASE);
 }
 
+u32 cf_measure_transfer(int first, int second) {
+  cf_probe_first = first;
+  cf_probe_second = second;
+  cf_probe_ns = 0;
+  cf_probe_run(CF_PING_ATTEMPTS);
+  return cf_probe_ns;
+}
+
 static void cf_decide_transfer(void) {
   cf_transfer = CF_DEFAULT_TRANSFER_NS;
   cf_settled = true;
   if (efsan_flags.cache_frag_transfer_ns) {
     cf_transfer = (u32)efsan_flags.cache_frag_transfer_ns;
     cf_transfer_from = "cache_frag_transfer_ns";
+    return;
+  }
+  // The machine profile's: the same in every run on this machine, however
+  // busy or pinned the run (no ping-pong at start-up, then).
+  if (cf_profile_has(CF_PROFILE_TRANSFER)) {
+    cf_transfer = cf_profile_point(CF_PROFILE_TRANSFER);
+    u32 n = cf_profile_count(CF_PROFILE_TRANSFER);
+    efsan_snprintf(cf_transfer_why, sizeof(cf_transfer_why),
+                   "machine profile: median of %u measurement%s, %u-%u ns", n,
+                   n == 1 ? "" : "s", cf_profile_low(CF_PROFILE_TRANSFER),
+                   cf_profile_high(CF_PROFILE_TRANSFER));
+    cf_transfer_from = cf_transfer_why;
     return;
   }
   if (!efsan_flags.cache_frag_measure_transfer) {
@@ -444,6 +486,49 @@ void cf_machine_settle(bool needed) {
 }
 
 void cf_machine_init(void) {
+  cf_profile_load();
+  if (efsan_flags.cache_frag_calibrate)
+    cf_calibrate_machine();
   cf_decide_pairing();
   cf_decide_transfer();
+}
+
+//===-- A line both threads keep taking -------------------------------------===//
+
+static double cf_profile_share(int kind, u32 ppm, double otherwise) {
+  return cf_profile_has(kind) ? (double)ppm / 1000000 : otherwise;
+}
+
+double cf_contended_share(void) {
+  return cf_profile_share(CF_PROFILE_HAMMERED,
+                          cf_profile_point(CF_PROFILE_HAMMERED),
+                          CF_CONTENDED_SHARE);
+}
+
+void cf_contended_range(double *low, double *high) {
+  *low = cf_profile_share(CF_PROFILE_HAMMERED,
+                          cf_profile_low(CF_PROFILE_HAMMERED),
+                          CF_CONTENDED_SHARE);
+  *high = cf_profile_share(CF_PROFILE_HAMMERED,
+                           cf_profile_high(CF_PROFILE_HAMMERED),
+                           CF_CONTENDED_SHARE);
+}
+
+double cf_contended_rmw_share(void) {
+  return cf_profile_share(CF_PROFILE_RMW, cf_profile_point(CF_PROFILE_RMW),
+                          CF_CONTENDED_RMW_SHARE);
+}
+
+void cf_contended_rmw_range(double *low, double *high) {
+  *low = cf_profile_share(CF_PROFILE_RMW, cf_profile_low(CF_PROFILE_RMW),
+                          CF_CONTENDED_RMW_SHARE);
+  *high = cf_profile_share(CF_PROFILE_RMW, cf_profile_high(CF_PROFILE_RMW),
+                           CF_CONTENDED_RMW_SHARE);
+}
+
+void cf_transfer_range(u32 *low, u32 *high) {
+  bool profiled = cf_profile_has(CF_PROFILE_TRANSFER) &&
+                  !efsan_flags.cache_frag_transfer_ns;
+  *low = profiled ? cf_profile_low(CF_PROFILE_TRANSFER) : cf_transfer;
+  *high = profiled ? cf_profile_high(CF_PROFILE_TRANSFER) : cf_transfer;
 }

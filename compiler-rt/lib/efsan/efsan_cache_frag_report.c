@@ -427,14 +427,26 @@ static void cf_print_text_finding(const char *label,
   cf_suggest(suggestion, sizeof(suggestion), f, &objects,
              cf_thread_part_size(f, view_count), view_count);
   efsan_report_line("  suggestion: %s\n", suggestion);
-  if (cf_at_bound(f))
+  if (cf_at_bound(f) && cf_profile_has(CF_PROFILE_HAMMERED)) {
+    double low, high;
+    cf_contended_range(&low, &high);
     efsan_report_line(
         "  estimate: the threads keep taking the line from each other, so "
         "each is claimed at the bound of what a thread loses to one line, "
-        "%u%% of its time beside the other; fixes of such lines measured "
-        "45-95%% (the machine decides; docs/CacheFrag.md, \"Impact and "
-        "thresholds\")\n",
+        "%u%% of its time beside the other, as this machine's profile "
+        "measured it (%u-%u%%); a loop's shape moves it (docs/CacheFrag.md, "
+        "\"The machine profile\")\n",
+        (f->cap_ppm + 5000) / 10000, (u32)(low * 100 + 0.5),
+        (u32)(high * 100 + 0.5));
+  } else if (cf_at_bound(f)) {
+    efsan_report_line(
+        "  estimate: the threads keep taking the line from each other, so "
+        "each is claimed at the bound of what a thread loses to one line, "
+        "%u%% of its time beside the other, a default: fixes of such lines "
+        "measured 6-95%% (the machine decides; efsan-calibrate measures this "
+        "one: docs/CacheFrag.md, \"The machine profile\")\n",
         (f->cap_ppm + 5000) / 10000);
+  }
 }
 
 
@@ -846,6 +858,71 @@ static void cf_print_text_suppressed(uptr findings, uptr structs) {
 
 //===-- The report ----------------------------------------------------------===//
 
+// Where the prices of a shared line come from: this machine's profile
+// (efsan-calibrate's measurements), or the defaults and why there is none.
+static void cf_print_text_profile(void) {
+  if (!cf_profile_found()) {
+    efsan_report_line("Machine profile: none for %s (%s): line transfers "
+                      "measured by this run; a thread loses at most %u%% of "
+                      "its time to a line another thread keeps writing, %u%% "
+                      "to an atomic both bump (the defaults).\n",
+                      cf_profile_machine(), cf_profile_missing(),
+                      (u32)(CF_CONTENDED_SHARE * 100 + 0.5),
+                      (u32)(CF_CONTENDED_RMW_SHARE * 100 + 0.5));
+    return;
+  }
+  double low, high, rmw_low, rmw_high;
+  cf_contended_range(&low, &high);
+  cf_contended_rmw_range(&rmw_low, &rmw_high);
+  u32 n = cf_profile_count(CF_PROFILE_HAMMERED);
+  efsan_report_line("Machine profile: %s (updated %s, %u measurement%s): a "
+                    "thread loses at most %u%% of its time to a line another "
+                    "thread keeps writing (%u-%u%% measured), %u%% to an "
+                    "atomic both bump (%u-%u%%); line transfers as above.\n",
+                    cf_profile_where(), cf_profile_when(), n,
+                    n == 1 ? "" : "s",
+                    (u32)(cf_contended_share() * 100 + 0.5),
+                    (u32)(low * 100 + 0.5), (u32)(high * 100 + 0.5),
+                    (u32)(cf_contended_rmw_share() * 100 + 0.5),
+                    (u32)(rmw_low * 100 + 0.5), (u32)(rmw_high * 100 + 0.5));
+}
+
+// A share in ppm as JSON's fraction.
+static void cf_print_json_shares(const char *key, int kind) {
+  u32 point = cf_profile_point(kind), low = cf_profile_low(kind),
+      high = cf_profile_high(kind);
+  efsan_printf("\"%s\": {\"point\": %u.%06u, \"low\": %u.%06u, \"high\": "
+               "%u.%06u}",
+               key, point / 1000000, point % 1000000, low / 1000000,
+               low % 1000000, high / 1000000, high % 1000000);
+}
+
+static void cf_print_json_profile(void) {
+  efsan_printf("  \"machine\": ");
+  efsan_json_string(cf_profile_machine());
+  efsan_printf(",\n");
+  if (!cf_profile_found()) {
+    efsan_printf("  \"machine_profile\": null,\n  \"machine_profile_missing\": ");
+    efsan_json_string(cf_profile_missing());
+    efsan_printf(",\n");
+    return;
+  }
+  u32 transfer_low, transfer_high;
+  cf_transfer_range(&transfer_low, &transfer_high);
+  efsan_printf("  \"machine_profile\": {\"path\": ");
+  efsan_json_string(cf_profile_where());
+  efsan_printf(", \"updated\": ");
+  efsan_json_string(cf_profile_when());
+  efsan_printf(", \"measurements\": %u, \"transfer_ns\": {\"low\": %u, "
+               "\"high\": %u}, ",
+               cf_profile_count(CF_PROFILE_HAMMERED), transfer_low,
+               transfer_high);
+  cf_print_json_shares("contended_share", CF_PROFILE_HAMMERED);
+  efsan_printf(", ");
+  cf_print_json_shares("contended_rmw_share", CF_PROFILE_RMW);
+  efsan_printf("},\n");
+}
+
 void efsan_cache_frag_report(void) {
   // The program's CPU time ends here: what follows is the report's (a
   // ping-pong it runs included).
@@ -942,7 +1019,7 @@ void efsan_cache_frag_report(void) {
   // Each finding is held to its bound of the run (impact.c), so the total
   // is at least the largest finding and at most their sum.
   u64 gain_ns = 0, gain_wall_ns = 0, largest_wall_ns = 0;
-  u32 cap_ppm = (u32)(CF_CONTENDED_SHARE * 1000000);
+  u32 cap_ppm = 0;
   uptr elsewhere = 0; // predictions of a layout this run did not have
   for (uptr i = 0; i < n; i++)
     elsewhere += findings[i].hypothetical && !findings[i].conditional;
@@ -979,7 +1056,9 @@ void efsan_cache_frag_report(void) {
     efsan_printf(",\n  \"line_pairs\": %s,\n  \"line_pairs_source\": ",
                  cf_lines_paired() ? "true" : "false");
     efsan_json_string(cf_pairing_source());
-    efsan_printf(",\n  \"process_cpu_seconds\": %llu.%09llu,\n"
+    efsan_printf(",\n");
+    cf_print_json_profile();
+    efsan_printf("  \"process_cpu_seconds\": %llu.%09llu,\n"
                  "  \"tool_cpu_seconds\": {\"sampled_path\": %llu.%09llu, "
                  "\"transfer_measurement\": %llu.%09llu, "
                  "\"polls_beyond_side_by_side\": %llu.%09llu},\n",
@@ -1047,6 +1126,7 @@ void efsan_cache_frag_report(void) {
                       "128-byte line pairs: %s (%s).\n",
                       cf_transfer_ns(), cf_transfer_source(),
                       cf_lines_paired() ? "yes" : "no", cf_pairing_source());
+    cf_print_text_profile();
     if (cf_untracked_lines())
       efsan_report_line("WARNING: %llu more lines needed tracking but were not "
                         "tracked (cache_frag_max_tracked_lines=%d)\n",

@@ -874,6 +874,59 @@ extern "C" sptr efsan_read_file(const char *path, char *buffer, uptr size) {
   return (sptr)total;
 }
 
+// Unset in a set-user-ID program: its environment is the caller's.
+extern "C" const char *efsan_getenv(const char *name) {
+  return __efsan::secure_execution ? nullptr : GetEnv(name);
+}
+
+// Missing directories of path's parent are made (as mkdir -p); the data
+// goes to a file of this process's own and is renamed over path, so that a
+// reader never sees half of it and two writers never mix theirs.
+extern "C" bool efsan_write_file_replacing(const char *path, const char *data,
+                                           uptr length) {
+  char dir[kMaxPathLength];
+  uptr n = internal_strlen(path);
+  if (!n || n + 32 >= sizeof(dir))
+    return false;
+  internal_memcpy(dir, path, n + 1);
+  for (char *slash = dir + 1; *slash; slash++) {
+    if (*slash != '/')
+      continue;
+    *slash = 0;
+    RawSyscall3(SYS_mkdir, (long)dir, 0755, 0);
+    *slash = '/';
+  }
+  char temporary[kMaxPathLength];
+  internal_snprintf(temporary, sizeof(temporary), "%s.%d.tmp", path,
+                    (int)internal_getpid());
+  uptr fd = internal_open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC,
+                          0644);
+  if (internal_iserror(fd))
+    return false;
+  uptr written = 0;
+  while (written < length) {
+    uptr w = internal_write((fd_t)fd, data + written, length - written);
+    if (internal_iserror(w) || !w)
+      break;
+    written += w;
+  }
+  internal_close((fd_t)fd);
+  if (written != length || internal_rename(temporary, path) != 0) {
+    internal_unlink(temporary);
+    return false;
+  }
+  return true;
+}
+
+extern "C" u64 efsan_realtime_seconds(void) {
+  struct timespec ts;
+  if (internal_iserror(internal_clock_gettime(CLOCK_REALTIME, &ts)))
+    return 0;
+  return (u64)ts.tv_sec;
+}
+
+extern "C" void efsan_exit_now(int status) { internal__exit(status); }
+
 //===-- Start-up and exit ----------------------------------------------------===//
 
 static bool writing_exit_report;

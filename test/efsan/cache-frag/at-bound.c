@@ -21,7 +21,7 @@
 // RUN: %if taskset %{ %{check} --at-bound yes --min-share 0.3 %t.pinned.json %}
 // CHECK: #1 false sharing on cache line {{.*}}; threads T1 T2
 // CHECK: suggestion:
-// CHECK-NEXT: estimate: the threads keep taking the line from each other, so each is claimed at the bound of what a thread loses to one line, 65% of its time beside the other; fixes of such lines measured 45-95% (the machine decides; docs/CacheFrag.md, "Impact and thresholds")
+// CHECK-NEXT: estimate: the threads keep taking the line from each other, so each is claimed at the bound of what a thread loses to one line, 65% of its time beside the other, a default: fixes of such lines measured 6-95% (the machine decides; efsan-calibrate measures this one: docs/CacheFrag.md, "The machine profile")
 // PAGE: page ok
 #include "Inputs/workers.h"
 #include <stdint.h>

@@ -23,6 +23,7 @@ int main(void) {
 // CHECK-NEXT: The run's CPU time: {{.*}}, the program's own, which every share below is of (the process measured
 // CHECK-NEXT: Cache lines tracked in detail:
 // CHECK-NEXT: A line moving between cores costs {{[0-9]+}} ns
+// CHECK-NEXT: Machine profile: none for
 // CHECK-NEXT: No false sharing, true sharing or predicted false sharing above the report threshold.
 // CHECK-NOT: #1
 // CHECK: SUMMARY: EfficiencySanitizer: cache-frag: 0 false sharing, 0 true sharing, 0 predicted false sharing;

@@ -20,7 +20,8 @@ from .formatting import (fmt_int, fmt_estimate, fmt_bytes, fmt_seconds, fmt_shar
 KIND_TEXT = {"false-sharing": "false sharing", "true-sharing": "true sharing",
              "predicted-false-sharing": "predicted false sharing"}
 CF_KNOWN = {"tool", "schema_version", "pid", "executable", "sampled", "sample_period", "transfer_ns",
-            "transfer_source", "line_pairs", "line_pairs_source", "process_cpu_seconds",
+            "transfer_source", "line_pairs", "line_pairs_source", "machine", "machine_profile",
+            "machine_profile_missing", "process_cpu_seconds",
             "tool_cpu_seconds", "run_cpu_seconds", "expected_gain",
             "hidden_findings", "min_share", "report_threshold", "tracked_lines", "untracked_lines",
             "findings", "structs"}
@@ -276,9 +277,16 @@ def finding_html(f, rank, report, label=None):
     facts = [("the fix saves", gain)]
     if imp.get("at_bound"):
         # docs/CacheFrag.md, "Claims at the bound".
+        profile = report.get("machine_profile")
+        if profile and profile.get("contended_share"):
+            measured = profile["contended_share"]
+            source = ("as this machine's profile measured it (%s-%s; a loop's shape moves it)"
+                      % (fmt_share(measured["low"]), fmt_share(measured["high"])))
+        else:
+            source = ("a default: fixes of such lines measured 6-95% of the threads' time (the "
+                      "machine decides; efsan-calibrate measures this one)")
         facts.append(("how sure", "the threads keep taking the line from each other: this is the bound of "
-                      "what a thread loses to one line, not a price of its transfers; fixes of such "
-                      "lines measured 45-95% of the threads' time (the machine decides)"))
+                      "what a thread loses to one line, not a price of its transfers, " + source))
     facts += [("invalidations", "%s (%s false sharing, %s true sharing)"
                % (fmt_inv(f["invalidations"]), fmt_inv(f.get("false_sharing_invalidations", 0)),
                   fmt_inv(f.get("true_sharing_invalidations", 0)))),

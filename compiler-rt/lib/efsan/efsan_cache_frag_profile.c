@@ -1,0 +1,277 @@
+//===-- efsan_cache_frag_profile.c - what this machine measured -----------===//
+//
+// The machine profile: what a shared cache line costs on this machine, as
+// efsan-calibrate measured it (efsan_cache_frag_calibrate.c), kept in a file
+// every cache-frag run on the machine reads at start-up. A run cannot
+// measure it itself: pinned to one core, or beside other work, its threads
+// never write a line at the same time, and a claim must not change with the
+// state the run met (docs/CacheFrag.md, "The machine profile"). The file
+// keeps each measurement (the last CF_PROFILE_VALUES of each kind): a VM
+// whose vCPUs share a core at one time and not at another gets both, and
+// the claims are the range over them, ranked by the median.
+//
+// One file per CPU model and CPU count, plain text:
+//   key GenuineIntel-6-167-2cpus
+//   updated 2026-11-29T07:40:12Z
+//   transfer_ns 58 61 55
+//   hammered_loss_ppm 371000 352000 368000
+//   rmw_loss_ppm 882000 875000 891000
+//   paired_loss_ppm 2000 0 1000
+//
+//===----------------------------------------------------------------------===//
+#include "efsan_cache_frag_internal.h"
+
+#include <cpuid.h>
+
+#define CF_PROFILE_VALUES 32
+#define CF_PROFILE_BYTES 8192
+
+struct cf_measured {
+  u32 count;
+  u32 values[CF_PROFILE_VALUES];
+};
+static struct cf_measured cf_measurements[CF_PROFILE_KINDS];
+static const char *const cf_profile_names[CF_PROFILE_KINDS] = {
+    "transfer_ns", "hammered_loss_ppm", "rmw_loss_ppm", "paired_loss_ppm"};
+static char cf_profile_file[512];
+static char cf_profile_key[96];
+static char cf_profile_updated[32];
+// Why there is no profile, when there is none.
+static const char *cf_profile_why = "cache_frag_machine_profile=none";
+
+//===-- The machine's key ---------------------------------------------------===//
+
+static u32 cf_online_cpus(void) {
+  char text[256];
+  if (efsan_read_file("/sys/devices/system/cpu/online", text, sizeof(text)) <= 0)
+    return 0;
+  u32 count = 0;
+  for (const char *p = text; *p >= '0' && *p <= '9';) {
+    u32 lo = 0, hi;
+    while (*p >= '0' && *p <= '9')
+      lo = lo * 10 + (u32)(*p++ - '0');
+    hi = lo;
+    if (*p == '-') {
+      hi = 0;
+      for (p++; *p >= '0' && *p <= '9';)
+        hi = hi * 10 + (u32)(*p++ - '0');
+    }
+    count += hi >= lo ? hi - lo + 1 : 0;
+    if (*p == ',')
+      p++;
+  }
+  return count;
+}
+
+// "GenuineIntel-6-167-2cpus": what decides a line's cost (the CPU model and
+// how many CPUs the machine has: a VM of another size is another machine).
+static void cf_make_key(char *key, uptr size) {
+  unsigned a, b, c, d;
+  char vendor[13] = "unknown";
+  unsigned family = 0, model = 0;
+  if (__get_cpuid(0, &a, &b, &c, &d)) {
+    efsan_internal_memcpy(vendor, &b, 4);
+    efsan_internal_memcpy(vendor + 4, &d, 4);
+    efsan_internal_memcpy(vendor + 8, &c, 4);
+    vendor[12] = 0;
+  }
+  if (__get_cpuid(1, &a, &b, &c, &d)) {
+    family = (a >> 8) & 0xf;
+    model = (a >> 4) & 0xf;
+    if (family == 0xf)
+      family += (a >> 20) & 0xff;
+    if (family == 6 || family >= 0xf)
+      model |= ((a >> 16) & 0xf) << 4;
+  }
+  efsan_snprintf(key, size, "%s-%u-%u-%ucpus", vendor, family, model,
+                 cf_online_cpus());
+}
+
+//===-- Reading and writing -------------------------------------------------===//
+
+static bool cf_is_space(char c) { return c == ' ' || c == '\t' || c == '\r'; }
+
+static bool cf_starts_word(const char *line, const char *word) {
+  uptr n = efsan_internal_strlen(word);
+  return !efsan_internal_strncmp(line, word, n) &&
+         (cf_is_space(line[n]) || !line[n] || line[n] == '\n');
+}
+
+static void cf_copy_word(char *out, uptr size, const char *p) {
+  uptr n = 0;
+  while (*p && *p != '\n' && !cf_is_space(*p) && n + 1 < size)
+    out[n++] = *p++;
+  out[n] = 0;
+}
+
+static void cf_parse_values(struct cf_measured *m, const char *p) {
+  while (*p && *p != '\n') {
+    while (cf_is_space(*p))
+      p++;
+    if (*p < '0' || *p > '9')
+      break;
+    u64 v = 0;
+    while (*p >= '0' && *p <= '9')
+      v = v * 10 + (u64)(*p++ - '0');
+    if (m->count < CF_PROFILE_VALUES && v <= 0xffffffffu)
+      m->values[m->count++] = (u32)v;
+  }
+}
+
+// The file this run reads and efsan-calibrate writes, or false (with the
+// reason) when there is none to use.
+static bool cf_profile_path(void) {
+  const char *option = efsan_flags.cache_frag_machine_profile;
+  if (!option || !option[0] || !efsan_internal_strcmp(option, "none"))
+    return false;
+  if (efsan_internal_strcmp(option, "auto")) {
+    efsan_snprintf(cf_profile_file, sizeof(cf_profile_file), "%s", option);
+    return true;
+  }
+  const char *xdg = efsan_getenv("XDG_CACHE_HOME"), *home = efsan_getenv("HOME");
+  if (xdg && xdg[0] == '/')
+    efsan_snprintf(cf_profile_file, sizeof(cf_profile_file),
+                   "%s/efsan/machine-%s.txt", xdg, cf_profile_key);
+  else if (home && home[0] == '/')
+    efsan_snprintf(cf_profile_file, sizeof(cf_profile_file),
+                   "%s/.cache/efsan/machine-%s.txt", home, cf_profile_key);
+  else {
+    cf_profile_why = "no HOME or XDG_CACHE_HOME to keep one in";
+    return false;
+  }
+  return true;
+}
+
+void cf_profile_load(void) {
+  cf_make_key(cf_profile_key, sizeof(cf_profile_key));
+  if (!cf_profile_path())
+    return;
+  static char text[CF_PROFILE_BYTES];
+  if (efsan_read_file(cf_profile_file, text, sizeof(text)) < 0) {
+    cf_profile_why = "none measured on this machine: efsan-calibrate makes one";
+    return;
+  }
+  char key[sizeof(cf_profile_key)] = "";
+  struct cf_measured read[CF_PROFILE_KINDS];
+  efsan_internal_memset(read, 0, sizeof(read));
+  for (const char *line = text; *line;) {
+    if (cf_starts_word(line, "key"))
+      cf_copy_word(key, sizeof(key), line + 4);
+    else if (cf_starts_word(line, "updated"))
+      cf_copy_word(cf_profile_updated, sizeof(cf_profile_updated), line + 8);
+    for (int k = 0; k < CF_PROFILE_KINDS; k++)
+      if (cf_starts_word(line, cf_profile_names[k]))
+        cf_parse_values(&read[k],
+                        line + efsan_internal_strlen(cf_profile_names[k]));
+    while (*line && *line != '\n')
+      line++;
+    if (*line)
+      line++;
+  }
+  // A profile of another machine (a home directory shared by several, a
+  // file named by the option) prices nothing here.
+  if (efsan_internal_strcmp(key, cf_profile_key)) {
+    cf_profile_why = "the profile file is of another machine";
+    efsan_vreport(1, "cache-frag: %s is the profile of %s, not of this "
+                     "machine (%s): not used\n",
+                  cf_profile_file, key[0] ? key : "no machine",
+                  cf_profile_key);
+    return;
+  }
+  efsan_internal_memcpy(cf_measurements, read, sizeof(read));
+}
+
+// Adds a measurement; the oldest goes when the kind has CF_PROFILE_VALUES.
+void cf_profile_add(int kind, u32 value) {
+  struct cf_measured *m = &cf_measurements[kind];
+  if (m->count == CF_PROFILE_VALUES) {
+    for (u32 i = 1; i < m->count; i++)
+      m->values[i - 1] = m->values[i];
+    m->count--;
+  }
+  m->values[m->count++] = value;
+}
+
+// "2026-11-29T07:40:12Z" from seconds since the epoch (days to a civil
+// date: Howard Hinnant's algorithm).
+static void cf_format_utc(char *out, uptr size, u64 seconds) {
+  u64 days = seconds / 86400, rest = seconds % 86400;
+  sptr z = (sptr)days + 719468;
+  sptr era = z / 146097;
+  u64 doe = (u64)(z - era * 146097);
+  u64 yoe = (doe - doe / 1460 + doe / 36524 - doe / 146096) / 365;
+  sptr y = (sptr)yoe + era * 400;
+  u64 doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+  u64 mp = (5 * doy + 2) / 153;
+  u64 d = doy - (153 * mp + 2) / 5 + 1;
+  u64 m = mp < 10 ? mp + 3 : mp - 9;
+  if (m <= 2)
+    y++;
+  efsan_snprintf(out, size, "%04lld-%02llu-%02lluT%02llu:%02llu:%02lluZ",
+                 (long long)y, m, d, rest / 3600, rest / 60 % 60, rest % 60);
+}
+
+bool cf_profile_save(void) {
+  if (!cf_profile_file[0])
+    return false;
+  cf_format_utc(cf_profile_updated, sizeof(cf_profile_updated),
+                efsan_realtime_seconds());
+  static char text[CF_PROFILE_BYTES];
+  uptr n = (uptr)efsan_snprintf(
+      text, sizeof(text),
+      "# efsan machine profile: what a shared cache line costs on this "
+      "machine, measured by efsan-calibrate\n"
+      "# (docs/CacheFrag.md, \"The machine profile\"); every cache-frag run "
+      "on a machine of this key reads it.\n"
+      "key %s\nupdated %s\n",
+      cf_profile_key, cf_profile_updated);
+  for (int k = 0; k < CF_PROFILE_KINDS && n < sizeof(text); k++) {
+    n += (uptr)efsan_snprintf(text + n, sizeof(text) - n, "%s",
+                              cf_profile_names[k]);
+    for (u32 i = 0; i < cf_measurements[k].count && n < sizeof(text); i++)
+      n += (uptr)efsan_snprintf(text + n, sizeof(text) - n, " %u",
+                                cf_measurements[k].values[i]);
+    if (n < sizeof(text))
+      n += (uptr)efsan_snprintf(text + n, sizeof(text) - n, "\n");
+  }
+  if (n >= sizeof(text))
+    return false;
+  return efsan_write_file_replacing(cf_profile_file, text, n);
+}
+
+//===-- What the claims use -------------------------------------------------===//
+
+bool cf_profile_has(int kind) { return cf_measurements[kind].count > 0; }
+u32 cf_profile_count(int kind) { return cf_measurements[kind].count; }
+
+// The median (the lower middle of an even count), the least and the most
+// measured.
+static u32 cf_profile_sorted(int kind, u32 rank) {
+  const struct cf_measured *m = &cf_measurements[kind];
+  u32 sorted[CF_PROFILE_VALUES];
+  for (u32 i = 0; i < m->count; i++) {
+    u32 v = m->values[i], j = i;
+    for (; j > 0 && sorted[j - 1] > v; j--)
+      sorted[j] = sorted[j - 1];
+    sorted[j] = v;
+  }
+  return m->count ? sorted[rank < m->count ? rank : m->count - 1] : 0;
+}
+u32 cf_profile_point(int kind) {
+  return cf_profile_sorted(kind, (cf_measurements[kind].count - 1) / 2);
+}
+u32 cf_profile_low(int kind) { return cf_profile_sorted(kind, 0); }
+u32 cf_profile_high(int kind) {
+  return cf_profile_sorted(kind, CF_PROFILE_VALUES);
+}
+
+bool cf_profile_found(void) {
+  for (int k = 0; k < CF_PROFILE_KINDS; k++)
+    if (cf_profile_has(k))
+      return true;
+  return false;
+}
+const char *cf_profile_where(void) { return cf_profile_file; }
+const char *cf_profile_when(void) { return cf_profile_updated; }
+const char *cf_profile_missing(void) { return cf_profile_why; }
+const char *cf_profile_machine(void) { return cf_profile_key; }

@@ -1,0 +1,29 @@
+"""Writes a machine profile for this machine with the values a test chooses.
+
+  write_profile.py REPORT.json PROFILE --transfer NS... --hammered PPM... --rmw PPM...
+                   [--paired PPM...]
+
+REPORT.json is a cache-frag JSON report of a run on this machine (its
+"machine" key names the machine the profile must be of); PROFILE gets the
+format efsan-calibrate writes (docs/CacheFrag.md, "The machine profile").
+"""
+import argparse
+import json
+
+p = argparse.ArgumentParser()
+p.add_argument("report")
+p.add_argument("profile")
+p.add_argument("--transfer", type=int, nargs="+", required=True)
+p.add_argument("--hammered", type=int, nargs="+", required=True)
+p.add_argument("--rmw", type=int, nargs="+", required=True)
+p.add_argument("--paired", type=int, nargs="+", default=[])
+a = p.parse_args()
+machine = json.load(open(a.report))["machine"]
+with open(a.profile, "w") as f:
+    f.write("# written by a test\nkey %s\nupdated 2026-01-02T03:04:05Z\n" % machine)
+    f.write("transfer_ns %s\n" % " ".join(map(str, a.transfer)))
+    f.write("hammered_loss_ppm %s\n" % " ".join(map(str, a.hammered)))
+    f.write("rmw_loss_ppm %s\n" % " ".join(map(str, a.rmw)))
+    if a.paired:
+        f.write("paired_loss_ppm %s\n" % " ".join(map(str, a.paired)))
+print("profile of %s" % machine)

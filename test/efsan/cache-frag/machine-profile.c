@@ -1,0 +1,43 @@
+// The machine profile (docs/CacheFrag.md, "The machine profile"): a run reads
+// this machine's profile, names it, prices line transfers and atomics with
+// its measurements (the median; the range printed beside it) whether the run
+// is idle or pinned to one core, decides whether lines pair from what it
+// measured, and says which default it used without one.
+// The program is contended-atomic.c's: two threads bump one atomic, so the
+// claim is the atomic's bound of the threads' time (by construction: with
+// the profile's 45%, more than 0.3 of the run and at most 0.45 of it); its
+// -DPLAIN twin bumps the word with plain stores, claimed at most at the
+// profile's 35% for a line both threads keep writing.
+// RUN: %clang -O2 -g -fsanitize=efficiency-cache-frag -pthread %S/contended-atomic.c -o %t
+// RUN: %clang -O2 -g -fsanitize=efficiency-cache-frag -pthread -DPLAIN %S/contended-atomic.c -o %t.plain
+// RUN: rm -rf %t.dir && mkdir %t.dir
+// RUN: env ESAN_OPTIONS=report_format=json:cache_frag_min_share=0:cache_frag_machine_profile=%t.dir/missing.txt %run %t 2> %t.dir/none.json
+// RUN: FileCheck %s --check-prefix=NONE-JSON < %t.dir/none.json
+// RUN: %python %S/Inputs/write_profile.py %t.dir/none.json %t.dir/profile.txt --transfer 100 123 150 --hammered 300000 350000 400000 --rmw 400000 450000 500000 --paired 0 10000 2000 | FileCheck %s --check-prefix=WRITTEN
+// RUN: env ESAN_OPTIONS=cache_frag_min_share=0:cache_frag_machine_profile=%t.dir/profile.txt %run %t 2>&1 | FileCheck %s --check-prefix=TEXT -DPROFILE=%t.dir/profile.txt
+// DEFINE: %{check} = %python %S/Inputs/check_findings.py --only --expect true-sharing:global=total --threads 1,2 --min-share 0.3 --max-share 0.4501
+// RUN: env ESAN_OPTIONS=report_format=json:cache_frag_min_share=0:cache_frag_machine_profile=%t.dir/profile.txt %run %t 2> %t.dir/idle.json
+// RUN: %{check} %t.dir/idle.json
+// RUN: FileCheck %s --check-prefix=JSON < %t.dir/idle.json
+// RUN: %if taskset %{ env ESAN_OPTIONS=report_format=json:cache_frag_min_share=0:cache_frag_machine_profile=%t.dir/profile.txt taskset -c 0 %run %t 2> %t.dir/pinned.json %}
+// RUN: %if taskset %{ %{check} %t.dir/pinned.json %}
+// RUN: %if taskset %{ FileCheck %s --check-prefix=JSON < %t.dir/pinned.json %}
+// RUN: env ESAN_OPTIONS=report_format=json:cache_frag_min_share=0:cache_frag_machine_profile=%t.dir/profile.txt %run %t.plain 2> %t.dir/plain.json
+// RUN: %python %S/Inputs/check_findings.py --only --expect true-sharing:global=total --threads 1,2 --min-share 0.2 --max-share 0.3501 %t.dir/plain.json
+// A profile of another machine prices nothing here; none at all is said so.
+// RUN: sed 's/^key .*/key SomeOtherCPU-1-2-64cpus/' %t.dir/profile.txt > %t.dir/other.txt
+// RUN: env ESAN_OPTIONS=cache_frag_min_share=0:cache_frag_machine_profile=%t.dir/other.txt %run %t 2>&1 | FileCheck %s --check-prefix=OTHER
+// RUN: env ESAN_OPTIONS=cache_frag_min_share=0:cache_frag_machine_profile=none %run %t 2>&1 | FileCheck %s --check-prefix=OFF
+// NONE-JSON: "machine": "{{[^"]+-[0-9]+-[0-9]+-[0-9]+cpus}}",
+// NONE-JSON-NEXT: "machine_profile": null,
+// NONE-JSON-NEXT: "machine_profile_missing": "none measured on this machine: efsan-calibrate makes one",
+// WRITTEN: profile of {{.+}}cpus
+// TEXT: A line moving between cores costs 123 ns (machine profile: median of 3 measurements, 100-150 ns); 128-byte line pairs: no (machine profile: the other line of a 128-byte pair cost a thread 0% of its time, 0-1%).
+// TEXT-NEXT: Machine profile: [[PROFILE]] (updated 2026-01-02T03:04:05Z, 3 measurements): a thread loses at most 35% of its time to a line another thread keeps writing (30-40% measured), 45% to an atomic both bump (40-50%); line transfers as above.
+// TEXT: #1 true sharing on cache line
+// JSON: "transfer_ns": 123,
+// JSON-NEXT: "transfer_source": "machine profile: median of 3 measurements, 100-150 ns",
+// JSON: "machine_profile": {"path": "{{.*}}profile.txt", "updated": "2026-01-02T03:04:05Z", "measurements": 3, "transfer_ns": {"low": 100, "high": 150}, "contended_share": {"point": 0.350000, "low": 0.300000, "high": 0.400000}, "contended_rmw_share": {"point": 0.450000, "low": 0.400000, "high": 0.500000}},
+// OTHER: A line moving between cores costs {{[0-9]+}} ns ({{measured|default}}
+// OTHER-NEXT: Machine profile: none for {{.+}}cpus (the profile file is of another machine): line transfers measured by this run; a thread loses at most 65% of its time to a line another thread keeps writing, 90% to an atomic both bump (the defaults).
+// OFF: Machine profile: none for {{.+}}cpus (cache_frag_machine_profile=none):
