@@ -283,16 +283,19 @@ void cf_calibrate_machine(void) {
       efsan_sleep_ms(50);
       continue;
     }
-    double loss[CF_LOOP_SHAPES], most = 0;
+    double loss[CF_LOOP_SHAPES], most = 0, least = 1;
     for (int k = 0; k < CF_LOOP_SHAPES; k++)
       loss[k] = cf_loss(rate[2 * k], rate[2 * k + 1]);
-    for (int k = 0; k < CF_SHAPE_LOCKED; k++)
+    for (int k = 0; k < CF_SHAPE_LOCKED; k++) {
       most = loss[k] > most ? loss[k] : most;
+      least = loss[k] < least ? loss[k] : least;
+    }
     double rmw = loss[CF_SHAPE_LOCKED];
     double paired = cf_loss(rate[CF_PAIR_PHASE], rate[2 * CF_SHAPE_WORK_8 + 1]);
     cf_profile_add(CF_PROFILE_TRANSFER, transfer);
     cf_profile_add(CF_PROFILE_PAIRED, (u32)(paired * 1000000 + 0.5));
     cf_profile_add(CF_PROFILE_HAMMERED, (u32)(most * 1000000 + 0.5));
+    cf_profile_add(CF_PROFILE_HAMMERED_LEAST, (u32)(least * 1000000 + 0.5));
     cf_profile_add(CF_PROFILE_RMW, (u32)(rmw * 1000000 + 0.5));
     kept++;
     efsan_printf("  round %u: transfer %u ns; a thread loses %u%%, %u%%, %u%%, "
@@ -325,6 +328,8 @@ void cf_calibrate_machine(void) {
   cf_print_range("line transfer", CF_PROFILE_TRANSFER, " ns", 1);
   cf_print_range("a line both threads keep writing (the most of the shapes)",
                  CF_PROFILE_HAMMERED, "%", 10000);
+  cf_print_range("the same (the least of the shapes)",
+                 CF_PROFILE_HAMMERED_LEAST, "%", 10000);
   cf_print_range("an atomic both threads bump", CF_PROFILE_RMW, "%", 10000);
   cf_print_range("the other line of a 128-byte pair", CF_PROFILE_PAIRED, "%",
                  10000);

@@ -592,30 +592,49 @@ bool cf_estimated(const struct cf_finding *f) {
          f->parallel > f->observed;
 }
 
+// ", 38-47% over the machine profile's range" where a machine profile's
+// prices span a range of claims, else "" (the same words wherever a share
+// is printed).
+void cf_format_share_range(char *buffer, uptr length,
+                           const struct cf_finding *f) {
+  char low[32], high[32];
+  cf_format_percent(low, sizeof(low), f->low_ppm);
+  cf_format_percent(high, sizeof(high), f->high_ppm);
+  buffer[0] = 0;
+  if (!efsan_internal_strcmp(low, high))
+    return;
+  uptr n = efsan_internal_strlen(low);
+  if (n && low[n - 1] == '%')
+    low[n - 1] = 0; // "38-47%"
+  efsan_snprintf(buffer, length, ", %s-%s over the machine profile's range",
+                 low, high);
+}
+
 // What fixing the finding gains: "the fix saves 1.234 s of CPU time (45.6%
 // of the run; about 0.617 s of wall time)"; a 128-byte prediction on a CPU
 // that does not pair lines gains nothing here.
 void cf_format_impact(char *buffer, uptr length, const struct cf_finding *f) {
-  char cpu[32], share[32], wall[32];
+  char cpu[32], share[32], range[80], wall[32];
   efsan_format_duration(cpu, sizeof(cpu), f->lost_ns);
   cf_format_percent(share, sizeof(share), f->share_ppm);
+  cf_format_share_range(range, sizeof(range), f);
   efsan_format_duration(wall, sizeof(wall), f->wall_ns);
   if (f->conditional)
     efsan_snprintf(buffer, length,
                    "portability note, no gain on this CPU (%s); where lines "
                    "pair, the fix would save %s of CPU time (%s of the run "
-                   "there)",
-                   cf_pairing_source(), cpu, share);
+                   "there%s)",
+                   cf_pairing_source(), cpu, share, range);
   else if (f->hypothetical)
     efsan_snprintf(buffer, length,
                    "the fix saves %s of CPU time (%s of the run with that "
-                   "layout; about %s of wall time)",
-                   cpu, share, wall);
+                   "layout%s; about %s of wall time)",
+                   cpu, share, range, wall);
   else
     efsan_snprintf(buffer, length,
-                   "the fix saves %s of CPU time (%s of the run; about %s of "
-                   "wall time)",
-                   cpu, share, wall);
+                   "the fix saves %s of CPU time (%s of the run%s; about %s "
+                   "of wall time)",
+                   cpu, share, range, wall);
 }
 
 // "global 'x'", "the heap object allocated at f.c:12", ...
@@ -1079,7 +1098,7 @@ void cf_suggest(char *buffer, uptr length, const struct cf_finding *f,
     break;
   }
   if (at < length) {
-    char impact[256];
+    char impact[320];
     cf_format_impact(impact, sizeof(impact), f);
     efsan_snprintf(buffer + at, length - at, "; %s", impact);
   }

@@ -41,6 +41,10 @@ struct cf_finding {
   u32 share_ppm;
   u64 run_ns;
   bool hypothetical;
+  // The claim at the least and the most of the machine profile's prices
+  // (the claim itself without a profile).
+  u64 low_ns, high_ns;
+  u32 low_ppm, high_ppm;
   u64 wall_ns;
   u64 threads_ns;
   // The largest share of its time an involved thread could lose to the
@@ -196,6 +200,8 @@ u64 cf_round(double x);
 // part's share of whole in parts per million, rounded up: a saving above
 // zero is never a share of 0 (printed "<0.1%").
 u64 cf_share_ppm(u64 part, u64 whole);
+void cf_format_share_range(char *buffer, uptr length,
+                           const struct cf_finding *f);
 // The threads' time side by side (efsan_cache_frag_impact.c): from what the
 // threads spent polling unchanged values, once the threads are done; returns
 // the CPU time by which the run's exceeds it, to take off the run's.

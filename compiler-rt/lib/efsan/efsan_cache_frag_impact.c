@@ -159,10 +159,18 @@ u64 cf_thread_side_by_side_ns(u32 thread) {
 // writer that other threads read (a queue's indices: padding alone leaves
 // every read of a new index a transfer). docs/CacheFrag.md, "Impact and
 // thresholds".
-void cf_set_impact(struct cf_finding *f, struct cf_view *views, u32 count,
-                   double scale) {
+// What a line's moves cost on this machine: the transfer and the bounds of
+// what a thread loses to a line both keep writing, with plain stores and
+// with locked read-modify-writes.
+struct cf_prices {
+  double transfer, share, rmw_share;
+  bool say; // the claim itself: verbosity=2 prints its workings
+};
+
+static void cf_price(struct cf_finding *f, struct cf_view *views, u32 count,
+                     double scale, const struct cf_prices *prices) {
   u64 period = cf_period;
-  double transfer = (double)cf_transfer_ns();
+  double transfer = prices->transfer;
   double threads[CF_MAX_VIEWS], active[CF_MAX_VIEWS], caused[CF_MAX_VIEWS];
   double all_caused[CF_MAX_VIEWS], overlaps[CF_MAX_VIEWS];
   bool shared_bytes;
@@ -235,7 +243,7 @@ void cf_set_impact(struct cf_finding *f, struct cf_view *views, u32 count,
   double carried = demand > 1 ? 1 / demand : 1;
   double busy = demand > 1 ? 1 - 1 / demand : 0;
   double lost = 0, bound = 0, slowest = 0, slowest_after = 0;
-  double share = cf_contended_share(), rmw_share = cf_contended_rmw_share();
+  double share = prices->share, rmw_share = prices->rmw_share;
   double cap = 0; // the largest bound of an involved thread
   for (u32 i = 0; i < count && i < CF_MAX_VIEWS; i++) {
     if (!threads[i])
@@ -264,7 +272,7 @@ void cf_set_impact(struct cf_finding *f, struct cf_view *views, u32 count,
     double most = f->hypothetical ? my_cap * overlap / (1 - my_cap)
                                   : my_cap * overlap;
     double mine = stalls < most ? stalls : most;
-    if (efsan_verbosity() >= 2)
+    if (prices->say && efsan_verbosity() >= 2)
       efsan_report_line("cache-frag impact: line 0x%zx T%u cpu %llu ns, "
                         "accesses %llu, active %llu ns, overlap %llu ns, "
                         "caused %llu invalidations, sampled line accesses "
@@ -304,4 +312,34 @@ void cf_set_impact(struct cf_finding *f, struct cf_view *views, u32 count,
   f->wall_ns = cf_round(wall < lost ? wall : lost);
   f->run_ns = f->hypothetical ? cf_run_ns + f->lost_ns : cf_run_ns;
   f->share_ppm = (u32)cf_share_ppm(f->lost_ns, f->run_ns);
+}
+
+// The claim at this machine's prices, and, where its profile measured them
+// over a range (states of a VM, rounds), at the least and the most of them:
+// a claim is a range where its prices are (docs/CacheFrag.md, "The machine
+// profile"). Without a profile both ends are the claim.
+void cf_set_impact(struct cf_finding *f, struct cf_view *views, u32 count,
+                   double scale) {
+  struct cf_prices point = {(double)cf_transfer_ns(), cf_contended_share(),
+                            cf_contended_rmw_share(), true};
+  struct cf_prices low = point, high = point;
+  low.say = high.say = false;
+  u32 transfer_low, transfer_high;
+  cf_transfer_range(&transfer_low, &transfer_high);
+  low.transfer = transfer_low;
+  high.transfer = transfer_high;
+  cf_contended_range(&low.share, &high.share);
+  cf_contended_rmw_range(&low.rmw_share, &high.rmw_share);
+  cf_price(f, views, count, scale, &low);
+  u64 low_ns = f->lost_ns;
+  u32 low_ppm = f->share_ppm;
+  cf_price(f, views, count, scale, &high);
+  u64 high_ns = f->lost_ns;
+  u32 high_ppm = f->share_ppm;
+  cf_price(f, views, count, scale, &point);
+  // The model is monotone in its prices; rounding is not.
+  f->low_ns = low_ns < f->lost_ns ? low_ns : f->lost_ns;
+  f->high_ns = high_ns > f->lost_ns ? high_ns : f->lost_ns;
+  f->low_ppm = low_ppm < f->share_ppm ? low_ppm : f->share_ppm;
+  f->high_ppm = high_ppm > f->share_ppm ? high_ppm : f->share_ppm;
 }

@@ -414,8 +414,10 @@ void cf_transfer_range(u32 *low, u32 *high);
 
 // The machine profile (efsan_cache_frag_profile.c): efsan-calibrate's
 // measurements of this machine, in a file every run reads at start-up.
+// HAMMERED is each round's largest loss over the loop shapes (the bound),
+// HAMMERED_LEAST its least (where the range of a claim at the bound ends).
 enum { CF_PROFILE_TRANSFER, CF_PROFILE_HAMMERED, CF_PROFILE_RMW,
-       CF_PROFILE_PAIRED, CF_PROFILE_KINDS };
+       CF_PROFILE_PAIRED, CF_PROFILE_HAMMERED_LEAST, CF_PROFILE_KINDS };
 void cf_profile_load(void);
 void cf_profile_add(int kind, u32 value);
 bool cf_profile_save(void);

@@ -505,10 +505,13 @@ double cf_contended_share(void) {
                           CF_CONTENDED_SHARE);
 }
 
+// From the least any loop shape lost in any round (what a claim at the
+// bound may be for a loop of another shape) to the most of the bounds.
 void cf_contended_range(double *low, double *high) {
-  *low = cf_profile_share(CF_PROFILE_HAMMERED,
-                          cf_profile_low(CF_PROFILE_HAMMERED),
-                          CF_CONTENDED_SHARE);
+  int least = cf_profile_has(CF_PROFILE_HAMMERED_LEAST)
+                  ? CF_PROFILE_HAMMERED_LEAST
+                  : CF_PROFILE_HAMMERED;
+  *low = cf_profile_share(least, cf_profile_low(least), CF_CONTENDED_SHARE);
   *high = cf_profile_share(CF_PROFILE_HAMMERED,
                            cf_profile_high(CF_PROFILE_HAMMERED),
                            CF_CONTENDED_SHARE);

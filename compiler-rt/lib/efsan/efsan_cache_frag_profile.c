@@ -17,6 +17,7 @@
 //   hammered_loss_ppm 371000 352000 368000
 //   rmw_loss_ppm 882000 875000 891000
 //   paired_loss_ppm 2000 0 1000
+//   hammered_least_loss_ppm 61000 58000 66000
 //
 //===----------------------------------------------------------------------===//
 #include "efsan_cache_frag_internal.h"
@@ -32,7 +33,8 @@ struct cf_measured {
 };
 static struct cf_measured cf_measurements[CF_PROFILE_KINDS];
 static const char *const cf_profile_names[CF_PROFILE_KINDS] = {
-    "transfer_ns", "hammered_loss_ppm", "rmw_loss_ppm", "paired_loss_ppm"};
+    "transfer_ns", "hammered_loss_ppm", "rmw_loss_ppm", "paired_loss_ppm",
+    "hammered_least_loss_ppm"};
 static char cf_profile_file[512];
 static char cf_profile_key[96];
 static char cf_profile_updated[32];

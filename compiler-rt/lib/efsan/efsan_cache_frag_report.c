@@ -372,7 +372,7 @@ static void cf_print_text_finding(const char *label,
   u32 view_count = cf_finding_views(f);
   struct cf_objects objects;
   cf_attribute(f, view_count, &objects);
-  char threads[CF_MAX_VIEWS * 12 + 16], impact[256];
+  char threads[CF_MAX_VIEWS * 12 + 16], impact[320];
   cf_format_threads(threads, sizeof(threads), view_count);
   cf_format_impact(impact, sizeof(impact), f);
   switch (f->kind) {
@@ -634,12 +634,18 @@ static void cf_print_json_finding(const struct cf_finding *f, bool last) {
   u64 gain = f->conditional ? 0 : f->lost_ns;
   efsan_printf("     \"impact\": {\"estimated_seconds\": %llu.%09llu, "
                "\"share\": %u.%06u, \"wall_seconds\": %llu.%09llu, "
+               "\"low_share\": %u.%06u, \"high_share\": %u.%06u, "
+               "\"low_seconds\": %llu.%09llu, \"high_seconds\": %llu.%09llu, "
                "\"conditional\": %s, \"hypothetical\": %s, "
                "\"run_seconds\": %llu.%09llu, \"at_bound\": %s, "
                "\"transfer_ns\": %u, \"threads_seconds\": %llu.%09llu},\n",
                f->lost_ns / 1000000000ull, f->lost_ns % 1000000000ull,
                f->share_ppm / 1000000, f->share_ppm % 1000000,
                f->wall_ns / 1000000000ull, f->wall_ns % 1000000000ull,
+               f->low_ppm / 1000000, f->low_ppm % 1000000,
+               f->high_ppm / 1000000, f->high_ppm % 1000000,
+               f->low_ns / 1000000000ull, f->low_ns % 1000000000ull,
+               f->high_ns / 1000000000ull, f->high_ns % 1000000000ull,
                f->conditional ? "true" : "false",
                f->hypothetical ? "true" : "false",
                f->run_ns / 1000000000ull, f->run_ns % 1000000000ull,
@@ -887,14 +893,15 @@ static void cf_print_text_profile(void) {
                     (u32)(rmw_low * 100 + 0.5), (u32)(rmw_high * 100 + 0.5));
 }
 
-// A share in ppm as JSON's fraction.
-static void cf_print_json_shares(const char *key, int kind) {
-  u32 point = cf_profile_point(kind), low = cf_profile_low(kind),
-      high = cf_profile_high(kind);
+// A bound and its range, as JSON's fractions (6 decimals).
+static void cf_print_json_shares(const char *key, double point, double low,
+                                 double high) {
+  u32 p = (u32)(point * 1000000 + 0.5), l = (u32)(low * 1000000 + 0.5),
+      h = (u32)(high * 1000000 + 0.5);
   efsan_printf("\"%s\": {\"point\": %u.%06u, \"low\": %u.%06u, \"high\": "
                "%u.%06u}",
-               key, point / 1000000, point % 1000000, low / 1000000,
-               low % 1000000, high / 1000000, high % 1000000);
+               key, p / 1000000, p % 1000000, l / 1000000, l % 1000000,
+               h / 1000000, h % 1000000);
 }
 
 static void cf_print_json_profile(void) {
@@ -917,9 +924,13 @@ static void cf_print_json_profile(void) {
                "\"high\": %u}, ",
                cf_profile_count(CF_PROFILE_HAMMERED), transfer_low,
                transfer_high);
-  cf_print_json_shares("contended_share", CF_PROFILE_HAMMERED);
+  double low, high;
+  cf_contended_range(&low, &high);
+  cf_print_json_shares("contended_share", cf_contended_share(), low, high);
   efsan_printf(", ");
-  cf_print_json_shares("contended_rmw_share", CF_PROFILE_RMW);
+  cf_contended_rmw_range(&low, &high);
+  cf_print_json_shares("contended_rmw_share", cf_contended_rmw_share(), low,
+                       high);
   efsan_printf("},\n");
 }
 
@@ -1019,6 +1030,7 @@ void efsan_cache_frag_report(void) {
   // Each finding is held to its bound of the run (impact.c), so the total
   // is at least the largest finding and at most their sum.
   u64 gain_ns = 0, gain_wall_ns = 0, largest_wall_ns = 0;
+  u64 gain_low_ns = 0, gain_high_ns = 0; // at the profile's range of prices
   u32 cap_ppm = 0;
   uptr elsewhere = 0; // predictions of a layout this run did not have
   for (uptr i = 0; i < n; i++)
@@ -1027,6 +1039,8 @@ void efsan_cache_frag_report(void) {
     if (findings[i].hypothetical)
       continue;
     gain_ns += findings[i].lost_ns;
+    gain_low_ns += findings[i].low_ns;
+    gain_high_ns += findings[i].high_ns;
     gain_wall_ns += findings[i].wall_ns;
     if (findings[i].wall_ns > largest_wall_ns)
       largest_wall_ns = findings[i].wall_ns;
@@ -1038,9 +1052,20 @@ void efsan_cache_frag_report(void) {
     gain_wall_ns = (u64)((double)gain_wall_ns * most / gain_ns);
     if (gain_wall_ns < largest_wall_ns)
       gain_wall_ns = largest_wall_ns;
+    // The range moves with the bound that held the total.
+    gain_low_ns = (u64)((double)gain_low_ns * most / gain_ns);
+    gain_high_ns = (u64)((double)gain_high_ns * most / gain_ns);
     gain_ns = most;
   }
   u64 gain_ppm = cf_share_ppm(gain_ns, cf_run_ns);
+  struct cf_finding total;
+  efsan_internal_memset(&total, 0, sizeof(total));
+  total.low_ppm = (u32)cf_share_ppm(gain_low_ns < gain_ns ? gain_low_ns : gain_ns,
+                                    cf_run_ns);
+  total.high_ppm = (u32)cf_share_ppm(
+      gain_high_ns > gain_ns ? gain_high_ns : gain_ns, cf_run_ns);
+  char program_range[80];
+  cf_format_share_range(program_range, sizeof(program_range), &total);
   efsan_format_duration(program_cpu, sizeof(program_cpu), gain_ns);
   cf_format_percent(program_share, sizeof(program_share), gain_ppm);
   efsan_format_duration(program_wall, sizeof(program_wall), gain_wall_ns);
@@ -1068,7 +1093,8 @@ void efsan_cache_frag_report(void) {
                  waits / 1000000000ull, waits % 1000000000ull);
     efsan_printf("  \"run_cpu_seconds\": %llu.%09llu,\n"
                  "  \"expected_gain\": {\"cpu_seconds\": %llu.%09llu, "
-                 "\"share\": %llu.%06llu, \"wall_seconds\": %llu.%09llu},\n"
+                 "\"share\": %llu.%06llu, \"wall_seconds\": %llu.%09llu, "
+                 "\"low_share\": %u.%06u, \"high_share\": %u.%06u},\n"
                  "  \"min_share\": %d.%06d,\n  \"hidden_findings\": %zu,\n"
                  "  \"suppressed_findings\": %zu,\n"
                  "  \"suppressed_structs\": %zu,\n"
@@ -1080,6 +1106,8 @@ void efsan_cache_frag_report(void) {
                  gain_ns / 1000000000ull, gain_ns % 1000000000ull,
                  gain_ppm / 1000000, gain_ppm % 1000000,
                  gain_wall_ns / 1000000000ull, gain_wall_ns % 1000000000ull,
+                 total.low_ppm / 1000000, total.low_ppm % 1000000,
+                 total.high_ppm / 1000000, total.high_ppm % 1000000,
                  share / 1000000, share % 1000000, cf_hidden_findings,
                  suppressed_findings, suppressed_structs,
                  efsan_flags.cache_frag_report_threshold, tracked,
@@ -1140,8 +1168,9 @@ void efsan_cache_frag_report(void) {
                         "threshold in this run.\n");
     else
       efsan_report_line("Fixing the findings below saves %s of CPU time (%s of "
-                        "the run; about %s of wall time).\n",
-                        program_cpu, program_share, program_wall);
+                        "the run%s; about %s of wall time).\n",
+                        program_cpu, program_share, program_range,
+                        program_wall);
     if (elsewhere)
       efsan_report_line("Predicted false sharing at another start offset is "
                         "not in this run's total: the run did not have it; "

@@ -43,7 +43,7 @@ int main(void) {
 // JSON-NEXT: "process_cpu_seconds": {{[0-9]+\.[0-9]+}},
 // JSON-NEXT: "tool_cpu_seconds": {"sampled_path": {{[0-9]+\.[0-9]+}}, "transfer_measurement": {{[0-9]+\.[0-9]+}}, "polls_beyond_side_by_side": {{[0-9]+\.[0-9]+}}},
 // JSON-NEXT: "run_cpu_seconds": {{[0-9]+\.[0-9]+}},
-// JSON-NEXT: "expected_gain": {"cpu_seconds": {{[0-9.]+}}, "share": {{[0-9.]+}}, "wall_seconds": {{[0-9.]+}}},
+// JSON-NEXT: "expected_gain": {"cpu_seconds": {{[0-9.]+}}, "share": {{[0-9.]+}}, "wall_seconds": {{[0-9.]+}}, "low_share": {{[0-9.]+}}, "high_share": {{[0-9.]+}}},
 // JSON-NEXT: "min_share": 0.000000,
 // JSON-NEXT: "hidden_findings": 0,
 // JSON-NEXT: "suppressed_findings": 0,
@@ -52,7 +52,7 @@ int main(void) {
 // JSON: "findings": [
 // JSON-NEXT: {"kind": "false-sharing", "line_address": {{[0-9]+}}, "line_size": 64, "invalidations": 3999,
 // JSON-NEXT: "observed_invalidations": 3999, "estimated_parallel_invalidations": {{25[0-4][0-9]}}, "true_sharing_invalidations": 0, "false_sharing_invalidations": 3999,
-// JSON-NEXT: "impact": {"estimated_seconds": {{[0-9]+\.[0-9]+}}, "share": {{[0-9]+\.[0-9]+}}, "wall_seconds": {{[0-9]+\.[0-9]+}}, "conditional": false, "hypothetical": false, "run_seconds": {{[0-9]+\.[0-9]+}}, "at_bound": {{true|false}}, "transfer_ns": {{[0-9]+}}, "threads_seconds": {{[0-9]+\.[0-9]+}}},
+// JSON-NEXT: "impact": {"estimated_seconds": {{[0-9]+\.[0-9]+}}, "share": {{[0-9]+\.[0-9]+}}, "wall_seconds": {{[0-9]+\.[0-9]+}}, "low_share": {{[0-9]+\.[0-9]+}}, "high_share": {{[0-9]+\.[0-9]+}}, "low_seconds": {{[0-9]+\.[0-9]+}}, "high_seconds": {{[0-9]+\.[0-9]+}}, "conditional": false, "hypothetical": false, "run_seconds": {{[0-9]+\.[0-9]+}}, "at_bound": {{true|false}}, "transfer_ns": {{[0-9]+}}, "threads_seconds": {{[0-9]+\.[0-9]+}}},
 // JSON-NEXT: "threads": [1, 2],
 // JSON-NEXT: "thread_start_functions": [{"thread": 1, "function": "lockstep_worker"}, {"thread": 2, "function": "lockstep_worker"}],
 // JSON-NEXT: "thread_creations": [{"thread": 1, "created_by": 0, "stack": [{"function": "lockstep_run", "file": "{{.*}}lockstep.h", "line": 55}, {"function": "main", "file": "{{.*}}json.c", "line": 24}]}, {"thread": 2, "created_by": 0, "stack": [{"function": "lockstep_run", "file": "{{.*}}lockstep.h", "line": 55}, {"function": "main", "file": "{{.*}}json.c", "line": 24}]}],

@@ -72,6 +72,6 @@ int main(void) {
 // NOPAIR-NOT: =={{[0-9]+}}==#{{[0-9]}}
 // NOPAIR: SUMMARY: EfficiencySanitizer: cache-frag: 0 false sharing, 0 true sharing, 0 predicted false sharing; 1 portability note; {{[0-9]+}} struct types
 // NOPAIR-JSON: "line_pairs": false,
-// NOPAIR-JSON: "expected_gain": {"cpu_seconds": 0.000000000, "share": 0.000000, "wall_seconds": 0.000000000},
+// NOPAIR-JSON: "expected_gain": {"cpu_seconds": 0.000000000, "share": 0.000000, "wall_seconds": 0.000000000, "low_share": 0.000000, "high_share": 0.000000},
 // NOPAIR-JSON: "conditional": true,
 // NOPAIR-JSON: "estimated_gain_seconds": 0.000000000,

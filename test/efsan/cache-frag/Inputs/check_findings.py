@@ -39,7 +39,8 @@ FINDING_KEYS = {"kind", "line_address", "line_size", "invalidations",
                 "true_sharing_invalidations", "false_sharing_invalidations",
                 "impact", "threads", "object", "objects", "accesses", "suggestion"}
 ACCESS_KEYS = {"thread", "offset", "length", "object_offset", "reads", "writes"}
-IMPACT_KEYS = {"estimated_seconds", "share", "wall_seconds", "conditional", "hypothetical",
+IMPACT_KEYS = {"estimated_seconds", "share", "wall_seconds", "low_share", "high_share",
+               "low_seconds", "high_seconds", "conditional", "hypothetical",
                "run_seconds", "at_bound", "transfer_ns", "threads_seconds"}
 
 

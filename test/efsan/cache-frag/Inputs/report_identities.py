@@ -41,6 +41,11 @@ def json_problems(r):
             problems.append("finding %d: impact.run_seconds %r, expected %r" % (i, denominator, want))
         if denominator > 0 and abs(share - est / denominator) > 1.5e-6:
             problems.append("finding %d: share %r is not %r s / %r s" % (i, share, est, denominator))
+        if not im["low_share"] - 1e-9 <= share <= im["high_share"] + 1e-9 or \
+                not im["low_seconds"] - 1e-9 <= est <= im["high_seconds"] + 1e-9:
+            problems.append("finding %d: the claim %r s (%r) outside its range %r-%r s (%r-%r)" % (
+                i, est, share, im["low_seconds"], im["high_seconds"], im["low_share"],
+                im["high_share"]))
         if im["wall_seconds"] > est + 1e-9:
             problems.append("finding %d: wall %r above CPU %r" % (i, im["wall_seconds"], est))
         if im["hypothetical"] != (im["conditional"] or f.get("prediction") == "start-offset"):
@@ -62,6 +67,9 @@ def json_problems(r):
                             "and its CPU %r" % (gain["wall_seconds"], wall, gain["cpu_seconds"]))
     elif gain["cpu_seconds"] or gain["wall_seconds"]:
         problems.append("expected gain %r without findings" % gain)
+    if not gain["low_share"] - 1e-9 <= gain["share"] <= gain["high_share"] + 1e-9:
+        problems.append("expected gain's share %r outside its range %r-%r" % (
+            gain["share"], gain["low_share"], gain["high_share"]))
     if run > 0 and abs(gain["share"] - gain["cpu_seconds"] / run) > 1.5e-6:
         problems.append("expected gain's share %r is not %r s / %r s" %
                         (gain["share"], gain["cpu_seconds"], run))
@@ -70,6 +78,8 @@ def json_problems(r):
 
 DURATION = r"([0-9.]+) (ns|us|ms|s)"
 PERCENT = r"(<?[0-9.]+)%"
+# ", 38-47% over the machine profile's range" after a share.
+RANGE = r"(?:, (<?[0-9.]+)-(<?[0-9.]+)% over the machine profile's range)?"
 
 
 def seconds(value, unit):
@@ -121,21 +131,28 @@ def text_problems(lines):
         if run is None:
             continue
         m = re.search(r"Fixing the findings below saves " + DURATION + r" of CPU time \(" +
-                      PERCENT + r" of the run; about " + DURATION + r" of wall time\)", line)
+                      PERCENT + r" of the run" + RANGE + r"; about " + DURATION +
+                      r" of wall time\)", line)
         if m:
             g = m.groups()
-            total = (seconds(g[0], g[1]), seconds(g[3], g[4]))
+            total = (seconds(g[0], g[1]), seconds(g[5], g[6]))
             share = percent(g[2])
+            if g[3] and not percent(g[3] + "%") <= share <= percent(g[4]):
+                problems.append("total share %s%% outside its range %s-%s%%" % (g[2], g[3], g[4]))
             if run and abs(share - total[0] / run) > 0.006 + 0.011 * share:
                 problems.append("total share %s%% is not %r s of %r s" % (g[2], total[0], run))
             continue
         m = re.search(r"(#[0-9]+|note [0-9]+:) .*(?:the fix saves|the fix would save) " + DURATION +
                       r" of CPU time \(" + PERCENT + r" of the run( with that layout| there)?" +
-                      r"(?:; about " + DURATION + r" of wall time)?\)", line)
+                      RANGE + r"(?:; about " + DURATION + r" of wall time)?\)", line)
         if m:
             g = m.groups()
+            g = g[:5] + g[7:]  # the range apart
+            low, high = m.group(6), m.group(7)
             cpu, share = seconds(g[1], g[2]), percent(g[3])
             hypothetical = bool(g[4])
+            if low and not percent(low + "%") <= share <= percent(high):
+                problems.append("%s: %s%% outside its range %s-%s%%" % (g[0], g[3], low, high))
             denominator = run + cpu if hypothetical else run
             if denominator and abs(share - cpu / denominator) > 0.006 + 0.011 * share:
                 problems.append("%s: %s%% is not %r s of %r s" % (g[0], g[3], cpu, denominator))

@@ -1,7 +1,7 @@
 """Writes a machine profile for this machine with the values a test chooses.
 
   write_profile.py REPORT.json PROFILE --transfer NS... --hammered PPM... --rmw PPM...
-                   [--paired PPM...]
+                   [--paired PPM...] [--hammered-least PPM...]
 
 REPORT.json is a cache-frag JSON report of a run on this machine (its
 "machine" key names the machine the profile must be of); PROFILE gets the
@@ -17,6 +17,7 @@ p.add_argument("--transfer", type=int, nargs="+", required=True)
 p.add_argument("--hammered", type=int, nargs="+", required=True)
 p.add_argument("--rmw", type=int, nargs="+", required=True)
 p.add_argument("--paired", type=int, nargs="+", default=[])
+p.add_argument("--hammered-least", type=int, nargs="+", default=[])
 a = p.parse_args()
 machine = json.load(open(a.report))["machine"]
 with open(a.profile, "w") as f:
@@ -24,6 +25,8 @@ with open(a.profile, "w") as f:
     f.write("transfer_ns %s\n" % " ".join(map(str, a.transfer)))
     f.write("hammered_loss_ppm %s\n" % " ".join(map(str, a.hammered)))
     f.write("rmw_loss_ppm %s\n" % " ".join(map(str, a.rmw)))
+    if a.hammered_least:
+        f.write("hammered_least_loss_ppm %s\n" % " ".join(map(str, a.hammered_least)))
     if a.paired:
         f.write("paired_loss_ppm %s\n" % " ".join(map(str, a.paired)))
 print("profile of %s" % machine)

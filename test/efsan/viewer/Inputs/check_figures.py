@@ -47,13 +47,13 @@ for rank, (f, article) in enumerate(zip(ranked, articles), 1):
     row = re.search(r"<tr><th>the fix saves</th><td>([^<]*)</td></tr>", article)
     shown = html.unescape(row.group(1)) if row else ""
     if f["impact"].get("conditional"):
-        want = re.search(r"where lines pair, the fix would save (.+?) of CPU time \((.+?) of the run there\)$", text)
-        got = re.search(r"where lines pair: (.+?) of CPU time \((.+?) of the run there\)$", shown)
+        want = re.search(r"where lines pair, the fix would save (.+?) of CPU time \((.+?) of the run there(?:, [^;)]* over the machine profile's range)?\)$", text)
+        got = re.search(r"where lines pair: (.+?) of CPU time \((.+?) of the run there(?:, [^;)]* over the machine profile's range)?\)$", shown)
         if label != "note %d" % (rank - len(findings)):
             problems.append("#%d: a portability note labelled %r" % (rank, label))
     else:
-        want = re.search(r"the fix saves (.+?) of CPU time \((.+?) of the run(?: with that layout)?; about (.+?) of wall time\)$", text)
-        got = re.search(r"^(.+?) of CPU time \((.+?) of the run(?: with that layout)?; about (.+?) of wall time\)$", shown)
+        want = re.search(r"the fix saves (.+?) of CPU time \((.+?) of the run(?: with that layout)?((?:, [^;)]* over the machine profile's range)?); about (.+?) of wall time\)$", text)
+        got = re.search(r"^(.+?) of CPU time \((.+?) of the run(?: with that layout)?((?:, [^;)]* over the machine profile's range)?); about (.+?) of wall time\)$", shown)
         if label != "#%d" % rank:
             problems.append("#%d: labelled %r" % (rank, label))
         if rank <= len(bars) and want and bars[rank - 1] != "%s · %s" % want.groups()[:2]:

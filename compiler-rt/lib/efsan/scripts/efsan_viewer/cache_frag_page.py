@@ -46,6 +46,16 @@ def fmt_count(n, report):
     return fmt_estimate(n) if report.get("sampled") else fmt_int(n)
 
 
+def share_range(claim):
+    """", 38-47% over the machine profile's range" where the claim (a
+    finding's impact, the expected gain) spans one, else "": the text
+    report's words (docs/CacheFrag.md, "The machine profile")."""
+    low, high = fmt_share(claim.get("low_share", 0)), fmt_share(claim.get("high_share", 0))
+    if "low_share" not in claim or low == high:
+        return ""
+    return ", %s-%s over the machine profile's range" % (low.rstrip("%"), high)
+
+
 def process_time_note(report):
     """The process's CPU time as measured, beside the run's (the program's
     own, which shares are of)."""
@@ -263,16 +273,17 @@ def finding_html(f, rank, report, label=None):
                    data_seconds=imp["estimated_seconds"]))]
     out.append('<h3><span class="rank">%s</span> <span class="badge %s">%s</span> %s</h3>'
                % (esc(label or "#%d" % rank), esc(f["kind"]), esc(KIND_TEXT.get(f["kind"], f["kind"])), esc(finding_title(f))))
+    span = share_range(imp)
     if imp.get("conditional"):
-        gain = ("none on this CPU (%s); where lines pair: %s of CPU time (%s of the run there)"
+        gain = ("none on this CPU (%s); where lines pair: %s of CPU time (%s of the run there%s)"
                 % (report.get("line_pairs_source", "no 128-byte line pairing"),
-                   fmt_seconds(imp["estimated_seconds"]), fmt_share(imp["share"])))
+                   fmt_seconds(imp["estimated_seconds"]), fmt_share(imp["share"]), span))
     else:
         # A layout this run did not have is priced as if it happened: its
         # share is of the run it would then be.
-        gain = ("%s of CPU time (%s of the run%s; about %s of wall time)"
+        gain = ("%s of CPU time (%s of the run%s%s; about %s of wall time)"
                 % (fmt_seconds(imp["estimated_seconds"]), fmt_share(imp["share"]),
-                   " with that layout" if imp.get("hypothetical") else "",
+                   " with that layout" if imp.get("hypothetical") else "", span,
                    fmt_seconds(imp.get("wall_seconds", 0))))
     facts = [("the fix saves", gain)]
     if imp.get("at_bound"):
@@ -470,11 +481,11 @@ def render_cache_frag(report, idx):
                       + ("; %d portability note%s apart" % (len(notes), "" if len(notes) == 1 else "s")
                          if notes else ""))))
     out.append('<div class="card" data-key="expected-gain" data-value="%s"><div class="card-title">expected gain'
-               '</div><div class="big">%s</div><div class="hint">of the run\'s CPU time (%s of %s); about %s of '
+               '</div><div class="big">%s</div><div class="hint">of the run\'s CPU time (%s of %s%s); about %s of '
                'wall time%s</div></div>'
                % (gain.get("share", 0), esc(fmt_share(gain.get("share", 0))),
                   esc(fmt_seconds(gain.get("cpu_seconds", 0))),
-                  esc(fmt_seconds(report.get("run_cpu_seconds", 0))),
+                  esc(fmt_seconds(report.get("run_cpu_seconds", 0))), esc(share_range(gain)),
                   esc(fmt_seconds(gain.get("wall_seconds", 0))), esc(process_time_note(report))))
     sampling = ("1 in %s accesses (sampled)" % fmt_int(report["sample_period"])
                 if report.get("sampled") else "every access")
