@@ -202,8 +202,8 @@ static double cf_loss(const double shared[2], const double own[2]) {
   return loss < 0 ? 0 : loss > 0.99 ? 0.99 : loss;
 }
 
-// The first two CPUs of the affinity mask, or of the machine for a process
-// pinned to one.
+// The first two CPUs of the affinity mask, or another of the machine's for
+// a process pinned to one (the profile is the machine's).
 static bool cf_calibrate_cpus(int *first, int *second) {
   u64 mask[CF_CALIBRATE_MASK_WORDS];
   *first = *second = -1;
@@ -216,6 +216,8 @@ static bool cf_calibrate_cpus(int *first, int *second) {
       else
         *second = c;
     }
+  if (*first >= 0 && *second < 0)
+    *second = cf_other_online_cpu(*first);
   return *second >= 0;
 }
 
@@ -236,8 +238,8 @@ static void cf_print_range(const char *what, int kind, const char *unit,
 void cf_calibrate_machine(void) {
   int first, second;
   if (!cf_calibrate_cpus(&first, &second)) {
-    efsan_printf("efsan-calibrate: error: a machine profile needs two CPUs in "
-                 "the affinity mask (this process has one)\n");
+    efsan_printf("efsan-calibrate: error: a machine profile needs two CPUs "
+                 "(this machine has one online)\n");
     efsan_exit_now(1);
   }
   if (!cf_profile_where()[0]) {
@@ -291,12 +293,17 @@ void cf_calibrate_machine(void) {
       least = loss[k] < least ? loss[k] : least;
     }
     double rmw = loss[CF_SHAPE_LOCKED];
+    // Against plain increments of a private word: what private copies of
+    // an atomic total save.
+    double removed =
+        cf_loss(rate[2 * CF_SHAPE_LOCKED], rate[2 * CF_SHAPE_INC_EACH + 1]);
     double paired = cf_loss(rate[CF_PAIR_PHASE], rate[2 * CF_SHAPE_WORK_8 + 1]);
     cf_profile_add(CF_PROFILE_TRANSFER, transfer);
     cf_profile_add(CF_PROFILE_PAIRED, (u32)(paired * 1000000 + 0.5));
     cf_profile_add(CF_PROFILE_HAMMERED, (u32)(most * 1000000 + 0.5));
     cf_profile_add(CF_PROFILE_HAMMERED_LEAST, (u32)(least * 1000000 + 0.5));
     cf_profile_add(CF_PROFILE_RMW, (u32)(rmw * 1000000 + 0.5));
+    cf_profile_add(CF_PROFILE_RMW_REMOVED, (u32)(removed * 1000000 + 0.5));
     kept++;
     efsan_printf("  round %u: transfer %u ns; a thread loses %u%%, %u%%, %u%%, "
                  "%u%% and %u%% of its time to a line the other keeps writing "
@@ -331,6 +338,8 @@ void cf_calibrate_machine(void) {
   cf_print_range("the same (the least of the shapes)",
                  CF_PROFILE_HAMMERED_LEAST, "%", 10000);
   cf_print_range("an atomic both threads bump", CF_PROFILE_RMW, "%", 10000);
+  cf_print_range("the same against plain adds to a private copy",
+                 CF_PROFILE_RMW_REMOVED, "%", 10000);
   cf_print_range("the other line of a 128-byte pair", CF_PROFILE_PAIRED, "%",
                  10000);
   efsan_exit_now(0);

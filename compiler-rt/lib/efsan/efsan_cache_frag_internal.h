@@ -401,23 +401,31 @@ u64 cf_machine_cpu_ns(void);
 // first, a partner to second; the mask is restored): the one-way transfer
 // in ns, 0 if the two threads never ran at once.
 u32 cf_measure_transfer(int first, int second);
+// An online CPU other than first (-1 if none): the machine's, whatever the
+// process's affinity mask.
+int cf_other_online_cpu(int first);
 // The share of its time a thread can lose to a line another thread keeps
 // writing at the same time (plain stores; locked read-modify-writes): the
 // machine profile's median, else CF_CONTENDED_SHARE and
 // CF_CONTENDED_RMW_SHARE; the range over the profile's measurements (the
 // point itself without one).
+// removed: what a fix that removes the atomic (private copies) saves, not
+// one that keeps it on a line of its own.
 double cf_contended_share(void);
-double cf_contended_rmw_share(void);
+double cf_contended_rmw_share(bool removed);
 void cf_contended_range(double *low, double *high);
-void cf_contended_rmw_range(double *low, double *high);
+void cf_contended_rmw_range(bool removed, double *low, double *high);
 void cf_transfer_range(u32 *low, u32 *high);
 
 // The machine profile (efsan_cache_frag_profile.c): efsan-calibrate's
 // measurements of this machine, in a file every run reads at start-up.
 // HAMMERED is each round's largest loss over the loop shapes (the bound),
 // HAMMERED_LEAST its least (where the range of a claim at the bound ends).
+// RMW_REMOVED is what an atomic both threads bump costs against plain adds
+// to a private copy (what the fix of an atomic total removes).
 enum { CF_PROFILE_TRANSFER, CF_PROFILE_HAMMERED, CF_PROFILE_RMW,
-       CF_PROFILE_PAIRED, CF_PROFILE_HAMMERED_LEAST, CF_PROFILE_KINDS };
+       CF_PROFILE_PAIRED, CF_PROFILE_HAMMERED_LEAST, CF_PROFILE_RMW_REMOVED,
+       CF_PROFILE_KINDS };
 void cf_profile_load(void);
 void cf_profile_add(int kind, u32 value);
 bool cf_profile_save(void);

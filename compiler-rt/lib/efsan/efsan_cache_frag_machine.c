@@ -282,7 +282,7 @@ static u32 cf_ping_attempt(struct cf_ping_attempt *at, int second,
 
 // The CPU after `first` among the machine's online CPUs, for a program
 // pinned to one: the transfer is the machine's, whatever the program's mask.
-static int cf_other_online_cpu(int first) {
+int cf_other_online_cpu(int first) {
   char text[256];
   if (efsan_read_file("/sys/devices/system/cpu/online", text, sizeof(text)) <= 0)
     return -1;
@@ -517,16 +517,24 @@ void cf_contended_range(double *low, double *high) {
                            CF_CONTENDED_SHARE);
 }
 
-double cf_contended_rmw_share(void) {
-  return cf_profile_share(CF_PROFILE_RMW, cf_profile_point(CF_PROFILE_RMW),
+// The kind that prices a fix of an atomic: kept on a line of its own, or
+// removed (a profile of before rmw_removed_loss_ppm has only the first).
+static int cf_rmw_kind(bool removed) {
+  return removed && cf_profile_has(CF_PROFILE_RMW_REMOVED)
+             ? CF_PROFILE_RMW_REMOVED
+             : CF_PROFILE_RMW;
+}
+
+double cf_contended_rmw_share(bool removed) {
+  int kind = cf_rmw_kind(removed);
+  return cf_profile_share(kind, cf_profile_point(kind),
                           CF_CONTENDED_RMW_SHARE);
 }
 
-void cf_contended_rmw_range(double *low, double *high) {
-  *low = cf_profile_share(CF_PROFILE_RMW, cf_profile_low(CF_PROFILE_RMW),
-                          CF_CONTENDED_RMW_SHARE);
-  *high = cf_profile_share(CF_PROFILE_RMW, cf_profile_high(CF_PROFILE_RMW),
-                           CF_CONTENDED_RMW_SHARE);
+void cf_contended_rmw_range(bool removed, double *low, double *high) {
+  int kind = cf_rmw_kind(removed);
+  *low = cf_profile_share(kind, cf_profile_low(kind), CF_CONTENDED_RMW_SHARE);
+  *high = cf_profile_share(kind, cf_profile_high(kind), CF_CONTENDED_RMW_SHARE);
 }
 
 void cf_transfer_range(u32 *low, u32 *high) {

@@ -879,18 +879,23 @@ static void cf_print_text_profile(void) {
   }
   double low, high, rmw_low, rmw_high;
   cf_contended_range(&low, &high);
-  cf_contended_rmw_range(&rmw_low, &rmw_high);
+  cf_contended_rmw_range(false, &rmw_low, &rmw_high);
   u32 n = cf_profile_count(CF_PROFILE_HAMMERED);
+  char removed[64] = "";
+  if (cf_profile_has(CF_PROFILE_RMW_REMOVED))
+    efsan_snprintf(removed, sizeof(removed), ", %u%% against private copies",
+                   (u32)(cf_contended_rmw_share(true) * 100 + 0.5));
   efsan_report_line("Machine profile: %s (updated %s, %u measurement%s): a "
                     "thread loses at most %u%% of its time to a line another "
                     "thread keeps writing (%u-%u%% measured), %u%% to an "
-                    "atomic both bump (%u-%u%%); line transfers as above.\n",
+                    "atomic both bump (%u-%u%%%s); line transfers as above.\n",
                     cf_profile_where(), cf_profile_when(), n,
                     n == 1 ? "" : "s",
                     (u32)(cf_contended_share() * 100 + 0.5),
                     (u32)(low * 100 + 0.5), (u32)(high * 100 + 0.5),
-                    (u32)(cf_contended_rmw_share() * 100 + 0.5),
-                    (u32)(rmw_low * 100 + 0.5), (u32)(rmw_high * 100 + 0.5));
+                    (u32)(cf_contended_rmw_share(false) * 100 + 0.5),
+                    (u32)(rmw_low * 100 + 0.5), (u32)(rmw_high * 100 + 0.5),
+                    removed);
 }
 
 // A bound and its range, as JSON's fractions (6 decimals).
@@ -928,9 +933,13 @@ static void cf_print_json_profile(void) {
   cf_contended_range(&low, &high);
   cf_print_json_shares("contended_share", cf_contended_share(), low, high);
   efsan_printf(", ");
-  cf_contended_rmw_range(&low, &high);
-  cf_print_json_shares("contended_rmw_share", cf_contended_rmw_share(), low,
-                       high);
+  cf_contended_rmw_range(false, &low, &high);
+  cf_print_json_shares("contended_rmw_share", cf_contended_rmw_share(false),
+                       low, high);
+  efsan_printf(", ");
+  cf_contended_rmw_range(true, &low, &high);
+  cf_print_json_shares("contended_rmw_removed_share",
+                       cf_contended_rmw_share(true), low, high);
   efsan_printf("},\n");
 }
 
