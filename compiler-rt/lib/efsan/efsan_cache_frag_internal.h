@@ -419,13 +419,15 @@ void cf_transfer_range(u32 *low, u32 *high);
 
 // The machine profile (efsan_cache_frag_profile.c): efsan-calibrate's
 // measurements of this machine, in a file every run reads at start-up.
-// HAMMERED is each round's largest loss over the loop shapes (the bound),
-// HAMMERED_LEAST its least (where the range of a claim at the bound ends).
+// HAMMERED is each round's largest loss over the optimised loop shapes (the
+// bound), HAMMERED_LEAST and HAMMERED_MOST the least and the most over all
+// of them, stores between writes (code built at -O0) included: where the
+// range of a claim at the bound ends.
 // RMW_REMOVED is what an atomic both threads bump costs against plain adds
 // to a private copy (what the fix of an atomic total removes).
 enum { CF_PROFILE_TRANSFER, CF_PROFILE_HAMMERED, CF_PROFILE_RMW,
        CF_PROFILE_PAIRED, CF_PROFILE_HAMMERED_LEAST, CF_PROFILE_RMW_REMOVED,
-       CF_PROFILE_KINDS };
+       CF_PROFILE_HAMMERED_MOST, CF_PROFILE_KINDS };
 void cf_profile_load(void);
 void cf_profile_add(int kind, u32 value);
 bool cf_profile_save(void);

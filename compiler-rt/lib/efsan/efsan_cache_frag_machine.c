@@ -505,16 +505,17 @@ double cf_contended_share(void) {
                           CF_CONTENDED_SHARE);
 }
 
-// From the least any loop shape lost in any round (what a claim at the
-// bound may be for a loop of another shape) to the most of the bounds.
+// From the least any loop shape lost in any round to the most any lost,
+// stores between writes included (what a claim at the bound may be for a
+// loop of another shape, or code built at -O0).
 void cf_contended_range(double *low, double *high) {
   int least = cf_profile_has(CF_PROFILE_HAMMERED_LEAST)
                   ? CF_PROFILE_HAMMERED_LEAST
                   : CF_PROFILE_HAMMERED;
   *low = cf_profile_share(least, cf_profile_low(least), CF_CONTENDED_SHARE);
-  *high = cf_profile_share(CF_PROFILE_HAMMERED,
-                           cf_profile_high(CF_PROFILE_HAMMERED),
-                           CF_CONTENDED_SHARE);
+  int most = cf_profile_has(CF_PROFILE_HAMMERED_MOST) ? CF_PROFILE_HAMMERED_MOST
+                                                     : CF_PROFILE_HAMMERED;
+  *high = cf_profile_share(most, cf_profile_high(most), CF_CONTENDED_SHARE);
 }
 
 // The kind that prices a fix of an atomic: kept on a line of its own, or
