@@ -401,6 +401,9 @@ u64 cf_machine_cpu_ns(void);
 // first, a partner to second; the mask is restored): the one-way transfer
 // in ns, 0 if the two threads never ran at once.
 u32 cf_measure_transfer(int first, int second);
+// The CPU's vendor string, family and model (display family and model, as
+// Intel and AMD document them); false without cpuid ("unknown", 0, 0).
+bool cf_cpu_model(char vendor[13], unsigned *family, unsigned *model);
 // An online CPU other than first (-1 if none): the machine's, whatever the
 // process's affinity mask.
 int cf_other_online_cpu(int first);

@@ -60,6 +60,27 @@ const char *cf_pairing_source(void) { return cf_pairing_why; }
 
 //===-- Line pairing ------------------------------------------------------===//
 
+bool cf_cpu_model(char vendor[13], unsigned *family, unsigned *model) {
+  unsigned a, b, c, d;
+  efsan_internal_memcpy(vendor, "unknown", 8);
+  *family = *model = 0;
+  if (!__get_cpuid(0, &a, &b, &c, &d))
+    return false;
+  efsan_internal_memcpy(vendor, &b, 4);
+  efsan_internal_memcpy(vendor + 4, &d, 4);
+  efsan_internal_memcpy(vendor + 8, &c, 4);
+  vendor[12] = 0;
+  if (__get_cpuid(1, &a, &b, &c, &d)) {
+    *family = (a >> 8) & 0xf;
+    *model = (a >> 4) & 0xf;
+    if (*family == 0xf)
+      *family += (a >> 20) & 0xff;
+    if (*family == 6 || *family >= 0xf)
+      *model |= ((a >> 16) & 0xf) << 4;
+  }
+  return true;
+}
+
 // A loss below this (ppm of a thread's time) to the other line of a pair is
 // no pairing: the default share a finding must save to be reported.
 #define CF_PAIRED_LOSS_PPM 30000
@@ -87,25 +108,12 @@ static void cf_decide_pairing(void) {
                    (cf_profile_high(CF_PROFILE_PAIRED) + 5000) / 10000);
     return;
   }
-  unsigned a, b, c, d;
   char vendor[13];
-  if (!__get_cpuid(0, &a, &b, &c, &d)) {
+  unsigned family, model;
+  if (!cf_cpu_model(vendor, &family, &model)) {
     cf_paired = false;
     efsan_snprintf(cf_pairing_why, sizeof(cf_pairing_why), "no cpuid");
     return;
-  }
-  efsan_internal_memcpy(vendor, &b, 4);
-  efsan_internal_memcpy(vendor + 4, &d, 4);
-  efsan_internal_memcpy(vendor + 8, &c, 4);
-  vendor[12] = 0;
-  unsigned family = 0, model = 0;
-  if (__get_cpuid(1, &a, &b, &c, &d)) {
-    family = (a >> 8) & 0xf;
-    model = (a >> 4) & 0xf;
-    if (family == 0xf)
-      family += (a >> 20) & 0xff;
-    if (family == 6 || family >= 0xf)
-      model |= ((a >> 16) & 0xf) << 4;
   }
   // Intel's L2 adjacent-line prefetcher fetches the other line of each
   // 128-byte aligned pair (since the Pentium 4; on by default); AMD's

@@ -24,8 +24,6 @@
 //===----------------------------------------------------------------------===//
 #include "efsan_cache_frag_internal.h"
 
-#include <cpuid.h>
-
 #define CF_PROFILE_VALUES 32
 #define CF_PROFILE_BYTES 8192
 
@@ -71,23 +69,9 @@ static u32 cf_online_cpus(void) {
 // "GenuineIntel-6-167-2cpus": what decides a line's cost (the CPU model and
 // how many CPUs the machine has: a VM of another size is another machine).
 static void cf_make_key(char *key, uptr size) {
-  unsigned a, b, c, d;
-  char vendor[13] = "unknown";
-  unsigned family = 0, model = 0;
-  if (__get_cpuid(0, &a, &b, &c, &d)) {
-    efsan_internal_memcpy(vendor, &b, 4);
-    efsan_internal_memcpy(vendor + 4, &d, 4);
-    efsan_internal_memcpy(vendor + 8, &c, 4);
-    vendor[12] = 0;
-  }
-  if (__get_cpuid(1, &a, &b, &c, &d)) {
-    family = (a >> 8) & 0xf;
-    model = (a >> 4) & 0xf;
-    if (family == 0xf)
-      family += (a >> 20) & 0xff;
-    if (family == 6 || family >= 0xf)
-      model |= ((a >> 16) & 0xf) << 4;
-  }
+  char vendor[13];
+  unsigned family, model;
+  cf_cpu_model(vendor, &family, &model);
   efsan_snprintf(key, size, "%s-%u-%u-%ucpus", vendor, family, model,
                  cf_online_cpus());
 }
