@@ -32,8 +32,12 @@ extern "C" void efsan_init_ubsan(void) {
   RegisterCommonFlags(&parser, &ignored_common_flags);
   parser.ParseString(__ubsan_default_options());
   // Not in a setuid/setgid program (suppressions= would read any file).
-  if (!__efsan::secure_execution)
-    parser.ParseStringFromEnv("UBSAN_OPTIONS");
+  // Read here, not by ParseStringFromEnv, which at verbosity=1 printed
+  // "UBSAN_OPTIONS: <empty>" into every efsan run's output.
+  const char *options =
+      __efsan::secure_execution ? nullptr : GetEnv("UBSAN_OPTIONS");
+  if (options)
+    parser.ParseString(options, "UBSAN_OPTIONS");
 
   __ubsan::InitAsPlugin();
 }
