@@ -76,7 +76,19 @@ struct Module {
   __sanitizer::uptr base;
   __sanitizer::u8 build_id[32];
   __sanitizer::uptr build_id_size;
+  __sanitizer::uptr eh_frame_hdr; // its PT_GNU_EH_FRAME, 0 if none
 };
+// The code of the C++ library (libstdc++, libc++) if one is loaded: its
+// first executable segment and its .eh_frame_hdr; false if none is.
+bool FindCxxLibraryCode(__sanitizer::uptr *begin, __sanitizer::uptr *end,
+                        __sanitizer::uptr *eh_frame_hdr);
+// One step out of a frame by the call frame information of .eh_frame
+// (efsan_cfi_unwind.cpp): *pc a return address into the frame, *sp the
+// stack pointer and *bp the rbp it would see on return; on success they are
+// its caller's. False where the rule is unknown or leaves the stack.
+bool CfiStep(__sanitizer::uptr *pc, __sanitizer::uptr *sp,
+             __sanitizer::uptr *bp, __sanitizer::uptr eh_frame_hdr,
+             __sanitizer::uptr stack_bottom, __sanitizer::uptr stack_top);
 // The module holding addr, copied to *module, and whether addr is in its
 // code; false if no module holds it.
 bool FindModule(__sanitizer::uptr addr, Module *module,

@@ -102,6 +102,8 @@ int AddModule(struct dl_phdr_info *info, size_t, void *arg) {
   entry.first_segment = segments.size();
   for (uptr i = 0; i < info->dlpi_phnum; i++) {
     const ElfW(Phdr) *phdr = &info->dlpi_phdr[i];
+    if (phdr->p_type == PT_GNU_EH_FRAME)
+      entry.module.eh_frame_hdr = info->dlpi_addr + phdr->p_vaddr;
     if (phdr->p_type == PT_NOTE && !entry.module.build_id_size)
       ReadBuildId((const char *)(info->dlpi_addr + phdr->p_vaddr),
                   phdr->p_memsz, &entry.module);
@@ -151,6 +153,29 @@ const Entry *Search(uptr addr, bool *executable) {
   return nullptr;
 }
 } // namespace
+
+bool __efsan::FindCxxLibraryCode(uptr *begin, uptr *end, uptr *eh_frame_hdr) {
+  SpinMutexLock lock(&modules_mu);
+  if (!listed || ModulesChanged())
+    ListModules();
+  for (uptr i = 0; i < entries.size(); i++) {
+    const Entry &entry = entries[i];
+    const char *name = StripModuleName(entry.module.path);
+    if (internal_strncmp(name, "libstdc++.so", 12) &&
+        internal_strncmp(name, "libc++.so", 9))
+      continue;
+    for (uptr k = 0; k < entry.segment_count; k++) {
+      const Segment &segment = segments[entry.first_segment + k];
+      if (!segment.executable)
+        continue;
+      *begin = segment.beg;
+      *end = segment.end;
+      *eh_frame_hdr = entry.module.eh_frame_hdr;
+      return true;
+    }
+  }
+  return false;
+}
 
 bool __efsan::FindModule(uptr addr, Module *module, bool *executable) {
   SpinMutexLock lock(&modules_mu);

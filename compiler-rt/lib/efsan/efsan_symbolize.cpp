@@ -127,6 +127,51 @@ static u64 HashOfStack(const BufferedStackTrace &stack) {
   return h | 1; // 0 is an empty entry
 }
 
+// The C++ library's code, found at the first capture (0, 0 when none is
+// loaded then: a library loaded later is not looked for again).
+static uptr cxx_code_begin, cxx_code_end, cxx_eh_frame_hdr;
+static atomic_uint8_t cxx_code_looked;
+
+// A stack that starts in the C++ library (operator new called by a
+// std::string growing), which has no frame pointers: its frames are
+// stepped out of by their call frame information (efsan_cfi_unwind.cpp)
+// and the program's frames below them unwound by frame pointers again.
+// Left as it is if a step fails.
+static void UnwindThroughCxxLibrary(BufferedStackTrace *stack, uptr caller_pc,
+                                    uptr caller_frame) {
+  if (!atomic_load(&cxx_code_looked, memory_order_acquire)) {
+    uptr begin = 0, end = 0, hdr = 0;
+    FindCxxLibraryCode(&begin, &end, &hdr);
+    cxx_code_begin = begin;
+    cxx_code_end = end;
+    cxx_eh_frame_hdr = hdr;
+    atomic_store(&cxx_code_looked, 1, memory_order_release);
+  }
+  if (caller_pc < cxx_code_begin || caller_pc >= cxx_code_end ||
+      !cxx_eh_frame_hdr)
+    return;
+  if (!thread_stack_top && efsan_thread_index == 0)
+    GetMainThreadStack(&thread_stack_top, &thread_stack_bottom);
+  uptr bottom = thread_stack_bottom, top = thread_stack_top;
+  if (caller_frame < bottom || caller_frame + 16 > top || (caller_frame & 7))
+    return;
+  uptr pcs[kEfsanStackDepth];
+  uptr n = 0, pc = caller_pc, sp = caller_frame + 16,
+       bp = *(uptr *)caller_frame;
+  while (n < kEfsanStackDepth && pc >= cxx_code_begin && pc < cxx_code_end) {
+    pcs[n++] = pc;
+    if (!CfiStep(&pc, &sp, &bp, cxx_eh_frame_hdr, bottom, top))
+      return;
+  }
+  if (n < kEfsanStackDepth) {
+    BufferedStackTrace rest;
+    rest.Unwind(pc, bp, nullptr, /*request_fast=*/true, kEfsanStackDepth - n);
+    for (uptr i = 0; i < rest.size && n < kEfsanStackDepth; i++)
+      pcs[n++] = rest.trace[i];
+  }
+  stack->Init(pcs, n);
+}
+
 NOINLINE u32 CaptureCallerStack(uptr caller_pc, uptr caller_frame) {
   if (capturing_stack)
     return 0;
@@ -136,6 +181,7 @@ NOINLINE u32 CaptureCallerStack(uptr caller_pc, uptr caller_frame) {
   BufferedStackTrace stack;
   stack.Unwind(caller_pc, caller_frame, nullptr,
                common_flags()->fast_unwind_on_malloc, kEfsanStackDepth);
+  UnwindThroughCxxLibrary(&stack, caller_pc, caller_frame);
   capturing_stack = false;
   if (!stack.size)
     return 0;
