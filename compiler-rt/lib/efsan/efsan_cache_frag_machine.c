@@ -99,13 +99,16 @@ static void cf_decide_pairing(void) {
   // move the line away), whatever cpuid promises.
   if (cf_profile_has(CF_PROFILE_PAIRED)) {
     u32 loss = cf_profile_point(CF_PROFILE_PAIRED);
+    u32 low = (cf_profile_low(CF_PROFILE_PAIRED) + 5000) / 10000,
+        high = (cf_profile_high(CF_PROFILE_PAIRED) + 5000) / 10000;
     cf_paired = loss >= CF_PAIRED_LOSS_PPM;
+    char range[32] = "";
+    if (low != high)
+      efsan_snprintf(range, sizeof(range), ", %u-%u%% measured", low, high);
     efsan_snprintf(cf_pairing_why, sizeof(cf_pairing_why),
                    "machine profile: the other line of a 128-byte pair cost "
-                   "a thread %u%% of its time, %u-%u%%",
-                   (loss + 5000) / 10000,
-                   (cf_profile_low(CF_PROFILE_PAIRED) + 5000) / 10000,
-                   (cf_profile_high(CF_PROFILE_PAIRED) + 5000) / 10000);
+                   "a thread %u%% of its time%s",
+                   (loss + 5000) / 10000, range);
     return;
   }
   char vendor[13];

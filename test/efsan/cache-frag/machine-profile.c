@@ -41,7 +41,7 @@
 // NONE-JSON-NEXT: "machine_profile": null,
 // NONE-JSON-NEXT: "machine_profile_missing": "none measured on this machine: efsan-calibrate makes one",
 // WRITTEN: profile of {{.+}}cpus
-// TEXT: A line moving between cores costs 123 ns (machine profile: median of 3 measurements, 100-150 ns); 128-byte line pairs: no (machine profile: the other line of a 128-byte pair cost a thread 0% of its time, 0-1%).
+// TEXT: A line moving between cores costs 123 ns (machine profile: median of 3 measurements, 100-150 ns); 128-byte line pairs: no (machine profile: the other line of a 128-byte pair cost a thread 0% of its time, 0-1% measured).
 // TEXT-NEXT: Machine profile: [[PROFILE]] (updated 2026-01-02T03:04:05Z, 3 measurements): a thread loses at most 35% of its time to a line another thread keeps writing (5-40% measured), 45% to an atomic both bump (40-50%); line transfers as above.
 // TEXT: Fixing the findings below saves {{.*}} of CPU time ({{[0-9.]+}}% of the run, {{[0-9.]+}}-{{[0-9.]+}}% over the machine profile's range; about
 // TEXT: #1 true sharing on cache line {{.*}}: the fix saves {{.*}} of CPU time ({{[0-9.]+}}% of the run, {{[0-9.]+}}-{{[0-9.]+}}% over the machine profile's range; about
