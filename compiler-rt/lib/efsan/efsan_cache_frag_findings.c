@@ -595,11 +595,11 @@ bool cf_estimated(const struct cf_finding *f) {
 // ", 38-47% over the machine profile's range" where a machine profile's
 // prices span a range of claims, else "" (the same words wherever a share
 // is printed).
-void cf_format_share_range(char *buffer, uptr length,
-                           const struct cf_finding *f) {
+void cf_format_share_range(char *buffer, uptr length, u32 low_ppm,
+                           u32 high_ppm) {
   char low[32], high[32];
-  cf_format_percent(low, sizeof(low), f->low_ppm);
-  cf_format_percent(high, sizeof(high), f->high_ppm);
+  cf_format_percent(low, sizeof(low), low_ppm);
+  cf_format_percent(high, sizeof(high), high_ppm);
   buffer[0] = 0;
   if (!efsan_internal_strcmp(low, high))
     return;
@@ -617,7 +617,7 @@ void cf_format_impact(char *buffer, uptr length, const struct cf_finding *f) {
   char cpu[32], share[32], range[80], wall[32];
   efsan_format_duration(cpu, sizeof(cpu), f->lost_ns);
   cf_format_percent(share, sizeof(share), f->share_ppm);
-  cf_format_share_range(range, sizeof(range), f);
+  cf_format_share_range(range, sizeof(range), f->low_ppm, f->high_ppm);
   efsan_format_duration(wall, sizeof(wall), f->wall_ns);
   if (f->conditional)
     efsan_snprintf(buffer, length,

@@ -200,8 +200,8 @@ u64 cf_round(double x);
 // part's share of whole in parts per million, rounded up: a saving above
 // zero is never a share of 0 (printed "<0.1%").
 u64 cf_share_ppm(u64 part, u64 whole);
-void cf_format_share_range(char *buffer, uptr length,
-                           const struct cf_finding *f);
+void cf_format_share_range(char *buffer, uptr length, u32 low_ppm,
+                           u32 high_ppm);
 // The threads' time side by side (efsan_cache_frag_impact.c): from what the
 // threads spent polling unchanged values, once the threads are done; returns
 // the CPU time by which the run's exceeds it, to take off the run's.

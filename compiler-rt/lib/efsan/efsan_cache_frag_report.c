@@ -1067,14 +1067,13 @@ void efsan_cache_frag_report(void) {
     gain_ns = most;
   }
   u64 gain_ppm = cf_share_ppm(gain_ns, cf_run_ns);
-  struct cf_finding total;
-  efsan_internal_memset(&total, 0, sizeof(total));
-  total.low_ppm = (u32)cf_share_ppm(gain_low_ns < gain_ns ? gain_low_ns : gain_ns,
-                                    cf_run_ns);
-  total.high_ppm = (u32)cf_share_ppm(
+  u32 gain_low_ppm = (u32)cf_share_ppm(
+      gain_low_ns < gain_ns ? gain_low_ns : gain_ns, cf_run_ns);
+  u32 gain_high_ppm = (u32)cf_share_ppm(
       gain_high_ns > gain_ns ? gain_high_ns : gain_ns, cf_run_ns);
   char program_range[80];
-  cf_format_share_range(program_range, sizeof(program_range), &total);
+  cf_format_share_range(program_range, sizeof(program_range), gain_low_ppm,
+                        gain_high_ppm);
   efsan_format_duration(program_cpu, sizeof(program_cpu), gain_ns);
   cf_format_percent(program_share, sizeof(program_share), gain_ppm);
   efsan_format_duration(program_wall, sizeof(program_wall), gain_wall_ns);
@@ -1115,8 +1114,8 @@ void efsan_cache_frag_report(void) {
                  gain_ns / 1000000000ull, gain_ns % 1000000000ull,
                  gain_ppm / 1000000, gain_ppm % 1000000,
                  gain_wall_ns / 1000000000ull, gain_wall_ns % 1000000000ull,
-                 total.low_ppm / 1000000, total.low_ppm % 1000000,
-                 total.high_ppm / 1000000, total.high_ppm % 1000000,
+                 gain_low_ppm / 1000000, gain_low_ppm % 1000000,
+                 gain_high_ppm / 1000000, gain_high_ppm % 1000000,
                  share / 1000000, share % 1000000, cf_hidden_findings,
                  suppressed_findings, suppressed_structs,
                  efsan_flags.cache_frag_report_threshold, tracked,

@@ -121,6 +121,25 @@ struct Reader {
   }
 };
 
+// A register's rule "saved at CFA + offset": rbp's and the return
+// address's are kept, others do not matter here.
+void SetSaved(Rule *rule, u64 reg, s64 offset) {
+  if (reg == kRbp) {
+    rule->rbp_saved = true;
+    rule->rbp_offset = (s32)offset;
+  } else if (reg == kReturnAddress) {
+    rule->ra_offset = (s32)offset;
+  }
+}
+
+// The CFA computed from reg; false for a register other than rbp and rsp.
+bool SetCfaRegister(Rule *rule, u64 reg) {
+  if (reg != kRbp && reg != kRsp)
+    return false;
+  rule->cfa_is_rbp = reg == kRbp;
+  return true;
+}
+
 // Runs a CFA program up to (not past) the instruction at target.
 bool RunProgram(Reader r, uptr loc, uptr target, u64 code_align,
                 s64 data_align, Rule *rule, const Rule &initial) {
@@ -133,13 +152,7 @@ bool RunProgram(Reader r, uptr loc, uptr target, u64 code_align,
     if (high == 0x40) { // DW_CFA_advance_loc
       advance = low * code_align;
     } else if (high == 0x80) { // DW_CFA_offset
-      s64 offset = (s64)r.Uleb() * data_align;
-      if (low == kRbp) {
-        rule->rbp_saved = true;
-        rule->rbp_offset = (s32)offset;
-      } else if (low == kReturnAddress) {
-        rule->ra_offset = (s32)offset;
-      }
+      SetSaved(rule, low, (s64)r.Uleb() * data_align);
     } else if (high == 0xc0) { // DW_CFA_restore
       if (low == kRbp) {
         rule->rbp_saved = initial.rbp_saved;
@@ -162,11 +175,7 @@ bool RunProgram(Reader r, uptr loc, uptr target, u64 code_align,
         break;
       case 0x05: { // offset_extended
         u64 reg = r.Uleb();
-        s64 offset = (s64)r.Uleb() * data_align;
-        if (reg == kRbp) {
-          rule->rbp_saved = true;
-          rule->rbp_offset = (s32)offset;
-        }
+        SetSaved(rule, reg, (s64)r.Uleb() * data_align);
         break;
       }
       case 0x06: // restore_extended
@@ -187,41 +196,28 @@ bool RunProgram(Reader r, uptr loc, uptr target, u64 code_align,
           return false;
         *rule = saved[--depth];
         break;
-      case 0x0c: { // def_cfa
-        u64 reg = r.Uleb();
-        if (reg != kRbp && reg != kRsp)
+      case 0x0c: // def_cfa
+        if (!SetCfaRegister(rule, r.Uleb()))
           return false;
-        rule->cfa_is_rbp = reg == kRbp;
         rule->cfa_offset = (s32)r.Uleb();
         break;
-      }
-      case 0x0d: { // def_cfa_register
-        u64 reg = r.Uleb();
-        if (reg != kRbp && reg != kRsp)
+      case 0x0d: // def_cfa_register
+        if (!SetCfaRegister(rule, r.Uleb()))
           return false;
-        rule->cfa_is_rbp = reg == kRbp;
         break;
-      }
       case 0x0e: // def_cfa_offset
         rule->cfa_offset = (s32)r.Uleb();
         break;
       case 0x11: { // offset_extended_sf
         u64 reg = r.Uleb();
-        s64 offset = r.Sleb() * data_align;
-        if (reg == kRbp) {
-          rule->rbp_saved = true;
-          rule->rbp_offset = (s32)offset;
-        }
+        SetSaved(rule, reg, r.Sleb() * data_align);
         break;
       }
-      case 0x12: { // def_cfa_sf
-        u64 reg = r.Uleb();
-        if (reg != kRbp && reg != kRsp)
+      case 0x12: // def_cfa_sf
+        if (!SetCfaRegister(rule, r.Uleb()))
           return false;
-        rule->cfa_is_rbp = reg == kRbp;
         rule->cfa_offset = (s32)(r.Sleb() * data_align);
         break;
-      }
       case 0x13: // def_cfa_offset_sf
         rule->cfa_offset = (s32)(r.Sleb() * data_align);
         break;
