@@ -85,13 +85,94 @@ static void *RuntimeAlloc(uptr size, uptr alignment = 16) {
   return RuntimeBlockAlloc(size, alignment);
 }
 
+static void ReleaseStandIn(void *block);
+
 static void *RuntimeRealloc(void *old, uptr size) {
   void *p = RuntimeAlloc(size);
   if (p && old) {
     internal_memcpy(p, old, Min(size, RuntimeBlockSize(old)));
+    ReleaseStandIn(old);
     RuntimeBlockFree(old);
   }
   return p;
+}
+
+//===-- A new thread's DTV ------------------------------------------------===//
+// pthread_create callocs the new thread's DTV in the main arena, one 16-byte
+// entry per TLS module (and 16 more). The runtime's thread-locals make the
+// executable a TLS module of its own in a program that has none: that DTV is
+// 16 bytes longer than the plain build's, and every block the program
+// allocates after its first thread 16 bytes further on. Then the DTV is a
+// runtime block, and a block of the plain build's size stands in for it on
+// the heap until it is freed. efsan-ld says whether the program has
+// thread-locals (__efsan_link_layout; absent when another linker linked it).
+extern "C" SANITIZER_WEAK_ATTRIBUTE char __efsan_link_layout[];
+DECLARE_REAL(void *, calloc, uptr count, uptr size)
+DECLARE_REAL(void, free, void *p)
+static const uptr kLinkedByEfsanLd = 1, kProgramHasTls = 2;
+static __thread bool creating_thread;
+
+struct DtvStandIn {
+  void *dtv;
+  void *stand_in;
+};
+static StaticSpinMutex dtv_stand_ins_mu;
+static DtvStandIn *dtv_stand_ins;
+static uptr num_dtv_stand_ins, dtv_stand_ins_capacity;
+
+static bool RuntimeAddsTlsModule() {
+  // An absolute symbol (--defsym) whose address PIE code takes relative to
+  // where the executable is loaded: a page boundary, which leaves its low
+  // bits alone.
+  uptr layout = (uptr)__efsan_link_layout & 0xfff;
+  return (layout & kLinkedByEfsanLd) && !(layout & kProgramHasTls);
+}
+
+static void *AllocateDtv(uptr entries) {
+  uptr bytes = entries * 16;
+  void *dtv = RuntimeAlloc(bytes);
+  if (!dtv)
+    return nullptr;
+  internal_memset(dtv, 0, bytes);
+  void *stand_in = REAL(calloc)(entries - 1, 16);
+  SpinMutexLock lock(&dtv_stand_ins_mu);
+  if (num_dtv_stand_ins == dtv_stand_ins_capacity) {
+    uptr capacity = dtv_stand_ins_capacity ? 2 * dtv_stand_ins_capacity : 64;
+    auto *grown = static_cast<DtvStandIn *>(
+        RuntimeBlockAlloc(capacity * sizeof(DtvStandIn)));
+    if (!grown) { // no stand-in: the heap moves as it did before
+      REAL(free)(stand_in);
+      return dtv;
+    }
+    if (dtv_stand_ins) {
+      internal_memcpy(grown, dtv_stand_ins,
+                      num_dtv_stand_ins * sizeof(DtvStandIn));
+      RuntimeBlockFree(dtv_stand_ins);
+    }
+    dtv_stand_ins = grown;
+    dtv_stand_ins_capacity = capacity;
+  }
+  dtv_stand_ins[num_dtv_stand_ins++] = {dtv, stand_in};
+  return dtv;
+}
+
+// A runtime block going away (or moving): the heap block that stood in for
+// it, if it was a DTV, goes too.
+static void ReleaseStandIn(void *block) {
+  if (!__atomic_load_n(&num_dtv_stand_ins, __ATOMIC_RELAXED))
+    return;
+  void *stand_in = nullptr;
+  {
+    SpinMutexLock lock(&dtv_stand_ins_mu);
+    for (uptr i = 0; i < num_dtv_stand_ins; ++i)
+      if (dtv_stand_ins[i].dtv == block) {
+        stand_in = dtv_stand_ins[i].stand_in;
+        dtv_stand_ins[i] = dtv_stand_ins[--num_dtv_stand_ins];
+        break;
+      }
+  }
+  if (stand_in)
+    REAL(free)(stand_in);
 }
 
 //===-- Malloc family ---------------------------------------------------------===//
@@ -146,6 +227,9 @@ INTERCEPTOR(void *, calloc, uptr count, uptr size) {
       internal_memset(p, 0, total);
     return p;
   }
+  if (UNLIKELY(creating_thread) && size == 16 && count > 1 &&
+      RuntimeAddsTlsModule())
+    return AllocateDtv(count);
   void *p = REAL(calloc)(count, size);
   OnAlloc(p, count * size, ALLOC_STACK_ID());
   return p;
@@ -185,8 +269,10 @@ INTERCEPTOR(void *, reallocarray, void *old, uptr count, uptr size) {
 INTERCEPTOR(void, free, void *p) {
   if (UNLIKELY(!p || IsEarly(p)))
     return;
-  if (UNLIKELY(IsRuntimeBlock(p)))
+  if (UNLIKELY(IsRuntimeBlock(p))) {
+    ReleaseStandIn(p);
     return RuntimeBlockFree(p);
+  }
   OnFree(p);
   REAL(free)(p);
 }
@@ -379,7 +465,24 @@ struct CxxThreadStart {
 };
 static THREADLOCAL CxxThreadStart cxx_thread_start;
 
-static void *ThreadTrampoline(void *raw) {
+// The program's functions start with the stack pointer the plain build
+// gives them: a local that threads share lies on the cache lines it lies on
+// without the tool. So a new thread enters efsan_thread_trampoline, written in
+// assembly below, which keeps its return address in the thread's TLS instead
+// of on the stack, lets this function take the start record, and calls the
+// thread's function from the stack pointer it was entered with.
+struct ThreadEntry {
+  void *(*callback)(void *);
+  void *param;
+};
+
+extern "C" {
+__attribute__((visibility("hidden"),
+               tls_model("initial-exec"))) THREADLOCAL uptr
+    efsan_thread_start_return;
+
+__attribute__((visibility("hidden"))) ThreadEntry
+efsan_thread_starting(void *raw) {
   ThreadStart start = *static_cast<ThreadStart *>(raw);
   RuntimeBlockFree(raw);
   efsan_thread_index = start.index;
@@ -394,8 +497,38 @@ static void *ThreadTrampoline(void *raw) {
   // The key's destructor runs when the thread returns or calls pthread_exit.
   pthread_setspecific(thread_exit_key, kThreadRunning);
   efsan_core_thread_start(stack, stack + stack_size, start.function);
-  return start.callback(start.param);
+  return {start.callback, start.param};
 }
+
+void *efsan_thread_trampoline(void *raw);
+} // extern "C"
+
+// Unwinding (pthread_exit, a cancellation) ends here: its return address is
+// not on the stack, and glibc's start_thread takes over where it stops.
+asm(R"(
+  .pushsection .text
+  .p2align 4
+  .globl efsan_thread_trampoline
+  .hidden efsan_thread_trampoline
+  .type efsan_thread_trampoline, @function
+efsan_thread_trampoline:
+  .cfi_startproc
+  popq %rax
+  .cfi_adjust_cfa_offset -8
+  .cfi_undefined rip
+  movq efsan_thread_start_return@GOTTPOFF(%rip), %rcx
+  movq %rax, %fs:(%rcx)
+  callq efsan_thread_starting
+  movq %rdx, %rdi
+  callq *%rax
+  movq efsan_thread_start_return@GOTTPOFF(%rip), %rcx
+  pushq %fs:(%rcx)
+  .cfi_adjust_cfa_offset 8
+  retq
+  .cfi_endproc
+  .size efsan_thread_trampoline, .-efsan_thread_trampoline
+  .popsection
+)");
 
 INTERCEPTOR(int, pthread_create, void *thread, void *attr,
             void *(*callback)(void *), void *param) {
@@ -425,7 +558,9 @@ INTERCEPTOR(int, pthread_create, void *thread, void *attr,
   // never taken for the last thread.
   atomic_fetch_add(&program_threads, 1, memory_order_relaxed);
   u32 index = start->index;
-  int res = REAL(pthread_create)(thread, attr, ThreadTrampoline, start);
+  creating_thread = true;
+  int res = REAL(pthread_create)(thread, attr, efsan_thread_trampoline, start);
+  creating_thread = false;
   if (res) {
     atomic_fetch_sub(&program_threads, 1, memory_order_relaxed);
     RuntimeBlockFree(start);
@@ -641,26 +776,59 @@ static void ReportAtUnderscoreExit(int status) {
 }
 
 typedef int (*MainFunction)(int, char **, char **);
-static MainFunction program_main;
 
 // glibc calls exit() with main's result from inside libc, past any
-// interceptor; this wrapper lets main's thread take its turn first.
-namespace __efsan {
-// (In the runtime's namespace: stack symbolization leaves its frame out.)
-int MainThenBeforeExit(int argc, char **argv, char **envp) {
-  int status = program_main(argc, argv, envp);
+// interceptor; MainThenBeforeExit lets main's thread take its turn first. It
+// is written in assembly so that main starts with the plain build's stack
+// pointer (see efsan_thread_trampoline): it keeps its return address in a global
+// while main runs. It is named in the runtime's namespace, so that stack
+// symbolization leaves its frame out.
+extern "C" {
+__attribute__((visibility("hidden"))) MainFunction efsan_program_main;
+__attribute__((visibility("hidden"))) uptr efsan_main_return;
+
+__attribute__((visibility("hidden"))) int efsan_main_returned(int status) {
   BeforeExit(status);
   return status;
 }
+} // extern "C"
+
+namespace __efsan {
+int MainThenBeforeExit(int argc, char **argv, char **envp);
 } // namespace __efsan
 
+asm(R"(
+  .pushsection .text
+  .p2align 4
+  .globl _ZN7__efsan18MainThenBeforeExitEiPPcS1_
+  .hidden _ZN7__efsan18MainThenBeforeExitEiPPcS1_
+  .type _ZN7__efsan18MainThenBeforeExitEiPPcS1_, @function
+_ZN7__efsan18MainThenBeforeExitEiPPcS1_:
+  .cfi_startproc
+  popq %rax
+  .cfi_adjust_cfa_offset -8
+  .cfi_undefined rip
+  movq %rax, efsan_main_return(%rip)
+  callq *efsan_program_main(%rip)
+  movl %eax, %edi
+  callq efsan_main_returned
+  pushq efsan_main_return(%rip)
+  .cfi_adjust_cfa_offset 8
+  retq
+  .cfi_endproc
+  .size _ZN7__efsan18MainThenBeforeExitEiPPcS1_, .-_ZN7__efsan18MainThenBeforeExitEiPPcS1_
+  .popsection
+)");
+
+// A tail call: glibc's start code, and main under it, run on the stack the
+// plain build gives them.
 INTERCEPTOR(int, __libc_start_main, MainFunction main, int argc, char **argv,
             void (*init)(void), void (*fini)(void), void (*rtld_fini)(void),
             void *stack_end) {
-  program_main = main;
+  efsan_program_main = main;
   ExportProcessTree();
-  return REAL(__libc_start_main)(MainThenBeforeExit, argc, argv, init, fini,
-                                 rtld_fini, stack_end);
+  [[clang::musttail]] return REAL(__libc_start_main)(
+      MainThenBeforeExit, argc, argv, init, fini, rtld_fini, stack_end);
 }
 
 //===-- Fork ------------------------------------------------------------------===//

@@ -35,7 +35,7 @@ using namespace __efsan;
 //===-- Stacks ----------------------------------------------------------------===//
 
 // The fast unwinder needs the current thread's stack bounds. A thread the
-// program created gets them from its start (ThreadTrampoline); the main
+// program created gets them from its start (efsan_thread_starting); the main
 // thread's come from the runtime's reading of /proc/self/maps at start-up
 // (GetMainThreadStack), which takes no libc lock. A thread
 // that started any other way has none, and its stacks are empty: asking
