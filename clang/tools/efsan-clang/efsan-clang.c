@@ -466,6 +466,7 @@ struct invocation {
   bool has_coverage;       // -fsanitize-coverage=: UBSan runtime's job
   bool nostdlibxx;         // -nostdlib++: no C++ standard library
   const char *static_arg;  // -static or -static-pie (NULL if neither)
+  bool linker_chosen;      // -fuse-ld=, --ld-path=, -B: the user's linker
   bool has_target_option;  // the target may not be the default one
   struct arg_list target_args; // the options that pick the target
   struct sanitize_arg *sanitize_args;
@@ -545,6 +546,10 @@ static void analyze(const struct arg_list *args, struct invocation *inv) {
       inv->static_arg = a;
     else if (strcmp(a, "-nostdlib++") == 0)
       inv->nostdlibxx = true;
+    else if (starts_with(a, "-fuse-ld=") || starts_with(a, "--ld-path=") ||
+             starts_with(a, "-B") || strcmp(a, "--prefix") == 0 ||
+             starts_with(a, "--prefix="))
+      inv->linker_chosen = true;
     else if (strcmp(a, "-r") == 0 || strcmp(a, "-nostdlib") == 0 ||
              strcmp(a, "--no-standard-libraries") == 0 ||
              strcmp(a, "-nodefaultlibs") == 0) {
@@ -1028,6 +1033,11 @@ int main(int argc, char **argv) {
       push(&out, xasprintf("-Wl,--dynamic-list=%s", syms));
     else
       push(&out, "-Wl,--export-dynamic");
+    // efsan-ld keeps the program's data where the plain build puts it
+    // (docs/Driver.md); a linker the user chose links as it would.
+    if (!inv.linker_chosen)
+      push(&out, xasprintf("--ld-path=%s",
+                           require_file(xasprintf("%s/bin/efsan-ld", prefix))));
     if (inv.link_cxx_runtime) {
       char *cxx_rt = xasprintf("%s/%s/%s", prefix, EFSAN_RUNTIME_SUBDIR,
                                EFSAN_CXX_RUNTIME_NAME);

@@ -93,6 +93,9 @@ void StructFieldTables::createFieldCounters(StructFieldTable &Table) {
   Table.Counters = new GlobalVariable(
       M, CountersTy, /*isConstant=*/false, GlobalValue::PrivateLinkage,
       Constant::getNullValue(CountersTy), "__efsan." + Table.Name + ".counters");
+  // Beside the runtime's data, not among the program's globals, whose
+  // offsets within their cache lines stay the plain build's (efsan-ld).
+  Table.Counters->setSection(".bss.efsan.counters");
 }
 
 static std::string printableTypeName(Type *Ty) {
