@@ -58,13 +58,14 @@ void cf_lines_apply_alone_samples(void) {
   u32 n = log->count;
   u32 *states[CF_ALONE_BATCH];
   for (u32 i = 0; i < n; i++) {
-    states[i] = cf_line_state(log->samples[i].line, true);
+    states[i] = cf_line_state(log->samples[i].line, log->samples[i].is_write);
     if (states[i])
       __builtin_prefetch(states[i], 1, 3);
   }
   for (u32 i = 0; i < n; i++) {
     struct cf_alone_sample *s = &log->samples[i];
-    if (!states[i] || cf_alone_sample_changes_nothing(*states[i], s))
+    if (!states[i] || cf_alone_sample_changes_nothing(*states[i], s) ||
+        (!s->is_write && !*states[i]))
       continue;
     cf_apply_sample(states[i], s->line, s->offset, s->length, s->is_write,
                     s->locked_rmw, s->thread_plus1, s->clock, s->pc,
@@ -99,7 +100,8 @@ void cf_sample_line(uptr line, uptr offset, uptr length, bool is_write,
   // after it created a thread without its period restarting (a runtime
   // thread created it) counts once here: the line states are shared now.
   cf_lines_apply_alone_samples();
-  u32 *state = cf_line_state(line, true);
+  // A read of a line nobody has written makes no state (cf_apply_sample).
+  u32 *state = cf_line_state(line, is_write);
   if (state)
     cf_apply_sample(state, line, offset, length, is_write, locked_rmw,
                     thread_plus1, clock, pc, 0);

@@ -36,6 +36,7 @@ u32 cf_detail_invalidations;
 //===-- Line states and their tables ----------------------------------------===//
 
 u32 **cf_chunks; // CF_NUM_CHUNKS pointers, each to CF_LINES_PER_CHUNK states
+u64 *cf_chunk_pages;
 // The tables below hand out entries in order (address space until used);
 // each has a pool of entries given back (efsan_cache_frag_reclaim.c) that
 // it takes first. *_count: entries handed out so far.
@@ -155,6 +156,12 @@ void cf_apply_sample(u32 *state, uptr line, uptr offset, uptr length,
     }
     u32 holder = value & CF_THREAD_MASK;
     u32 updated;
+    // Lines only read cannot be shared at a cost: a line's state starts at
+    // its first sampled write, and the reads after it count. A program
+    // streaming a file of 1 GiB through reads took a state for each of its
+    // lines before (64 MiB).
+    if (!value && !is_write)
+      return;
     if (!holder) {
       updated = thread_plus1 |
                 (is_write ? CF_WRITTEN_BIT | (cf_writes_after(0, alone_weight)
@@ -246,6 +253,7 @@ void cf_lines_init(u32 record_capacity, u64 mean_period, u64 prediction_samples,
                             : (u32)tracking_samples;
   // Address space only: chunks and records become resident when used.
   cf_chunks = (u32 **)efsan_mmap_noreserve(CF_NUM_CHUNKS * sizeof(u32 *));
+  cf_chunk_pages = (u64 *)efsan_mmap_noreserve(CF_NUM_CHUNKS * sizeof(u64));
   cf_record_capacity = record_capacity;
   cf_record_table = (struct cf_line_record *)efsan_mmap_noreserve(
       (uptr)cf_record_capacity * sizeof(struct cf_line_record));

@@ -47,14 +47,16 @@ int main(void) {
 // CHECK-NEXT: #1 0x{{[0-9a-f]+}} in main {{.*}}predicted-offset.c:35
 // CHECK-NEXT: object: heap object at 0x{{[0-9a-f]+}}, size 256; written bytes that invalidate: +120..135 ({{[0-9]+}} invalidations); allocated at:
 // CHECK-NEXT: #0 0x{{[0-9a-f]+}} in main {{.*}}predicted-offset.c:33
+// 2000 increments a thread: its first load finds the line without a state
+// (reads make none) and its first store makes it.
 // CHECK: accesses: bytes object-bytes thread reads writes
-// CHECK-NEXT: +48..55 +120..127 T1 1999 2000
-// CHECK-NEXT: +56..63 +128..135 T2 1999 2000
+// CHECK-NEXT: +48..55 +120..127 T1 1998 1999
+// CHECK-NEXT: +56..63 +128..135 T2 1998 1999
 // The two branches' increments are merged into one access at -O2: its
 // source line is 0, and the site names the function and file only.
 // CHECK-NEXT: access sites: thread reads writes bytes where
-// CHECK-NEXT: T1 1999 2000 +48..55 bump {{.*}}predicted-offset.c{{$}}
-// CHECK-NEXT: T2 1999 2000 +56..63 bump {{.*}}predicted-offset.c{{$}}
+// CHECK-NEXT: T1 1998 1999 +48..55 bump {{.*}}predicted-offset.c{{$}}
+// CHECK-NEXT: T2 1998 1999 +56..63 bump {{.*}}predicted-offset.c{{$}}
 // The heap block's type comes from the pointer it is stored in (slots).
 // CHECK-NEXT: line map: bytes object member threads
 // CHECK-NEXT: +0..47 - - (not used)
