@@ -67,6 +67,27 @@ TARGETS = {"ws": (1.10, 1.3, {"zstd": 1.4, "xz": 1.2}), "cf": (1.25, 2.0, None)}
 # geomean of the 1-thread kernels.
 CF_PROGRAM_TARGETS = (1.25, 1.5)
 CF_SINGLE_THREAD_TARGET = 1.10
+# Issue 33's, on the same ratios: geomean and worst over the Phoenix shapes
+# (both kinds: in memory and mapped from a file) and the real programs; the
+# geomean of the Phoenix shapes built at -O0; the 1-thread kernels'
+# geomean; the peak memory cache-frag may add to a kernel that streams a
+# mapped file (MiB).
+CF_ISSUE33_TARGETS = (1.15, 1.35)
+CF_DEBUG_TARGET = 1.5
+CF_ISSUE33_SINGLE_THREAD_TARGET = 1.05
+CF_STREAM_MEMORY_MIB = 64
+
+# The Phoenix shapes again, built at -O0 -g (a debug build, as sanitizers are
+# often run): "<shape>_O0", compiled from <shape>.c.
+DEBUG_SUFFIX = "_O0"
+DEBUG_KERNELS = ["ph_histogram", "ph_kmeans", "ph_linear_regression",
+                 "ph_matrix_multiply", "ph_word_count"]
+DEBUG_FLAGS = ["-O0", "-g", "-pthread"]
+# Kernels that stream a file mapped with mmap, as the Phoenix suite's
+# programs do: kernel -> its input in <work-dir>/inputs, which the kernel
+# writes itself (`--make-input FILE`, 1 GiB) when it is missing.
+KERNEL_INPUTS = {"ph_histogram_mmap": "pixels-1gib.bin",
+                 "ph_linear_regression_mmap": "points-1gib.bin"}
 
 # Two-thread kernels whose time follows the contention between the threads
 # more than the tool's cost: an instrumented build may finish sooner (the
@@ -119,7 +140,11 @@ KNOWN_SHARING = {
     "ph_linear_regression": [],
     "ph_matrix_multiply": [],
     "ph_word_count": [],
+    "ph_histogram_mmap": [],
+    "ph_linear_regression_mmap": [],
 }
+for _shape in DEBUG_KERNELS:
+    KNOWN_SHARING[_shape + DEBUG_SUFFIX] = KNOWN_SHARING[_shape]
 # Findings a kernel may have besides: mt_padded's slots are padded to 64
 # bytes, so no real line is shared, but when the link puts them on a
 # 128-byte aligned pair of lines, that pair is false sharing under
@@ -186,7 +211,7 @@ def parse_args():
     if "base" not in configs:
         configs.insert(0, "base")
     args.configs = [c for c in ALL_CONFIGS if c in configs]
-    available = sorted(os.path.basename(f)[:-2] for f in glob.glob(os.path.join(KERNEL_DIR, "*.c")))
+    available = all_kernel_names()
     if args.kernels:
         wanted = [k for k in args.kernels.split(",") if k]
         for k in wanted:
@@ -204,12 +229,25 @@ def parse_args():
     return args
 
 
+def all_kernel_names():
+    """The kernels' sources, and the debug builds of the Phoenix shapes."""
+    names = sorted(os.path.basename(f)[:-2] for f in glob.glob(os.path.join(KERNEL_DIR, "*.c")))
+    return names + [k + DEBUG_SUFFIX for k in DEBUG_KERNELS if k in names]
+
+
+def kernel_source(kernel):
+    """The kernel's name as its source and its checksum line say it."""
+    return kernel[:-len(DEBUG_SUFFIX)] if kernel.endswith(DEBUG_SUFFIX) else kernel
+
+
 def compile_kernel(args, config, kernel):
     _, compiler, flags = CONFIGS[config]
     if not os.path.isabs(compiler):
         compiler = os.path.join(args.build_dir, compiler)
     out = os.path.join(args.work_dir, config, kernel)
-    cmd = [compiler] + COMMON_FLAGS + flags + [os.path.join(KERNEL_DIR, kernel + ".c"), "-o", out]
+    common = DEBUG_FLAGS if kernel.endswith(DEBUG_SUFFIX) else COMMON_FLAGS
+    cmd = [compiler] + common + flags + [os.path.join(KERNEL_DIR, kernel_source(kernel) + ".c"),
+                                         "-o", out]
     try:
         r = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
     except OSError as e:
@@ -275,6 +313,19 @@ def build_programs(args, config, binaries):
     for name in args.programs:
         binaries[name] = os.path.join(args.work_dir, config, PROGRAMS[name][0])
     return None
+
+
+def kernel_input(args, kernel, base_binary):
+    """The mapped file a streaming kernel reads, written once by the
+    uninstrumented build of the kernel itself."""
+    path = os.path.join(args.work_dir, "inputs", KERNEL_INPUTS[kernel])
+    if not os.path.exists(path):
+        os.makedirs(os.path.dirname(path), exist_ok=True)
+        r = subprocess.run([base_binary, "--make-input", path + ".tmp"])
+        if r.returncode != 0:
+            fail("%s --make-input %s.tmp failed (exit status %d)" % (base_binary, path, r.returncode))
+        os.replace(path + ".tmp", path)
+    return path
 
 
 def program_input(args, name):
@@ -366,6 +417,8 @@ def run_once(args, config, kernel, binary):
     if kernel in PROGRAMS:
         argv = [binary] + [a.replace("{input}", program_input(args, kernel)).replace("{output}", output_path)
                            for a in PROGRAMS[kernel][1]]
+    elif kernel in KERNEL_INPUTS:
+        argv = [binary, args.kernel_inputs[kernel]]
     else:
         argv = [binary]
     with open(stdout_path, "wb") as out, open(stderr_path, "wb") as err:
@@ -396,7 +449,7 @@ def run_once(args, config, kernel, binary):
     with open(stdout_path, errors="replace") as f:
         stdout = f.read()
     m = CHECKSUM_RE.search(stdout)
-    if not m or m.group(1) != kernel:
+    if not m or m.group(1) != kernel_source(kernel):
         raise RunFailure("%s/%s printed no checksum line; stdout was:\n%s" % (config, kernel, stdout[-2000:]))
     return elapsed, cpu, m.group(2)
 
@@ -408,6 +461,8 @@ def run_all(args, built):
     table (reported, and the command exits non-zero); a checksum that differs
     from base stops everything at once."""
     os.makedirs(os.path.join(args.work_dir, "logs"), exist_ok=True)
+    args.kernel_inputs = {k: kernel_input(args, k, built["base"][k])
+                          for k in args.kernels if k in KERNEL_INPUTS}
     configs = [c for c in args.configs if c in built]
     failed = {}
     names = args.kernels + args.programs
@@ -502,7 +557,10 @@ def is_multithreaded(kernel):
 def kernel_group(kernel):
     """Which part of the table a kernel belongs to: "1-thread", "2-thread"
     (our 2-thread kernels), "contended" (listed apart, in no summary) or
-    "phoenix" (the Phoenix-shape kernels, 2 threads)."""
+    "phoenix" (the Phoenix-shape kernels, 2 threads, in memory or mapped
+    from a file) or "debug" (the Phoenix shapes built at -O0)."""
+    if kernel.endswith(DEBUG_SUFFIX):
+        return "debug"
     if kernel.startswith("ph_"):
         return "phoenix"
     if kernel in PROCESS_TREES:
@@ -522,8 +580,12 @@ SUMMARIES = [
     ("real programs", lambda k, programs: k in programs),
     ("Phoenix-shape kernels and real programs",
      lambda k, programs: k in programs or kernel_group(k) == "phoenix"),
+    ("Phoenix shapes built at -O0",
+     lambda k, programs: k not in programs and kernel_group(k) == "debug"),
+    # As the issues that set these targets measured them: optimised builds.
     ("all kernels but the contended ones",
-     lambda k, programs: k not in programs and kernel_group(k) not in ("contended", "process")),
+     lambda k, programs: k not in programs
+     and kernel_group(k) not in ("contended", "process", "debug")),
 ]
 
 
@@ -555,7 +617,8 @@ def summarise(args, configs, times):
 
 
 GROUP_HEADINGS = [("1-thread", "1-thread kernels"), ("2-thread", "2-thread kernels"),
-                  ("phoenix", "Phoenix-shape kernels (2 threads)"),
+                  ("phoenix", "Phoenix-shape kernels (2 threads; *_mmap: streaming a mapped file of 1 GiB once)"),
+                  ("debug", "Phoenix shapes built at -O0 -g (debug builds; in no other summary)"),
                   ("contended", "contended 2-thread kernels (in no geomean)"),
                   ("process", "process trees (in no geomean; the time added per process is below)")]
 
@@ -614,7 +677,7 @@ def curve_cost_line(args, medians):
     against the same binaries with them off (issue 35's targets)."""
     def on_off(k):
         return medians[((k, "ws"), CPU)] / medians[((k, "ws-nocurves"), CPU)]
-    kernels = [k for k in args.kernels if kernel_group(k) not in ("contended", "process")]
+    kernels = [k for k in args.kernels if kernel_group(k) not in ("contended", "process", "debug")]
     geo_target, worst_target, program_target = CURVE_TARGETS
     parts, ok = [], True
     if kernels:
@@ -691,7 +754,7 @@ def target_lines(args, configs, summary, ratios, detections, medians):
                                 " (target <= %.2fx)" % program_target[k] if k in program_target else "")
                 for k in args.programs)
         if c == "ws" and "asan" in configs:
-            slower = [k for k in args.kernels if kernel_group(k) not in ("contended", "process")
+            slower = [k for k in args.kernels if kernel_group(k) not in ("contended", "process", "debug")
                       and (k, "asan", CPU) in ratios and ratios[(k, c, CPU)] > ratios[(k, "asan", CPU)]]
             ok = ok and not slower
             line += "; slower than asan on %s" % (", ".join(slower) if slower else "no kernel")
@@ -712,6 +775,36 @@ def target_lines(args, configs, summary, ratios, detections, medians):
         ok = ok and geo <= CF_SINGLE_THREAD_TARGET
     if parts:
         out.append("cf (CPU time, issue 24): " + "; ".join(parts) + ": "
+                   + ("meets target" if ok else "MISSES target"))
+    parts, ok = [], True
+    if ("cf", CPU, both) in summary:
+        geo, worst, name = summary[("cf", CPU, both)]
+        parts.append("Phoenix-shape kernels (both kinds) and real programs geomean %.2fx "
+                     "(target <= %.2fx), worst %.2fx on %s (target <= %.2fx)"
+                     % (geo, CF_ISSUE33_TARGETS[0], worst, name, CF_ISSUE33_TARGETS[1]))
+        ok = ok and geo <= CF_ISSUE33_TARGETS[0] and worst <= CF_ISSUE33_TARGETS[1]
+    debug = "Phoenix shapes built at -O0"
+    if ("cf", CPU, debug) in summary:
+        geo, worst, name = summary[("cf", CPU, debug)]
+        parts.append("-O0 group geomean %.2fx (target <= %.2fx), worst %.2fx on %s"
+                     % (geo, CF_DEBUG_TARGET, worst, name))
+        ok = ok and geo <= CF_DEBUG_TARGET
+    if ("cf", CPU, "1-thread kernels") in summary:
+        geo = summary[("cf", CPU, "1-thread kernels")][0]
+        parts.append("1-thread kernels geomean %.2fx (target <= %.2fx)"
+                     % (geo, CF_ISSUE33_SINGLE_THREAD_TARGET))
+        ok = ok and geo <= CF_ISSUE33_SINGLE_THREAD_TARGET
+    added = {k: (statistics.median(PEAK_RSS_KIB[(k, "cf")])
+                 - statistics.median(PEAK_RSS_KIB[(k, "base")])) / 1024
+             for k in args.kernels if k in KERNEL_INPUTS
+             and (k, "cf") in PEAK_RSS_KIB and (k, "base") in PEAK_RSS_KIB}
+    if added:
+        parts.append("peak memory added on the mapped-file kernels %s (target <= %d MiB)"
+                     % (", ".join("%s %.1f MiB" % (k, v) for k, v in added.items()),
+                        CF_STREAM_MEMORY_MIB))
+        ok = ok and all(v <= CF_STREAM_MEMORY_MIB for v in added.values())
+    if parts:
+        out.append("cf (CPU time, issue 33): " + "; ".join(parts) + ": "
                    + ("meets target" if ok else "MISSES target"))
     return out
 
@@ -742,8 +835,7 @@ def git_revision():
 def command_line(args):
     """The options that decide what was measured (not where files went)."""
     words = ["utils/bench.sh", "--configs", ",".join(args.configs), "--runs", str(args.runs)]
-    all_kernels = sorted(os.path.basename(f)[:-2] for f in glob.glob(os.path.join(KERNEL_DIR, "*.c")))
-    if sorted(args.kernels) != all_kernels:
+    if sorted(args.kernels) != sorted(all_kernel_names()):
         words += ["--kernels", ",".join(args.kernels)]
     if args.programs != list(PROGRAMS):
         words += ["--programs", shlex.quote(",".join(args.programs))]
