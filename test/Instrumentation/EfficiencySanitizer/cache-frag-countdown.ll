@@ -308,6 +308,39 @@ define void @noreturn(ptr %p) {
 ; CHECK-NEXT:    call void @abort()
 ; CHECK-NEXT:    unreachable
 
+; An optnone function (clang -O0) keeps no copy: each run subtracts from the
+; thread's countdown itself in an asm goto at its end, whose indirect label is
+; the cold block; that block reads the countdown back (c2) and goes on from
+; c = c2 + n; nothing is stored before a call or reloaded after it.
+define i64 @debug(ptr %p) noinline optnone {
+entry:
+  %v = load i64, ptr %p, align 8
+  %w = add i64 %v, 1
+  store i64 %w, ptr %p, align 8
+  call void @f()
+  store i64 %v, ptr %p, align 8
+  ret i64 %v
+}
+; CHECK-LABEL: define i64 @debug(
+; CHECK-NEXT:  entry:
+; CHECK-NEXT:    %v = load i64, ptr %p, align 8
+; CHECK-NEXT:    %w = add i64 %v, 1
+; CHECK-NEXT:    store i64 %w, ptr %p, align 8
+; CHECK-NEXT:    callbr void asm sideeffect "movq __efsan_cache_frag_countdown@GOTTPOFF(%rip), %rax\0A\09subq $$2, %fs:(%rax)\0A\09jle ${0:l}", "!i,~{rax},~{memory},~{dirflag},~{fpsr},~{flags}"()
+; CHECK-NEXT:    to label %[[REST:[a-z0-9.]+]] [label %[[COLD:[0-9]+]]]
+; CHECK:       {{^}}[[COLD]]:
+; CHECK-NEXT:    [[TLS:%[0-9]+]] = call ptr @llvm.threadlocal.address.p0(ptr @__efsan_cache_frag_countdown)
+; CHECK-NEXT:    [[C2:%[0-9]+]] = load i64, ptr [[TLS]], align 8
+; CHECK-NEXT:    [[BEFORE:%[0-9]+]] = add nsw i64 [[C2]], 2
+; CHECK-NEXT:    [[IDX:%[0-9]+]] = add nsw i64 [[BEFORE]], -1
+; CHECK-NEXT:    switch i64 [[IDX]]
+; CHECK:       {{^}}[[REST]]:
+; CHECK-NEXT:    call void @f()
+; CHECK-NEXT:    store i64 %v, ptr %p, align 8
+; CHECK-NEXT:    callbr void asm sideeffect "movq __efsan_cache_frag_countdown@GOTTPOFF(%rip), %rax\0A\09subq $$1, %fs:(%rax)\0A\09jle ${0:l}"
+; CHECK-NOT:   efsan.countdown
+; CHECK:         ret i64 %v
+
 declare void @f()
 declare i32 @g(ptr)
 declare void @abort() noreturn

@@ -23,6 +23,7 @@
 #include "EfficiencySanitizerInternal.h"
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/IR/Dominators.h"
+#include "llvm/IR/InlineAsm.h"
 #include "llvm/IR/Instructions.h"
 #include "llvm/IR/IntrinsicInst.h"
 #include "llvm/Transforms/Utils/BasicBlockUtils.h"
@@ -95,18 +96,26 @@ void CacheFragCountdown::instrumentCacheFragRun(
   SmallVector<FieldCounter, 8> Counters;
   for (const MemoryAccess &Access : Accesses)
     Counters.push_back(StructFields.fieldCounter(Access));
-  IRBuilder<> IRB(End);
-  Value *Count = loadLocalCountdown(IRB);
-  // c - n as `add nsw c, -n`: the backend turns a sub of a constant into an
-  // add without the nsw flag, and needs nsw to branch on the add's own flags
-  // instead of testing c2 again. It never wraps: the runtime keeps the
-  // countdown far from INT64_MIN.
   uint64_t N = Accesses.size();
-  Value *Left = IRB.CreateNSWAdd(Count, IRB.getInt64(-int64_t(N)));
-  storeLocalCountdown(IRB, Left);
-  Instruction *SampleTerm = SplitBlockAndInsertIfThen(
-      IRB.CreateICmpSLE(Left, IRB.getInt64(0)), End->getIterator(),
-      /*Unreachable=*/false, UnlikelyWeights);
+  Instruction *SampleTerm;
+  Value *Left;
+  if (InMemory) {
+    SampleTerm = countDownInMemory(End, N);
+    IRBuilder<> Cold(SampleTerm);
+    Left = loadThreadCountdown(Cold);
+  } else {
+    IRBuilder<> IRB(End);
+    Value *Count = loadLocalCountdown(IRB);
+    // c - n as `add nsw c, -n`: the backend turns a sub of a constant into
+    // an add without the nsw flag, and needs nsw to branch on the add's own
+    // flags instead of testing c2 again. It never wraps: the runtime keeps
+    // the countdown far from INT64_MIN.
+    Left = IRB.CreateNSWAdd(Count, IRB.getInt64(-int64_t(N)));
+    storeLocalCountdown(IRB, Left);
+    SampleTerm = SplitBlockAndInsertIfThen(
+        IRB.CreateICmpSLE(Left, IRB.getInt64(0)), End->getIterator(),
+        /*Unreachable=*/false, UnlikelyWeights);
+  }
   // c is recomputed from c2 so that only c2 stays live on the hot path: the
   // backend then subtracts in place and branches on the flags.
   IRBuilder<> Cold(SampleTerm);
@@ -165,6 +174,45 @@ void CacheFragCountdown::instrumentCacheFragRun(
   D.CreateBr(Tail);
 }
 
+// An optnone function's count-down (clang -O0, where every value lives in a
+// stack slot: the copy's load, subtract, stores and compare, and its phis'
+// copies at every join, were most of what the tool added to a debug build):
+// the thread's countdown itself, less N, in one instruction, and a branch to
+// the cold block on its flags, in an asm goto at the end of the run. Returns
+// the cold block's terminator (a branch to where the run ends).
+Instruction *CacheFragCountdown::countDownInMemory(Instruction *End,
+                                                   uint64_t N) {
+  BasicBlock *Head = End->getParent();
+  BasicBlock *Tail = SplitBlock(Head, End);
+  Function *F = Head->getParent();
+  BasicBlock *ColdBlock = BasicBlock::Create(Ctx, "", F, Tail);
+  Instruction *SampleTerm = BranchInst::Create(Tail, ColdBlock);
+  // Code for an executable (PIE) has the countdown at a constant offset from
+  // the thread pointer (the runtime defines it in the executable); other code
+  // reads the offset from the GOT.
+  std::string Decrement = "subq $$" + std::to_string(N) + ", ";
+  std::string Code, Constraints = "!i,~{memory},~{dirflag},~{fpsr},~{flags}";
+  if (M.getPIELevel() != PIELevel::Default) {
+    Code = Decrement + "%fs:" + kCountdownName + "@TPOFF";
+  } else {
+    Code = "movq " + std::string(kCountdownName) + "@GOTTPOFF(%rip), %rax\n\t" +
+           Decrement + "%fs:(%rax)";
+    Constraints = "!i,~{rax},~{memory},~{dirflag},~{fpsr},~{flags}";
+  }
+  Code += "\n\tjle ${0:l}";
+  InlineAsm *Asm = InlineAsm::get(
+      FunctionType::get(Type::getVoidTy(Ctx), /*isVarArg=*/false), Code,
+      Constraints, /*hasSideEffects=*/true);
+  Instruction *OldTerm = Head->getTerminator();
+  CallBrInst *CountDown =
+      CallBrInst::Create(Asm->getFunctionType(), Asm, Tail, {ColdBlock}, {},
+                         "", OldTerm->getIterator());
+  CountDown->setDebugLoc(End->getDebugLoc());
+  markNoSanitize(CountDown);
+  OldTerm->eraseFromParent();
+  return SampleTerm;
+}
+
 // The callee counts down from the thread's countdown (and the runtime may
 // reset it), so the function's copy is written back before a call site and
 // reloaded after it: at the normal destination of an invoke (on an edge of
@@ -209,12 +257,19 @@ void CacheFragCountdown::instrumentFunction(
               /*Initializer=*/nullptr, kCountdownName,
               /*InsertBefore=*/nullptr, GlobalValue::InitialExecTLSModel);
         }));
+  // Where the code is not optimised, the thread's countdown is the count
+  // (countDownInMemory) and nothing is synced.
+  InMemory = F.hasOptNone();
   IRBuilder<> IRB(&F.getEntryBlock(), F.getEntryBlock().begin());
-  CountdownSlot = IRB.CreateAlloca(Int64Ty, nullptr, "efsan.countdown");
-  IRB.SetInsertPointPastAllocas(&F);
-  reloadCountdown(IRB);
+  if (!InMemory) {
+    CountdownSlot = IRB.CreateAlloca(Int64Ty, nullptr, "efsan.countdown");
+    IRB.SetInsertPointPastAllocas(&F);
+    reloadCountdown(IRB);
+  }
   for (auto &[End, Accesses] : AccessRuns)
     instrumentCacheFragRun(End, Accesses);
+  if (InMemory)
+    return;
   for (CallBase *Call : CallSites)
     instrumentCacheFragCallSite(Call);
   // A landing pad is entered only by unwinding out of a call site, which
@@ -234,8 +289,11 @@ void CacheFragCountdown::instrumentFunction(
 // just reloaded, with no call in between (consecutive calls, a call just
 // before a return), is dropped, and so are the reloads nothing uses.
 void CacheFragCountdown::promoteCountdown(Function &F) {
-  if (!CountdownSlot)
+  if (!CountdownSlot) {
+    ThreadCountdownLoads.clear();
+    ThreadCountdownStores.clear();
     return;
+  }
   DominatorTree DT(F);
   PromoteMemToReg({CountdownSlot}, DT);
   for (StoreInst *Store : ThreadCountdownStores) {
@@ -336,12 +394,14 @@ void CacheFragCountdown::storeThreadCountdown(IRBuilder<> &IRB, Value *Count) {
   ThreadCountdownStores.push_back(Store);
 }
 
-// Thread's countdown -> the function's copy.
+// Thread's countdown -> the function's copy (none in an optnone function).
 void CacheFragCountdown::reloadCountdown(IRBuilder<> &IRB) {
-  storeLocalCountdown(IRB, loadThreadCountdown(IRB));
+  if (!InMemory)
+    storeLocalCountdown(IRB, loadThreadCountdown(IRB));
 }
 
 // The function's copy -> thread's countdown.
 void CacheFragCountdown::writeBackCountdown(IRBuilder<> &IRB) {
-  storeThreadCountdown(IRB, loadLocalCountdown(IRB));
+  if (!InMemory)
+    storeThreadCountdown(IRB, loadLocalCountdown(IRB));
 }

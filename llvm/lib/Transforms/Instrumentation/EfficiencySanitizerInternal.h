@@ -289,6 +289,7 @@ public:
 private:
   void instrumentCacheFragRun(Instruction *End,
                               ArrayRef<MemoryAccess> Accesses);
+  Instruction *countDownInMemory(Instruction *End, uint64_t N);
   void instrumentCacheFragCallSite(CallBase *Call);
   void emitCacheFragAccess(IRBuilder<> &IRB, const MemoryAccess &Access,
                            FieldCounter Field);
@@ -308,6 +309,9 @@ private:
   // with no run of accesses), and the thread-local loads and stores emitted
   // for it.
   AllocaInst *CountdownSlot = nullptr;
+  // An optnone function (clang -O0) counts down in the thread's countdown
+  // itself: no copy, no syncs (see instrumentFunction).
+  bool InMemory = false;
   SmallPtrSet<LoadInst *, 16> ThreadCountdownLoads;
   SmallVector<StoreInst *, 16> ThreadCountdownStores;
 };
