@@ -922,7 +922,7 @@ def main():
               % (c, message.splitlines()[0]))
     print("bench: all checksums agree across %s" % ", ".join(configs))
     seconds = time.time() - started
-    all_kernels = sorted(os.path.basename(f)[:-2] for f in glob.glob(os.path.join(KERNEL_DIR, "*.c")))
+    all_kernels = sorted(all_kernel_names())
     partial = (sorted(args.kernels) != all_kernels or args.programs != list(PROGRAMS)
                or any(c not in requested for c in DEFAULT_CONFIGS))
     if partial and not args.no_doc:
