@@ -40,12 +40,17 @@
 
 static const char *program_name = "efsan-ld";
 
+// One line, in the linker's manner: "efsan-ld: error: ...".
+static void vdiag(const char *kind, const char *fmt, va_list ap) {
+  fprintf(stderr, "%s: %s: ", program_name, kind);
+  vfprintf(stderr, fmt, ap);
+  fputc('\n', stderr);
+}
+
 static void fatal(const char *fmt, ...) {
   va_list ap;
   va_start(ap, fmt);
-  fprintf(stderr, "%s: error: ", program_name);
-  vfprintf(stderr, fmt, ap);
-  fputc('\n', stderr);
+  vdiag("error", fmt, ap);
   va_end(ap);
   exit(1);
 }
@@ -53,9 +58,7 @@ static void fatal(const char *fmt, ...) {
 static void warn(const char *fmt, ...) {
   va_list ap;
   va_start(ap, fmt);
-  fprintf(stderr, "%s: warning: ", program_name);
-  vfprintf(stderr, fmt, ap);
-  fputc('\n', stderr);
+  vdiag("warning", fmt, ap);
   va_end(ap);
 }
 
