@@ -448,19 +448,29 @@ static const char kBssScript[] =
     "}\n"
     "INSERT AFTER .bss;\n";
 
+// A temporary file holding text, in $TMPDIR, else /tmp; null if neither
+// takes one (the link then goes on without the layout).
 static char *write_script(const char *text) {
-  const char *tmp = getenv("TMPDIR");
-  char *path = xmalloc(PATH_MAX);
-  snprintf(path, PATH_MAX, "%s/efsan-ld-XXXXXX", tmp && *tmp ? tmp : "/tmp");
-  int fd = mkstemp(path);
-  if (fd < 0)
-    fatal("cannot create a temporary file in %s: %s", tmp ? tmp : "/tmp",
-          strerror(errno));
-  size_t len = strlen(text);
-  if (write(fd, text, len) != (ssize_t)len)
-    fatal("cannot write %s: %s", path, strerror(errno));
-  close(fd);
-  return path;
+  const char *dirs[] = {getenv("TMPDIR"), "/tmp"};
+  for (unsigned i = 0; i < sizeof(dirs) / sizeof(dirs[0]); i++) {
+    if (!dirs[i] || !*dirs[i])
+      continue;
+    char *path = xmalloc(PATH_MAX);
+    snprintf(path, PATH_MAX, "%s/efsan-ld-XXXXXX", dirs[i]);
+    int fd = mkstemp(path);
+    if (fd < 0) {
+      free(path);
+      continue;
+    }
+    size_t len = strlen(text);
+    bool written = write(fd, text, len) == (ssize_t)len;
+    close(fd);
+    if (written)
+      return path;
+    unlink(path);
+    free(path);
+  }
+  return NULL;
 }
 
 int main(int argc, char **argv) {
@@ -479,6 +489,16 @@ int main(int argc, char **argv) {
   // (which does not move anything that is loaded).
   char *probe_output = write_script("");
   char *bss_script = write_script(kBssScript);
+  if (!probe_output || !bss_script) {
+    warn("no temporary file for the layout probe ($TMPDIR, /tmp): %s keeps "
+         "the runtime's data before the program's",
+         line.output);
+    if (probe_output)
+      unlink(probe_output);
+    if (bss_script)
+      unlink(bss_script);
+    return run(ld, &plain, false);
+  }
   struct arg_list probe = {0};
   push(&probe, ld);
   for (size_t i = 0; i < line.args.n; ++i) {
@@ -534,6 +554,13 @@ int main(int argc, char **argv) {
            "%s",
            (unsigned long long)(layout.bss_start & 0xfff), kBssScript);
   char *layout_script = write_script(script);
+  if (!layout_script) {
+    unlink(bss_script);
+    warn("no temporary file for the layout script: %s keeps the runtime's "
+         "data before the program's",
+         line.output);
+    return run(ld, &plain, false);
+  }
   push(&plain, "-T");
   push(&plain, layout_script);
   // Read by the runtime (efsan_interceptors.cpp, "A new thread's DTV").

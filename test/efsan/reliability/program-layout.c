@@ -27,6 +27,11 @@
 // RUN: FileCheck %s < %t.pl.out
 // RUN: diff %t.pl.out %t.ws.out
 // RUN: diff %t.pl.out %t.cf.out
+// $TMPDIR unusable: efsan-ld's files go to /tmp.
+// RUN: %clang -O1 -pthread -fsanitize=efficiency-working-set -c %s -o %t.1.ws.o
+// RUN: env TMPDIR=%t.none %clang -pthread -fsanitize=efficiency-working-set %t.1.ws.o %t.2.ws.o -o %t.tm
+// RUN: %run %t.tm > %t.tm.out 2>/dev/null
+// RUN: diff %t.pl.out %t.tm.out
 // A link through -fuse-ld is the user's: the runtime's data comes first.
 // RUN: %clang -O1 -pthread -fsanitize=efficiency-working-set -fuse-ld=bfd %s %t.2.ws.o -o %t.bf
 // RUN: %run %t.bf > %t.bf.out 2>/dev/null
