@@ -20,5 +20,38 @@ entry:
 ; CHECK-NOT:     efsan.countdown
 ; CHECK:         ret void
 
+; The cold block computes an address again from the local variable it was
+; loaded from (so that the fast path keeps no copy of it in a stack slot for
+; the cold block), unless that variable is stored to before the run's end.
+define void @local_pointer(ptr %arg) noinline optnone {
+entry:
+  %p.addr = alloca ptr, align 8
+  store ptr %arg, ptr %p.addr, align 8
+  %p = load ptr, ptr %p.addr, align 8
+  %f = getelementptr inbounds i64, ptr %p, i64 1
+  store i64 1, ptr %f, align 8
+  ret void
+}
+; CHECK-LABEL: define void @local_pointer(
+; CHECK:         callbr void asm sideeffect "subq $$1, %fs:__efsan_cache_frag_countdown@TPOFF
+; CHECK-NEXT:    to label %{{[a-z0-9.]+}} [label %[[COLD:[0-9]+]]]
+; CHECK:       {{^}}[[COLD]]:
+; CHECK:         [[P:%[0-9]+]] = load ptr, ptr %p.addr, align 8
+; CHECK-NEXT:    [[F:%[0-9]+]] = getelementptr inbounds i64, ptr [[P]], i64 1
+; CHECK:         call preserve_mostcc void @__efsan_cache_frag_access(ptr [[F]], i64 8, i32 1,
+
+define void @local_pointer_stored(ptr %arg) noinline optnone {
+entry:
+  %p.addr = alloca ptr, align 8
+  store ptr %arg, ptr %p.addr, align 8
+  %p = load ptr, ptr %p.addr, align 8
+  %f = getelementptr inbounds i64, ptr %p, i64 1
+  store i64 1, ptr %f, align 8
+  store ptr null, ptr %p.addr, align 8
+  ret void
+}
+; CHECK-LABEL: define void @local_pointer_stored(
+; CHECK:         call preserve_mostcc void @__efsan_cache_frag_access(ptr %f, i64 8, i32 1,
+
 !llvm.module.flags = !{!0}
 !0 = !{i32 8, !"PIE Level", i32 2}

@@ -22,6 +22,7 @@
 
 #include "EfficiencySanitizerInternal.h"
 #include "llvm/ADT/SmallVector.h"
+#include "llvm/Analysis/CaptureTracking.h"
 #include "llvm/IR/Dominators.h"
 #include "llvm/IR/InlineAsm.h"
 #include "llvm/IR/Instructions.h"
@@ -120,6 +121,8 @@ void CacheFragCountdown::instrumentCacheFragRun(
   // backend then subtracts in place and branches on the flags.
   IRBuilder<> Cold(SampleTerm);
   Value *Before = Cold.CreateNSWAdd(Left, Cold.getInt64(N));
+  if (InMemory)
+    Accesses = rematerializeAddresses(Accesses, SampleTerm);
   if (N == 1) {
     storeThreadCountdown(Cold, Before);
     emitCacheFragAccess(Cold, Accesses[0], Counters[0]);
@@ -172,6 +175,74 @@ void CacheFragCountdown::instrumentCacheFragRun(
   IRBuilder<> D(Done);
   reloadCountdown(D);
   D.CreateBr(Tail);
+}
+
+// At -O0 every value a block leaves to another lives in a stack slot: an
+// access's address that the cold block passes to the runtime cost the fast
+// path its computation and a store, as much as the count-down itself. So
+// the cold block computes again, from the stack slots the code loaded them
+// from, the addresses that are loads of a local variable and arithmetic on
+// them (a struct's field through a local pointer, an element at a local
+// index), where nothing stored to that variable between the load and the
+// run's end. Returns the run's accesses with the addresses to use there.
+static Value *rematerialize(Value *V, Instruction *InsertPt,
+                            DenseMap<Value *, Value *> &Copies,
+                            unsigned Depth) {
+  if (isa<Constant>(V))
+    return V;
+  auto It = Copies.find(V);
+  if (It != Copies.end())
+    return It->second;
+  auto *I = dyn_cast<Instruction>(V);
+  if (!I || Depth > 8)
+    return nullptr;
+  if (auto *Load = dyn_cast<LoadInst>(I)) {
+    auto *Slot = dyn_cast<AllocaInst>(Load->getPointerOperand());
+    if (!Slot || !Load->isSimple())
+      return nullptr;
+    // Up to the count-down (the block's terminator), nothing may write it:
+    // no store to it, and, if its address is taken, no store elsewhere.
+    bool Captured = PointerMayBeCaptured(Slot, /*ReturnCaptures=*/true,
+                                         /*StoreCaptures=*/true);
+    for (Instruction *J = Load->getNextNode(); J && !J->isTerminator();
+         J = J->getNextNode()) {
+      if (!J->mayWriteToMemory())
+        continue;
+      auto *Store = dyn_cast<StoreInst>(J);
+      if (!Store || Store->getPointerOperand() == Slot ||
+          (Captured && !isa<AllocaInst>(Store->getPointerOperand())))
+        return nullptr;
+    }
+  } else if (!isa<GetElementPtrInst>(I) && !isa<CastInst>(I) &&
+             !isa<BinaryOperator>(I)) {
+    return nullptr;
+  }
+  SmallVector<Value *, 4> Operands;
+  for (Value *Op : I->operands()) {
+    Value *Copy = isa<LoadInst>(I) ? Op : rematerialize(Op, InsertPt, Copies,
+                                                          Depth + 1);
+    if (!Copy)
+      return nullptr;
+    Operands.push_back(Copy);
+  }
+  Instruction *Clone = I->clone();
+  for (unsigned K = 0; K < Operands.size(); ++K)
+    Clone->setOperand(K, Operands[K]);
+  Clone->insertBefore(InsertPt);
+  markNoSanitize(Clone);
+  Copies[V] = Clone;
+  return Clone;
+}
+
+ArrayRef<MemoryAccess>
+CacheFragCountdown::rematerializeAddresses(ArrayRef<MemoryAccess> Accesses,
+                                           Instruction *InsertPt) {
+  ColdAccesses.assign(Accesses.begin(), Accesses.end());
+  DenseMap<Value *, Value *> Copies;
+  for (MemoryAccess &Access : ColdAccesses)
+    if (Value *Copy = rematerialize(Access.Addr, InsertPt, Copies, 0))
+      Access.Addr = Copy;
+  return ColdAccesses;
 }
 
 // An optnone function's count-down (clang -O0, where every value lives in a

@@ -290,6 +290,8 @@ private:
   void instrumentCacheFragRun(Instruction *End,
                               ArrayRef<MemoryAccess> Accesses);
   Instruction *countDownInMemory(Instruction *End, uint64_t N);
+  ArrayRef<MemoryAccess> rematerializeAddresses(ArrayRef<MemoryAccess> Accesses,
+                                                Instruction *InsertPt);
   void instrumentCacheFragCallSite(CallBase *Call);
   void emitCacheFragAccess(IRBuilder<> &IRB, const MemoryAccess &Access,
                            FieldCounter Field);
@@ -312,6 +314,7 @@ private:
   // An optnone function (clang -O0) counts down in the thread's countdown
   // itself: no copy, no syncs (see instrumentFunction).
   bool InMemory = false;
+  SmallVector<MemoryAccess, 8> ColdAccesses; // a run's, addresses recomputed
   SmallPtrSet<LoadInst *, 16> ThreadCountdownLoads;
   SmallVector<StoreInst *, 16> ThreadCountdownStores;
 };
