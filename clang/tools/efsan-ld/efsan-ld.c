@@ -473,65 +473,51 @@ static char *write_script(const char *text) {
   return NULL;
 }
 
-int main(int argc, char **argv) {
-  struct link_line line;
-  read_link_line(argc, argv, &line);
-  char *ld = find_real_ld();
-
-  struct arg_list plain = {0};
-  push(&plain, ld);
-  for (size_t i = 0; i < line.args.n; ++i)
-    push(&plain, line.args.v[i]);
-  if (!line.has_runtime || line.layout_unsupported)
-    return run(ld, &plain, false);
-
+// The real link's script: its path (a temporary file), and whether the
+// program has thread-locals of its own; null, and why, where the plain
+// build's layout cannot be had.
+static char *plan_layout(const char *ld, const struct link_line *line,
+                         bool *has_tls, const char **why) {
   // The probe: the program without the runtime, and without debug info
   // (which does not move anything that is loaded).
   char *probe_output = write_script("");
   char *bss_script = write_script(kBssScript);
-  if (!probe_output || !bss_script) {
-    warn("no temporary file for the layout probe ($TMPDIR, /tmp): %s keeps "
-         "the runtime's data before the program's",
-         line.output);
-    if (probe_output)
-      unlink(probe_output);
-    if (bss_script)
-      unlink(bss_script);
-    return run(ld, &plain, false);
-  }
-  struct arg_list probe = {0};
-  push(&probe, ld);
-  for (size_t i = 0; i < line.args.n; ++i) {
-    const char *a = line.args.v[i];
-    if (is_efsan_runtime_archive(a) || is_efsan_dynamic_list(a))
-      continue;
-    if ((strcmp(a, "-o") == 0 || strcmp(a, "--output") == 0) &&
-        i + 1 < line.args.n) {
-      ++i;
-      continue;
-    }
-    if (starts_with(a, "--output=") || (starts_with(a, "-o") && a[2]))
-      continue;
-    push(&probe, a);
-  }
-  push(&probe, "-o");
-  push(&probe, probe_output);
-  push(&probe, "--unresolved-symbols=ignore-all");
-  push(&probe, "--strip-debug");
-  push(&probe, "-T");
-  push(&probe, bss_script);
-
   struct plain_layout layout;
-  bool known = run(ld, &probe, true) == 0 &&
-               read_plain_layout(probe_output, &layout);
-  unlink(probe_output);
-  if (!known) {
-    warn("the layout probe failed: %s keeps the runtime's data before the "
-         "program's",
-         line.output);
-    unlink(bss_script);
-    return run(ld, &plain, false);
+  bool known = false;
+  if (probe_output && bss_script) {
+    struct arg_list probe = {0};
+    push(&probe, ld);
+    for (size_t i = 0; i < line->args.n; ++i) {
+      const char *a = line->args.v[i];
+      if (is_efsan_runtime_archive(a) || is_efsan_dynamic_list(a))
+        continue;
+      if ((strcmp(a, "-o") == 0 || strcmp(a, "--output") == 0) &&
+          i + 1 < line->args.n) {
+        ++i;
+        continue;
+      }
+      if (starts_with(a, "--output=") || (starts_with(a, "-o") && a[2]))
+        continue;
+      push(&probe, a);
+    }
+    push(&probe, "-o");
+    push(&probe, probe_output);
+    push(&probe, "--unresolved-symbols=ignore-all");
+    push(&probe, "--strip-debug");
+    push(&probe, "-T");
+    push(&probe, bss_script);
+    known = run(ld, &probe, true) == 0 &&
+            read_plain_layout(probe_output, &layout);
+    *why = "the layout probe failed";
+  } else {
+    *why = "no temporary file for the layout probe ($TMPDIR, /tmp)";
   }
+  if (probe_output)
+    unlink(probe_output);
+  if (bss_script)
+    unlink(bss_script);
+  if (!known)
+    return NULL;
 
   // The program's .data and .bss at the probe's offsets within their pages,
   // the runtime's data between them and after the .bss. (An assignment
@@ -553,21 +539,39 @@ int main(int argc, char **argv) {
            "INSERT BEFORE .bss;\n"
            "%s",
            (unsigned long long)(layout.bss_start & 0xfff), kBssScript);
-  char *layout_script = write_script(script);
-  if (!layout_script) {
-    unlink(bss_script);
-    warn("no temporary file for the layout script: %s keeps the runtime's "
-         "data before the program's",
+  *has_tls = layout.has_tls;
+  char *path = write_script(script);
+  if (!path)
+    *why = "no temporary file for the layout script ($TMPDIR, /tmp)";
+  return path;
+}
+
+int main(int argc, char **argv) {
+  struct link_line line;
+  read_link_line(argc, argv, &line);
+  char *ld = find_real_ld();
+
+  struct arg_list plain = {0};
+  push(&plain, ld);
+  for (size_t i = 0; i < line.args.n; ++i)
+    push(&plain, line.args.v[i]);
+  if (!line.has_runtime || line.layout_unsupported)
+    return run(ld, &plain, false);
+
+  bool has_tls = false;
+  const char *why = NULL;
+  char *script = plan_layout(ld, &line, &has_tls, &why);
+  if (!script) {
+    warn("%s: %s keeps the runtime's data before the program's", why,
          line.output);
     return run(ld, &plain, false);
   }
   push(&plain, "-T");
-  push(&plain, layout_script);
+  push(&plain, script);
   // Read by the runtime (efsan_interceptors.cpp, "A new thread's DTV").
-  push(&plain, layout.has_tls ? "--defsym=__efsan_link_layout=3"
-                              : "--defsym=__efsan_link_layout=1");
+  push(&plain, has_tls ? "--defsym=__efsan_link_layout=3"
+                       : "--defsym=__efsan_link_layout=1");
   int status = run(ld, &plain, false);
-  unlink(layout_script);
-  unlink(bss_script);
+  unlink(script);
   return status;
 }

@@ -471,8 +471,8 @@ void CacheFragCountdown::reloadCountdown(IRBuilder<> &IRB) {
     storeLocalCountdown(IRB, loadThreadCountdown(IRB));
 }
 
-// The function's copy -> thread's countdown.
+// The function's copy -> thread's countdown (an optnone function syncs
+// nothing: instrumentFunction).
 void CacheFragCountdown::writeBackCountdown(IRBuilder<> &IRB) {
-  if (!InMemory)
-    storeThreadCountdown(IRB, loadLocalCountdown(IRB));
+  storeThreadCountdown(IRB, loadLocalCountdown(IRB));
 }
