@@ -563,7 +563,7 @@ static __attribute__((noinline)) void cf_sample_access(void *addr, uptr size,
     // A vectorised access to adjacent members counts for each of them.
     u32 fields = ((flags >> 8) & 0xff) + 1;
     for (u32 i = 0; i < fields; i++)
-      cf_add(&field_counter[i], weight);
+      cf_count_field(&field_counter[i], weight);
     if (weight > 1)
       cf_add(&cf_weighted_field_samples, fields);
   }
@@ -753,6 +753,7 @@ void efsan_cache_frag_thread_exit(void) {
   cf_store(&info->final_clock, cf_current_clock());
   cf_store(&info->cpu_ns, efsan_thread_cpu_ns());
   __atomic_store_n(&info->exited, 1, __ATOMIC_RELEASE);
+  cf_fields_thread_exit();
   // Lines only exited threads used can give their entries back now.
   cf_lines_thread_exited();
 }
@@ -906,6 +907,7 @@ void efsan_cache_frag_init(void) {
 
   efsan_heap_init();
   cf_members_init();
+  cf_fields_init();
   cf_store(&cf_thread_infos[0].tid, efsan_gettid());
   cf_start_thread_sampler(0, 0);
   cf_machine_init();

@@ -509,6 +509,11 @@ bool cf_record_may_report(struct cf_line_record *record,
 // (efsan_cache_frag_structs.c), merged by type for the report.
 void cf_structs_module_init(void *module_info);
 void cf_structs_module_exit(void *module_info);
+void cf_fields_init(void);
+// A sampled access to a field: counted in the thread's own table.
+void cf_count_field(u64 *counter, u64 weight);
+// The thread's counts go to the modules; later ones too.
+void cf_fields_thread_exit(void);
 struct cf_struct_usage {
   const char *name;
   u32 size;

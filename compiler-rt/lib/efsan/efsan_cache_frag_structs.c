@@ -7,6 +7,13 @@
 // modules is one entry whose counts are the sums, and whose field escapes
 // where it escapes in any module.
 //
+// The sampled path counts into a table of the thread's own, not into the
+// module's counter: threads that each work on their own instance of one
+// type (Phoenix's per-thread argument structs) sample the same counters,
+// and an atomic add to a counter the other core has just written was 85%
+// of what a sample cost (ph_linear_regression 1.59x; docs/performance.md).
+// A count is the module's counter plus what the threads' tables hold for it.
+//
 //===----------------------------------------------------------------------===//
 #include "efsan_cache_frag_internal.h"
 
@@ -53,13 +60,173 @@ struct cf_module {
   struct efsan_cache_frag_module_info *info;
   // Non-null once the module exited: its counters, struct after struct.
   u64 *saved_counters;
+  // Where its counters are, for a thread's table to tell its entries apart.
+  uptr counters_lo, counters_hi;
 };
 
 #define CF_MAX_MODULES 4096
+// Also held while a thread's table is made, emptied or given up, so that a
+// table is never read after it went, and a module's counters never written
+// after it exited.
 static efsan_mutex cf_modules_lock;
 static struct cf_module cf_modules[CF_MAX_MODULES];
 static u32 cf_module_count;
 static u32 cf_modules_dropped;
+
+//===-- The threads' field counts -------------------------------------------===//
+
+// Open addressing on the counter's address; a counter that finds no slot in
+// CF_FIELD_PROBES is counted in the module, as all were before.
+#define CF_FIELD_SLOTS 512
+#define CF_FIELD_PROBES 8
+struct cf_field_slot {
+  u64 *counter; // written once, after count: readers compare it, never follow it
+  u64 count;
+};
+struct cf_field_table {
+  u32 generation;
+  struct cf_field_slot slots[CF_FIELD_SLOTS];
+};
+
+// By thread index; the tables of exited threads are emptied into the
+// modules and given back.
+static struct cf_field_table **cf_field_tables;
+static u32 cf_field_table_limit; // the highest index with a table + 1
+// Moves on when a module exits: a table made before then may hold counts
+// of its counters, which nobody counts any more (the memory may be another
+// module's soon); they go the next time its thread counts. Exit g moved it
+// from g to g + 1 and took the counters in cf_exited_counters[g].
+static u32 cf_field_generation;
+static struct {
+  uptr lo, hi;
+} cf_exited_counters[CF_MAX_MODULES];
+static __thread struct cf_field_table *cf_own_field_table
+    __attribute__((tls_model("initial-exec")));
+static __thread bool cf_field_counting_over
+    __attribute__((tls_model("initial-exec")));
+
+static inline uptr cf_field_hash(const u64 *counter) {
+  return (uptr)(((u64)(uptr)counter * 0x9e3779b97f4a7c15ull) >> 55);
+}
+
+static u64 cf_field_table_count(struct cf_field_table *table,
+                                const u64 *counter) {
+  uptr h = cf_field_hash(counter);
+  for (uptr i = 0; i < CF_FIELD_PROBES; i++) {
+    struct cf_field_slot *slot = &table->slots[(h + i) % CF_FIELD_SLOTS];
+    u64 *c = __atomic_load_n(&slot->counter, __ATOMIC_ACQUIRE);
+    if (c == counter)
+      return cf_load(&slot->count);
+    if (!c)
+      return 0;
+  }
+  return 0;
+}
+
+// Whether a table of this generation may hold counts of a module that
+// exited since. Under cf_modules_lock.
+static bool cf_counter_exited_locked(const u64 *counter, u32 generation) {
+  for (u32 g = generation; g < cf_field_generation; g++)
+    if ((uptr)counter >= cf_exited_counters[g].lo &&
+        (uptr)counter < cf_exited_counters[g].hi)
+      return true;
+  return false;
+}
+
+// The counter's count: the module's and the threads'. Under cf_modules_lock.
+static u64 cf_field_count_locked(u64 *counter) {
+  u64 count = cf_load(counter);
+  for (u32 t = 0; t < cf_field_table_limit; t++) {
+    struct cf_field_table *table = cf_load(&cf_field_tables[t]);
+    if (table && !cf_counter_exited_locked(counter, cf_load(&table->generation)))
+      count += cf_field_table_count(table, counter);
+  }
+  return count;
+}
+
+// Drops the counts of modules that exited since the table's generation.
+// Under cf_modules_lock, by the table's thread. The slots stay taken (a
+// probe sequence must not break); a counter at that address again counts
+// on from 0.
+static void cf_field_table_renew_locked(struct cf_field_table *table) {
+  if (table->generation == cf_field_generation)
+    return;
+  for (uptr i = 0; i < CF_FIELD_SLOTS; i++) {
+    struct cf_field_slot *slot = &table->slots[i];
+    if (slot->counter && cf_counter_exited_locked(slot->counter, table->generation))
+      cf_store(&slot->count, 0);
+  }
+  cf_store(&table->generation, cf_field_generation);
+}
+
+// The thread's table, made the first time or renewed after a module exited;
+// null for a thread that counts in the modules.
+static __attribute__((noinline)) struct cf_field_table *cf_renew_field_table(void) {
+  u32 thread = efsan_thread_index;
+  if (cf_field_counting_over || thread >= CF_MAX_THREAD_INFOS || !cf_field_tables)
+    return 0;
+  efsan_mutex_lock(&cf_modules_lock);
+  struct cf_field_table *table = cf_own_field_table;
+  if (table) {
+    cf_field_table_renew_locked(table);
+  } else {
+    table = (struct cf_field_table *)efsan_mmap(sizeof(*table));
+    table->generation = cf_field_generation;
+    cf_store(&cf_field_tables[thread], table);
+    if (thread >= cf_field_table_limit)
+      cf_store(&cf_field_table_limit, thread + 1);
+  }
+  efsan_mutex_unlock(&cf_modules_lock);
+  cf_own_field_table = table;
+  return table;
+}
+
+void cf_count_field(u64 *counter, u64 weight) {
+  struct cf_field_table *table = cf_own_field_table;
+  if (!table || table->generation != cf_load(&cf_field_generation))
+    table = cf_renew_field_table();
+  if (table) {
+    uptr h = cf_field_hash(counter);
+    for (uptr i = 0; i < CF_FIELD_PROBES; i++) {
+      struct cf_field_slot *slot = &table->slots[(h + i) % CF_FIELD_SLOTS];
+      u64 *c = slot->counter;
+      if (c == counter) {
+        cf_store(&slot->count, slot->count + weight);
+        return;
+      }
+      if (!c) {
+        cf_store(&slot->count, weight);
+        __atomic_store_n(&slot->counter, counter, __ATOMIC_RELEASE);
+        return;
+      }
+    }
+  }
+  // The thread runs the module's code: its counters are there.
+  cf_add(counter, weight);
+}
+
+void cf_fields_thread_exit(void) {
+  cf_field_counting_over = true;
+  struct cf_field_table *table = cf_own_field_table;
+  if (!table)
+    return;
+  efsan_mutex_lock(&cf_modules_lock);
+  cf_field_table_renew_locked(table);
+  // Every module it counted for is alive: the table's counts go there,
+  // under the lock, so that no reader counts them twice or not at all.
+  for (uptr i = 0; i < CF_FIELD_SLOTS; i++)
+    if (table->slots[i].counter && table->slots[i].count)
+      cf_add(table->slots[i].counter, table->slots[i].count);
+  cf_store(&cf_field_tables[efsan_thread_index], (struct cf_field_table *)0);
+  efsan_mutex_unlock(&cf_modules_lock);
+  cf_own_field_table = 0;
+  efsan_munmap(table, sizeof(*table));
+}
+
+void cf_fields_init(void) {
+  cf_field_tables = (struct cf_field_table **)efsan_mmap_noreserve(
+      (uptr)CF_MAX_THREAD_INFOS * sizeof(struct cf_field_table *));
+}
 
 void cf_structs_module_init(void *module_info) {
   struct efsan_cache_frag_module_info *info = module_info;
@@ -72,10 +239,21 @@ void cf_structs_module_init(void *module_info) {
                 CF_ABI_VERSION);
   if (!info->num_structs && !info->num_globals)
     return;
+  uptr lo = ~(uptr)0, hi = 0;
+  for (u32 i = 0; i < info->num_structs; i++) {
+    const struct efsan_struct_info *s = &info->structs[i];
+    uptr first = (uptr)s->field_counters, end = first + s->num_fields * sizeof(u64);
+    if (s->num_fields && first < lo)
+      lo = first;
+    if (s->num_fields && end > hi)
+      hi = end;
+  }
   efsan_mutex_lock(&cf_modules_lock);
   if (cf_module_count < CF_MAX_MODULES) {
     cf_modules[cf_module_count].info = info;
     cf_modules[cf_module_count].saved_counters = 0;
+    cf_modules[cf_module_count].counters_lo = lo;
+    cf_modules[cf_module_count].counters_hi = hi;
     cf_module_count++;
   } else {
     cf_modules_dropped++;
@@ -102,9 +280,13 @@ void cf_structs_module_exit(void *module_info) {
     for (u32 i = 0; i < info->num_structs; i++) {
       struct efsan_struct_info *s = &info->structs[i];
       for (u32 f = 0; f < s->num_fields; f++)
-        saved[at++] = cf_load(&s->field_counters[f]);
+        saved[at++] = cf_field_count_locked(&s->field_counters[f]);
     }
     cf_modules[m].saved_counters = saved;
+    u32 g = cf_field_generation;
+    cf_exited_counters[g].lo = cf_modules[m].counters_lo;
+    cf_exited_counters[g].hi = cf_modules[m].counters_hi;
+    cf_store(&cf_field_generation, g + 1);
     break;
   }
   efsan_mutex_unlock(&cf_modules_lock);
@@ -189,7 +371,7 @@ uptr cf_structs_collect(struct cf_struct_usage **out, uptr *capacity_out) {
         // Escaping in one module is escaping for the type.
         if (s->field_flags && (s->field_flags[f] & CF_FIELD_ADDRESS_ESCAPES))
           usage->escapes[f] = true;
-        u64 c = saved ? *saved++ : cf_load(&s->field_counters[f]);
+        u64 c = saved ? *saved++ : cf_field_count_locked(&s->field_counters[f]);
         usage->counts[f] += c;
         usage->total += c;
       }
