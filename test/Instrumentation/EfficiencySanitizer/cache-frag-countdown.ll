@@ -9,7 +9,8 @@
 ; that stay intrinsics and inline asm are not call sites. A store of the value
 ; just reloaded (no access in between) is dropped with its reload. A function
 ; with no run of accesses keeps no copy.
-; RUN: %opt -load-pass-plugin=%efsan_plugin -passes='efsan<cache-frag>' -S %s | FileCheck %s
+; Loops without their clean copies (cache-frag-clean-loops.ll tests those).
+; RUN: %opt -load-pass-plugin=%efsan_plugin -passes='efsan<cache-frag>' -efsan-cache-frag-clean-loops=0 -S %s | FileCheck %s
 ; RUN: %opt -load-pass-plugin=%efsan_plugin -passes='efsan<cache-frag>' -S %s | %opt -passes=verify -disable-output
 
 target datalayout = "e-m:e-p270:32:32-p271:32:32-p272:64:64-i64:64-i128:128-f80:128-n8:16:32:64-S128"

@@ -5,7 +5,8 @@
 ; pointer parameter are left and the parameter's debug info names the struct
 ; (also through a typedef of an anonymous struct), and through a loop's
 ; pointer that steps through the array.
-; RUN: %opt -load-pass-plugin=%efsan_plugin -passes='efsan<cache-frag>' -S %s | FileCheck %s
+; Loops without their clean copies (cache-frag-clean-loops.ll tests those).
+; RUN: %opt -load-pass-plugin=%efsan_plugin -passes='efsan<cache-frag>' -efsan-cache-frag-clean-loops=0 -S %s | FileCheck %s
 ; RUN: %opt -load-pass-plugin=%efsan_plugin -passes='efsan<cache-frag>' -S %s | %opt -passes=verify -disable-output
 
 target datalayout = "e-m:e-p270:32:32-p271:32:32-p272:64:64-i64:64-i128:128-f80:128-n8:16:32:64-S128"

@@ -479,6 +479,14 @@ bool EfficiencySanitizer::instrumentFunction(Function &F) {
   if (CacheFrag)
     StructFields.noteFieldEscapes(F);
   bool LoopsMarked = false;
+  if (CacheFrag && ClInstrumentLoadsAndStores)
+    LoopsMarked = Countdown.versionCleanLoops(
+        F, FAM,
+        [&](Instruction &I) {
+          return !I.hasMetadata(LLVMContext::MD_nosanitize) &&
+                 describeAccess(I).has_value();
+        },
+        [&](Instruction &I) { return isCacheFragCallSite(I); });
   if (!CacheFrag && ClInstrumentLoadsAndStores) {
     auto Describe = [&](Instruction &I) { return describeAccess(I); };
     LoopsMarked = LoopRanges.markLoopRanges(F, Describe);

@@ -10,6 +10,7 @@
 // each function's copy of it, the count-down of a run of accesses and the
 // cold block that hands a sample's accesses to the runtime, the syncs with
 // the thread's countdown around call sites, at landing pads and at exits,
+// the clean copies of loops that run the iterations no sample falls in,
 // and the promotion of the copy to SSA values.
 //
 // It does not decide which accesses are instrumented nor where runs end
@@ -23,16 +24,38 @@
 #include "EfficiencySanitizerInternal.h"
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/Analysis/CaptureTracking.h"
+#include "llvm/Analysis/LoopInfo.h"
+#include "llvm/Analysis/ScalarEvolution.h"
+#include "llvm/Analysis/ScalarEvolutionExpressions.h"
+#include "llvm/IR/PassManager.h"
+#include "llvm/Support/CommandLine.h"
 #include "llvm/IR/Dominators.h"
 #include "llvm/IR/InlineAsm.h"
 #include "llvm/IR/Instructions.h"
 #include "llvm/IR/IntrinsicInst.h"
 #include "llvm/Transforms/Utils/BasicBlockUtils.h"
+#include "llvm/Transforms/Utils/Cloning.h"
+#include "llvm/Transforms/Utils/ValueMapper.h"
 #include "llvm/Transforms/Utils/Local.h"
 #include "llvm/Transforms/Utils/PromoteMemToReg.h"
 
+// From llvm/Transforms/Utils/LoopUtils.h, whose llvm::MemoryAccess (MemorySSA)
+// would clash with this file's.
+namespace llvm {
+bool formLCSSA(Loop &L, const DominatorTree &DT, const LoopInfo *LI,
+               ScalarEvolution *SE);
+} // namespace llvm
+
 using namespace llvm;
 using namespace llvm::efsan;
+
+static cl::opt<bool> ClCleanLoops(
+    "efsan-cache-frag-clean-loops",
+    cl::desc("cache-frag: give an innermost loop with a counted exit, no call "
+             "and the same accesses in every iteration a copy without "
+             "instrumentation that runs the iterations the countdown cannot "
+             "run out in"),
+    cl::init(true), cl::Hidden);
 
 static constexpr char kCountdownName[] = "__efsan_cache_frag_countdown";
 static constexpr char kCacheFragAccessName[] = "__efsan_cache_frag_access";
@@ -333,7 +356,8 @@ void CacheFragCountdown::instrumentFunction(
   InMemory = F.hasOptNone();
   IRBuilder<> IRB(&F.getEntryBlock(), F.getEntryBlock().begin());
   if (!InMemory) {
-    CountdownSlot = IRB.CreateAlloca(Int64Ty, nullptr, "efsan.countdown");
+    if (!CountdownSlot) // else made by versionCleanLoops
+      CountdownSlot = IRB.CreateAlloca(Int64Ty, nullptr, "efsan.countdown");
     IRB.SetInsertPointPastAllocas(&F);
     reloadCountdown(IRB);
   }
@@ -475,4 +499,217 @@ void CacheFragCountdown::reloadCountdown(IRBuilder<> &IRB) {
 // nothing: instrumentFunction).
 void CacheFragCountdown::writeBackCountdown(IRBuilder<> &IRB) {
   storeThreadCountdown(IRB, loadLocalCountdown(IRB));
+}
+
+// A loop whose iterations all make the same K accesses cannot run out of
+// countdown c in its next floor((c - 1) / K) iterations: no sample falls
+// there, and the instrumented body only counts them down (a subtraction, a
+// branch, and a register the loop no longer has: ph_linear_regression's five
+// sums spilled to the stack, 1.5x the plain loop). So such a loop gets a
+// clean copy, without instrumentation, that runs those iterations and then
+// takes n * K off the countdown at once; the instrumented loop runs the
+// iterations around each sample:
+//
+//   header:   ... instrumented body ...
+//   latch:    if (x == end) goto exit;          // x: {x0, +, +-1}
+//   dispatch: n = min(c > K ? (c - 1) / K : 0, |end - x|);
+//             if (n == 0) goto header;
+//             stop = x +- n;
+//   clean:    ... the body, clean ...
+//             if (x' != stop) goto clean;
+//             c -= n * K;
+//             if (stop == end) goto exit; else goto header;
+//
+// Each access is still counted once, in program order, so the runtime
+// samples the same accesses as before. The loop qualifies when it is
+// innermost, its only exit is at its latch on x == end (x affine with step
+// +-1, end invariant: the form loop exit tests take by the end of the
+// pipeline), every instrumented access is in a block that runs in every
+// iteration (one that dominates the latch), and it has no call site (its
+// callee would count down the thread's countdown, which the clean copy
+// does not sync) and no landing pad.
+namespace llvm::efsan {
+struct CleanLoopPlan {
+  SmallVector<BasicBlock *, 8> Blocks;
+  BasicBlock *Header, *Latch, *Exit;
+  Instruction *X;
+  Value *End;
+  bool Down;        // x counts down
+  uint64_t Stride;  // |step|
+  uint64_t K;
+};
+} // namespace llvm::efsan
+
+static std::optional<CleanLoopPlan>
+planCleanLoop(Loop *L, ScalarEvolution &SE, DominatorTree &DT,
+              function_ref<bool(Instruction &)> IsAccess,
+              function_ref<bool(Instruction &)> IsCallSite) {
+  BasicBlock *Latch = L->getLoopLatch();
+  BasicBlock *Exit = L->getExitBlock();
+  if (!L->isInnermost() || !Latch || !Exit || L->getExitingBlock() != Latch)
+    return std::nullopt;
+  auto *Br = dyn_cast<BranchInst>(Latch->getTerminator());
+  if (!Br || !Br->isConditional())
+    return std::nullopt;
+  auto *Cmp = dyn_cast<ICmpInst>(Br->getCondition());
+  if (!Cmp || !Cmp->isEquality() ||
+      (Cmp->getPredicate() == ICmpInst::ICMP_EQ) != (Br->getSuccessor(0) == Exit))
+    return std::nullopt;
+  Value *A = Cmp->getOperand(0), *End = Cmp->getOperand(1);
+  if (!L->isLoopInvariant(End))
+    std::swap(A, End);
+  auto *X = dyn_cast<Instruction>(A);
+  if (!X || !L->isLoopInvariant(End) || !L->contains(X) ||
+      !X->getType()->isIntegerTy() ||
+      X->getType()->getIntegerBitWidth() > 64 || !DT.dominates(X, Br))
+    return std::nullopt;
+  auto *AR = dyn_cast<SCEVAddRecExpr>(SE.getSCEV(X));
+  if (!AR || AR->getLoop() != L || !AR->isAffine())
+    return std::nullopt;
+  // x meets end after |end - x| / |step| more iterations: with a step of
+  // +-1 in any case (modulo 2^w), else when x cannot wrap.
+  auto *Step = dyn_cast<SCEVConstant>(AR->getStepRecurrence(SE));
+  if (!Step || Step->getAPInt().isZero() ||
+      Step->getAPInt().abs().getActiveBits() > 16 ||
+      (!Step->getAPInt().abs().isOne() && !AR->hasNoSignedWrap() &&
+       !AR->hasNoUnsignedWrap()))
+    return std::nullopt;
+  uint64_t K = 0;
+  for (BasicBlock *BB : L->blocks())
+    for (Instruction &I : *BB) {
+      if (isa<LandingPadInst>(I) || isa<CallBrInst>(I) || IsCallSite(I) ||
+          I.getType()->isTokenTy())
+        return std::nullopt;
+      if (auto *Call = dyn_cast<CallBase>(&I); Call && Call->isConvergent())
+        return std::nullopt;
+      if (!IsAccess(I))
+        continue;
+      if (!DT.dominates(BB, Latch))
+        return std::nullopt;
+      ++K;
+    }
+  if (!K)
+    return std::nullopt;
+  CleanLoopPlan Plan;
+  Plan.Blocks.assign(L->block_begin(), L->block_end());
+  Plan.Header = L->getHeader();
+  Plan.Latch = Latch;
+  Plan.Exit = Exit;
+  Plan.X = X;
+  Plan.End = End;
+  Plan.Down = Step->getAPInt().isNegative();
+  Plan.Stride = Step->getAPInt().abs().getZExtValue();
+  Plan.K = K;
+  return Plan;
+}
+
+void CacheFragCountdown::emitCleanLoop(Function &F, const CleanLoopPlan &Plan) {
+  BasicBlock *Header = Plan.Header, *Latch = Plan.Latch, *Exit = Plan.Exit;
+  auto *Br = cast<BranchInst>(Latch->getTerminator());
+  BasicBlock *Dispatch =
+      BasicBlock::Create(Ctx, "efsan.clean.dispatch", &F, Latch->getNextNode());
+  Br->setSuccessor(Br->getSuccessor(0) == Header ? 0 : 1, Dispatch);
+  for (PHINode &P : Header->phis())
+    P.replaceIncomingBlockWith(Latch, Dispatch);
+
+  ValueToValueMapTy VMap;
+  SmallVector<BasicBlock *, 8> Clean;
+  for (BasicBlock *BB : Plan.Blocks) {
+    BasicBlock *Copy = CloneBasicBlock(BB, VMap, ".clean", &F);
+    VMap[BB] = Copy;
+    Clean.push_back(Copy);
+  }
+  remapInstructionsInBlocks(Clean, VMap);
+  auto Mapped = [&](Value *V) {
+    Value *M = VMap.lookup(V);
+    return M ? M : V;
+  };
+  for (BasicBlock *BB : Clean)
+    for (Instruction &I : *BB)
+      if (isa<LoadInst>(I) || isa<StoreInst>(I) || isa<AtomicRMWInst>(I) ||
+          isa<AtomicCmpXchgInst>(I))
+        markNoSanitize(&I);
+  auto *CleanHeader = cast<BasicBlock>(VMap[Header]);
+  auto *CleanLatch = cast<BasicBlock>(VMap[Latch]);
+
+  IRBuilder<> D(Dispatch);
+  D.SetCurrentDebugLocation(Br->getDebugLoc());
+  Type *XTy = Plan.X->getType();
+  Value *Count = loadLocalCountdown(D);
+  Value *K = D.getInt64(Plan.K);
+  Value *Safe = D.CreateSelect(
+      D.CreateICmpSGT(Count, K),
+      D.CreateUDiv(D.CreateNSWAdd(Count, D.getInt64(-1)), K), D.getInt64(0));
+  Value *Left = Plan.Down ? D.CreateSub(Plan.X, Plan.End)
+                          : D.CreateSub(Plan.End, Plan.X);
+  if (Plan.Stride != 1)
+    Left = D.CreateUDiv(Left, ConstantInt::get(XTy, Plan.Stride));
+  Value *N = D.CreateBinaryIntrinsic(Intrinsic::umin, Safe,
+                                     D.CreateZExtOrTrunc(Left, Int64Ty));
+  Value *NX = D.CreateMul(D.CreateZExtOrTrunc(N, XTy),
+                          ConstantInt::get(XTy, Plan.Stride));
+  Value *Stop = Plan.Down ? D.CreateSub(Plan.X, NX) : D.CreateAdd(Plan.X, NX);
+  D.CreateCondBr(D.CreateICmpNE(N, D.getInt64(0)), CleanHeader, Header);
+
+  // The clean header is entered from the dispatch with the values the
+  // instrumented latch leaves, and from its own latch.
+  for (PHINode &P : Header->phis()) {
+    Value *FromLatch = P.getIncomingValueForBlock(Dispatch);
+    auto *Copy = cast<PHINode>(VMap[&P]);
+    while (Copy->getNumIncomingValues())
+      Copy->removeIncomingValue(Copy->getNumIncomingValues() - 1,
+                                /*DeletePHIIfEmpty=*/false);
+    Copy->addIncoming(FromLatch, Dispatch);
+    Copy->addIncoming(Mapped(FromLatch), CleanLatch);
+  }
+
+  BasicBlock *Done = BasicBlock::Create(Ctx, "efsan.clean.done", &F);
+  Instruction *OldTerm = CleanLatch->getTerminator();
+  IRBuilder<> L(OldTerm);
+  L.CreateCondBr(L.CreateICmpEQ(Mapped(Plan.X), Stop), Done, CleanHeader);
+  Value *OldCond = cast<BranchInst>(OldTerm)->getCondition();
+  OldTerm->eraseFromParent();
+  RecursivelyDeleteTriviallyDeadInstructions(OldCond);
+
+  IRBuilder<> E(Done);
+  E.SetCurrentDebugLocation(Br->getDebugLoc());
+  storeLocalCountdown(
+      E, E.CreateSub(loadLocalCountdown(E), E.CreateMul(N, K), "", false, true));
+  E.CreateCondBr(E.CreateICmpEQ(Stop, Plan.End), Exit, Header);
+  for (PHINode &P : Header->phis())
+    P.addIncoming(Mapped(P.getIncomingValueForBlock(Dispatch)), Done);
+  for (PHINode &P : Exit->phis())
+    P.addIncoming(Mapped(P.getIncomingValueForBlock(Latch)), Done);
+}
+
+bool CacheFragCountdown::versionCleanLoops(
+    Function &F, FunctionAnalysisManager *FAM,
+    function_ref<bool(Instruction &)> IsAccess,
+    function_ref<bool(Instruction &)> IsCallSite) {
+  if (!FAM || !ClCleanLoops || F.hasOptNone())
+    return false;
+  LoopInfo &LI = FAM->getResult<LoopAnalysis>(F);
+  if (LI.empty())
+    return false;
+  ScalarEvolution &SE = FAM->getResult<ScalarEvolutionAnalysis>(F);
+  DominatorTree &DT = FAM->getResult<DominatorTreeAnalysis>(F);
+  SmallVector<CleanLoopPlan, 4> Plans;
+  for (Loop *L : LI.getLoopsInPreorder())
+    if (std::optional<CleanLoopPlan> Plan =
+            planCleanLoop(L, SE, DT, IsAccess, IsCallSite)) {
+      // Values of the loop used after it get a phi in its exit, which the
+      // clean copy's way out joins.
+      // The clean copy's way out joins the loop's at an exit of its own.
+      if (Plan->Exit->getSinglePredecessor() != Plan->Latch)
+        Plan->Exit = SplitEdge(Plan->Latch, Plan->Exit, &DT, &LI);
+      formLCSSA(*L, DT, &LI, &SE);
+      Plans.push_back(std::move(*Plan));
+    }
+  if (Plans.empty())
+    return false;
+  IRBuilder<> IRB(&F.getEntryBlock(), F.getEntryBlock().begin());
+  CountdownSlot = IRB.CreateAlloca(Int64Ty, nullptr, "efsan.countdown");
+  for (const CleanLoopPlan &Plan : Plans)
+    emitCleanLoop(F, Plan);
+  return true;
 }

@@ -269,6 +269,8 @@ private:
 /// it (a register once promoted), the count-down of each run of accesses and
 /// the cold block that hands a sample to the runtime, and the syncs with the
 /// thread's countdown around calls, at landing pads and at exits.
+struct CleanLoopPlan; // EfficiencySanitizerCountdown.cpp
+
 class CacheFragCountdown : ModuleContext {
 public:
   CacheFragCountdown(Module &M, StructFieldTables &StructFields);
@@ -279,6 +281,13 @@ public:
                           ArrayRef<CallBase *> CallSites,
                           ArrayRef<LandingPadInst *> LandingPads,
                           ArrayRef<Instruction *> Exits);
+  /// First for each function: innermost loops that qualify get a clean
+  /// copy for the iterations no sample falls in (before the accesses are
+  /// collected: the copy's are nosanitize). IsAccess tells the accesses
+  /// that will be instrumented, IsCallSite the call sites.
+  bool versionCleanLoops(Function &F, FunctionAnalysisManager *FAM,
+                         function_ref<bool(Instruction &)> IsAccess,
+                         function_ref<bool(Instruction &)> IsCallSite);
   /// Last for each function: its copy of the countdown becomes SSA values.
   void promoteCountdown(Function &F);
   /// __efsan_cache_frag_access(Addr, Size, flags, Field's counter).
@@ -287,6 +296,7 @@ public:
                            uint32_t LockedRMWFlag = 0);
 
 private:
+  void emitCleanLoop(Function &F, const CleanLoopPlan &Plan);
   void instrumentCacheFragRun(Instruction *End,
                               ArrayRef<MemoryAccess> Accesses);
   Instruction *countDownInMemory(Instruction *End, uint64_t N);
