@@ -711,5 +711,6 @@ bool CacheFragCountdown::versionCleanLoops(
   CountdownSlot = IRB.CreateAlloca(Int64Ty, nullptr, "efsan.countdown");
   for (const CleanLoopPlan &Plan : Plans)
     emitCleanLoop(F, Plan);
+  FAM->invalidate(F, PreservedAnalyses::none());
   return true;
 }
