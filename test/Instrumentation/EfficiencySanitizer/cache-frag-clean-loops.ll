@@ -5,8 +5,9 @@
 ; countdown c cannot run out in (n = min((c - 1) / K, iterations left), K
 ; accesses per iteration), the copy runs them with no instrumentation and
 ; takes n * K off the countdown, then the instrumented loop goes on or the
-; loop exits. A loop with a call, or an access not made in every
-; iteration, keeps its instrumented body only.
+; loop exits. A loop with a call, an access not made in every iteration,
+; or a block whose address a computed goto may take keeps its instrumented
+; body only.
 ; RUN: %opt -load-pass-plugin=%efsan_plugin -passes='efsan<cache-frag>' -S %s | FileCheck %s
 ; RUN: %opt -load-pass-plugin=%efsan_plugin -passes='efsan<cache-frag>' -S %s | %opt -passes=verify -disable-output
 ; RUN: %opt -load-pass-plugin=%efsan_plugin -passes='efsan<cache-frag>' -efsan-cache-frag-clean-loops=0 -S %s | FileCheck %s --check-prefix=OFF
@@ -129,5 +130,25 @@ exit:
   ret void
 }
 ; CHECK-LABEL: define void @sometimes(
+; CHECK-NOT: efsan.clean
+; CHECK: ret void
+
+; A block whose address is taken (a computed goto's target): a copy would
+; jump back to the original.
+@target = global ptr blockaddress(@address_taken, %loop)
+define void @address_taken(ptr %p, i64 %n) {
+entry:
+  br label %loop
+loop:
+  %i = phi i64 [ 0, %entry ], [ %i.next, %loop ]
+  %a = getelementptr inbounds i64, ptr %p, i64 %i
+  store i64 0, ptr %a
+  %i.next = add nuw nsw i64 %i, 1
+  %done = icmp eq i64 %i.next, %n
+  br i1 %done, label %exit, label %loop
+exit:
+  ret void
+}
+; CHECK-LABEL: define void @address_taken(
 ; CHECK-NOT: efsan.clean
 ; CHECK: ret void

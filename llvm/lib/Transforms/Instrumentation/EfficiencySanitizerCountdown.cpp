@@ -575,7 +575,11 @@ planCleanLoop(Loop *L, ScalarEvolution &SE, DominatorTree &DT,
        !AR->hasNoUnsignedWrap()))
     return std::nullopt;
   uint64_t K = 0;
-  for (BasicBlock *BB : L->blocks())
+  for (BasicBlock *BB : L->blocks()) {
+    // A copy would keep jumping to the original blocks whose addresses a
+    // computed goto takes (an interpreter's dispatch loop).
+    if (BB->hasAddressTaken() || isa<IndirectBrInst>(BB->getTerminator()))
+      return std::nullopt;
     for (Instruction &I : *BB) {
       if (isa<LandingPadInst>(I) || isa<CallBrInst>(I) || IsCallSite(I) ||
           I.getType()->isTokenTy())
@@ -588,6 +592,7 @@ planCleanLoop(Loop *L, ScalarEvolution &SE, DominatorTree &DT,
         return std::nullopt;
       ++K;
     }
+  }
   if (!K)
     return std::nullopt;
   CleanLoopPlan Plan;
