@@ -60,8 +60,6 @@ struct cf_module {
   struct efsan_cache_frag_module_info *info;
   // Non-null once the module exited: its counters, struct after struct.
   u64 *saved_counters;
-  // Where its counters are, for a thread's table to tell its entries apart.
-  uptr counters_lo, counters_hi;
 };
 
 #define CF_MAX_MODULES 4096
@@ -109,18 +107,25 @@ static inline uptr cf_field_hash(const u64 *counter) {
   return (uptr)(((u64)(uptr)counter * 0x9e3779b97f4a7c15ull) >> 55);
 }
 
-static u64 cf_field_table_count(struct cf_field_table *table,
-                                const u64 *counter) {
+// The counter's slot, or the free slot it would take; null when its
+// probes are all taken by others.
+static struct cf_field_slot *cf_field_slot_of(struct cf_field_table *table,
+                                              const u64 *counter) {
   uptr h = cf_field_hash(counter);
   for (uptr i = 0; i < CF_FIELD_PROBES; i++) {
     struct cf_field_slot *slot = &table->slots[(h + i) % CF_FIELD_SLOTS];
     u64 *c = __atomic_load_n(&slot->counter, __ATOMIC_ACQUIRE);
-    if (c == counter)
-      return cf_load(&slot->count);
-    if (!c)
-      return 0;
+    if (c == counter || !c)
+      return slot;
   }
   return 0;
+}
+
+static u64 cf_field_table_count(struct cf_field_table *table,
+                                const u64 *counter) {
+  struct cf_field_slot *slot = cf_field_slot_of(table, counter);
+  return slot && cf_load(&slot->counter) == counter ? cf_load(&slot->count)
+                                                    : 0;
 }
 
 // Whether a table of this generation may hold counts of a module that
@@ -185,21 +190,15 @@ void cf_count_field(u64 *counter, u64 weight) {
   struct cf_field_table *table = cf_own_field_table;
   if (!table || table->generation != cf_load(&cf_field_generation))
     table = cf_renew_field_table();
-  if (table) {
-    uptr h = cf_field_hash(counter);
-    for (uptr i = 0; i < CF_FIELD_PROBES; i++) {
-      struct cf_field_slot *slot = &table->slots[(h + i) % CF_FIELD_SLOTS];
-      u64 *c = slot->counter;
-      if (c == counter) {
-        cf_store(&slot->count, slot->count + weight);
-        return;
-      }
-      if (!c) {
-        cf_store(&slot->count, weight);
-        __atomic_store_n(&slot->counter, counter, __ATOMIC_RELEASE);
-        return;
-      }
-    }
+  struct cf_field_slot *slot = table ? cf_field_slot_of(table, counter) : 0;
+  if (slot && slot->counter == counter) {
+    cf_store(&slot->count, slot->count + weight);
+    return;
+  }
+  if (slot) {
+    cf_store(&slot->count, weight);
+    __atomic_store_n(&slot->counter, counter, __ATOMIC_RELEASE);
+    return;
   }
   // The thread runs the module's code: its counters are there.
   cf_add(counter, weight);
@@ -239,21 +238,10 @@ void cf_structs_module_init(void *module_info) {
                 CF_ABI_VERSION);
   if (!info->num_structs && !info->num_globals)
     return;
-  uptr lo = ~(uptr)0, hi = 0;
-  for (u32 i = 0; i < info->num_structs; i++) {
-    const struct efsan_struct_info *s = &info->structs[i];
-    uptr first = (uptr)s->field_counters, end = first + s->num_fields * sizeof(u64);
-    if (s->num_fields && first < lo)
-      lo = first;
-    if (s->num_fields && end > hi)
-      hi = end;
-  }
   efsan_mutex_lock(&cf_modules_lock);
   if (cf_module_count < CF_MAX_MODULES) {
     cf_modules[cf_module_count].info = info;
     cf_modules[cf_module_count].saved_counters = 0;
-    cf_modules[cf_module_count].counters_lo = lo;
-    cf_modules[cf_module_count].counters_hi = hi;
     cf_module_count++;
   } else {
     cf_modules_dropped++;
@@ -283,9 +271,20 @@ void cf_structs_module_exit(void *module_info) {
         saved[at++] = cf_field_count_locked(&s->field_counters[f]);
     }
     cf_modules[m].saved_counters = saved;
+    // The threads' tables forget these counters (cf_field_table_renew_locked).
     u32 g = cf_field_generation;
-    cf_exited_counters[g].lo = cf_modules[m].counters_lo;
-    cf_exited_counters[g].hi = cf_modules[m].counters_hi;
+    cf_exited_counters[g].lo = ~(uptr)0;
+    cf_exited_counters[g].hi = 0;
+    for (u32 i = 0; i < info->num_structs; i++) {
+      const struct efsan_struct_info *s = &info->structs[i];
+      uptr first = (uptr)s->field_counters;
+      if (!s->num_fields)
+        continue;
+      if (first < cf_exited_counters[g].lo)
+        cf_exited_counters[g].lo = first;
+      if (first + s->num_fields * sizeof(u64) > cf_exited_counters[g].hi)
+        cf_exited_counters[g].hi = first + s->num_fields * sizeof(u64);
+    }
     cf_store(&cf_field_generation, g + 1);
     break;
   }
