@@ -511,10 +511,10 @@ void CacheFragCountdown::writeBackCountdown(IRBuilder<> &IRB) {
 // iterations around each sample:
 //
 //   header:   ... instrumented body ...
-//   latch:    if (x == end) goto exit;          // x: {x0, +, +-1}
-//   dispatch: n = min(c > K ? (c - 1) / K : 0, |end - x|);
+//   latch:    if (x == end) goto exit;          // x: {x0, +, step}
+//   dispatch: n = min(c > K ? (c - 1) / K : 0, |end - x| / |step|);
 //             if (n == 0) goto header;
-//             stop = x +- n;
+//             stop = x + n * step;
 //   clean:    ... the body, clean ...
 //             if (x' != stop) goto clean;
 //             c -= n * K;
@@ -522,9 +522,10 @@ void CacheFragCountdown::writeBackCountdown(IRBuilder<> &IRB) {
 //
 // Each access is still counted once, in program order, so the runtime
 // samples the same accesses as before. The loop qualifies when it is
-// innermost, its only exit is at its latch on x == end (x affine with step
-// +-1, end invariant: the form loop exit tests take by the end of the
-// pipeline), every instrumented access is in a block that runs in every
+// innermost, its only exit is at its latch on x == end (x affine with a
+// constant step, +-1 or one that cannot wrap; end invariant: the form loop
+// exit tests take by the end of the pipeline), no block of it has its
+// address taken, every instrumented access is in a block that runs in every
 // iteration (one that dominates the latch), and it has no call site (its
 // callee would count down the thread's countdown, which the clean copy
 // does not sync) and no landing pad.
@@ -702,9 +703,8 @@ bool CacheFragCountdown::versionCleanLoops(
   for (Loop *L : LI.getLoopsInPreorder())
     if (std::optional<CleanLoopPlan> Plan =
             planCleanLoop(L, SE, DT, IsAccess, IsCallSite)) {
-      // Values of the loop used after it get a phi in its exit, which the
-      // clean copy's way out joins.
-      // The clean copy's way out joins the loop's at an exit of its own.
+      // The clean copy's way out joins the loop's at an exit of its own,
+      // where the loop's values used after it get their phis.
       if (Plan->Exit->getSinglePredecessor() != Plan->Latch)
         Plan->Exit = SplitEdge(Plan->Latch, Plan->Exit, &DT, &LI);
       formLCSSA(*L, DT, &LI, &SE);
