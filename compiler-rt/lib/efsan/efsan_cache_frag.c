@@ -73,6 +73,9 @@ struct cf_thread_info {
   u64 report_cpu_ns;  // CPU time when the report began, if it ran then
   u64 tool_ticks;     // TSC ticks the thread spent in the sampled path
   u64 wait_ticks;     // TSC ticks it spent polling a value that did not change
+  // Its sampled accesses of instrumented code, and those of them in code
+  // built without optimisation (what a line it keeps writing costs it).
+  u64 samples, unoptimised_samples;
   // Odd while the thread is in the line state machine: an entry the sweep
   // took off its line is reused only after the threads that were in there
   // have left (efsan_cache_frag_reclaim.c).
@@ -112,6 +115,15 @@ u64 cf_thread_accesses(u32 thread) {
   if (thread >= CF_MAX_THREAD_INFOS)
     return 0;
   return cf_load(&cf_thread_infos[thread].accesses);
+}
+
+double cf_thread_unoptimised_share(u32 thread) {
+  if (thread >= CF_MAX_THREAD_INFOS)
+    return 0;
+  u64 samples = cf_load(&cf_thread_infos[thread].samples);
+  return samples ? (double)cf_load(&cf_thread_infos[thread].unoptimised_samples) /
+                       (double)samples
+                 : 0;
 }
 
 u64 cf_thread_final_clock(u32 thread) {
@@ -559,6 +571,12 @@ static __attribute__((noinline)) void cf_sample_access(void *addr, uptr size,
   u32 thread_plus1 = cf_end_period(&clock, &weight);
   if (!thread_plus1)
     return;
+  if (thread_plus1 <= CF_MAX_THREAD_INFOS) {
+    struct cf_thread_info *info = &cf_thread_infos[thread_plus1 - 1];
+    cf_store(&info->samples, info->samples + 1);
+    if (flags & 4)
+      cf_store(&info->unoptimised_samples, info->unoptimised_samples + 1);
+  }
   if (field_counter) {
     // A vectorised access to adjacent members counts for each of them.
     u32 fields = ((flags >> 8) & 0xff) + 1;

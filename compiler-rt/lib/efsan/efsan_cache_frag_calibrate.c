@@ -15,8 +15,9 @@
 //   the calibration pairs of such code gained 6%, 38% and (built at -O0)
 //   69%. The round's largest loss over the optimised shapes (all but the
 //   stores) is the bound of what a thread loses to a line both keep writing
-//   (docs/CacheFrag.md, "Claims at the bound"); the least and the most over
-//   all six bound the range of such a claim;
+//   (docs/CacheFrag.md, "Claims at the bound"), the stores' loss that of
+//   code built without optimisation; the least and the most over all six
+//   bound the range of such a claim;
 // - locked read-modify-writes: both threads add to one atomic word, then
 //   each to one on its own line: what the transfer each RMW waits for
 //   costs a thread (the bound of a line's claim when its writes are atomic).
@@ -322,6 +323,8 @@ void cf_calibrate_machine(void) {
     cf_profile_add(CF_PROFILE_HAMMERED_LEAST, (u32)(least * 1000000 + 0.5));
     cf_profile_add(CF_PROFILE_HAMMERED_MOST,
                    (u32)(most_of_all * 1000000 + 0.5));
+    cf_profile_add(CF_PROFILE_HAMMERED_STORES,
+                   (u32)(loss[CF_SHAPE_STORES_8] * 1000000 + 0.5));
     cf_profile_add(CF_PROFILE_RMW, (u32)(rmw * 1000000 + 0.5));
     cf_profile_add(CF_PROFILE_RMW_REMOVED, (u32)(removed * 1000000 + 0.5));
     kept++;
@@ -361,6 +364,8 @@ void cf_calibrate_machine(void) {
                  CF_PROFILE_HAMMERED_LEAST, "%", 10000);
   cf_print_range("the same (the most, stores between writes included)",
                  CF_PROFILE_HAMMERED_MOST, "%", 10000);
+  cf_print_range("the same with stores between writes (code built at -O0)",
+                 CF_PROFILE_HAMMERED_STORES, "%", 10000);
   cf_print_range("an atomic both threads bump", CF_PROFILE_RMW, "%", 10000);
   cf_print_range("the same against plain adds to a private copy",
                  CF_PROFILE_RMW_REMOVED, "%", 10000);

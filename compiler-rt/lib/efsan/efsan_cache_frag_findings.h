@@ -48,8 +48,11 @@ struct cf_finding {
   u64 wall_ns;
   u64 threads_ns;
   // The largest share of its time an involved thread could lose to the
-  // line (CF_CONTENDED_SHARE, more for locked read-modify-writes), in ppm.
+  // line (CF_CONTENDED_SHARE, more for locked read-modify-writes and for
+  // code built without optimisation), in ppm; whether the thread of that
+  // bound ran mostly such code.
   u32 cap_ppm;
+  bool unoptimised;
   // Of lost_ns, what threads lose at that bound: their stalls, as the
   // model prices them, would exceed it (a line both hammer). The measured
   // gains of such fixes spread widely around the bound, so the report says
@@ -83,6 +86,14 @@ struct cf_finding {
 // pairs on a 2-core AMD EPYC VM are 0.5 to 0.9 of the sharing run's time
 // (docs/performance.md, calibration table); 0.65 errs least over them.
 #define CF_CONTENDED_SHARE 0.65
+// The same for code built without optimisation (clang -O0): every local is
+// a stack slot, so stores to the thread's own memory lie between its writes
+// to the line, and they drain from the store buffer in order behind the
+// store that waits for the line: the core stalls where optimised code runs
+// on. efsan-calibrate's loop with 8 stores between writes lost 74-77% on the
+// Intel VM, where the optimised loops lost 6-37% and the -O0 calibration
+// pair's fix gained 69-73% (docs/performance.md); 0.75 without a profile.
+#define CF_CONTENDED_UNOPTIMISED_SHARE 0.75
 // The same for a thread whose writes of the line are locked
 // read-modify-writes (atomicrmw, cmpxchg, seq_cst stores): a locked
 // instruction cannot retire into the store buffer, so the core waits out

@@ -162,8 +162,9 @@ u64 cf_thread_side_by_side_ns(u32 thread) {
 // What a line's moves cost on this machine: the transfer and the bounds of
 // what a thread loses to a line both keep writing, with plain stores and
 // with locked read-modify-writes.
+// unoptimised_share: the bound of code built without optimisation.
 struct cf_prices {
-  double transfer, share, rmw_share, rmw_removed_share;
+  double transfer, share, rmw_share, rmw_removed_share, unoptimised_share;
   bool say; // the claim itself: verbosity=2 prints its workings
 };
 
@@ -248,6 +249,7 @@ static void cf_price(struct cf_finding *f, struct cf_view *views, u32 count,
   double share = prices->share,
          rmw_share = all_removed ? prices->rmw_removed_share : prices->rmw_share;
   double cap = 0; // the largest bound of an involved thread
+  f->unoptimised = false;
   for (u32 i = 0; i < count && i < CF_MAX_VIEWS; i++) {
     if (!threads[i])
       continue;
@@ -259,9 +261,16 @@ static void cf_price(struct cf_finding *f, struct cf_view *views, u32 count,
     // The thread's own time between its writes to the line.
     double writes = (double)views[i].writes * (double)period;
     double gap = writes > 0 ? active[i] / writes : threads[i];
-    double my_cap = share + rmw * (rmw_share - share);
-    if (my_cap > cap)
+    // Plain stores of code built without optimisation wait behind the
+    // stores to its stack slots: their own bound.
+    double unoptimised = cf_thread_unoptimised_share(views[i].thread);
+    double plain_cap =
+        share + unoptimised * (prices->unoptimised_share - share);
+    double my_cap = plain_cap + rmw * (rmw_share - plain_cap);
+    if (my_cap > cap) {
       cap = my_cap;
+      f->unoptimised = unoptimised >= 0.5;
+    }
     double overlap = overlaps[i];
     double reads_own = cf_reads_own_writes(&views[i]);
     // A locked read-modify-write waits out the whole transfer, behind the
@@ -330,9 +339,12 @@ static void cf_price(struct cf_finding *f, struct cf_view *views, u32 count,
 // profile"). Without a profile both ends are the claim.
 void cf_set_impact(struct cf_finding *f, struct cf_view *views, u32 count,
                    double scale) {
-  struct cf_prices point = {(double)cf_transfer_ns(), cf_contended_share(),
+  struct cf_prices point = {(double)cf_transfer_ns(),
+                            cf_contended_share(),
                             cf_contended_rmw_share(false),
-                            cf_contended_rmw_share(true), true};
+                            cf_contended_rmw_share(true),
+                            cf_contended_unoptimised_share(),
+                            true};
   struct cf_prices low = point, high = point;
   low.say = high.say = false;
   u32 transfer_low, transfer_high;
@@ -343,6 +355,8 @@ void cf_set_impact(struct cf_finding *f, struct cf_view *views, u32 count,
   cf_contended_rmw_range(false, &low.rmw_share, &high.rmw_share);
   cf_contended_rmw_range(true, &low.rmw_removed_share,
                          &high.rmw_removed_share);
+  cf_contended_unoptimised_range(&low.unoptimised_share,
+                                 &high.unoptimised_share);
   cf_price(f, views, count, scale, &low);
   u64 low_ns = f->lost_ns;
   u32 low_ppm = f->share_ppm;

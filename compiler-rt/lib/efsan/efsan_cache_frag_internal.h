@@ -381,6 +381,9 @@ u64 cf_tool_ns(void);
 void cf_note_report_start(void);
 // The part of it the thread spent polling a value that did not change.
 u64 cf_thread_wait_ns(u32 thread);
+// The share of the thread's sampled accesses that code built without
+// optimisation made (0 if it made none or is unknown).
+double cf_thread_unoptimised_share(u32 thread);
 
 // What the machine does (efsan_cache_frag_machine.c): the cost of moving a
 // line between two cores, in ns, and where the value comes from ("measured",
@@ -417,6 +420,11 @@ int cf_other_online_cpu(int first);
 double cf_contended_share(void);
 double cf_contended_rmw_share(bool removed);
 void cf_contended_range(double *low, double *high);
+// The same for code built without optimisation (functions the pass saw as
+// optnone): the profile's loop with stores between writes, else its most,
+// else CF_CONTENDED_UNOPTIMISED_SHARE.
+double cf_contended_unoptimised_share(void);
+void cf_contended_unoptimised_range(double *low, double *high);
 void cf_contended_rmw_range(bool removed, double *low, double *high);
 void cf_transfer_range(u32 *low, u32 *high);
 
@@ -428,9 +436,13 @@ void cf_transfer_range(u32 *low, u32 *high);
 // range of a claim at the bound ends.
 // RMW_REMOVED is what an atomic both threads bump costs against plain adds
 // to a private copy (what the fix of an atomic total removes).
+// HAMMERED_STORES is the loop with stores to the thread's own memory between
+// its writes, the shape of code built without optimisation (every local a
+// stack slot): the bound of a thread whose sampled accesses are such code's.
 enum { CF_PROFILE_TRANSFER, CF_PROFILE_HAMMERED, CF_PROFILE_RMW,
        CF_PROFILE_PAIRED, CF_PROFILE_HAMMERED_LEAST, CF_PROFILE_RMW_REMOVED,
-       CF_PROFILE_HAMMERED_MOST, CF_PROFILE_KINDS };
+       CF_PROFILE_HAMMERED_MOST, CF_PROFILE_HAMMERED_STORES,
+       CF_PROFILE_KINDS };
 void cf_profile_load(void);
 void cf_profile_add(int kind, u32 value);
 bool cf_profile_save(void);

@@ -529,6 +529,39 @@ void cf_contended_range(double *low, double *high) {
   *high = cf_profile_share(most, cf_profile_high(most), CF_CONTENDED_SHARE);
 }
 
+// Stores between writes, as code built without optimisation makes them:
+// the profile's loop of that shape; a profile written before it measured
+// that loop has its most over all shapes, which was that loop's, and one
+// older still only the optimised loops' bound.
+static int cf_unoptimised_kind(void) {
+  if (cf_profile_has(CF_PROFILE_HAMMERED_STORES))
+    return CF_PROFILE_HAMMERED_STORES;
+  if (cf_profile_has(CF_PROFILE_HAMMERED_MOST))
+    return CF_PROFILE_HAMMERED_MOST;
+  return CF_PROFILE_HAMMERED;
+}
+
+double cf_contended_unoptimised_share(void) {
+  int kind = cf_unoptimised_kind();
+  return cf_profile_share(kind, cf_profile_point(kind),
+                          CF_CONTENDED_UNOPTIMISED_SHARE);
+}
+
+// Down to the optimised loops' bound: code built at -O0 with fewer stores
+// between its writes than that loop loses less (the -O0 pair of the
+// calibration: 69-73% where the loop lost 74-77%).
+void cf_contended_unoptimised_range(double *low, double *high) {
+  int kind = cf_unoptimised_kind();
+  double stores = cf_profile_share(kind, cf_profile_low(kind),
+                                   CF_CONTENDED_UNOPTIMISED_SHARE);
+  double optimised = cf_profile_share(CF_PROFILE_HAMMERED,
+                                      cf_profile_low(CF_PROFILE_HAMMERED),
+                                      CF_CONTENDED_SHARE);
+  *low = stores < optimised ? stores : optimised;
+  *high = cf_profile_share(kind, cf_profile_high(kind),
+                           CF_CONTENDED_UNOPTIMISED_SHARE);
+}
+
 // The kind that prices a fix of an atomic: kept on a line of its own, or
 // removed (a profile of before rmw_removed_loss_ppm has only the first).
 static int cf_rmw_kind(bool removed) {

@@ -20,6 +20,7 @@
 //   hammered_least_loss_ppm 61000 58000 66000
 //   rmw_removed_loss_ppm 991000 990000 992000
 //   hammered_most_loss_ppm 752000 741000 760000
+//   hammered_stores_loss_ppm 752000 741000 760000
 //
 //===----------------------------------------------------------------------===//
 #include "efsan_cache_frag_internal.h"
@@ -35,7 +36,7 @@ static struct cf_measured cf_measurements[CF_PROFILE_KINDS];
 static const char *const cf_profile_names[CF_PROFILE_KINDS] = {
     "transfer_ns", "hammered_loss_ppm", "rmw_loss_ppm", "paired_loss_ppm",
     "hammered_least_loss_ppm", "rmw_removed_loss_ppm",
-    "hammered_most_loss_ppm"};
+    "hammered_most_loss_ppm", "hammered_stores_loss_ppm"};
 static char cf_profile_file[512];
 static char cf_profile_key[96];
 static char cf_profile_updated[32];

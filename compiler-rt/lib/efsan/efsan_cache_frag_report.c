@@ -429,15 +429,30 @@ static void cf_print_text_finding(const char *label,
   efsan_report_line("  suggestion: %s\n", suggestion);
   if (cf_at_bound(f) && cf_profile_has(CF_PROFILE_HAMMERED)) {
     double low, high;
-    cf_contended_range(&low, &high);
+    if (f->unoptimised)
+      cf_contended_unoptimised_range(&low, &high);
+    else
+      cf_contended_range(&low, &high);
     efsan_report_line(
         "  estimate: the threads keep taking the line from each other, so "
         "each is claimed at the bound of what a thread loses to one line, "
         "%u%% of its time beside the other, as this machine's profile "
-        "measured it (%u-%u%%); a loop's shape moves it (docs/CacheFrag.md, "
+        "measured it%s (%u-%u%%); a loop's shape moves it (docs/CacheFrag.md, "
         "\"The machine profile\")\n",
-        (f->cap_ppm + 5000) / 10000, (u32)(low * 100 + 0.5),
-        (u32)(high * 100 + 0.5));
+        (f->cap_ppm + 5000) / 10000,
+        f->unoptimised ? " for code built without optimisation, whose stores "
+                         "to its locals wait behind the line"
+                       : "",
+        (u32)(low * 100 + 0.5), (u32)(high * 100 + 0.5));
+  } else if (cf_at_bound(f) && f->unoptimised) {
+    efsan_report_line(
+        "  estimate: the threads keep taking the line from each other, so "
+        "each is claimed at the bound of what a thread loses to one line, "
+        "%u%% of its time beside the other, a default for code built "
+        "without optimisation, whose stores to its locals wait behind the "
+        "line (the machine decides; efsan-calibrate measures this one: "
+        "docs/CacheFrag.md, \"The machine profile\")\n",
+        (f->cap_ppm + 5000) / 10000);
   } else if (cf_at_bound(f)) {
     efsan_report_line(
         "  estimate: the threads keep taking the line from each other, so "
@@ -870,10 +885,12 @@ static void cf_print_text_profile(void) {
   if (!cf_profile_found()) {
     efsan_report_line("Machine profile: none for %s (%s): line transfers "
                       "measured by this run; a thread loses at most %u%% of "
-                      "its time to a line another thread keeps writing, %u%% "
-                      "to an atomic both bump (the defaults).\n",
+                      "its time to a line another thread keeps writing (%u%% "
+                      "in code built without optimisation), %u%% to an "
+                      "atomic both bump (the defaults).\n",
                       cf_profile_machine(), cf_profile_missing(),
                       (u32)(CF_CONTENDED_SHARE * 100 + 0.5),
+                      (u32)(CF_CONTENDED_UNOPTIMISED_SHARE * 100 + 0.5),
                       (u32)(CF_CONTENDED_RMW_SHARE * 100 + 0.5));
     return;
   }
@@ -887,12 +904,14 @@ static void cf_print_text_profile(void) {
                    (u32)(cf_contended_rmw_share(true) * 100 + 0.5));
   efsan_report_line("Machine profile: %s (updated %s, %u measurement%s): a "
                     "thread loses at most %u%% of its time to a line another "
-                    "thread keeps writing (%u-%u%% measured), %u%% to an "
+                    "thread keeps writing (%u-%u%% measured; %u%% in code "
+                    "built without optimisation), %u%% to an "
                     "atomic both bump (%u-%u%%%s); line transfers as above.\n",
                     cf_profile_where(), cf_profile_when(), n,
                     n == 1 ? "" : "s",
                     (u32)(cf_contended_share() * 100 + 0.5),
                     (u32)(low * 100 + 0.5), (u32)(high * 100 + 0.5),
+                    (u32)(cf_contended_unoptimised_share() * 100 + 0.5),
                     (u32)(cf_contended_rmw_share(false) * 100 + 0.5),
                     (u32)(rmw_low * 100 + 0.5), (u32)(rmw_high * 100 + 0.5),
                     removed);
@@ -940,6 +959,10 @@ static void cf_print_json_profile(void) {
   cf_contended_rmw_range(true, &low, &high);
   cf_print_json_shares("contended_rmw_removed_share",
                        cf_contended_rmw_share(true), low, high);
+  efsan_printf(", ");
+  cf_contended_unoptimised_range(&low, &high);
+  cf_print_json_shares("contended_unoptimised_share",
+                       cf_contended_unoptimised_share(), low, high);
   efsan_printf("},\n");
 }
 

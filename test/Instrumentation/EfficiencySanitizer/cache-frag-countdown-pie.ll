@@ -38,7 +38,9 @@ entry:
 ; CHECK:       {{^}}[[COLD]]:
 ; CHECK:         [[P:%[0-9]+]] = load ptr, ptr %p.addr, align 8
 ; CHECK-NEXT:    [[F:%[0-9]+]] = getelementptr inbounds i64, ptr [[P]], i64 1
-; CHECK:         call preserve_mostcc void @__efsan_cache_frag_access(ptr [[F]], i64 8, i32 1,
+; The flags' bit 2 says the access is an optnone function's (the runtime's
+; bound for code built without optimisation): a store, 1 | 4.
+; CHECK:         call preserve_mostcc void @__efsan_cache_frag_access(ptr [[F]], i64 8, i32 5,
 
 define void @local_pointer_stored(ptr %arg) noinline optnone {
 entry:
@@ -51,7 +53,7 @@ entry:
   ret void
 }
 ; CHECK-LABEL: define void @local_pointer_stored(
-; CHECK:         call preserve_mostcc void @__efsan_cache_frag_access(ptr %f, i64 8, i32 1,
+; CHECK:         call preserve_mostcc void @__efsan_cache_frag_access(ptr %f, i64 8, i32 5,
 
 !llvm.module.flags = !{!0}
 !0 = !{i32 8, !"PIE Level", i32 2}

@@ -61,6 +61,7 @@ static constexpr char kCountdownName[] = "__efsan_cache_frag_countdown";
 static constexpr char kCacheFragAccessName[] = "__efsan_cache_frag_access";
 static constexpr uint32_t kCacheFragWriteFlag = 1;       // flags bit 0
 static constexpr uint32_t kCacheFragLockedRMWFlag = 2;   // flags bit 1
+static constexpr uint32_t kCacheFragUnoptimisedFlag = 4; // flags bit 2
 
 CacheFragCountdown::CacheFragCountdown(Module &M,
                                        StructFieldTables &StructFields)
@@ -418,13 +419,19 @@ void CacheFragCountdown::promoteCountdown(Function &F) {
   ThreadCountdownStores.clear();
 }
 
-// The runtime bumps the field's counter(s) when it samples the access.
+// The runtime bumps the field's counter(s) when it samples the access. An
+// access of an optnone function (clang -O0) says so: such code stores its
+// locals between its writes to a line, and what a line both threads keep
+// writing costs it is another bound (docs/CacheFrag.md, "The machine
+// profile").
 void CacheFragCountdown::emitCacheFragAccess(IRBuilder<> &IRB, Value *Addr,
                                              Value *Size, bool IsWrite,
                                              FieldCounter Field,
                                              uint32_t LockedRMWFlag) {
-  uint32_t Flags =
-      (IsWrite ? kCacheFragWriteFlag : 0) | Field.SpanFlags | LockedRMWFlag;
+  bool Unoptimised = IRB.GetInsertBlock()->getParent()->hasOptNone();
+  uint32_t Flags = (IsWrite ? kCacheFragWriteFlag : 0) | Field.SpanFlags |
+                   LockedRMWFlag |
+                   (Unoptimised ? kCacheFragUnoptimisedFlag : 0);
   CallInst *Call = IRB.CreateCall(
       CacheFragAccess, {Addr, Size, IRB.getInt32(Flags), Field.Address});
   Call->setCallingConv(CallingConv::PreserveMost);

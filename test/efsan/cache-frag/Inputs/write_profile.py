@@ -2,6 +2,7 @@
 
   write_profile.py REPORT.json PROFILE --transfer NS... --hammered PPM... --rmw PPM...
                    [--paired PPM...] [--hammered-least PPM...]
+                   [--hammered-stores PPM...]
 
 REPORT.json is a cache-frag JSON report of a run on this machine (its
 "machine" key names the machine the profile must be of); PROFILE gets the
@@ -18,6 +19,7 @@ p.add_argument("--hammered", type=int, nargs="+", required=True)
 p.add_argument("--rmw", type=int, nargs="+", required=True)
 p.add_argument("--paired", type=int, nargs="+", default=[])
 p.add_argument("--hammered-least", type=int, nargs="+", default=[])
+p.add_argument("--hammered-stores", type=int, nargs="+", default=[])
 a = p.parse_args()
 machine = json.load(open(a.report))["machine"]
 with open(a.profile, "w") as f:
@@ -27,6 +29,8 @@ with open(a.profile, "w") as f:
     f.write("rmw_loss_ppm %s\n" % " ".join(map(str, a.rmw)))
     if a.hammered_least:
         f.write("hammered_least_loss_ppm %s\n" % " ".join(map(str, a.hammered_least)))
+    if a.hammered_stores:
+        f.write("hammered_stores_loss_ppm %s\n" % " ".join(map(str, a.hammered_stores)))
     if a.paired:
         f.write("paired_loss_ppm %s\n" % " ".join(map(str, a.paired)))
 print("profile of %s" % machine)
