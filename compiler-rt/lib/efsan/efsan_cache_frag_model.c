@@ -8,12 +8,12 @@
 // efsan_cache_frag.c) a thread used the line in intervals (bursts), within
 // each at a constant rate a = samples * period / length, a share of it
 // writes (w). Within a stretch where writer j and other threads are active,
-// a write of j
-// invalidates other copies if another thread accessed the line since j's
-// previous access to it; with the others' accesses spread at random
-// (Poisson) that happens with probability 1 - exp(-A / a_j), A being the
-// others' summed rate. So the stretch contributes
-//     w_j * length * (1 - exp(-A / a_j))
+// a write of j invalidates other copies if another thread accessed the line
+// since j's previous write to it (j's reads leave the others their copies);
+// with the others' accesses spread at random (Poisson) that happens with
+// probability 1 - exp(-A / (w_j a_j)), A being the others' summed rate. So
+// the stretch contributes
+//     w_j * a_j * length * (1 - exp(-A / (w_j a_j)))
 // invalidations, at most the writes j made in it: no estimate exceeds the
 // writes that exist. Each of j's kinds of write takes its part in
 // proportion to its writes, and that part is true sharing when its bytes
@@ -152,8 +152,12 @@ void cf_model(struct cf_view *views, u32 count, struct cf_estimate *out) {
       }
       if (others <= 0)
         continue;
-      double invalidations = write_share[j] * rate[j] * length *
-                             (1 - cf_exp_neg(others / rate[j]));
+      // Since the writer's previous write, not its previous access: a
+      // consumer that polls an index between its writes still takes the
+      // line from the producer at each one.
+      double write_rate = write_share[j] * rate[j];
+      double invalidations = write_rate * length *
+                             (1 - cf_exp_neg(others / write_rate));
       out->parallel += invalidations;
       caused[j] += invalidations;
       // Involved: the writer, and each other thread by its share of the

@@ -40,7 +40,7 @@ int main(void) {
 // CHECK-NOT: #{{[0-9]+}} false sharing
 // CHECK-NOT: predicted false sharing with 128-byte lines
 // CHECK: #1 predicted false sharing at another start offset on virtual line {{\[}}0x{{[0-9a-f]+}}, 0x{{[0-9a-f]+}}): the fix saves {{.*}} of CPU time ({{.*}} of the run with that layout; about {{.*}} of wall time); threads T1 T2
-// CHECK-NEXT: invalidations: {{25[0-4][0-9]}} estimated if the threads run in parallel, beyond the lines' own
+// CHECK-NEXT: invalidations: {{34[5-7][0-9]}} estimated if the threads run in parallel, beyond the lines' own
 // CHECK-NEXT: threads: T1 lockstep_worker, T2 lockstep_worker
 // CHECK-NEXT: T1, T2 created by T0 at:
 // CHECK-NEXT: #0 0x{{[0-9a-f]+}} in lockstep_run {{.*}}lockstep.h:55

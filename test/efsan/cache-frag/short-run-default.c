@@ -15,7 +15,7 @@
 // RUN: env ESAN_OPTIONS=cache_frag_min_share=0 %run %t 2>&1 | FileCheck %s
 //
 // 2 x 10000 lock-step turns of counters[me]++; the model expects about
-// 2 * 0.5 * 20000 * (1 - e^-1) = 12642 invalidations if the threads ran in
+// 2 * 0.5 * 20000 * (1 - e^-2) = 17293 invalidations if the threads ran in
 // parallel (the minimum asked for leaves room for sampling noise).
 #define ROUNDS 10000
 #include "Inputs/lockstep.h"

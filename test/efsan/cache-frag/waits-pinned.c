@@ -30,4 +30,9 @@
 // Unpinned, the claim fell to 0.03-0.11 in 5 of 37 runs at load 3-4 while
 // the consumer's polls of a new value each time moved its clock (3.3 times
 // the producer's accesses): docs/design/CacheFragImpact.md, "Polls that see a new value
-// each time"; since, 0.33-0.36 in 71 runs.
+// each time"; since, 0.33-0.36 in 71 runs. Beside one CPU hog it still fell
+// to 0.12-0.19 in about half the runs: the model counted a write as taking
+// the line only if the other thread came since the writer's previous
+// access, and the consumer's sampled polls made that window short; since
+// the window runs from its previous write (docs/design/CacheFragModel.md),
+// 0.32-0.34 idle, pinned, and beside one or two hogs.
