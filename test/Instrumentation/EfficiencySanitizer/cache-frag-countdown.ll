@@ -150,17 +150,17 @@ define void @calls(ptr %p) {
 
 define void @only_calls(ptr %p) {
   call void @f()
-  call void @llvm.memset.p0.i64(ptr %p, i8 0, i64 8, i1 false)
+  call void @llvm.memset.p0.i64(ptr %p, i8 0, i64 128, i1 false)
   ret void
 }
 ; CHECK-LABEL: define void @only_calls(
 ; CHECK-NEXT:    call void @f()
-; CHECK-NEXT:    call ptr @__efsan_memset(ptr %p, i32 0, i64 8)
+; CHECK-NEXT:    call ptr @__efsan_memset(ptr %p, i32 0, i64 128)
 ; CHECK-NEXT:    ret void
 
 define void @intrinsic_call_sites(ptr %p, <2 x i1> %m) {
   store i32 1, ptr %p, align 4
-  call void @llvm.memset.p0.i64(ptr %p, i8 0, i64 8, i1 false)
+  call void @llvm.memset.p0.i64(ptr %p, i8 0, i64 128, i1 false)
   store i32 2, ptr %p, align 4
   %w = call <2 x i32> @llvm.masked.load.v2i32.p0(ptr %p, i32 4, <2 x i1> %m, <2 x i32> zeroinitializer)
   store i32 3, ptr %p, align 4
@@ -170,7 +170,7 @@ define void @intrinsic_call_sites(ptr %p, <2 x i1> %m) {
 ; CHECK:         [[C:%efsan.countdown[.0-9]*]] = phi i64
 ; CHECK-NEXT:    [[TLS:%[0-9]+]] = call ptr @llvm.threadlocal.address.p0(ptr @__efsan_cache_frag_countdown)
 ; CHECK-NEXT:    store i64 [[C]], ptr [[TLS]], align 8
-; CHECK-NEXT:    call ptr @__efsan_memset(ptr %p, i32 0, i64 8)
+; CHECK-NEXT:    call ptr @__efsan_memset(ptr %p, i32 0, i64 128)
 ; CHECK-NEXT:    [[TLS:%[0-9]+]] = call ptr @llvm.threadlocal.address.p0(ptr @__efsan_cache_frag_countdown)
 ; CHECK-NEXT:    [[C:%[0-9]+]] = load i64, ptr [[TLS]], align 8
 ; CHECK-NEXT:    store i32 2, ptr %p, align 4

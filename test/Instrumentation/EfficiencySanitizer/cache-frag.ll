@@ -304,13 +304,13 @@ define void @callouts(ptr %p) {
 ; CHECK-NEXT:    phi i64 [ [[C3]], %[[DONE]] ], [ [[C2]], %0 ]
 
 ; Every call ends a run, also one that only reads memory (strlen) and a
-; memcpy (which becomes a runtime call): the countdown is stored back before
+; memcpy longer than a line (which becomes a runtime call): the countdown is stored back before
 ; it and reloaded after it. Between two calls with no access in between, the
 ; store and the reload cancel out and are dropped.
 define void @runs(ptr %p, ptr %q) {
   store i32 1, ptr %p, align 4
   %len = call i64 @strlen(ptr %q)
-  call void @llvm.memcpy.p0.p0.i64(ptr %q, ptr %p, i64 4, i1 false)
+  call void @llvm.memcpy.p0.p0.i64(ptr %q, ptr %p, i64 128, i1 false)
   store i32 2, ptr %q, align 4
   call void @free(ptr %p)
   %v = load i32, ptr %q, align 4
@@ -328,7 +328,7 @@ define void @runs(ptr %p, ptr %q) {
 ; CHECK-NEXT:    [[TLS:%[0-9]+]] = call ptr @llvm.threadlocal.address.p0(ptr @__efsan_cache_frag_countdown)
 ; CHECK-NEXT:    store i64 [[CJ]], ptr [[TLS]], align 8
 ; CHECK-NEXT:    %len = call i64 @strlen(ptr %q)
-; CHECK-NEXT:    call ptr @__efsan_memcpy(ptr %q, ptr %p, i64 4)
+; CHECK-NEXT:    call ptr @__efsan_memcpy(ptr %q, ptr %p, i64 128)
 ; CHECK-NEXT:    [[TLS:%[0-9]+]] = call ptr @llvm.threadlocal.address.p0(ptr @__efsan_cache_frag_countdown)
 ; CHECK-NEXT:    [[C:%[0-9]+]] = load i64, ptr [[TLS]], align 8
 ; CHECK-NEXT:    store i32 2, ptr %q, align 4
@@ -385,16 +385,36 @@ define i32 @stack() {
 ; not make the slot's own accesses count as escaping. A function with no run
 ; has no copy of the countdown: its callees keep the thread's current.
 define void @stack_memcpy(ptr %dst) {
-  %local = alloca [4 x i32], align 4
+  %local = alloca [32 x i32], align 4
   store i32 1, ptr %local, align 4
-  call void @llvm.memcpy.p0.p0.i64(ptr %dst, ptr %local, i64 16, i1 false)
+  call void @llvm.memcpy.p0.p0.i64(ptr %dst, ptr %local, i64 128, i1 false)
   ret void
 }
 ; CHECK-LABEL: define void @stack_memcpy(ptr %dst)
-; CHECK-NEXT:    %local = alloca [4 x i32], align 4
+; CHECK-NEXT:    %local = alloca [32 x i32], align 4
 ; CHECK-NEXT:    store i32 1, ptr %local, align 4
-; CHECK-NEXT:    call ptr @__efsan_memcpy(ptr %dst, ptr %local, i64 16)
+; CHECK-NEXT:    call ptr @__efsan_memcpy(ptr %dst, ptr %local, i64 128)
 ; CHECK-NEXT:    ret void
+
+; A memcpy of at most a line stays an intrinsic and is two accesses of the
+; run, a read of the source and a write of the destination (a stack slot
+; that does not escape is left out as for a load): no call site.
+define void @small_memcpy(ptr %dst, ptr %src) {
+  %local = alloca [4 x i32], align 4
+  call void @llvm.memcpy.p0.p0.i64(ptr %dst, ptr %src, i64 16, i1 false)
+  call void @llvm.memcpy.p0.p0.i64(ptr %local, ptr %dst, i64 12, i1 false)
+  ret void
+}
+; CHECK-LABEL: define void @small_memcpy(ptr %dst, ptr %src)
+; CHECK:         call void @llvm.memcpy.p0.p0.i64(ptr %dst, ptr %src, i64 16, i1 false)
+; CHECK-NEXT:    call void @llvm.memcpy.p0.p0.i64(ptr %local, ptr %dst, i64 12, i1 false)
+; CHECK-NEXT:    add nsw i64 %{{[0-9]+}}, -3
+; CHECK-NOT:     @__efsan_memcpy
+; CHECK:         call preserve_mostcc void @__efsan_cache_frag_access(ptr %src, i64 16, i32 0, ptr null)
+; CHECK:         call preserve_mostcc void @__efsan_cache_frag_access(ptr %dst, i64 16, i32 1, ptr null)
+; CHECK:         call preserve_mostcc void @__efsan_cache_frag_access(ptr %dst, i64 12, i32 0, ptr null)
+; CHECK-NOT:     @__efsan_memcpy
+; CHECK:         ret void
 
 ; With -efsan-cache-frag-stack the run has three accesses, %local's included,
 ; in the cases and in the chain.
