@@ -404,6 +404,123 @@ bool efsan_core_wants_alloc_stacks(void) {
          efsan_tool_hooks.wants_alloc_stacks();
 }
 
+//===-- Allocation stacks ----------------------------------------------------===//
+//
+// Unwinding and keeping the stack of every allocation made a C++ program
+// that allocates 11 million blocks a second (cppcheck) run 2.2x under
+// cache-frag and 2.8x under the working set, a fifth of the time in the
+// unwinder and the stack depot. The first alloc_stacks_exact allocations of
+// the process get theirs (a program's long-lived structures are mostly made
+// by then, and a test's every block); after them, one allocation per
+// alloc_stack_sample_bytes allocated on average, the gaps drawn at random
+// (uniform in [1, 2 x the mean]) so that no allocation pattern keeps in step
+// with them: a block of twice that size or more always gets its stack, a
+// small one with a chance in proportion to its size. The others are heap
+// blocks like any (cache-frag judges their lifetimes as before), with no
+// site. The budget is handed to threads 1024 allocations at a time, and the
+// count of blocks left without a stack is added up per thread: a counter
+// every malloc bumped would move its line between the cores each time.
+#define ALLOC_BUDGET_CHUNK 1024u
+static u64 alloc_budget_taken;
+static u64 alloc_unsampled;
+static bool alloc_sampling_began;
+static __thread u32 thread_alloc_budget
+    __attribute__((tls_model("initial-exec")));
+static __thread bool thread_alloc_sampling
+    __attribute__((tls_model("initial-exec")));
+static __thread long long thread_alloc_bytes_left
+    __attribute__((tls_model("initial-exec")));
+static __thread u32 thread_alloc_unsampled
+    __attribute__((tls_model("initial-exec")));
+static __thread u64 thread_alloc_random
+    __attribute__((tls_model("initial-exec")));
+
+static long long alloc_sample_gap(void) {
+  u64 x = thread_alloc_random;
+  if (!x)
+    x = 0x9e3779b97f4a7c15ull ^ (uptr)&thread_alloc_random ^
+        efsan_monotonic_ns();
+  x ^= x << 13;
+  x ^= x >> 7;
+  x ^= x << 17;
+  thread_alloc_random = x ? x : 1;
+  u64 range = 2 * (u64)efsan_flags.alloc_stack_sample_bytes;
+  return 1 + (long long)(((unsigned __int128)x * range) >> 64);
+}
+
+bool efsan_core_wants_alloc_stack(uptr size) {
+  if (!efsan_core_wants_alloc_stacks())
+    return false;
+  if (thread_alloc_budget) {
+    thread_alloc_budget--;
+    return true;
+  }
+  if (!thread_alloc_sampling) {
+    u64 exact = (u64)efsan_flags.alloc_stacks_exact;
+    if (!exact)
+      return true;
+    u64 taken = __atomic_fetch_add(&alloc_budget_taken, ALLOC_BUDGET_CHUNK,
+                                   __ATOMIC_RELAXED);
+    if (taken < exact) {
+      u64 chunk = exact - taken < ALLOC_BUDGET_CHUNK ? exact - taken
+                                                     : ALLOC_BUDGET_CHUNK;
+      thread_alloc_budget = (u32)chunk - 1;
+      return true;
+    }
+    thread_alloc_sampling = true;
+    if (!__atomic_load_n(&alloc_sampling_began, __ATOMIC_RELAXED))
+      __atomic_store_n(&alloc_sampling_began, true, __ATOMIC_RELAXED);
+    thread_alloc_bytes_left = alloc_sample_gap();
+  }
+  thread_alloc_bytes_left -= (long long)size;
+  if (thread_alloc_bytes_left > 0) {
+    if (++thread_alloc_unsampled == ALLOC_BUDGET_CHUNK) {
+      __atomic_fetch_add(&alloc_unsampled, ALLOC_BUDGET_CHUNK,
+                         __ATOMIC_RELAXED);
+      thread_alloc_unsampled = 0;
+    }
+    return false;
+  }
+  thread_alloc_bytes_left += alloc_sample_gap();
+  if (thread_alloc_bytes_left <= 0)
+    thread_alloc_bytes_left = alloc_sample_gap();
+  return true;
+}
+
+// Threads still running hold up to 1023 each not added yet: the count is a
+// lower bound, and "some" is what the report must say right.
+u64 efsan_alloc_stacks_unsampled(void) {
+  return __atomic_load_n(&alloc_unsampled, __ATOMIC_RELAXED) +
+         thread_alloc_unsampled;
+}
+
+bool efsan_alloc_stacks_sampled(void) {
+  return __atomic_load_n(&alloc_sampling_began, __ATOMIC_RELAXED);
+}
+
+void efsan_print_alloc_stack_sampling(const char *indent) {
+  if (!efsan_alloc_stacks_sampled())
+    return;
+  efsan_report_line("%sAllocation stacks are sampled: the first %d "
+                    "allocations have theirs, then one per %d bytes "
+                    "allocated on average (at least %llu blocks have none; "
+                    "alloc_stacks_exact=0 keeps every one).\n",
+                    indent, efsan_flags.alloc_stacks_exact,
+                    efsan_flags.alloc_stack_sample_bytes,
+                    efsan_alloc_stacks_unsampled());
+}
+
+void efsan_json_alloc_stack_sampling(const char *indent) {
+  bool sampled = efsan_alloc_stacks_sampled();
+  efsan_printf("%s\"allocation_stacks\": {\"exact_allocations\": %d, "
+               "\"sample_bytes\": %d, \"sampled\": %s, "
+               "\"unsampled_at_least\": %llu},\n",
+               indent, efsan_flags.alloc_stacks_exact,
+               efsan_flags.alloc_stack_sample_bytes,
+               sampled ? "true" : "false",
+               sampled ? efsan_alloc_stacks_unsampled() : 0ull);
+}
+
 //===-- Access entry points ------------------------------------------------===//
 
 // Inlined into the entry points: the return address is the instrumented

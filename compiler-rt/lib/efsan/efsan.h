@@ -418,6 +418,18 @@ void efsan_core_free(uptr addr);
 // Is an allocation stack worth capturing for efsan_core_malloc (cache-frag,
 // and the working set's objects)?
 bool efsan_core_wants_alloc_stacks(void);
+// And for this allocation of `size` bytes: past alloc_stacks_exact
+// allocations, one per alloc_stack_sample_bytes allocated on average gets
+// its stack (efsan.c, "Allocation stacks").
+bool efsan_core_wants_alloc_stack(uptr size);
+// Whether allocation stacks began to be sampled, and how many blocks went
+// without theirs (at least: threads add theirs 1024 at a time); a
+// report says so once (text: one line after `indent`; JSON: the
+// "allocation_stacks" member and its comma).
+bool efsan_alloc_stacks_sampled(void);
+u64 efsan_alloc_stacks_unsampled(void);
+void efsan_print_alloc_stack_sampling(const char *indent);
+void efsan_json_alloc_stack_sampling(const char *indent);
 // A shared library was loaded (dlopen): its mappings join the registry now.
 void efsan_core_library_loaded(void);
 // The active tool's hooks (efsan_tool.h), for the inline range checks below.

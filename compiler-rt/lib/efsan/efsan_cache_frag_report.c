@@ -24,6 +24,12 @@ static u64 cf_scaled(u64 samples) {
 static void cf_print_stack(u32 stack_id, const char *indent, const char *what) {
   struct efsan_frame frames[CF_MAX_FRAMES];
   uptr n = stack_id ? efsan_symbolize_stack(stack_id, frames, CF_MAX_FRAMES) : 0;
+  if (!n && !stack_id && !efsan_internal_strcmp(what, "allocation") &&
+      efsan_alloc_stacks_sampled()) {
+    efsan_report_line("%s<allocation stack not sampled: see \"Allocation "
+                      "stacks are sampled\" above>\n", indent);
+    return;
+  }
   if (!n) {
     efsan_report_line("%s<%s stack not available>\n", indent, what);
     return;
@@ -1114,6 +1120,7 @@ void efsan_cache_frag_report(void) {
     efsan_json_string(cf_pairing_source());
     efsan_printf(",\n");
     cf_print_json_profile();
+    efsan_json_alloc_stack_sampling("  ");
     efsan_printf("  \"process_cpu_seconds\": %llu.%09llu,\n"
                  "  \"tool_cpu_seconds\": {\"sampled_path\": %llu.%09llu, "
                  "\"transfer_measurement\": %llu.%09llu, "
@@ -1176,6 +1183,7 @@ void efsan_cache_frag_report(void) {
                       "and its invalidations number at least %d.\n",
                       tracked, min_share,
                       efsan_flags.cache_frag_report_threshold);
+    efsan_print_alloc_stack_sampling("");
     if (handed_over)
       efsan_report_line("Cache lines used by several threads in turn, never at "
                         "the same time (heap blocks reused, data handed on): "

@@ -247,6 +247,12 @@ static void CheckValues() {
   if (efsan_flags.report_objects < 0 ||
       efsan_flags.report_objects > 100)
     BadValue("report_objects", "must be 0..100");
+  if (efsan_flags.alloc_stacks_exact < 0 ||
+      efsan_flags.alloc_stacks_exact > (1 << 30))
+    BadValue("alloc_stacks_exact", "must be 0..1073741824");
+  if (efsan_flags.alloc_stack_sample_bytes < 1 ||
+      efsan_flags.alloc_stack_sample_bytes > (1 << 30))
+    BadValue("alloc_stack_sample_bytes", "must be 1..1073741824");
   if (efsan_flags.mrc_sample_shift < 0 || efsan_flags.mrc_sample_shift > 30)
     BadValue("mrc_sample_shift", "must be 0..30");
   if (efsan_flags.mrc_max_lines < 256 || efsan_flags.mrc_max_lines > 1048576)

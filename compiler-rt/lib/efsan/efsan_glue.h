@@ -143,6 +143,11 @@ u32 CaptureCallerStack(__sanitizer::uptr caller_pc,
 // 0 when no report needs them (and while a new thread looks up its stack).
 u32 CaptureReportStack(__sanitizer::uptr caller_pc,
                       __sanitizer::uptr caller_frame);
+// The same for an allocation of size bytes, which may go without one
+// (efsan_core_wants_alloc_stack: sampled past alloc_stacks_exact).
+u32 CaptureAllocationStack(__sanitizer::uptr caller_pc,
+                           __sanitizer::uptr caller_frame,
+                           __sanitizer::uptr size);
 // The memory of operator new: libc's malloc, or aligned_alloc when alignment
 // is not 0 (a power of two), recorded as a heap block allocated at stack_id.
 // nullptr when libc has none; the new_handler loop is the caller's.

@@ -8,7 +8,8 @@
 // (efsan_ws_objects.c) lists all blocks at report time, and keeps freed
 // blocks too ("freed" entries), so that the lines of a buffer freed before
 // the report still count for its allocation site until a new block takes
-// the same start address.
+// the same start address (not blocks without an allocation stack: past
+// alloc_stacks_exact most have none, efsan.c).
 //
 // Heap objects live in a hash table keyed by the 256-byte block of their
 // start address (so that a chain holds few objects and free is quick), in
@@ -281,7 +282,10 @@ bool efsan_heap_remove(uptr start, struct efsan_heap_block *attributed) {
       attributed->stack_id = node->stack_id;
       attributed->serial = node->serial;
     }
-    if (efsan_heap_keep_freed && heap_freed_room()) {
+    // A block with no allocation stack (past alloc_stacks_exact, most of
+    // them) is no site's: its record goes at free, and its lines count as
+    // heap memory of no known block, as those of a dropped record do.
+    if (efsan_heap_keep_freed && node->stack_id && heap_freed_room()) {
       heap_freed_add(1);
       node->freed = 1;
       heap_trim_freed(stripe, node);

@@ -199,7 +199,15 @@ u32 __efsan::CaptureReportStack(uptr caller_pc, uptr caller_frame) {
   return CaptureCallerStack(caller_pc, caller_frame);
 }
 
-#define ALLOC_STACK_ID() CaptureReportStack(GET_CALLER_PC(), GET_CURRENT_FRAME())
+u32 __efsan::CaptureAllocationStack(uptr caller_pc, uptr caller_frame,
+                                    uptr size) {
+  if (looking_up_thread_stack || !efsan_core_wants_alloc_stack(size))
+    return 0;
+  return CaptureCallerStack(caller_pc, caller_frame);
+}
+
+#define ALLOC_STACK_ID(size)                                                   \
+  CaptureAllocationStack(GET_CALLER_PC(), GET_CURRENT_FRAME(), size)
 
 INTERCEPTOR(void *, malloc, uptr size) {
   if (UNLIKELY(!REAL(malloc)))
@@ -207,7 +215,7 @@ INTERCEPTOR(void *, malloc, uptr size) {
   if (UNLIKELY(runtime_allocations))
     return RuntimeAlloc(size);
   void *p = REAL(malloc)(size);
-  OnAlloc(p, size, ALLOC_STACK_ID());
+  OnAlloc(p, size, ALLOC_STACK_ID(size));
   return p;
 }
 
@@ -231,7 +239,7 @@ INTERCEPTOR(void *, calloc, uptr count, uptr size) {
       RuntimeAddsTlsModule())
     return AllocateDtv(count);
   void *p = REAL(calloc)(count, size);
-  OnAlloc(p, count * size, ALLOC_STACK_ID());
+  OnAlloc(p, count * size, ALLOC_STACK_ID(count * size));
   return p;
 }
 
@@ -248,7 +256,7 @@ INTERCEPTOR(void *, realloc, void *old, uptr size) {
     return RuntimeRealloc(old, size);
   OnFree(old);
   void *p = REAL(realloc)(old, size);
-  OnAlloc(p, size, ALLOC_STACK_ID());
+  OnAlloc(p, size, ALLOC_STACK_ID(size));
   return p;
 }
 
@@ -262,7 +270,7 @@ INTERCEPTOR(void *, reallocarray, void *old, uptr count, uptr size) {
     return RuntimeRealloc(old, total);
   OnFree(old);
   void *p = REAL(realloc)(old, total);
-  OnAlloc(p, total, ALLOC_STACK_ID());
+  OnAlloc(p, total, ALLOC_STACK_ID(total));
   return p;
 }
 
@@ -284,7 +292,7 @@ INTERCEPTOR(int, posix_memalign, void **out, uptr alignment, uptr size) {
   }
   int res = REAL(posix_memalign)(out, alignment, size);
   if (res == 0)
-    OnAlloc(*out, size, ALLOC_STACK_ID());
+    OnAlloc(*out, size, ALLOC_STACK_ID(size));
   return res;
 }
 
@@ -292,7 +300,7 @@ INTERCEPTOR(void *, aligned_alloc, uptr alignment, uptr size) {
   if (UNLIKELY(runtime_allocations))
     return RuntimeAlloc(size, alignment > 16 ? alignment : 16);
   void *p = REAL(aligned_alloc)(alignment, size);
-  OnAlloc(p, size, ALLOC_STACK_ID());
+  OnAlloc(p, size, ALLOC_STACK_ID(size));
   return p;
 }
 
@@ -300,19 +308,19 @@ INTERCEPTOR(void *, memalign, uptr alignment, uptr size) {
   if (UNLIKELY(runtime_allocations))
     return RuntimeAlloc(size, alignment > 16 ? alignment : 16);
   void *p = REAL(memalign)(alignment, size);
-  OnAlloc(p, size, ALLOC_STACK_ID());
+  OnAlloc(p, size, ALLOC_STACK_ID(size));
   return p;
 }
 
 INTERCEPTOR(void *, valloc, uptr size) {
   void *p = REAL(valloc)(size);
-  OnAlloc(p, size, ALLOC_STACK_ID());
+  OnAlloc(p, size, ALLOC_STACK_ID(size));
   return p;
 }
 
 INTERCEPTOR(void *, pvalloc, uptr size) {
   void *p = REAL(pvalloc)(size);
-  OnAlloc(p, size, ALLOC_STACK_ID());
+  OnAlloc(p, size, ALLOC_STACK_ID(size));
   return p;
 }
 

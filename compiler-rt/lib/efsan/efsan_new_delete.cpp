@@ -78,7 +78,8 @@ static void *AllocateOrRetry(uptr size, uptr alignment, u32 stack_id,
 #define EFSAN_NEW(alignment, nothrow)                                          \
   return AllocateOrRetry(                                                      \
       size, alignment,                                                         \
-      CaptureReportStack(GET_CALLER_PC(), GET_CURRENT_FRAME()), nothrow)
+      CaptureAllocationStack(GET_CALLER_PC(), GET_CURRENT_FRAME(), size),      \
+      nothrow)
 
 #define CXX_OPERATOR_ATTRIBUTE INTERCEPTOR_ATTRIBUTE NOINLINE
 

@@ -822,6 +822,7 @@ static void print_text(u64 total, const u64 *by_kind, u32 num_samples) {
   if (total_top && efsan_ws_objects_enabled()) {
     efsan_report_line("  data structures, most lines first (%llu in all):\n",
                       total_top->total_objects);
+    efsan_print_alloc_stack_sampling("    ");
     efsan_ws_objects_print_text(total_top, "    ");
   }
   efsan_ws_phases_print_text();
@@ -936,7 +937,9 @@ static void print_json(u64 total, const u64 *by_kind, u32 num_samples) {
   efsan_caches_print_json();
   efsan_printf(",\n ");
   efsan_ws_mrc_print_json();
-  efsan_printf(",\n \"objects\": ");
+  efsan_printf(",\n");
+  efsan_json_alloc_stack_sampling(" ");
+  efsan_printf(" \"objects\": ");
   if (total_top && efsan_ws_objects_enabled()) {
     efsan_ws_objects_print_json(total_top);
     efsan_printf(",\n \"objects_rest\": {\"objects\": %llu, \"lines\": %llu}",

@@ -868,7 +868,10 @@ static const char *object_name(u64 id, u32 *stack_id) {
     // The site: the first frame outside the allocation wrappers.
     struct efsan_frame frame;
     if (!efsan_symbolize_site(*stack_id, &frame))
-      return "heap blocks without an allocation stack";
+      return efsan_alloc_stacks_sampled()
+                 ? "heap blocks without an allocation stack (most not "
+                   "sampled: alloc_stacks_exact)"
+                 : "heap blocks without an allocation stack";
     efsan_format_frame(buffer, sizeof(buffer), &frame);
     return intern_name(buffer);
   }

@@ -6,10 +6,11 @@
 // a fraction of a second, the timeout only catches the quadratic table.
 // Ownership stays exact: a 4000-byte block reusing a freed 8000-byte one
 // owns its own lines, and the older block keeps the rest (counted by the
-// program from the address it got).
+// program from the address it got). Two million allocations: every one
+// keeps its stack (alloc_stacks_exact=0), so that both sites are exact.
 // RUN: %clang -O2 -g -fsanitize=efficiency-working-set %s -o %t
 // RUN: rm -f %t.log.*
-// RUN: env ESAN_OPTIONS=report_format=json:log_path=%t.log timeout 120 %run %t 1000000 > %t.vars
+// RUN: env ESAN_OPTIONS=report_format=json:log_path=%t.log:alloc_stacks_exact=0 timeout 120 %run %t 1000000 > %t.vars
 // RUN: FileCheck %s < %t.vars
 // CHECK: rounds=
 // CHECK: same_address=1
