@@ -12,7 +12,11 @@
 // alloc_stacks_exact most have none, efsan.c).
 //
 // Heap objects live in a hash table keyed by the 256-byte block of their
-// start address (so that a chain holds few objects and free is quick), in
+// start address (so that a chain holds few objects and free is quick), live
+// blocks and freed records in chains of their own (an allocation looks for
+// the freed records at its start, a free for the live block: walking the
+// other kind too, a cache miss per node, was most of the working set's time
+// in malloc and free in a C++ program), in
 // buckets guarded by striped locks, so that malloc and free from different
 // threads rarely meet. An object of at most 4 KiB that contains an address
 // starts in one of the 17 blocks ending at that address's block; larger
@@ -85,7 +89,8 @@ struct efsan_heap_stripe {
                sizeof(u64)];
 };
 
-static struct efsan_heap_node **heap_buckets;
+static struct efsan_heap_node **heap_buckets;       // live blocks
+static struct efsan_heap_node **heap_freed_buckets; // freed records
 static struct efsan_heap_stripe *heap_stripes;
 
 // Objects larger than HEAP_SMALL_MAX, unordered (swap-remove).
@@ -114,6 +119,8 @@ static u32 heap_bucket_of(uptr address) {
 
 void efsan_heap_init(void) {
   heap_buckets = (struct efsan_heap_node **)efsan_mmap(HEAP_BUCKETS * sizeof(void *));
+  heap_freed_buckets =
+      (struct efsan_heap_node **)efsan_mmap(HEAP_BUCKETS * sizeof(void *));
   heap_stripes = (struct efsan_heap_stripe *)efsan_mmap(
       HEAP_STRIPES * sizeof(struct efsan_heap_stripe));
 }
@@ -210,9 +217,10 @@ void efsan_heap_insert(uptr start, uptr size, u32 stack_id) {
   if (efsan_heap_keep_freed) {
     // The new block covers the freed ones at its start that are no larger:
     // they own nothing from now on (the first one's node is reused).
-    for (struct efsan_heap_node **link = &heap_buckets[bucket]; *link;) {
+    for (struct efsan_heap_node **link = &heap_freed_buckets[bucket];
+         *link;) {
       struct efsan_heap_node *old = *link;
-      if (old->start != start || !old->freed || old->size > size) {
+      if (old->start != start || old->size > size) {
         link = &old->next;
         continue;
       }
@@ -241,16 +249,15 @@ void efsan_heap_insert(uptr start, uptr size, u32 stack_id) {
     heap_large_add(node);
 }
 
-// After node (just freed) became a freed record: the chain is newest first,
-// so the freed records at its start past the first HEAP_FREED_PER_START are
-// the oldest ones; they are dropped.
+// After node (just freed) became the first freed record of its chain: the
+// chain is newest first, so the freed records at its start past the first
+// HEAP_FREED_PER_START are the oldest ones; they are dropped.
 static void heap_trim_freed(struct efsan_heap_stripe *stripe,
                             struct efsan_heap_node *node) {
   u32 kept = 0;
   for (struct efsan_heap_node **link = &node->next; *link;) {
     struct efsan_heap_node *old = *link;
-    if (old->start != node->start || !old->freed ||
-        ++kept < HEAP_FREED_PER_START) {
+    if (old->start != node->start || ++kept < HEAP_FREED_PER_START) {
       link = &old->next;
       continue;
     }
@@ -266,7 +273,7 @@ bool efsan_heap_remove(uptr start, struct efsan_heap_block *attributed) {
   struct efsan_heap_stripe *stripe = &heap_stripes[heap_stripe_of(start)];
   efsan_mutex_lock(&stripe->lock);
   struct efsan_heap_node **link = &heap_buckets[bucket];
-  while (*link && ((*link)->start != start || (*link)->freed))
+  while (*link && (*link)->start != start)
     link = &(*link)->next;
   struct efsan_heap_node *node = *link;
   bool was_attributed = false;
@@ -285,15 +292,17 @@ bool efsan_heap_remove(uptr start, struct efsan_heap_block *attributed) {
     // A block with no allocation stack (past alloc_stacks_exact, most of
     // them) is no site's: its record goes at free, and its lines count as
     // heap memory of no known block, as those of a dropped record do.
+    *link = node->next;
     if (efsan_heap_keep_freed && node->stack_id && heap_freed_room()) {
       heap_freed_add(1);
       node->freed = 1;
+      node->next = heap_freed_buckets[bucket];
+      heap_freed_buckets[bucket] = node;
       heap_trim_freed(stripe, node);
     } else {
       if (efsan_heap_keep_freed)
         __atomic_store_n(&stripe->changes, stripe->changes + 1,
                          __ATOMIC_RELEASE);
-      *link = node->next;
       heap_node_release(stripe, node);
     }
   }
@@ -353,7 +362,7 @@ static bool heap_bucket_lookup(uptr block, uptr addr,
   efsan_mutex_lock(&stripe->lock);
   for (struct efsan_heap_node *node = heap_buckets[bucket]; node; node = node->next) {
     if (node->start <= addr && addr - node->start < node->size &&
-        node->size <= HEAP_SMALL_MAX && !node->freed) {
+        node->size <= HEAP_SMALL_MAX) {
       if (mark)
         heap_take_block(node, found_block);
       else
