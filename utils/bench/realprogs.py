@@ -156,6 +156,22 @@ PROGRAMS = {
                      "| awk '{print $5}'"],
         "about_workload": "archive 32 MiB of text (-method 2) and extract it, 2 threads",
     },
+    "cppcheck": {
+        "package": "cppcheck",
+        "about": "static analyser of C and C++ (C++, std::thread workers: 86 million "
+                 "allocations in the workload)",
+        "about_tests": "its `samples/`: the findings on every bad and good example",
+        "build": "make -j$JOBS CXX=\"$CXX\" CXXFLAGS=\"$CFLAGS -pthread -DUSE_THREADS\" "
+                 "LDFLAGS=\"$LDFLAGS -pthread\" cppcheck >/dev/null 2>&1",
+        "test": "./cppcheck -q --template='{file}:{line}:{id}' samples 2> samples.out",
+        "test_output": ["samples.out"],
+        # -j2 workers finish their files in any order: the findings, sorted.
+        "workload": ["sh", "-c", "./cppcheck -j " + THREADS + " -q --max-configs=1 "
+                     "lib/check.cpp lib/check64bit.cpp lib/checkassert.cpp "
+                     "lib/checkautovariables.cpp lib/checkbool.cpp lib/checkboost.cpp "
+                     "lib/checkbufferoverrun.cpp lib/checkclass.cpp 2>&1 | sort"],
+        "about_workload": "check 8 of its own sources (lib/check*.cpp, 6,164 lines), -j2",
+    },
 }
 
 
