@@ -239,6 +239,48 @@ void MemberNames::addDebugNames(StructFieldTable &Table) {
         Known.push_back(Struct);
       (*DebugStructSourceNames)[LLVMName] = SourceName;
     }
+    // A struct with no name that a variable has (`static struct {...} g;`,
+    // pigz's global state): LLVM calls its type struct.anon[.N], which no
+    // debug name matches; it is named after the first global of it (or of
+    // an array of it), `struct <anonymous> g`, with its members.
+    for (GlobalVariable &G : M.globals()) {
+      SmallVector<DIGlobalVariableExpression *, 1> Expressions;
+      G.getDebugInfo(Expressions);
+      Type *Ty = G.getValueType();
+      while (auto *Array = dyn_cast<ArrayType>(Ty))
+        Ty = Array->getElementType();
+      auto *LLVMStruct = dyn_cast<StructType>(Ty);
+      if (Expressions.empty() || !LLVMStruct || !LLVMStruct->hasName() ||
+          DebugStructs->count(LLVMStruct->getName()))
+        continue;
+      DIVariable *Variable = Expressions[0]->getVariable();
+      DIType *DITy = Variable->getType();
+      for (;;) {
+        if (auto *Derived = dyn_cast_or_null<DIDerivedType>(DITy);
+            Derived && (Derived->getTag() == dwarf::DW_TAG_const_type ||
+                        Derived->getTag() == dwarf::DW_TAG_volatile_type)) {
+          DITy = Derived->getBaseType();
+          continue;
+        }
+        if (auto *Array = dyn_cast_or_null<DICompositeType>(DITy);
+            Array && Array->getTag() == dwarf::DW_TAG_array_type) {
+          DITy = Array->getBaseType();
+          continue;
+        }
+        break;
+      }
+      auto *Struct = dyn_cast_or_null<DICompositeType>(DITy);
+      if (!Struct || !Struct->getName().empty() || Struct->isForwardDecl() ||
+          (Struct->getTag() != dwarf::DW_TAG_structure_type &&
+           Struct->getTag() != dwarf::DW_TAG_union_type) ||
+          Variable->getName().empty())
+        continue;
+      (*DebugStructs)[LLVMStruct->getName()].push_back(Struct);
+      (*DebugStructSourceNames)[LLVMStruct->getName()] =
+          (Struct->getTag() == dwarf::DW_TAG_union_type ? "union <anonymous> "
+                                                         : "struct <anonymous> ") +
+          Variable->getName().str();
+    }
   }
   auto Found = DebugStructs->find(Table.Name);
   if (Found == DebugStructs->end())
