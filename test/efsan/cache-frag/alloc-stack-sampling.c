@@ -5,7 +5,7 @@
 // the members of its type, which its site tells).
 // Here 100 small blocks come first, and a sample per 2^30 bytes leaves the
 // 192-byte array of false-sharing-heap.c's shape without its stack; with
-// the defaults (the first 262144 allocations exact) it has it.
+// the defaults (the first 131072 allocations exact) it has it.
 // RUN: %clang -O2 -g -fsanitize=efficiency-cache-frag -pthread %s -o %t
 // RUN: env ESAN_OPTIONS=cache_frag_min_share=0:cache_frag_sample_period=1:alloc_stacks_exact=16:alloc_stack_sample_bytes=1073741824 %run %t 2>&1 | FileCheck %s
 // RUN: env ESAN_OPTIONS=cache_frag_min_share=0:cache_frag_sample_period=1 %run %t 2>&1 | FileCheck %s --check-prefix=EXACT

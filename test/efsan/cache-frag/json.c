@@ -40,7 +40,7 @@ int main(void) {
 // JSON-NEXT: "machine": "{{[^"]+}}",
 // JSON-NEXT: "machine_profile": null,
 // JSON-NEXT: "machine_profile_missing": "no HOME or XDG_CACHE_HOME to keep one in",
-// JSON-NEXT: "allocation_stacks": {"exact_allocations": 262144, "sample_bytes": 16384, "sampled": false, "unsampled_at_least": 0},
+// JSON-NEXT: "allocation_stacks": {"exact_allocations": 131072, "sample_bytes": 16384, "sampled": false, "unsampled_at_least": 0},
 // JSON-NEXT: "process_cpu_seconds": {{[0-9]+\.[0-9]+}},
 // JSON-NEXT: "tool_cpu_seconds": {"sampled_path": {{[0-9]+\.[0-9]+}}, "transfer_measurement": {{[0-9]+\.[0-9]+}}, "polls_beyond_side_by_side": {{[0-9]+\.[0-9]+}}},
 // JSON-NEXT: "run_cpu_seconds": {{[0-9]+\.[0-9]+}},

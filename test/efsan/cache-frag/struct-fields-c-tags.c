@@ -64,5 +64,9 @@ int main(void) {
 // NODEBUG-DAG: struct._MdfdVec: size 8, 2 fields, 2000 accesses
 // NODEBUG-DAG: struct._ZTS4item: size 16, 2 fields, 1000 accesses
 // NODEBUG-DAG: struct.anon{{(\.[0-9]+)?}}: size 4, 2 fields, 1000 accesses
-// CHECK-DAG: struct.anon{{(\.[0-9]+)?}}: size 2, 2 fields, 1000 accesses
+// The untagged struct is named after its variable with debug info
+// (struct-fields-anonymous-global.c), by LLVM's name without.
+// DEBUG-DAG: struct <anonymous> untagged: size 2, 2 fields, 1000 accesses
+// DEBUG-DAG: field 1 d offset 1 size 1 type char count 1000 (hot)
+// NODEBUG-DAG: struct.anon{{(\.[0-9]+)?}}: size 2, 2 fields, 1000 accesses
 // CHECK: SUMMARY: EfficiencySanitizer: cache-frag: 0 false sharing, 0 true sharing, 0 predicted false sharing; 4 struct types with field accesses
