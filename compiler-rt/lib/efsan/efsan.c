@@ -489,7 +489,7 @@ bool efsan_core_wants_alloc_stack(uptr size) {
 
 // Threads still running hold up to 1023 each not added yet: the count is a
 // lower bound, and "some" is what the report must say right.
-u64 efsan_alloc_stacks_unsampled(void) {
+static u64 efsan_alloc_stacks_unsampled(void) {
   return __atomic_load_n(&alloc_unsampled, __ATOMIC_RELAXED) +
          thread_alloc_unsampled;
 }

@@ -422,12 +422,10 @@ bool efsan_core_wants_alloc_stacks(void);
 // allocations, one per alloc_stack_sample_bytes allocated on average gets
 // its stack (efsan.c, "Allocation stacks").
 bool efsan_core_wants_alloc_stack(uptr size);
-// Whether allocation stacks began to be sampled, and how many blocks went
-// without theirs (at least: threads add theirs 1024 at a time); a
-// report says so once (text: one line after `indent`; JSON: the
-// "allocation_stacks" member and its comma).
+// Whether allocation stacks began to be sampled; a report says so once,
+// with how many blocks went without theirs (text: one line after `indent`;
+// JSON: the "allocation_stacks" member and its comma).
 bool efsan_alloc_stacks_sampled(void);
-u64 efsan_alloc_stacks_unsampled(void);
 void efsan_print_alloc_stack_sampling(const char *indent);
 void efsan_json_alloc_stack_sampling(const char *indent);
 // A shared library was loaded (dlopen): its mappings join the registry now.

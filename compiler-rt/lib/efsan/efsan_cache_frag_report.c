@@ -24,12 +24,6 @@ static u64 cf_scaled(u64 samples) {
 static void cf_print_stack(u32 stack_id, const char *indent, const char *what) {
   struct efsan_frame frames[CF_MAX_FRAMES];
   uptr n = stack_id ? efsan_symbolize_stack(stack_id, frames, CF_MAX_FRAMES) : 0;
-  if (!n && !stack_id && !efsan_internal_strcmp(what, "allocation") &&
-      efsan_alloc_stacks_sampled()) {
-    efsan_report_line("%s<allocation stack not sampled: see \"Allocation "
-                      "stacks are sampled\" above>\n", indent);
-    return;
-  }
   if (!n) {
     efsan_report_line("%s<%s stack not available>\n", indent, what);
     return;
@@ -156,7 +150,12 @@ static void cf_print_text_object(const struct cf_finding *f,
       efsan_report_line("  object: heap object at 0x%zx, size %zu%s%s; "
                         "allocated at:\n",
                         o->start, o->size, named, contended);
-    cf_print_stack(o->stack_id, "    ", "allocation");
+    // Past alloc_stacks_exact most blocks have no stack (efsan.c).
+    if (!o->stack_id && efsan_alloc_stacks_sampled())
+      efsan_report_line("    <allocation stack not sampled: see \"Allocation "
+                        "stacks are sampled\" above>\n");
+    else
+      cf_print_stack(o->stack_id, "    ", "allocation");
     break;
   case CF_OBJECT_STACK:
     efsan_report_line("  object: on the stack of thread T%u (first byte at "
@@ -433,6 +432,9 @@ static void cf_print_text_finding(const char *label,
   cf_suggest(suggestion, sizeof(suggestion), f, &objects,
              cf_thread_part_size(f, view_count), view_count);
   efsan_report_line("  suggestion: %s\n", suggestion);
+  static const char unoptimised[] =
+      " for code built without optimisation, whose stores to its locals "
+      "wait behind the line";
   if (cf_at_bound(f) && cf_profile_has(CF_PROFILE_HAMMERED)) {
     double low, high;
     if (f->unoptimised)
@@ -445,28 +447,17 @@ static void cf_print_text_finding(const char *label,
         "%u%% of its time beside the other, as this machine's profile "
         "measured it%s (%u-%u%%); a loop's shape moves it (docs/CacheFrag.md, "
         "\"The machine profile\")\n",
-        (f->cap_ppm + 5000) / 10000,
-        f->unoptimised ? " for code built without optimisation, whose stores "
-                         "to its locals wait behind the line"
-                       : "",
+        (f->cap_ppm + 5000) / 10000, f->unoptimised ? unoptimised : "",
         (u32)(low * 100 + 0.5), (u32)(high * 100 + 0.5));
-  } else if (cf_at_bound(f) && f->unoptimised) {
-    efsan_report_line(
-        "  estimate: the threads keep taking the line from each other, so "
-        "each is claimed at the bound of what a thread loses to one line, "
-        "%u%% of its time beside the other, a default for code built "
-        "without optimisation, whose stores to its locals wait behind the "
-        "line (the machine decides; efsan-calibrate measures this one: "
-        "docs/CacheFrag.md, \"The machine profile\")\n",
-        (f->cap_ppm + 5000) / 10000);
   } else if (cf_at_bound(f)) {
     efsan_report_line(
         "  estimate: the threads keep taking the line from each other, so "
         "each is claimed at the bound of what a thread loses to one line, "
-        "%u%% of its time beside the other, a default: fixes of such lines "
-        "measured 6-95%% (the machine decides; efsan-calibrate measures this "
-        "one: docs/CacheFrag.md, \"The machine profile\")\n",
-        (f->cap_ppm + 5000) / 10000);
+        "%u%% of its time beside the other, a default%s (the machine "
+        "decides; efsan-calibrate measures this one: docs/CacheFrag.md, "
+        "\"The machine profile\")\n",
+        (f->cap_ppm + 5000) / 10000,
+        f->unoptimised ? unoptimised : ": fixes of such lines measured 6-95%");
   }
 }
 
