@@ -140,6 +140,18 @@ u64 efsan_heap_version(void);
 void efsan_heap_fork_child(void);
 // Set once at start-up by the working-set tool's object attribution.
 extern bool efsan_heap_keep_freed;
+// Set with it: the table counts which lines its records cover, so that
+// efsan_heap_may_cover can answer.
+extern bool efsan_heap_coverage;
+// False if no record (live or freed) covers a byte of [start, start+size):
+// a block there takes no byte from a record.
+bool efsan_heap_may_cover(uptr start, uptr size);
+// For a new block that the table is not told of (the working set's blocks
+// without an allocation stack): drops the freed records of at most
+// HEAP_SMALL_MAX bytes (4 KiB) it overlaps, which then own nothing; true if
+// a record still covers one of its bytes (a larger freed one), so that the
+// block must be inserted to own its bytes.
+bool efsan_heap_take_unnamed(uptr start, uptr size);
 
 //===-- Reports (efsan.c) ---------------------------------------------------===//
 // "function file:line" ("function file" when the line is unknown, "function"

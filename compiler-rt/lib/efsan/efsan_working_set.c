@@ -1126,14 +1126,20 @@ static void ws_fork_child(void) {
   efsan_ws_fork_child();
 }
 
-// Heap blocks are kept only to name the structures of the report.
+// Heap blocks are kept only to name the structures of the report. A block
+// without an allocation stack names none: where it lands on small freed
+// blocks, they are forgotten (their lines would be its lines from now on);
+// it is kept only where it takes bytes from a larger one (efsan_heap.c).
 static void ws_heap_alloc(uptr addr, uptr size, u32 stack_id) {
-  if (efsan_ws_objects_enabled())
+  if (!efsan_ws_objects_enabled())
+    return;
+  if (stack_id || (efsan_heap_may_cover(addr, size) &&
+                   efsan_heap_take_unnamed(addr, size)))
     efsan_heap_insert(addr, size, stack_id);
 }
 
 static void ws_heap_free(uptr addr) {
-  if (efsan_ws_objects_enabled()) {
+  if (efsan_ws_objects_enabled() && efsan_heap_may_cover(addr, 1)) {
     struct efsan_heap_block unused;
     efsan_heap_remove(addr, &unused);
   }

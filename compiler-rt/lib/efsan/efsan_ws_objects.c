@@ -34,6 +34,7 @@ void efsan_ws_objects_init(void) {
   if (efsan_flags.report_objects <= 0)
     return;
   efsan_heap_keep_freed = true;
+  efsan_heap_coverage = true;
   efsan_heap_init();
 }
 
@@ -414,9 +415,13 @@ static void add_heap_block(const struct efsan_heap_block *block, bool freed,
                            void *arg) {
   struct interval_table *heap = arg;
   (void)freed;
-  // Site 0 (no stack captured) is an object of its own.
+  // A block without an allocation stack is kept only where it owns bytes a
+  // named one held (efsan_heap.c): its lines are heap memory of no known
+  // block, as those of the blocks that were not kept.
   table_push(heap, block->start, block->start + (block->size ? block->size : 1),
-             ID(EFSAN_WS_OBJECT_HEAP, (u64)block->stack_id + 1), block->serial);
+             ID(EFSAN_WS_OBJECT_HEAP,
+                block->stack_id ? (u64)block->stack_id + 1 : 0),
+             block->serial);
 }
 
 static const char *intern_path(struct efsan_ws_objects *t, const char *path) {
@@ -854,7 +859,10 @@ static const char *object_name(u64 id, u32 *stack_id) {
   switch (KIND_OF(id)) {
   case EFSAN_WS_OBJECT_HEAP: {
     if (!value)
-      return "heap memory of no known block";
+      return efsan_alloc_stacks_sampled()
+                 ? "heap memory of no known block (most in blocks whose "
+                   "allocation stack was not sampled: alloc_stacks_exact)"
+                 : "heap memory of no known block";
     *stack_id = (u32)(value - 1);
     // Blocks of the dynamic loader and the C++ library for themselves are
     // no data structure of the program: one entry each, with no stack.
@@ -868,10 +876,7 @@ static const char *object_name(u64 id, u32 *stack_id) {
     // The site: the first frame outside the allocation wrappers.
     struct efsan_frame frame;
     if (!efsan_symbolize_site(*stack_id, &frame))
-      return efsan_alloc_stacks_sampled()
-                 ? "heap blocks without an allocation stack (most not "
-                   "sampled: alloc_stacks_exact)"
-                 : "heap blocks without an allocation stack";
+      return "heap blocks whose allocation stack has no frame";
     efsan_format_frame(buffer, sizeof(buffer), &frame);
     return intern_name(buffer);
   }
