@@ -51,6 +51,12 @@ BUILD_PACKAGES = ["dpkg-dev", "tcl8.6", "zlib1g-dev", "liblz4-dev", "libzstd-dev
 # workload (argv relative to the build directory; {inputs} is the input
 # directory) whose stdout (or `output` file) must equal the plain build's.
 # `normalize` (a regex) is removed from compared outputs (timings).
+# threadtest3's tests but stress2 (see sqlite-threadtest3 below).
+SQLITE_TESTS = ["walthread1", "walthread2", "walthread3", "walthread4", "walthread5",
+                "cgt_pager_1", "dynamic_triggers", "checkpoint_starvation_1",
+                "checkpoint_starvation_2", "create_drop_index_1", "lookaside1", "vacuum1",
+                "stress1", "shared1"]
+
 PROGRAMS = {
     "lbzip2": {
         "package": "lbzip2",
@@ -88,18 +94,22 @@ PROGRAMS = {
                  "&& grep -q 'nMs / 10' test/threadtest3.c "
                  "&& ./configure -q CC=\"$CC\" CFLAGS=\"$CFLAGS\" LDFLAGS=\"$LDFLAGS\" "
                  "--disable-tcl --enable-threadsafe >/dev/null && make threadtest3 >/dev/null",
-        # threadtest3 is the test: all of its tests.
-        "test": "./threadtest3",
-        "about_tests": "threadtest3 itself: its 15 tests",
+        # threadtest3 is the test: all of its tests but stress2, whose
+        # threads give up with "database is locked" when the machine is busy,
+        # in the plain build too (twice in a day's realprogs runs, 15:3x and
+        # 17:5x UTC 2026-11-29: a run of the whole table lost).
+        "test": "./threadtest3 " + " ".join(SQLITE_TESTS),
+        "about_tests": "threadtest3 itself: 14 of its 15 tests (not stress2, which fails "
+                       "under load in the plain build)",
         "test_output": "stdout",
         # Time-boxed: what the threads did in the time varies run to run
         # (counts, the WAL's size and peak, stress1's warnings of its deliberate
         # races).
         "normalize": r"says: [^\n]*|(Peak WAL|Transaction count|Warning:|  WAL file is)[^\n]*\n",
         "normalize_workload": True,
-        "workload": ["./threadtest3"],
-        "about_workload": "all 15 of its tests, each for a tenth of its time limit (23 s), "
-                          "up to 20 threads",
+        "workload": ["./threadtest3"] + SQLITE_TESTS,
+        "about_workload": "14 of its 15 tests (not stress2), each for a tenth of its time "
+                          "limit (17 s), up to 20 threads",
     },
     "c-blosc": {
         "package": "c-blosc",
