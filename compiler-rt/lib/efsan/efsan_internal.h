@@ -146,6 +146,10 @@ extern bool efsan_heap_coverage;
 // False if no record (live or freed) covers a byte of [start, start+size):
 // a block there takes no byte from a record.
 bool efsan_heap_may_cover(uptr start, uptr size);
+// How many of the table's records (all of them in *records) have a byte the
+// coverage counts miss: 0 unless the counts are wrong (a check for tests,
+// printed at verbosity 2 by the working set's report).
+uptr efsan_heap_uncovered_records(uptr *records);
 // For a new block that the table is not told of (the working set's blocks
 // without an allocation stack): drops the freed records of at most
 // HEAP_SMALL_MAX bytes (4 KiB) it overlaps, which then own nothing; true if

@@ -585,6 +585,11 @@ static u32 heap_cache_users;
 
 static void build_heap_table(struct interval_table *table) {
   table->count = 0;
+  if (efsan_verbosity() >= 2) {
+    uptr records, uncovered = efsan_heap_uncovered_records(&records);
+    efsan_vreport(2, "objects: %zu heap records, %zu with a byte the coverage "
+                     "counts miss\n", records, uncovered);
+  }
   efsan_heap_for_each(add_heap_block, table);
   table_sort(table);
   table_make_disjoint(table);
