@@ -453,45 +453,40 @@ void efsan_heap_for_each(efsan_heap_visitor visit, void *arg) {
   }
 }
 
-// Whether every byte of the node's range is counted (granules for a small
+// Whether every byte of the block's range is counted (granules for a small
 // record, pages for a large one).
-static bool heap_node_covered(const struct efsan_heap_node *node) {
-  uptr last = node->start + (node->size ? node->size : 1) - 1;
-  if (last < node->start || last >= EFSAN_APP_END)
+static bool heap_block_covered(uptr start, uptr size) {
+  uptr last = start + (size ? size : 1) - 1;
+  if (last < start || last >= EFSAN_APP_END)
     return true; // never counted: efsan_heap_may_cover says true there
   const u8 *counts = heap_granule_cover;
   unsigned shift = HEAP_COVER_GRANULE_SHIFT;
-  if (node->size > HEAP_SMALL_MAX)
+  if (size > HEAP_SMALL_MAX)
     counts = heap_page_cover, shift = HEAP_COVER_PAGE_SHIFT;
-  for (uptr i = node->start >> shift; i <= last >> shift; i++)
+  for (uptr i = start >> shift; i <= last >> shift; i++)
     if (!__atomic_load_n(&counts[i], __ATOMIC_RELAXED))
       return false;
   return true;
 }
 
+struct heap_coverage_check {
+  uptr records, uncovered;
+};
+
+static void heap_check_covered(const struct efsan_heap_block *block,
+                               bool freed, void *arg) {
+  struct heap_coverage_check *check = arg;
+  (void)freed;
+  check->records++;
+  check->uncovered += !heap_block_covered(block->start, block->size);
+}
+
 uptr efsan_heap_uncovered_records(uptr *records) {
-  uptr uncovered = 0;
-  *records = 0;
-  if (!efsan_heap_coverage)
-    return 0;
-  for (u32 s = 0; s < HEAP_STRIPES; s++) {
-    struct efsan_heap_stripe *stripe = &heap_stripes[s];
-    efsan_mutex_lock(&stripe->lock);
-    for (struct efsan_heap_node *nodes = stripe->blocks; nodes;
-         nodes = nodes->next) {
-      struct efsan_heap_node *end = nodes == stripe->blocks
-                                        ? stripe->fresh
-                                        : nodes + HEAP_NODES_PER_BLOCK;
-      for (struct efsan_heap_node *node = nodes + 1; node < end; node++) {
-        if (!node->in_table)
-          continue;
-        ++*records;
-        uncovered += !heap_node_covered(node);
-      }
-    }
-    efsan_mutex_unlock(&stripe->lock);
-  }
-  return uncovered;
+  struct heap_coverage_check check = {0, 0};
+  if (efsan_heap_coverage)
+    efsan_heap_for_each(heap_check_covered, &check);
+  *records = check.records;
+  return check.uncovered;
 }
 
 static void heap_take_block(struct efsan_heap_node *node,
