@@ -66,7 +66,6 @@ static __thread u32 thread_next_serial
 static __thread u32 thread_serial_end
     __attribute__((tls_model("initial-exec")));
 bool efsan_heap_keep_freed;
-bool efsan_heap_coverage;
 // Freed blocks kept at most (48 bytes each); beyond that a freed block is
 // dropped and its lines count as heap memory of no known block. Each thread
 // adds its changes to the count 64 at a time (the same transfers as the
@@ -116,10 +115,11 @@ static u32 heap_large_count, heap_large_capacity;
 // How many records cover each 16-byte granule (records of at most
 // HEAP_SMALL_MAX bytes; malloc's blocks start on granules, so a block
 // beside a record shares none) and each 4 KiB page (larger ones: a 1 GiB
-// block counts 262144 pages, not 67 million granules), if
-// efsan_heap_coverage. Records of two stripes can share a granule or a
-// page, so the counts change atomically; one that reaches 255 stays there
-// (its bytes just take the locked path from then on).
+// block counts 262144 pages, not 67 million granules), kept with the freed
+// records (efsan_heap_keep_freed: the working set, which tells the table of
+// some blocks only). Records of two stripes can share a granule or a page,
+// so the counts change atomically; one that reaches 255 stays there (its
+// bytes just take the locked path from then on).
 #define HEAP_COVER_GRANULE_SHIFT 4
 #define HEAP_COVER_PAGE_SHIFT 12
 static u8 *heap_granule_cover, *heap_page_cover;
@@ -134,15 +134,30 @@ static void heap_cover_count(u8 *count, bool add) {
                                         __ATOMIC_RELAXED));
 }
 
-static void heap_cover(uptr start, uptr size, bool add) {
-  uptr last = start + (size ? size : 1) - 1;
-  if (!efsan_heap_coverage || last < start || last >= EFSAN_APP_END)
-    return;
-  u8 *counts = heap_granule_cover;
+// The counts of a record of [start, start+size): [*first, *last] of
+// *counts. False for a range that wraps or ends past the application's
+// space (never counted: efsan_heap_may_cover says true there).
+static bool heap_cover_span(uptr start, uptr size, u8 **counts, uptr *first,
+                            uptr *last) {
+  uptr end = start + (size ? size : 1) - 1;
+  if (end < start || end >= EFSAN_APP_END)
+    return false;
   unsigned shift = HEAP_COVER_GRANULE_SHIFT;
+  *counts = heap_granule_cover;
   if (size > HEAP_SMALL_MAX)
-    counts = heap_page_cover, shift = HEAP_COVER_PAGE_SHIFT;
-  for (uptr i = start >> shift; i <= last >> shift; i++)
+    *counts = heap_page_cover, shift = HEAP_COVER_PAGE_SHIFT;
+  *first = start >> shift;
+  *last = end >> shift;
+  return true;
+}
+
+static void heap_cover(uptr start, uptr size, bool add) {
+  u8 *counts;
+  uptr first, last;
+  if (!efsan_heap_keep_freed ||
+      !heap_cover_span(start, size, &counts, &first, &last))
+    return;
+  for (uptr i = first; i <= last; i++)
     heap_cover_count(&counts[i], add);
 }
 
@@ -180,7 +195,7 @@ void efsan_heap_init(void) {
       (struct efsan_heap_node **)efsan_mmap(HEAP_BUCKETS * sizeof(void *));
   heap_stripes = (struct efsan_heap_stripe *)efsan_mmap(
       HEAP_STRIPES * sizeof(struct efsan_heap_stripe));
-  if (efsan_heap_coverage) {
+  if (efsan_heap_keep_freed) {
     // Address space only: the pages of the counts that the heap's records
     // use become resident, and no scan visits them.
     uptr granule_bytes = EFSAN_APP_END >> HEAP_COVER_GRANULE_SHIFT;
@@ -322,6 +337,16 @@ void efsan_heap_insert(uptr start, uptr size, u32 stack_id) {
     heap_large_add(node);
 }
 
+// Unlinks the freed record at *link and gives its node back.
+static void heap_drop_freed(struct efsan_heap_stripe *stripe,
+                            struct efsan_heap_node **link) {
+  struct efsan_heap_node *old = *link;
+  *link = old->next;
+  heap_freed_add(-1);
+  __atomic_store_n(&stripe->changes, stripe->changes + 1, __ATOMIC_RELEASE);
+  heap_node_release(stripe, old);
+}
+
 // After node (just freed) became the first freed record of its chain: the
 // chain is newest first, so the freed records at its start past the first
 // HEAP_FREED_PER_START are the oldest ones; they are dropped.
@@ -334,10 +359,7 @@ static void heap_trim_freed(struct efsan_heap_stripe *stripe,
       link = &old->next;
       continue;
     }
-    *link = old->next;
-    heap_freed_add(-1);
-    __atomic_store_n(&stripe->changes, stripe->changes + 1, __ATOMIC_RELEASE);
-    heap_node_release(stripe, old);
+    heap_drop_freed(stripe, link);
   }
 }
 
@@ -388,6 +410,8 @@ bool efsan_heap_remove(uptr start, struct efsan_heap_block *attributed) {
 // that far, at most HEAP_SMALL_MAX bytes, and the records are looked for in
 // the chains of the heap blocks from there to end.
 bool efsan_heap_take_unnamed(uptr start, uptr size) {
+  if (!efsan_heap_may_cover(start, size))
+    return false; // nearly every block: no lock
   uptr end = start + (size ? size : 1);
   if (end < start || end > EFSAN_APP_END)
     return true;
@@ -411,10 +435,7 @@ bool efsan_heap_take_unnamed(uptr start, uptr size) {
         link = &old->next;
         continue;
       }
-      *link = old->next;
-      heap_freed_add(-1);
-      __atomic_store_n(&stripe->changes, stripe->changes + 1, __ATOMIC_RELEASE);
-      heap_node_release(stripe, old);
+      heap_drop_freed(stripe, link);
     }
     efsan_mutex_unlock(&stripe->lock);
   }
@@ -453,17 +474,13 @@ void efsan_heap_for_each(efsan_heap_visitor visit, void *arg) {
   }
 }
 
-// Whether every byte of the block's range is counted (granules for a small
-// record, pages for a large one).
+// Whether every count of the block's range is above 0.
 static bool heap_block_covered(uptr start, uptr size) {
-  uptr last = start + (size ? size : 1) - 1;
-  if (last < start || last >= EFSAN_APP_END)
-    return true; // never counted: efsan_heap_may_cover says true there
-  const u8 *counts = heap_granule_cover;
-  unsigned shift = HEAP_COVER_GRANULE_SHIFT;
-  if (size > HEAP_SMALL_MAX)
-    counts = heap_page_cover, shift = HEAP_COVER_PAGE_SHIFT;
-  for (uptr i = start >> shift; i <= last >> shift; i++)
+  u8 *counts;
+  uptr first, last;
+  if (!heap_cover_span(start, size, &counts, &first, &last))
+    return true;
+  for (uptr i = first; i <= last; i++)
     if (!__atomic_load_n(&counts[i], __ATOMIC_RELAXED))
       return false;
   return true;
@@ -483,7 +500,7 @@ static void heap_check_covered(const struct efsan_heap_block *block,
 
 uptr efsan_heap_uncovered_records(uptr *records) {
   struct heap_coverage_check check = {0, 0};
-  if (efsan_heap_coverage)
+  if (efsan_heap_keep_freed)
     efsan_heap_for_each(heap_check_covered, &check);
   *records = check.records;
   return check.uncovered;

@@ -138,11 +138,10 @@ void efsan_heap_for_each(efsan_heap_visitor visit, void *arg);
 // an equal version is still current.
 u64 efsan_heap_version(void);
 void efsan_heap_fork_child(void);
-// Set once at start-up by the working-set tool's object attribution.
+// Set once at start-up by the working-set tool's object attribution, which
+// tells the table of some blocks only: the table then also counts which
+// bytes its records cover, for the two calls below.
 extern bool efsan_heap_keep_freed;
-// Set with it: the table counts which lines its records cover, so that
-// efsan_heap_may_cover can answer.
-extern bool efsan_heap_coverage;
 // False if no record (live or freed) covers a byte of [start, start+size):
 // a block there takes no byte from a record.
 bool efsan_heap_may_cover(uptr start, uptr size);
@@ -150,11 +149,12 @@ bool efsan_heap_may_cover(uptr start, uptr size);
 // coverage counts miss: 0 unless the counts are wrong (a check for tests,
 // printed at verbosity 2 by the working set's report).
 uptr efsan_heap_uncovered_records(uptr *records);
-// For a new block that the table is not told of (the working set's blocks
-// without an allocation stack): drops the freed records of at most
-// HEAP_SMALL_MAX bytes (4 KiB) it overlaps, which then own nothing; true if
-// a record still covers one of its bytes (a larger freed one), so that the
-// block must be inserted to own its bytes.
+// For a new block that the table need not be told of (the working set's
+// blocks without an allocation stack): false, without a lock, if it lands
+// on no record's bytes; else drops the freed records of at most
+// HEAP_SMALL_MAX bytes (4 KiB) it overlaps, which then own nothing, and is
+// true if a record still covers one of its bytes (a larger freed one), so
+// that the block must be inserted to own its bytes.
 bool efsan_heap_take_unnamed(uptr start, uptr size);
 
 //===-- Reports (efsan.c) ---------------------------------------------------===//

@@ -1132,13 +1132,12 @@ static void ws_fork_child(void) {
 
 // Heap blocks are kept only to name the structures of the report. A block
 // without an allocation stack names none: where it lands on small freed
-// blocks, they are forgotten (their lines would be its lines from now on);
-// it is kept only where it takes bytes from a larger one (efsan_heap.c).
+// blocks, they are forgotten (their lines count as heap memory of no known
+// block); it is kept only where it takes bytes from a larger one
+// (efsan_heap.c).
 static void ws_heap_alloc(uptr addr, uptr size, u32 stack_id) {
-  if (!efsan_ws_objects_enabled())
-    return;
-  if (stack_id || (efsan_heap_may_cover(addr, size) &&
-                   efsan_heap_take_unnamed(addr, size)))
+  if (efsan_ws_objects_enabled() &&
+      (stack_id || efsan_heap_take_unnamed(addr, size)))
     efsan_heap_insert(addr, size, stack_id);
 }
 

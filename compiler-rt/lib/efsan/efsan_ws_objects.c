@@ -34,7 +34,6 @@ void efsan_ws_objects_init(void) {
   if (efsan_flags.report_objects <= 0)
     return;
   efsan_heap_keep_freed = true;
-  efsan_heap_coverage = true;
   efsan_heap_init();
 }
 
