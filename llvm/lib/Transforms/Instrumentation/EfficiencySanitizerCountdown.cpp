@@ -57,6 +57,15 @@ static cl::opt<bool> ClCleanLoops(
              "run out in"),
     cl::init(true), cl::Hidden);
 
+static cl::opt<bool> ClBudgetLoops(
+    "efsan-cache-frag-budget-loops",
+    cl::desc("cache-frag: give an innermost loop with no call whose accesses "
+             "are in several blocks that run in every iteration (exits "
+             "allowed from those blocks) a copy without instrumentation that "
+             "counts its iterations, instead of each block's accesses, "
+             "against the countdown"),
+    cl::init(true), cl::Hidden);
+
 static constexpr char kCountdownName[] = "__efsan_cache_frag_countdown";
 static constexpr char kCacheFragAccessName[] = "__efsan_cache_frag_access";
 static constexpr uint32_t kCacheFragWriteFlag = 1;       // flags bit 0
@@ -695,6 +704,187 @@ void CacheFragCountdown::emitCleanLoop(Function &F, const CleanLoopPlan &Plan) {
     P.addIncoming(Mapped(P.getIncomingValueForBlock(Latch)), Done);
 }
 
+// A loop that does not qualify for a clean copy because it may leave early
+// (a search: `while (n && n->key != key) n = ...`) or its exit test is not
+// a count, but whose accesses are in two blocks or more that all run in
+// every iteration, pays one count-down and branch per block (tree_walk's
+// lookup: two, 1.5x the plain loop's time). Its exits must leave from such
+// blocks too; then an iteration that leaves by an exit has made the
+// accesses of the blocks that dominate the exiting block, a constant of the
+// exit. Such a loop gets a copy without instrumentation that takes a whole
+// iteration's accesses off the count at once, one subtraction and branch an
+// iteration, and runs while the next iteration cannot run the count out:
+//
+//   latch:    ... goto dispatch;                 // the back edge
+//   dispatch: s = c - K;                         // K: accesses an iteration
+//             if (s <= 0) goto header;
+//   clean:    s = phi(s, s');                     // the count after it, c - K
+//             ... the body, clean; an exit E goes to its stub ...
+//             s' = s - K; if (s' > 0) goto clean;
+//   done:     c = s' + K; goto header;
+//   stub E:   c = s + K - A(E); goto the exit's block;
+//
+// (A count of iterations left, (c - 1) / K of them, cost a division at each
+// entry and, with the accesses made at an exit (n - left) * K, an induction
+// variable loop strength reduction added to every iteration.)
+// As with the clean copy, every access is counted once and in order, and
+// the count cannot run out inside the copy, so the runtime samples the same
+// accesses as before; the instrumented body runs the iterations around each
+// sample and the first of each entry.
+namespace llvm::efsan {
+struct BudgetLoopPlan {
+  SmallVector<BasicBlock *, 8> Blocks;
+  BasicBlock *Header, *Latch;
+  uint64_t K;
+  struct ExitEdge {
+    BasicBlock *From, *To;
+    uint64_t Made; // the accesses of an iteration that leaves by it
+  };
+  SmallVector<ExitEdge, 4> Exits;
+};
+} // namespace llvm::efsan
+
+static std::optional<BudgetLoopPlan>
+planBudgetLoop(Loop *L, DominatorTree &DT,
+               function_ref<bool(Instruction &)> IsAccess,
+               function_ref<bool(Instruction &)> IsCallSite) {
+  BasicBlock *Latch = L->getLoopLatch();
+  if (!L->isInnermost() || !Latch || !isa<BranchInst>(Latch->getTerminator()))
+    return std::nullopt;
+  SmallVector<std::pair<BasicBlock *, uint64_t>, 8> AccessBlocks;
+  uint64_t K = 0;
+  for (BasicBlock *BB : L->blocks()) {
+    if (BB->hasAddressTaken() || isa<IndirectBrInst>(BB->getTerminator()))
+      return std::nullopt;
+    uint64_t Here = 0;
+    for (Instruction &I : *BB) {
+      if (isa<LandingPadInst>(I) || isa<CallBrInst>(I) || IsCallSite(I) ||
+          I.getType()->isTokenTy())
+        return std::nullopt;
+      if (auto *Call = dyn_cast<CallBase>(&I); Call && Call->isConvergent())
+        return std::nullopt;
+      if (IsAccess(I))
+        ++Here;
+    }
+    if (!Here)
+      continue;
+    if (!DT.dominates(BB, Latch))
+      return std::nullopt;
+    AccessBlocks.push_back({BB, Here});
+    K += Here;
+  }
+  // With one block of accesses the count-down is one decrement already.
+  if (AccessBlocks.size() < 2)
+    return std::nullopt;
+  BudgetLoopPlan Plan;
+  SmallVector<Loop::Edge, 4> ExitEdges;
+  L->getExitEdges(ExitEdges);
+  for (auto [From, To] : ExitEdges) {
+    BasicBlock *Exiting = const_cast<BasicBlock *>(From);
+    BasicBlock *Exit = const_cast<BasicBlock *>(To);
+    if (!DT.dominates(Exiting, Latch) || Exit->isEHPad() ||
+        !isa<BranchInst>(Exiting->getTerminator()))
+      return std::nullopt;
+    uint64_t Made = 0;
+    for (auto [BB, N] : AccessBlocks)
+      if (DT.dominates(BB, Exiting))
+        Made += N;
+    Plan.Exits.push_back({Exiting, Exit, Made});
+  }
+  Plan.Blocks.assign(L->block_begin(), L->block_end());
+  Plan.Header = L->getHeader();
+  Plan.Latch = Latch;
+  Plan.K = K;
+  return Plan;
+}
+
+void CacheFragCountdown::emitBudgetLoop(Function &F,
+                                        const BudgetLoopPlan &Plan) {
+  BasicBlock *Header = Plan.Header, *Latch = Plan.Latch;
+  Instruction *LatchTerm = Latch->getTerminator();
+  DebugLoc DL = LatchTerm->getDebugLoc();
+  BasicBlock *Dispatch =
+      BasicBlock::Create(Ctx, "efsan.budget.dispatch", &F, Latch->getNextNode());
+  LatchTerm->replaceSuccessorWith(Header, Dispatch);
+  for (PHINode &P : Header->phis())
+    P.replaceIncomingBlockWith(Latch, Dispatch);
+
+  ValueToValueMapTy VMap;
+  SmallVector<BasicBlock *, 8> Clean;
+  for (BasicBlock *BB : Plan.Blocks) {
+    BasicBlock *Copy = CloneBasicBlock(BB, VMap, ".budget", &F);
+    VMap[BB] = Copy;
+    Clean.push_back(Copy);
+  }
+  remapInstructionsInBlocks(Clean, VMap);
+  auto Mapped = [&](Value *V) {
+    Value *M = VMap.lookup(V);
+    return M ? M : V;
+  };
+  for (BasicBlock *BB : Clean)
+    for (Instruction &I : *BB)
+      if (isa<LoadInst>(I) || isa<StoreInst>(I) || isa<AtomicRMWInst>(I) ||
+          isa<AtomicCmpXchgInst>(I))
+        markNoSanitize(&I);
+  auto *CleanHeader = cast<BasicBlock>(VMap[Header]);
+  auto *CleanLatch = cast<BasicBlock>(VMap[Latch]);
+
+  IRBuilder<> D(Dispatch);
+  D.SetCurrentDebugLocation(DL);
+  Value *K = D.getInt64(Plan.K);
+  Value *First = D.CreateSub(loadLocalCountdown(D), K, "efsan.budget");
+  D.CreateCondBr(D.CreateICmpSGT(First, D.getInt64(0)), CleanHeader, Header);
+
+  BasicBlock *Step = BasicBlock::Create(Ctx, "efsan.budget.step", &F);
+  BasicBlock *Done = BasicBlock::Create(Ctx, "efsan.budget.done", &F);
+  CleanLatch->getTerminator()->replaceSuccessorWith(Dispatch, Step);
+  // The clean header is entered from the dispatch with the values the
+  // instrumented latch leaves, and from the step with its own latch's.
+  for (PHINode &P : Header->phis()) {
+    Value *FromLatch = P.getIncomingValueForBlock(Dispatch);
+    auto *Copy = cast<PHINode>(VMap[&P]);
+    while (Copy->getNumIncomingValues())
+      Copy->removeIncomingValue(Copy->getNumIncomingValues() - 1,
+                                /*DeletePHIIfEmpty=*/false);
+    Copy->addIncoming(FromLatch, Dispatch);
+    Copy->addIncoming(Mapped(FromLatch), Step);
+  }
+  PHINode *After = PHINode::Create(Int64Ty, 2, "efsan.budget.after",
+                                   CleanHeader->begin());
+  IRBuilder<> S(Step);
+  S.SetCurrentDebugLocation(DL);
+  Value *Next = S.CreateSub(After, K, "efsan.budget.next");
+  S.CreateCondBr(S.CreateICmpSGT(Next, S.getInt64(0)), CleanHeader, Done);
+  After->addIncoming(First, Dispatch);
+  After->addIncoming(Next, Step);
+
+  IRBuilder<> E(Done);
+  E.SetCurrentDebugLocation(DL);
+  // s' + K, not s: s then dies at the step, whose test is then the
+  // subtraction's own flags.
+  storeLocalCountdown(E, E.CreateAdd(Next, K));
+  E.CreateBr(Header);
+  for (PHINode &P : Header->phis())
+    P.addIncoming(Mapped(P.getIncomingValueForBlock(Dispatch)), Done);
+
+  // An exit from the copy leaves the count its iteration began with, less
+  // the accesses that iteration made before it left.
+  for (const BudgetLoopPlan::ExitEdge &Edge : Plan.Exits) {
+    auto *From = cast<BasicBlock>(VMap[Edge.From]);
+    BasicBlock *Stub =
+        BasicBlock::Create(Ctx, "efsan.budget.exit", &F, Edge.To);
+    From->getTerminator()->replaceSuccessorWith(Edge.To, Stub);
+    IRBuilder<> X(Stub);
+    X.SetCurrentDebugLocation(From->getTerminator()->getDebugLoc());
+    uint64_t NotMade = Plan.K - Edge.Made;
+    storeLocalCountdown(
+        X, NotMade ? X.CreateAdd(After, X.getInt64(NotMade)) : After);
+    X.CreateBr(Edge.To);
+    for (PHINode &P : Edge.To->phis())
+      P.addIncoming(Mapped(P.getIncomingValueForBlock(Edge.From)), Stub);
+  }
+}
+
 bool CacheFragCountdown::versionCleanLoops(
     Function &F, FunctionAnalysisManager *FAM,
     function_ref<bool(Instruction &)> IsAccess,
@@ -707,7 +897,8 @@ bool CacheFragCountdown::versionCleanLoops(
   ScalarEvolution &SE = FAM->getResult<ScalarEvolutionAnalysis>(F);
   DominatorTree &DT = FAM->getResult<DominatorTreeAnalysis>(F);
   SmallVector<CleanLoopPlan, 4> Plans;
-  for (Loop *L : LI.getLoopsInPreorder())
+  SmallVector<BudgetLoopPlan, 4> BudgetPlans;
+  for (Loop *L : LI.getLoopsInPreorder()) {
     if (std::optional<CleanLoopPlan> Plan =
             planCleanLoop(L, SE, DT, IsAccess, IsCallSite)) {
       // The clean copy's way out joins the loop's at an exit of its own,
@@ -716,13 +907,26 @@ bool CacheFragCountdown::versionCleanLoops(
         Plan->Exit = SplitEdge(Plan->Latch, Plan->Exit, &DT, &LI);
       formLCSSA(*L, DT, &LI, &SE);
       Plans.push_back(std::move(*Plan));
+      continue;
     }
-  if (Plans.empty())
+    if (!ClBudgetLoops)
+      continue;
+    if (std::optional<BudgetLoopPlan> Plan =
+            planBudgetLoop(L, DT, IsAccess, IsCallSite)) {
+      // The loop's values used after it go through its exits' phis
+      // (LCSSA), which get the copy's values from its stubs.
+      formLCSSA(*L, DT, &LI, &SE);
+      BudgetPlans.push_back(std::move(*Plan));
+    }
+  }
+  if (Plans.empty() && BudgetPlans.empty())
     return false;
   IRBuilder<> IRB(&F.getEntryBlock(), F.getEntryBlock().begin());
   CountdownSlot = IRB.CreateAlloca(Int64Ty, nullptr, "efsan.countdown");
   for (const CleanLoopPlan &Plan : Plans)
     emitCleanLoop(F, Plan);
+  for (const BudgetLoopPlan &Plan : BudgetPlans)
+    emitBudgetLoop(F, Plan);
   FAM->invalidate(F, PreservedAnalyses::none());
   return true;
 }

@@ -269,7 +269,8 @@ private:
 /// it (a register once promoted), the count-down of each run of accesses and
 /// the cold block that hands a sample to the runtime, and the syncs with the
 /// thread's countdown around calls, at landing pads and at exits.
-struct CleanLoopPlan; // EfficiencySanitizerCountdown.cpp
+struct CleanLoopPlan;  // EfficiencySanitizerCountdown.cpp
+struct BudgetLoopPlan; // EfficiencySanitizerCountdown.cpp
 
 class CacheFragCountdown : ModuleContext {
 public:
@@ -297,6 +298,7 @@ public:
 
 private:
   void emitCleanLoop(Function &F, const CleanLoopPlan &Plan);
+  void emitBudgetLoop(Function &F, const BudgetLoopPlan &Plan);
   void instrumentCacheFragRun(Instruction *End,
                               ArrayRef<MemoryAccess> Accesses);
   Instruction *countDownInMemory(Instruction *End, uint64_t N);
