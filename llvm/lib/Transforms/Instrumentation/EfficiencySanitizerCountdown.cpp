@@ -60,10 +60,10 @@ static cl::opt<bool> ClCleanLoops(
 static cl::opt<bool> ClBudgetLoops(
     "efsan-cache-frag-budget-loops",
     cl::desc("cache-frag: give an innermost loop with no call whose accesses "
-             "are in several blocks that run in every iteration (exits "
-             "allowed from those blocks) a copy without instrumentation that "
-             "counts its iterations, instead of each block's accesses, "
-             "against the countdown"),
+             "are all made in every iteration (exits allowed from the blocks "
+             "that make them) a copy without instrumentation that counts "
+             "rounds of iterations, instead of each block's accesses, against "
+             "the countdown"),
     cl::init(true), cl::Hidden);
 
 static cl::opt<unsigned> ClBudgetUnrollSize(
@@ -565,6 +565,27 @@ struct CleanLoopPlan {
 };
 } // namespace llvm::efsan
 
+// Whether a loop's blocks can run as a copy without instrumentation: no
+// call site (its callee would count down the thread's countdown, which a
+// copy does not sync), landing pad, token or convergent call, and no block a
+// computed goto may reach (a copy would keep jumping to the original blocks
+// whose addresses it takes: an interpreter's dispatch loop).
+static bool copyableWithoutChecks(Loop *L,
+                                  function_ref<bool(Instruction &)> IsCallSite) {
+  for (BasicBlock *BB : L->blocks()) {
+    if (BB->hasAddressTaken() || isa<IndirectBrInst>(BB->getTerminator()))
+      return false;
+    for (Instruction &I : *BB) {
+      if (isa<LandingPadInst>(I) || isa<CallBrInst>(I) || IsCallSite(I) ||
+          I.getType()->isTokenTy())
+        return false;
+      if (auto *Call = dyn_cast<CallBase>(&I); Call && Call->isConvergent())
+        return false;
+    }
+  }
+  return true;
+}
+
 static std::optional<CleanLoopPlan>
 planCleanLoop(Loop *L, ScalarEvolution &SE, DominatorTree &DT,
               function_ref<bool(Instruction &)> IsAccess,
@@ -599,25 +620,17 @@ planCleanLoop(Loop *L, ScalarEvolution &SE, DominatorTree &DT,
       (!Step->getAPInt().abs().isOne() && !AR->hasNoSignedWrap() &&
        !AR->hasNoUnsignedWrap()))
     return std::nullopt;
+  if (!copyableWithoutChecks(L, IsCallSite))
+    return std::nullopt;
   uint64_t K = 0;
-  for (BasicBlock *BB : L->blocks()) {
-    // A copy would keep jumping to the original blocks whose addresses a
-    // computed goto takes (an interpreter's dispatch loop).
-    if (BB->hasAddressTaken() || isa<IndirectBrInst>(BB->getTerminator()))
-      return std::nullopt;
+  for (BasicBlock *BB : L->blocks())
     for (Instruction &I : *BB) {
-      if (isa<LandingPadInst>(I) || isa<CallBrInst>(I) || IsCallSite(I) ||
-          I.getType()->isTokenTy())
-        return std::nullopt;
-      if (auto *Call = dyn_cast<CallBase>(&I); Call && Call->isConvergent())
-        return std::nullopt;
       if (!IsAccess(I))
         continue;
       if (!DT.dominates(BB, Latch))
         return std::nullopt;
       ++K;
     }
-  }
   if (!K)
     return std::nullopt;
   CleanLoopPlan Plan;
@@ -721,23 +734,25 @@ void CacheFragCountdown::emitCleanLoop(Function &F, const CleanLoopPlan &Plan) {
 
 // A loop that does not qualify for a clean copy because it may leave early
 // (a search: `while (n && n->key != key) n = ...`) or its exit test is not
-// a count, but whose accesses are in two blocks or more that all run in
-// every iteration, pays one count-down and branch per block (tree_walk's
-// lookup: two, 1.5x the plain loop's time). Its exits must leave from such
-// blocks too; then an iteration that leaves by an exit has made the
-// accesses of the blocks that dominate the exiting block, a constant of the
-// exit. Such a loop gets a copy without instrumentation that takes a whole
-// iteration's accesses off the count at once, one subtraction and branch an
-// iteration, and runs while the next iteration cannot run the count out:
+// a count, but whose accesses are all made in every iteration (their blocks
+// dominate the latch), pays one count-down and branch per block of accesses
+// and iteration (tree_walk's lookup: two, 1.5x the plain loop's time). Its
+// exits must leave from such blocks too; then an iteration that leaves by
+// an exit has made the accesses of the blocks that dominate the exiting
+// block, a constant of the exit. Such a loop gets a copy without
+// instrumentation that runs U iterations a round (U = 4 or 2 for a small
+// body of loads, else 1, where it needs two blocks of accesses to gain),
+// takes the round's accesses off the count at once, and runs while the next
+// round cannot run the count out:
 //
 //   latch:    ... goto dispatch;                 // the back edge
-//   dispatch: s = c - K;                         // K: accesses an iteration
+//   dispatch: s = c - U*K;                       // K: accesses an iteration
 //             if (s <= 0) goto header;
-//   clean:    s = phi(s, s');                     // the count after it, c - K
-//             ... the body, clean; an exit E goes to its stub ...
-//             s' = s - K; if (s' > 0) goto clean;
-//   done:     c = s' + K; goto header;
-//   stub E:   c = s + K - A(E); goto the exit's block;
+//   clean:    s = phi(s, s');                     // the count after the round
+//             ... U bodies, clean; an exit E of the j-th goes to its stub ...
+//             s' = s - U*K; if (s' > 0) goto clean;
+//   done:     c = s' + U*K; goto header;
+//   stub j,E: c = s + U*K - (j*K + A(E)); goto the exit's block;
 //
 // (A count of iterations left, (c - 1) / K of them, cost a division at each
 // entry and, with the accesses made at an exit (n - left) * K, an induction
@@ -765,23 +780,17 @@ planBudgetLoop(Loop *L, DominatorTree &DT,
                function_ref<bool(Instruction &)> IsAccess,
                function_ref<bool(Instruction &)> IsCallSite) {
   BasicBlock *Latch = L->getLoopLatch();
-  if (!L->isInnermost() || !Latch || !isa<BranchInst>(Latch->getTerminator()))
+  if (!L->isInnermost() || !Latch || !isa<BranchInst>(Latch->getTerminator()) ||
+      !copyableWithoutChecks(L, IsCallSite))
     return std::nullopt;
   SmallVector<std::pair<BasicBlock *, uint64_t>, 8> AccessBlocks;
   uint64_t K = 0, Size = 0;
   bool OnlyPolls = true; // loads of addresses that do not change
   bool Stores = false;
   for (BasicBlock *BB : L->blocks()) {
-    if (BB->hasAddressTaken() || isa<IndirectBrInst>(BB->getTerminator()))
-      return std::nullopt;
     uint64_t Here = 0;
     Size += BB->sizeWithoutDebug();
     for (Instruction &I : *BB) {
-      if (isa<LandingPadInst>(I) || isa<CallBrInst>(I) || IsCallSite(I) ||
-          I.getType()->isTokenTy())
-        return std::nullopt;
-      if (auto *Call = dyn_cast<CallBase>(&I); Call && Call->isConvergent())
-        return std::nullopt;
       if (!IsAccess(I))
         continue;
       ++Here;
