@@ -52,6 +52,9 @@ struct cf_finding {
   // code built without optimisation), in ppm; whether the thread of that
   // bound ran mostly such code.
   u32 cap_ppm;
+  // The same at the least and the most of the profile's prices: what holds
+  // the program's total at each end of its range.
+  u32 low_cap_ppm, high_cap_ppm;
   bool unoptimised;
   // Of lost_ns, what threads lose at that bound: their stalls, as the
   // model prices them, would exceed it (a line both hammer). The measured

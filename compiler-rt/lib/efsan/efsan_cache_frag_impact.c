@@ -360,10 +360,14 @@ void cf_set_impact(struct cf_finding *f, struct cf_view *views, u32 count,
   cf_price(f, views, count, scale, &low);
   u64 low_ns = f->lost_ns;
   u32 low_ppm = f->share_ppm;
+  u32 low_cap_ppm = f->cap_ppm;
   cf_price(f, views, count, scale, &high);
   u64 high_ns = f->lost_ns;
   u32 high_ppm = f->share_ppm;
+  u32 high_cap_ppm = f->cap_ppm;
   cf_price(f, views, count, scale, &point);
+  f->low_cap_ppm = low_cap_ppm < f->cap_ppm ? low_cap_ppm : f->cap_ppm;
+  f->high_cap_ppm = high_cap_ppm > f->cap_ppm ? high_cap_ppm : f->cap_ppm;
   // The model is monotone in its prices; rounding is not.
   f->low_ns = low_ns < f->lost_ns ? low_ns : f->lost_ns;
   f->high_ns = high_ns > f->lost_ns ? high_ns : f->lost_ns;

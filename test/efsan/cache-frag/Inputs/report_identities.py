@@ -7,8 +7,8 @@ The run's CPU time is the process's less the tool's parts the report names;
 every share is its seconds over one named denominator (the run's CPU time,
 or, for sharing this run did not have, the run it would be with that
 layout); a fix saves at most the run and no more wall time than CPU time; the
-program's expected gain is at least its largest finding's and at most their
-sum. Prints one line per problem and exits 1, or prints "identities ok N"
+program's expected gain, and each end of its range, is at least its largest
+finding's and at most their sum (and the run). Prints one line per problem and exits 1, or prints "identities ok N"
 (N: reports checked, over all the files).
 """
 import json
@@ -51,8 +51,9 @@ def json_problems(r):
         if im["hypothetical"] != (im["conditional"] or f.get("prediction") == "start-offset"):
             problems.append("finding %d: hypothetical %r for a %s" % (i, im["hypothetical"], f["kind"]))
         if not im["hypothetical"]:
-            if est > run + 1e-9:
-                problems.append("finding %d: saves %r s of a %r s run" % (i, est, run))
+            if est > run + 1e-9 or im["high_seconds"] > run + 1e-9:
+                problems.append("finding %d: saves %r s (at most %r s) of a %r s run" % (
+                    i, est, im["high_seconds"], run))
             real.append(im)
     gain = r["expected_gain"]
     if real:
@@ -65,6 +66,14 @@ def json_problems(r):
         if not wall - 1e-9 <= gain["wall_seconds"] <= gain["cpu_seconds"] + 1e-9:
             problems.append("expected gain's wall %r s not between the largest finding's %r "
                             "and its CPU %r" % (gain["wall_seconds"], wall, gain["cpu_seconds"]))
+        # The range's ends add up as the point does: the most a fix of
+        # every line saves is at least one line's most, at most their sum
+        # and never more than the run.
+        high = max(im["high_share"] for im in real)
+        highs = sum(im["high_share"] for im in real)
+        if not high - 1.5e-6 <= gain["high_share"] <= min(highs + 1.5e-6 * len(real), 1.0):
+            problems.append("expected gain's high end %r not between the largest finding's %r "
+                            "and min(their sum %r, 1)" % (gain["high_share"], high, highs))
     elif gain["cpu_seconds"] or gain["wall_seconds"]:
         problems.append("expected gain %r without findings" % gain)
     if not gain["low_share"] - 1e-9 <= gain["share"] <= gain["high_share"] + 1e-9:
@@ -137,8 +146,9 @@ def text_problems(lines):
             g = m.groups()
             total = (seconds(g[0], g[1]), seconds(g[5], g[6]))
             share = percent(g[2])
-            if g[3] and not percent(g[3] + "%") <= share <= percent(g[4]):
-                problems.append("total share %s%% outside its range %s-%s%%" % (g[2], g[3], g[4]))
+            if g[3] and not percent(g[3]) <= share <= percent(g[4]) <= 1.0:
+                problems.append("total share %s%% outside its range %s-%s%% (or it beyond the "
+                                "run)" % (g[2], g[3], g[4]))
             if run and abs(share - total[0] / run) > 0.006 + 0.011 * share:
                 problems.append("total share %s%% is not %r s of %r s" % (g[2], total[0], run))
             continue
@@ -151,7 +161,7 @@ def text_problems(lines):
             low, high = m.group(6), m.group(7)
             cpu, share = seconds(g[1], g[2]), percent(g[3])
             hypothetical = bool(g[4])
-            if low and not percent(low + "%") <= share <= percent(high):
+            if low and not percent(low) <= share <= percent(high) <= (1.0 if not hypothetical else 100):
                 problems.append("%s: %s%% outside its range %s-%s%%" % (g[0], g[3], low, high))
             denominator = run + cpu if hypothetical else run
             if denominator and abs(share - cpu / denominator) > 0.006 + 0.011 * share:
