@@ -24,7 +24,8 @@
 // A phase counts only where both threads ran side by side all along (each
 // on its CPU for nearly all of the phase's time, at the same time); one
 // that did not runs again, up to three times, before its round is dropped:
-// a loaded machine gives fewer rounds, never other numbers.
+// a loaded machine gives fewer rounds, never other numbers. A round whose
+// transfer, measured before and after it, changed state is dropped too.
 //
 //===----------------------------------------------------------------------===//
 #include "efsan_cache_frag_internal.h"
@@ -296,7 +297,9 @@ void cf_calibrate_machine(void) {
        attempt < CF_CALIBRATE_ATTEMPTS && kept < CF_CALIBRATE_ROUNDS;
        attempt++) {
     double rate[CF_PHASES][2];
-    bool good = true;
+    // The ping-pong pins this thread itself and restores its mask.
+    u32 before = cf_measure_transfer(first, second);
+    bool good = before != 0;
     // A phase of a few ms that a timer tick or the hypervisor cut short is
     // run again rather than the round thrown away (an idle 2-vCPU VM cut
     // one phase in most rounds).
@@ -305,12 +308,22 @@ void cf_calibrate_machine(void) {
       for (int retry = 0; retry < CF_CALIBRATE_PHASE_TRIES && !good; retry++)
         good = cf_hammer_phase(h, phase, rate[phase]);
     }
-    // The ping-pong pins this thread itself and restores its mask.
     u32 transfer = good ? cf_measure_transfer(first, second) : 0;
     if (!good || !transfer) {
       efsan_printf("  round %u: the two threads did not run side by side "
                    "(a busy machine): not kept\n", attempt + 1);
       efsan_sleep_ms(50);
+      continue;
+    }
+    // A VM's vCPUs that moved between core complexes during the round give
+    // losses of both states under one transfer (an AMD VM's round read 92-97%
+    // for bare increments, as in one complex, and 31-38% with work between
+    // writes, as in two, beside a transfer of 207 ns): such a round says
+    // nothing about either state.
+    if (transfer > 2 * before || before > 2 * transfer) {
+      efsan_printf("  round %u: the line transfer went from %u to %u ns during "
+                   "the round (the CPUs changed state): not kept\n",
+                   attempt + 1, before, transfer);
       continue;
     }
     // The bound is the optimised loops' most; the range runs over all.
