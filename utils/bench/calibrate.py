@@ -505,24 +505,23 @@ def write_doc(args, table, verdict, load_before, started, marks):
         f.write(text)
 
 
-def cpu_vendor():
+def cpuinfo(field, otherwise):
+    """The first /proc/cpuinfo line of that field, or otherwise."""
     try:
         for line in open("/proc/cpuinfo"):
-            if line.startswith("vendor_id"):
+            if line.startswith(field):
                 return line.split(":", 1)[1].strip()
     except OSError:
         pass
-    return "unknown"
+    return otherwise
+
+
+def cpu_vendor():
+    return cpuinfo("vendor_id", "unknown")
 
 
 def cpu_model():
-    try:
-        for line in open("/proc/cpuinfo"):
-            if line.startswith("model name"):
-                return line.split(":", 1)[1].strip()
-    except OSError:
-        pass
-    return platform.processor() or "unknown CPU"
+    return cpuinfo("model name", platform.processor() or "unknown CPU")
 
 
 if __name__ == "__main__":
