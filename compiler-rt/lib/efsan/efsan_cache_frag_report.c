@@ -1085,14 +1085,11 @@ void efsan_cache_frag_report(void) {
     gain_wall_ns = (u64)((double)gain_wall_ns * most / gain_ns);
     if (gain_wall_ns < largest_wall_ns)
       gain_wall_ns = largest_wall_ns;
-    // The range moves with the bound that held the total.
-    gain_low_ns = (u64)((double)gain_low_ns * most / gain_ns);
-    gain_high_ns = (u64)((double)gain_high_ns * most / gain_ns);
     gain_ns = most;
   }
-  // Each end of the range is held by the bound at its own prices, as the
-  // claim is by the bound at the point's: a sum of findings' most can
-  // exceed the run (1.16 of it was printed).
+  // Each end of the range is the findings' ends summed and held by the
+  // bound at its own prices, as the claim is by the bound at the point's
+  // (unheld, a profile's two states gave a total of 0-115% of the run).
   u64 low_most = cf_round((double)low_cap_ppm / 1000000 * (double)cf_run_ns);
   u64 high_most = cf_round((double)high_cap_ppm / 1000000 * (double)cf_run_ns);
   if (gain_low_ns > low_most)

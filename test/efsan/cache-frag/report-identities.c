@@ -3,11 +3,12 @@
 // seconds over the one denominator named (the run's, or for a layout this
 // run did not have, the run it would be with it), no finding saves more than
 // the run, and the program's expected gain, and each end of its range, lies
-// between its largest finding and their sum, in text and JSON alike. Programs with false sharing, true
-// sharing of an atomic next to it, a polling ring, a start-offset prediction
-// and an OpenMP team whose idle threads spin while the report runs (they
-// made the threads' time exceed the run's), sampled and exact. These hold by
-// construction, whatever the machine's load.
+// between its largest finding and their sum, in text and JSON alike.
+// Programs with false sharing, true sharing of an atomic next to it, a
+// polling ring, a start-offset prediction and an OpenMP team whose idle
+// threads spin while the report runs (they made the threads' time exceed
+// the run's), sampled and exact. These hold by construction, whatever the
+// machine's load.
 // RUN: rm -rf %t.dir && mkdir %t.dir
 // RUN: %clang -O2 -g -fsanitize=efficiency-cache-frag -pthread %srcroot/docs/examples/false_sharing.c -o %t.dir/false_sharing
 // RUN: %clang -O2 -g -fsanitize=efficiency-cache-frag -pthread %S/ring-indices.c -o %t.dir/ring

@@ -8,8 +8,9 @@ every share is its seconds over one named denominator (the run's CPU time,
 or, for sharing this run did not have, the run it would be with that
 layout); a fix saves at most the run and no more wall time than CPU time; the
 program's expected gain, and each end of its range, is at least its largest
-finding's and at most their sum (and the run). Prints one line per problem and exits 1, or prints "identities ok N"
-(N: reports checked, over all the files).
+finding's and at most their sum (and the run). Prints one line per problem
+and exits 1, or prints "identities ok N" (N: reports checked, over all the
+files).
 """
 import json
 import re
@@ -161,7 +162,7 @@ def text_problems(lines):
             low, high = m.group(6), m.group(7)
             cpu, share = seconds(g[1], g[2]), percent(g[3])
             hypothetical = bool(g[4])
-            if low and not percent(low) <= share <= percent(high) <= (1.0 if not hypothetical else 100):
+            if low and not percent(low) <= share <= percent(high) <= 1.0:
                 problems.append("%s: %s%% outside its range %s-%s%%" % (g[0], g[3], low, high))
             denominator = run + cpu if hypothetical else run
             if denominator and abs(share - cpu / denominator) > 0.006 + 0.011 * share:
