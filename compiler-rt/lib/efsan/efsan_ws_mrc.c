@@ -402,6 +402,22 @@ static struct access_log *attach_log(void) {
   return l;
 }
 
+// Up to n repeats of the thread's last entry, still in its log, counted in
+// it (as many as its count has room for; 0 if the entry is of another line).
+static inline u64 log_repeats(struct access_log *l, u64 h, u64 tail,
+                              u8 *shadow, u64 n) {
+  if (h == tail)
+    return 0;
+  u64 *word = &l->entries[(h - 1) % LOG_ENTRIES].shadow;
+  u64 old = __atomic_load_n(word, __ATOMIC_RELAXED);
+  u64 room = 0xffff - (old >> REPEAT_SHIFT);
+  if ((old & SHADOW_BITS) != (u64)(uptr)shadow || !room)
+    return 0;
+  u64 taken = n < room ? n : room;
+  __atomic_store_n(word, old + taken * REPEAT_ONE, __ATOMIC_RELAXED);
+  return taken;
+}
+
 // A repeat of the thread's last entry, still in its log, is counted in it.
 // The drain may be reading that entry at this moment: the count is then
 // lost, a few hits of one line among the thousands between two drains.
@@ -438,6 +454,56 @@ void efsan_ws_mrc_access(u8 *shadow) {
   if (EFSAN_UNLIKELY(h - tail >= LOG_ENTRIES))
     drain();
   log_append(l, h, shadow);
+}
+
+// A loop's counting copy (docs/Pass.md, "Tables") counted n accesses to
+// the observed line at `line`, the only line of its tables lacking bit 0,
+// in a chunk of its iterations (or a run of a loop marked whole): they are
+// logged now, the first as an entry, the others as its repeats (hits at
+// distance 0: no other logged line came between them in this thread but
+// those of the loop's other accesses, which the chunk logged before them).
+static __attribute__((noinline)) void log_hits(u8 *shadow, u64 n) {
+  if (holding_lock)
+    return;
+  struct access_log *l = my_log;
+  if (EFSAN_UNLIKELY(!l))
+    l = attach_log();
+  while (n) {
+    u64 h = l->head;
+    u64 tail = __atomic_load_n(&l->tail, __ATOMIC_ACQUIRE);
+    u64 taken = log_repeats(l, h, tail, shadow, n);
+    if (!taken) {
+      if (h - tail >= LOG_ENTRIES)
+        drain();
+      log_append(l, l->head, shadow);
+      taken = 1;
+    }
+    n -= taken;
+  }
+}
+
+// preserve_all, as __efsan_ws_mark_lines: the call sits at a chunk's marks,
+// in the loop.
+EFSAN_INTERFACE __attribute__((preserve_all)) void
+__efsan_ws_mrc_table_hits(uptr line, u64 n) {
+  log_hits(efsan_shadow_of(line), n);
+}
+
+// A loop's tables, not all marked, at a chunk's marks (docs/Pass.md,
+// "Tables"): of the shadow bytes [first, end), 0 if each has bit 0, 1 if two
+// or more lack it, else the address of the only one lacking it. Out of line
+// (preserve_all): inline, the scan's registers made the register allocator
+// spill the hot loop's values.
+EFSAN_INTERFACE __attribute__((preserve_all)) uptr
+__efsan_ws_table_unmarked(uptr first, uptr end) {
+  uptr found = 0;
+  for (uptr at = first; at < end; at++)
+    if (!(*(volatile u8 *)at & 1)) {
+      if (found)
+        return 1;
+      found = at;
+    }
+  return found;
 }
 
 // The thread's log is drained and left for the next thread.

@@ -7,7 +7,7 @@
 ; iterations [i, i + min(C - 1, n - i)] (inline, as a whole loop's range), i
 ; kept in a stack slot, and the count restarts at C. The hoisted accesses of that copy have no per-access check;
 ; other accesses (a data-dependent address) keep theirs.
-; RUN: %opt -load-pass-plugin=%efsan_plugin -passes='efsan<working-set>' -S %s | FileCheck %s
+; RUN: %opt -load-pass-plugin=%efsan_plugin -passes='efsan<working-set>' -efsan-loop-table-counts=0 -S %s | FileCheck %s
 ; RUN: %opt -load-pass-plugin=%efsan_plugin -passes='efsan<working-set>' -efsan-loop-range-limit=4096 -S %s | FileCheck %s --check-prefix=LIMIT
 
 target datalayout = "e-m:e-p270:32:32-p271:32:32-p272:64:64-i64:64-i128:128-f80:128-n8:16:32:64-S128"

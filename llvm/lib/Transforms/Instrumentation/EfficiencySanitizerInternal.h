@@ -139,6 +139,13 @@ void instrumentWorkingSetCompare(const ModuleContext &MC, CallInst *CI,
 static constexpr uint64_t kMrcHash = 0x9e3779b97f4a7c15ULL;
 static constexpr const char *kMrcThresholdName = "__efsan_mrc_threshold";
 static constexpr const char *kMarkLinesName = "__efsan_ws_mark_lines";
+/// __efsan_ws_mrc_table_hits(line, n): n accesses to the observed line at
+/// address line, counted by a loop's counting copy (preserve_all).
+static constexpr const char *kTableHitsName = "__efsan_ws_mrc_table_hits";
+/// __efsan_ws_table_unmarked(first, end): of the shadow bytes [first, end),
+/// 0 if each has bit 0, 1 if two or more lack it, else the address of the
+/// only one lacking it (preserve_all).
+static constexpr const char *kTableUnmarkedName = "__efsan_ws_table_unmarked";
 Value *emitObservedTest(const ModuleContext &MC, IRBuilder<> &IRB,
                         Value *ShadowInt);
 void emitMarkLinesCall(const ModuleContext &MC, IRBuilder<> &IRB,
@@ -365,6 +372,7 @@ private:
 
 struct ExpandedRange; // a loop's range, expanded before it (markLoopRanges)
 struct LoopRangePlan;
+struct TableCounting;
 /// Bytes that one or more accesses of a loop with the same stride touch in
 /// iteration i: [Base + Stride * i, Base + Stride * i + Width), every line of
 /// them (Base is the lowest of their addresses in iteration 0).
@@ -420,17 +428,30 @@ private:
                                             Value *Size);
   Value *emitTablesMarkedTest(Instruction *InsertBefore,
                               ArrayRef<std::pair<Value *, uint64_t>> Tables,
-                              Value *Worth = nullptr);
+                              Value *Worth = nullptr,
+                              const TableCounting *Counting = nullptr);
+  void emitCountingChoice(Instruction *InsertBefore,
+                          ArrayRef<std::pair<Value *, uint64_t>> Tables,
+                          Value *All, const TableCounting &Counting);
+  std::optional<TableCounting> planTableCounting(Function &F,
+                                                 const LoopRangePlan &Plan);
+  void emitTableCount(Instruction *I, const TableCounting &Counting);
+  void emitTableFlush(Instruction *InsertBefore,
+                      const TableCounting &Counting);
   void findLoopTables(LoopRangePlan &Plan, ScalarEvolution &SE,
                       SCEVExpander &Probe, Instruction *Before,
                       AccessDescriber DescribeAccess);
   PHINode *emitChunkMarks(BasicBlock *Header, BasicBlock *Latch, Value *Count,
                           ArrayRef<ExpandedRange> Ranges,
-                          ArrayRef<std::pair<Value *, uint64_t>> Tables);
+                          ArrayRef<std::pair<Value *, uint64_t>> Tables,
+                          const TableCounting *Counting, PHINode *&LeftOut);
   void splitLoopByTables(BasicBlock *Header, BasicBlock *Top,
                          BasicBlock *Latch, ArrayRef<BasicBlock *> LoopBlocks,
                          Value *TablesMarked,
-                         ArrayRef<Instruction *> TableAccesses);
+                         ArrayRef<Instruction *> TableAccesses,
+                         ArrayRef<unsigned> TableOf,
+                         const TableCounting *Counting,
+                         Instruction *ChunkStart, PHINode *Left);
 
   FunctionAnalysisManager *FAM;
 };

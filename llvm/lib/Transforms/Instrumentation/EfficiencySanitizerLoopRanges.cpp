@@ -64,6 +64,14 @@ static cl::opt<uint64_t> ClLoopTableLimit(
              "per loop or chunk; 0 turns this off"),
     cl::init(4096), cl::Hidden);
 
+static cl::opt<unsigned> ClLoopTableCounts(
+    "efsan-loop-table-counts",
+    cl::desc("working-set: a loop with at most this many tables gets a copy "
+             "per table that counts, in a register, its accesses to the one "
+             "line the miss-ratio curves observe there while every other "
+             "line of the tables is marked; 0 turns this off"),
+    cl::init(4), cl::Hidden);
+
 bool llvm::efsan::loopRangeMarksEnabled() { return ClLoopRangeMarks; }
 
 // A loop marked whole tests its tables only when it runs at least this many
@@ -97,7 +105,21 @@ struct LoopRangePlan {
   SmallVector<Instruction *, 8> Accesses; // checked by the ranges instead
   SmallVector<LoopRange, 4> Ranges;
   SmallVector<Instruction *, 4> TableAccesses; // checked unless tables marked
+  SmallVector<unsigned, 4> TableOf;            // each one's index in Tables
   SmallVector<LoopTable, 2> Tables;
+};
+/// The counting copies of a loop's tables (splitLoopByTables), in stack
+/// slots: the table whose copy runs (-1: none), the observed line's address,
+/// and the accesses to it counted since the last flush. In registers, the
+/// three values would live through every copy of the loop: a loop whose
+/// tables are never all marked (ph_histogram) ran its checked copy 12%
+/// slower, reloading its tables' addresses from the stack; in memory they
+/// cost the checked copy a compare with the stack and the counting copy an
+/// add to it per counted access.
+struct TableCounting {
+  SmallVector<bool, 4> Countable; // per table: plain loads and stores that
+                                  // cannot straddle two lines
+  AllocaInst *Which, *Line, *Count;
 };
 /// A LoopRange expanded before the loop: Lo and Size cover all n + 1
 /// iterations.
@@ -352,6 +374,7 @@ bool LoopRangeMarker::markLoopRanges(Function &F,
     SmallVector<Instruction *, 4> TableAccesses;
   };
   SmallVector<MarkedLoop, 4> MarkedLoops;
+  SmallVector<BasicBlock *, 4> Exits;
 
   for (unsigned P = 0; P < Plans.size(); ++P) {
     Loop *L = Plans[P].L;
@@ -360,6 +383,7 @@ bool LoopRangeMarker::markLoopRanges(Function &F,
     ChunkedLoops.push_back({L->getHeader(), Latch});
     ChunkedLoopBlocks.emplace_back(L->blocks());
     BasicBlock *Exit = L->getExitBlock();
+    Exits.push_back(Exit);
     BasicBlock *Preheader =
         SplitBlock(Check, Check->getTerminator(), &DT, &LI, nullptr,
                    L->getHeader()->getName() + ".ph");
@@ -417,6 +441,16 @@ bool LoopRangeMarker::markLoopRanges(Function &F,
   // Last, as they add blocks that the loop and dominator trees do not know.
   for (unsigned P = 0; P < Plans.size(); ++P) {
     Instruction *IntoMarked = MarkedPreheaders[P]->getTerminator();
+    std::optional<TableCounting> Counting;
+    if (!ExpandedTables[P].empty() &&
+        ExpandedTables[P].size() <= ClLoopTableCounts)
+      Counting = planTableCounting(F, Plans[P]);
+    const TableCounting *Counted = Counting ? &*Counting : nullptr;
+    if (Counting) {
+      // The loop leaves only through its exit block: the accesses counted in
+      // its last chunk (or its whole run) are logged there.
+      emitTableFlush(&*Exits[P]->getFirstInsertionPt(), *Counting);
+    }
     for (ExpandedRange &Range : Expanded[P])
       emitRangeMark(MarkedPreheaders[P]->getTerminator(), Range.Lo,
                     Range.Size);
@@ -425,24 +459,29 @@ bool LoopRangeMarker::markLoopRanges(Function &F,
       // shadow per table) with the checks it may skip.
       IRBuilder<> IRB(IntoMarked);
       Value *Long = IRB.CreateICmpUGE(Counts[P], IRB.getInt64(kTableMinCount));
-      Value *Marked = emitTablesMarkedTest(IntoMarked, ExpandedTables[P], Long);
+      Value *Marked =
+          emitTablesMarkedTest(IntoMarked, ExpandedTables[P], Long, Counted);
       MarkedLoop &Loop = MarkedLoops[P];
       splitLoopByTables(Loop.Header, Loop.Header, Loop.Latch, Loop.Blocks,
-                        Marked, Loop.TableAccesses);
+                        Marked, Loop.TableAccesses, Plans[P].TableOf, Counted,
+                        IntoMarked, nullptr);
     }
     if (!ChunkedCounts[P])
       continue;
     for (Instruction *I : Plans[P].Accesses)
       markNoSanitize(I);
     auto [Header, Latch] = ChunkedLoops[P];
+    PHINode *Left = nullptr;
     if (PHINode *Marked = emitChunkMarks(Header, Latch, ChunkedCounts[P],
-                                         Expanded[P], ExpandedTables[P]))
+                                         Expanded[P], ExpandedTables[P],
+                                         Counted, Left))
       // The body's top, after the chunk marks, chooses; the header stays
       // the countdown's.
       splitLoopByTables(Header, Marked->getParent(),
                         Latch == Header ? Marked->getParent() : Latch,
                         ChunkedLoopBlocks[P], Marked,
-                        Plans[P].TableAccesses);
+                        Plans[P].TableAccesses, Plans[P].TableOf, Counted,
+                        Marked->getIncomingBlock(1)->getTerminator(), Left);
   }
   FAM->invalidate(F, PreservedAnalyses::none());
   return true;
@@ -461,7 +500,8 @@ bool LoopRangeMarker::markLoopRanges(Function &F,
 PHINode *LoopRangeMarker::emitChunkMarks(
     BasicBlock *Header, BasicBlock *Latch, Value *Count,
     ArrayRef<ExpandedRange> Ranges,
-    ArrayRef<std::pair<Value *, uint64_t>> Tables) {
+    ArrayRef<std::pair<Value *, uint64_t>> Tables,
+    const TableCounting *Counting, PHINode *&LeftOut) {
   uint64_t MaxStride = 1;
   for (const ExpandedRange &Range : Ranges)
     MaxStride = std::max<uint64_t>(MaxStride, std::abs(Range.Stride));
@@ -474,6 +514,7 @@ PHINode *LoopRangeMarker::emitChunkMarks(
       IRB.CreateAlloca(Int64Ty, nullptr, "efsan.chunk.first.slot");
   auto [Body, Mark, Left] =
       splitForCountdown(Header, "efsan.chunk.mark", "efsan.chunk.left");
+  LeftOut = Left;
   if (Latch == Header)
     Latch = Body;
 
@@ -500,11 +541,16 @@ PHINode *LoopRangeMarker::emitChunkMarks(
     }
     ChunkRanges.push_back({Lo, Size});
   }
+  // The last chunk's count of an observed line is logged before the marks
+  // of this chunk record its observed lines.
+  if (Counting)
+    emitTableFlush(Done, *Counting);
   for (auto &[Lo, Size] : ChunkRanges)
     emitRangeMark(Done, Lo, Size);
   // Whether the loop's tables are all marked, tested again at each chunk.
   Value *TablesMarked =
-      Tables.empty() ? nullptr : emitTablesMarkedTest(Done, Tables);
+      Tables.empty() ? nullptr
+                     : emitTablesMarkedTest(Done, Tables, nullptr, Counting);
 
   IRB.SetInsertPoint(Body, Body->begin());
   PHINode *LeftHere = IRB.CreatePHI(Int64Ty, 2, "efsan.chunk.left.here");
@@ -555,11 +601,34 @@ PHINode *LoopRangeMarker::emitChunkMarks(
 // the copy's latch joins the original's in the phis of the latch's
 // successors, the header and the exit; every use of a loop value outside the
 // loop is an exit phi already (the versioning made them).
+//
+// With Counting, a loop whose tables hold one line the miss-ratio curves
+// observe (it never gets bit 0) while every other line is marked runs, for
+// the chunk (or the whole loop marked whole), a loop of its own chosen at
+// ChunkStart (the chunk's marks, or before the loop marked whole): a copy
+// per table, whose accesses have no check and whose accesses to that table
+// count the ones to the observed line (an xor, a compare and an add with
+// carry to a stack slot). Its header counts the chunk down as the original
+// does and goes back to the original header (Left = 0: the chunk's marks)
+// when it ends. The count is logged at each chunk's marks and at the loop's
+// exit (emitTableFlush): each of those accesses recorded, in a batch. The
+// checked copy would take its cold block at each of them, in an order the
+// branch predictor cannot follow when the table is indexed by data
+// (mt_histogram with a line of a histogram observed: 25-30 ns an access).
+// Loops of their own, not a third copy chosen in every iteration: on a VM
+// whose loops ran as fast as they issued instructions, one compare more per
+// iteration made ph_histogram's checked copy 10% slower, and the copies
+// chosen side by side had their common tails merged by the code generator
+// into jumps between them (mt_histogram's copy without checks 60% slower).
 void LoopRangeMarker::splitLoopByTables(BasicBlock *Header, BasicBlock *Top,
                                         BasicBlock *Latch,
                                         ArrayRef<BasicBlock *> LoopBlocks,
                                         Value *TablesMarked,
-                                        ArrayRef<Instruction *> TableAccesses) {
+                                        ArrayRef<Instruction *> TableAccesses,
+                                        ArrayRef<unsigned> TableOf,
+                                        const TableCounting *Counting,
+                                        Instruction *ChunkStart,
+                                        PHINode *Left) {
   BasicBlock *Checked = Top->splitBasicBlock(
       Top->getFirstNonPHIIt(), Header->getName() + ".efsan.checked");
   if (Latch == Top)
@@ -569,28 +638,235 @@ void LoopRangeMarker::splitLoopByTables(BasicBlock *Header, BasicBlock *Top,
     if (BB != Header && BB != Top)
       Originals.push_back(BB);
   Function &F = *Header->getParent();
-  ValueToValueMapTy VMap;
-  SmallVector<BasicBlock *, 8> Copies;
-  for (BasicBlock *BB : Originals) {
-    BasicBlock *Copy = CloneBasicBlock(BB, VMap, ".efsan.tables", &F);
-    VMap[BB] = Copy;
-    Copies.push_back(Copy);
-  }
-  Copies.front()->setName(Header->getName() + ".efsan.tables");
-  remapInstructionsInBlocks(Copies, VMap);
-  Top->getTerminator()->eraseFromParent();
-  BranchInst::Create(cast<BasicBlock>(VMap[Checked]), Checked, TablesMarked,
-                     Top);
-  auto *CopiedLatch = cast<BasicBlock>(VMap[Latch]);
-  for (BasicBlock *Succ : successors(Latch))
-    for (PHINode &PN : Succ->phis()) {
-      Value *V = PN.getIncomingValueForBlock(Latch);
-      auto It = VMap.find(V);
-      PN.addIncoming(It != VMap.end() ? static_cast<Value *>(It->second) : V,
-                     CopiedLatch);
+  // Copies Originals with VMap (which may map values to use in their
+  // place); the table accesses lose their checks, and those of table
+  // CountedTable (if any) count the observed line's.
+  auto CopyBody = [&](ValueToValueMapTy &VMap, const Twine &Suffix,
+                      std::optional<unsigned> CountedTable) {
+    SmallVector<BasicBlock *, 8> Copies;
+    for (BasicBlock *BB : Originals) {
+      BasicBlock *Copy = CloneBasicBlock(BB, VMap, Suffix, &F);
+      VMap[BB] = Copy;
+      Copies.push_back(Copy);
     }
-  for (Instruction *I : TableAccesses)
-    markNoSanitize(cast<Instruction>(VMap[I]));
+    Copies.front()->setName(Header->getName() + Suffix);
+    remapInstructionsInBlocks(Copies, VMap);
+    // An access at the address of one before it in its block is not
+    // counted: the checked copy checks such a pair (x++'s load and store)
+    // once, and the copies count what it would record.
+    SmallPtrSet<Value *, 8> Counted;
+    BasicBlock *CountedIn = nullptr;
+    for (unsigned K = 0; K < TableAccesses.size(); ++K) {
+      auto *I = cast<Instruction>(VMap[TableAccesses[K]]);
+      markNoSanitize(I);
+      if (!CountedTable || TableOf[K] != *CountedTable)
+        continue;
+      if (I->getParent() != CountedIn) {
+        Counted.clear();
+        CountedIn = I->getParent();
+      }
+      if (Counted.insert(getLoadStorePointerOperand(I)).second)
+        emitTableCount(I, *Counting);
+    }
+    return Copies.front();
+  };
+  auto Mapped = [](ValueToValueMapTy &VMap, Value *V) {
+    auto It = VMap.find(V);
+    return It != VMap.end() ? static_cast<Value *>(It->second) : V;
+  };
+
+  ValueToValueMapTy UncheckedMap;
+  BasicBlock *Unchecked = CopyBody(UncheckedMap, ".efsan.tables", std::nullopt);
+  auto *UncheckedLatch = cast<BasicBlock>(UncheckedMap[Latch]);
+  for (BasicBlock *Succ : successors(Latch))
+    for (PHINode &PN : Succ->phis())
+      PN.addIncoming(Mapped(UncheckedMap, PN.getIncomingValueForBlock(Latch)),
+                     UncheckedLatch);
+  Top->getTerminator()->eraseFromParent();
+  BranchInst::Create(Unchecked, Checked, TablesMarked, Top);
+  if (!Counting)
+    return;
+
+  // The phis the body starts from: the header's, and Top's (the chunked
+  // loop's count and flag) when Top is another block.
+  SmallVector<PHINode *, 8> Entries;
+  for (PHINode &PN : Header->phis())
+    Entries.push_back(&PN);
+  if (Top != Header)
+    for (PHINode &PN : Top->phis())
+      Entries.push_back(&PN);
+  BasicBlock *StartBlock = ChunkStart->getParent();
+  BasicBlock *Body = ChunkStart->getSuccessor(0);
+  BasicBlock *PickCount = BasicBlock::Create(
+      Ctx, Header->getName() + ".efsan.pick.count", &F, Checked);
+  IRBuilder<> IRB(ChunkStart);
+  LoadInst *Which = IRB.CreateLoad(Int32Ty, Counting->Which);
+  markNoSanitize(Which);
+  IRB.CreateCondBr(IRB.CreateICmpSLT(Which, IRB.getInt32(0)), Body,
+                   PickCount);
+  ChunkStart->eraseFromParent();
+  IRB.SetInsertPoint(PickCount);
+  SmallVector<std::pair<unsigned, BasicBlock *>, 4> CountEntries;
+  for (unsigned T = 0; T < Counting->Countable.size(); ++T) {
+    if (!Counting->Countable[T])
+      continue;
+    std::string Suffix = (".efsan.count" + Twine(T)).str();
+    // The copy's entry: each of Entries as the chunk starts (its value on
+    // the edge from StartBlock, or the header's phi itself, which dominates
+    // the chunk's marks) or as the copy's own header carries it around.
+    BasicBlock *Entry =
+        BasicBlock::Create(Ctx, Header->getName() + Suffix + ".entry", &F,
+                           Checked);
+    ValueToValueMapTy VMap;
+    SmallVector<PHINode *, 8> EntryPhis;
+    for (PHINode *PN : Entries) {
+      PHINode *Copy = PHINode::Create(PN->getType(), 2, PN->getName() + Suffix,
+                                      Entry);
+      int FromStart = PN->getBasicBlockIndex(StartBlock);
+      Copy->addIncoming(FromStart >= 0 ? PN->getIncomingValue(FromStart)
+                                       : static_cast<Value *>(PN),
+                        PickCount);
+      VMap[PN] = Copy;
+      EntryPhis.push_back(Copy);
+    }
+    BasicBlock *First = CopyBody(VMap, Suffix, T);
+    BranchInst::Create(First, Entry);
+    auto *CopyLatch = cast<BasicBlock>(VMap[Latch]);
+    // Around the loop: the copy's latch goes to a header of its own (the
+    // chunked loop's countdown) or straight to its entry.
+    BasicBlock *Back = Entry;
+    SmallVector<std::pair<PHINode *, PHINode *>, 8> HeaderPhis;
+    if (Left) {
+      Back = BasicBlock::Create(Ctx, Header->getName() + Suffix + ".header",
+                                &F, Checked);
+      for (PHINode &PN : Header->phis()) {
+        PHINode *Copy = PHINode::Create(PN.getType(), 1,
+                                        PN.getName() + Suffix + ".next", Back);
+        Copy->addIncoming(Mapped(VMap, PN.getIncomingValueForBlock(Latch)),
+                          CopyLatch);
+        HeaderPhis.push_back({&PN, Copy});
+      }
+    }
+    for (BasicBlock *Succ : successors(Latch)) {
+      if (Succ == Header)
+        continue;
+      for (PHINode &PN : Succ->phis())
+        PN.addIncoming(Mapped(VMap, PN.getIncomingValueForBlock(Latch)),
+                       CopyLatch);
+    }
+    CopyLatch->getTerminator()->replaceSuccessorWith(Header, Back);
+    if (Left) {
+      auto AtBack = [&](Value *V) -> Value * {
+        for (auto &[Original, Copy] : HeaderPhis)
+          if (V == Original)
+            return Copy;
+        return V;
+      };
+      for (unsigned E = 0; E < Entries.size(); ++E)
+        EntryPhis[E]->addIncoming(
+            AtBack(Entries[E]->getParent() == Header
+                       ? static_cast<Value *>(Entries[E])
+                       : Entries[E]->getIncomingValueForBlock(Header)),
+            Back);
+      // The chunk's end: back to the original header, which goes to the
+      // marks (its count is 0).
+      IRBuilder<> BackIRB(Back);
+      BackIRB.CreateCondBr(
+          BackIRB.CreateICmpEQ(AtBack(Left), BackIRB.getInt64(0)), Header,
+          Entry);
+      for (auto &[Original, Copy] : HeaderPhis)
+        Original->addIncoming(Copy, Back);
+    } else {
+      for (unsigned E = 0; E < Entries.size(); ++E)
+        EntryPhis[E]->addIncoming(
+            Mapped(VMap, Entries[E]->getIncomingValueForBlock(Latch)),
+            CopyLatch);
+    }
+    CountEntries.push_back({T, Entry});
+  }
+  // The last copy is the switch's default (the test chose a copy): one edge
+  // into each entry, as its phis have.
+  SwitchInst *Switch =
+      IRB.CreateSwitch(Which, CountEntries.back().second, CountEntries.size());
+  for (auto &[T, Entry] : ArrayRef(CountEntries).drop_back())
+    Switch->addCase(IRB.getInt32(T), Entry);
+}
+
+// The stack slots of a loop's counting copies, set at the function's entry
+// (no copy chosen), and which of its tables may have one: those whose
+// accesses are plain loads and stores that cannot straddle two lines (the
+// count compares an access's address with the line's). None if no table may.
+std::optional<TableCounting>
+LoopRangeMarker::planTableCounting(Function &F, const LoopRangePlan &Plan) {
+  TableCounting Counting;
+  Counting.Countable.assign(Plan.Tables.size(), true);
+  for (unsigned K = 0; K < Plan.TableAccesses.size(); ++K) {
+    Instruction *I = Plan.TableAccesses[K];
+    bool Plain = isa<LoadInst>(I) || isa<StoreInst>(I);
+    if (Plain) {
+      uint64_t Size = DL.getTypeStoreSize(getLoadStoreType(I));
+      Plain = isPowerOf2_64(Size) && Size <= 64 &&
+              getLoadStoreAlignment(I).value() >= Size;
+    }
+    if (!Plain)
+      Counting.Countable[Plan.TableOf[K]] = false;
+  }
+  if (none_of(Counting.Countable, [](bool B) { return B; }))
+    return std::nullopt;
+  IRBuilder<> IRB(Ctx);
+  IRB.SetInsertPointPastAllocas(&F);
+  Counting.Which = IRB.CreateAlloca(Int32Ty, nullptr, "efsan.count.which");
+  Counting.Line = IRB.CreateAlloca(Int64Ty, nullptr, "efsan.count.line");
+  Counting.Count = IRB.CreateAlloca(Int64Ty, nullptr, "efsan.count");
+  markNoSanitize(IRB.CreateStore(IRB.getInt32(-1), Counting.Which));
+  markNoSanitize(IRB.CreateStore(IRB.getInt64(0), Counting.Line));
+  markNoSanitize(IRB.CreateStore(IRB.getInt64(0), Counting.Count));
+  return Counting;
+}
+
+// In a counting copy, before table access I: count += (addr ^ line) < 64.
+void LoopRangeMarker::emitTableCount(Instruction *I,
+                                     const TableCounting &Counting) {
+  IRBuilder<> IRB(I);
+  Value *Addr = IRB.CreatePtrToInt(getLoadStorePointerOperand(I), Int64Ty);
+  LoadInst *Line = IRB.CreateLoad(Int64Ty, Counting.Line);
+  LoadInst *Count = IRB.CreateLoad(Int64Ty, Counting.Count);
+  Value *Hit = IRB.CreateICmpULT(IRB.CreateXor(Addr, Line),
+                                 IRB.getInt64(uint64_t(1) << kShadowScale));
+  StoreInst *Store = IRB.CreateStore(
+      IRB.CreateAdd(Count, IRB.CreateZExt(Hit, Int64Ty)), Counting.Count);
+  for (Instruction *Made : {static_cast<Instruction *>(Line),
+                            static_cast<Instruction *>(Count),
+                            static_cast<Instruction *>(Store)})
+    markNoSanitize(Made);
+}
+
+// Before InsertBefore: the accesses the counting copies counted since the
+// last flush, if any, are logged (__efsan_ws_mrc_table_hits(line, n)), and
+// the count starts again.
+void LoopRangeMarker::emitTableFlush(Instruction *InsertBefore,
+                                     const TableCounting &Counting) {
+  IRBuilder<> IRB(InsertBefore);
+  LoadInst *Count = IRB.CreateLoad(Int64Ty, Counting.Count);
+  markNoSanitize(Count);
+  Instruction *Then = SplitBlockAndInsertIfThen(
+      IRB.CreateICmpNE(Count, IRB.getInt64(0)), InsertBefore->getIterator(),
+      /*Unreachable=*/false);
+  IRB.SetInsertPoint(Then);
+  LoadInst *Line = IRB.CreateLoad(Int64Ty, Counting.Line);
+  markNoSanitize(Line);
+  FunctionCallee Hits = M.getOrInsertFunction(
+      kTableHitsName,
+      FunctionType::get(IRB.getVoidTy(), {Int64Ty, Int64Ty}, false));
+  if (auto *Fn = dyn_cast<Function>(Hits.getCallee())) {
+    Fn->setCallingConv(CallingConv::PreserveAll);
+    Fn->addFnAttr(Attribute::NoUnwind);
+    Fn->addFnAttr(Attribute::NonLazyBind);
+  }
+  CallInst *Call = IRB.CreateCall(Hits, {Line, Count});
+  Call->setCallingConv(CallingConv::PreserveAll);
+  markNoSanitize(Call);
+  markNoSanitize(IRB.CreateStore(IRB.getInt64(0), Counting.Count));
 }
 
 // A loop's tables (working set): an access of a loop with a plan whose
@@ -655,9 +931,11 @@ void LoopRangeMarker::findLoopTables(LoopRangePlan &Plan, ScalarEvolution &SE,
         continue;
       const SCEV *TableLo = SE.getAddExpr(Base, SE.getConstant(Int64Ty, Lo));
       Plan.TableAccesses.push_back(&I);
-      if (none_of(Plan.Tables, [&](const LoopTable &Table) {
-            return Table.Lo == TableLo && Table.Size == Size;
-          }))
+      auto Same = find_if(Plan.Tables, [&](const LoopTable &Table) {
+        return Table.Lo == TableLo && Table.Size == Size;
+      });
+      Plan.TableOf.push_back(Same - Plan.Tables.begin());
+      if (Same == Plan.Tables.end())
         Plan.Tables.push_back({TableLo, Size});
     }
 }
@@ -679,9 +957,19 @@ LoopRangeMarker::shadowBytesOf(IRBuilder<> &IRB, Value *Lo, Value *Size) {
 // (false without a test unless Worth is null or true): the shadow words of
 // each (at most ClLoopTableLimit / 512 + 2) are read, the bytes before and
 // past a table masked off.
+//
+// With Counting, the test also chooses a counting copy (splitLoopByTables):
+// no copy (-1) unless the tables are tested, then, if not all marked, their
+// shadow is read again for the lines lacking bit 0; if there is one, of a
+// table that may be counted, and the miss-ratio curves observe it, that
+// table's copy runs, with the line's address.
 Value *LoopRangeMarker::emitTablesMarkedTest(
     Instruction *InsertBefore, ArrayRef<std::pair<Value *, uint64_t>> Tables,
-    Value *Worth) {
+    Value *Worth, const TableCounting *Counting) {
+  if (Counting)
+    markNoSanitize(IRBuilder<>(InsertBefore)
+                       .CreateStore(IRBuilder<>(InsertBefore).getInt32(-1),
+                                    Counting->Which));
   BasicBlock *Skip = nullptr;
   if (Worth) {
     Skip = InsertBefore->getParent();
@@ -695,6 +983,8 @@ Value *LoopRangeMarker::emitTablesMarkedTest(
     IRBuilder<> IRB(InsertBefore);
     All = All ? IRB.CreateAnd(All, Marked) : Marked;
   }
+  if (Counting)
+    emitCountingChoice(InsertBefore, Tables, All, *Counting);
   if (!Worth)
     return All;
   BasicBlock *Tested = InsertBefore->getParent();
@@ -704,6 +994,58 @@ Value *LoopRangeMarker::emitTablesMarkedTest(
   Result->addIncoming(All, Tested);
   Result->addIncoming(ConstantInt::getFalse(Ctx), Skip);
   return Result;
+}
+
+// When not All (tables not all marked), before InsertBefore: the counting
+// copy to run (the slot Which; -1 for the checked copy) and the line's
+// address (Line), as emitTablesMarkedTest says.
+void LoopRangeMarker::emitCountingChoice(
+    Instruction *InsertBefore, ArrayRef<std::pair<Value *, uint64_t>> Tables,
+    Value *All, const TableCounting &Counting) {
+  Instruction *Choose = SplitBlockAndInsertIfThen(
+      IRBuilder<>(InsertBefore).CreateNot(All), InsertBefore->getIterator(),
+      /*Unreachable=*/false);
+  // The runtime reads the shadow (a preserve_all call: inline, the scan's
+  // registers made the register allocator spill the hot loop's values).
+  IRBuilder<> IRB(Choose);
+  FunctionCallee Scan = M.getOrInsertFunction(
+      kTableUnmarkedName,
+      FunctionType::get(Int64Ty, {Int64Ty, Int64Ty}, false));
+  if (auto *Fn = dyn_cast<Function>(Scan.getCallee())) {
+    Fn->setCallingConv(CallingConv::PreserveAll);
+    Fn->addFnAttr(Attribute::NoUnwind);
+    Fn->addFnAttr(Attribute::NonLazyBind);
+  }
+  Value *Lines = IRB.getInt32(0); // 0, 1, or 2 for two or more
+  Value *Which = IRB.getInt32(-1);
+  Value *Shadow = IRB.getInt64(0);
+  for (unsigned T = 0; T < Tables.size(); ++T) {
+    auto [First, End] =
+        shadowBytesOf(IRB, Tables[T].first, IRB.getInt64(Tables[T].second));
+    CallInst *Unmarked = IRB.CreateCall(Scan, {First, End});
+    Unmarked->setCallingConv(CallingConv::PreserveAll);
+    markNoSanitize(Unmarked);
+    // 0: none; 1: two or more; else the shadow byte of the only one.
+    Value *None = IRB.CreateICmpEQ(Unmarked, IRB.getInt64(0));
+    Value *One = IRB.CreateICmpUGT(Unmarked, IRB.getInt64(1));
+    Lines = IRB.CreateAdd(
+        Lines, IRB.CreateSelect(None, IRB.getInt32(0),
+                                IRB.CreateSelect(One, IRB.getInt32(1),
+                                                 IRB.getInt32(2))));
+    if (!Counting.Countable[T])
+      continue;
+    Which = IRB.CreateSelect(One, IRB.getInt32(T), Which);
+    Shadow = IRB.CreateSelect(One, Unmarked, Shadow);
+  }
+  Value *Counted = IRB.CreateAnd(
+      IRB.CreateAnd(IRB.CreateICmpEQ(Lines, IRB.getInt32(1)),
+                    IRB.CreateICmpNE(Which, IRB.getInt32(-1))),
+      emitObservedTest(*this, IRB, Shadow));
+  markNoSanitize(IRB.CreateStore(
+      IRB.CreateSelect(Counted, Which, IRB.getInt32(-1)), Counting.Which));
+  Value *Line = IRB.CreateShl(
+      IRB.CreateSub(Shadow, IRB.getInt64(kShadowOffset)), kShadowScale);
+  markNoSanitize(IRB.CreateStore(Line, Counting.Line));
 }
 
 //   missing = 0;
