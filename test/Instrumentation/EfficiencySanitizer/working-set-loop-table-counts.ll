@@ -4,10 +4,11 @@
 ; (before the loop marked whole, at each chunk's marks) the runtime names
 ; the only line lacking bit 0 (__efsan_ws_table_unmarked); if it is observed
 ; the loop runs a copy of its own for that chunk, without checks, which counts
-; its table's accesses to the line in a stack slot: `(addr ^ line) < 64`
-; added, once per address in a block (the load and store of `x++` once, as
-; the checked copy checks them). The count is logged
-; (__efsan_ws_mrc_table_hits) at the next chunk's marks and at the exit. A
+; its table's accesses to the line: `(addr ^ line) < 64` added, once per
+; address in a block (the load and store of `x++` once, as the checked copy
+; checks them), in a register of that loop, added to a stack slot as it
+; leaves. The count is logged (__efsan_ws_mrc_table_hits) at the next
+; chunk's marks and at the exit. A
 ; table with an access that may straddle two lines gets no such copy;
 ; -efsan-loop-table-counts=0 turns the copies off.
 ; RUN: %opt -load-pass-plugin=%efsan_plugin -passes='efsan<working-set>' -S %s | FileCheck %s
@@ -58,14 +59,15 @@ exit:
 ; CHECK-NEXT:    [[NONE:%[0-9]+]] = icmp slt i32 [[WHICH]], 0
 ; CHECK-NEXT:    br i1 [[NONE]], label %loop.efsan.marked, label %loop.efsan.marked.efsan.pick.count
 ; CHECK:       loop.efsan.marked.efsan.pick.count:
-; CHECK-NEXT:    switch i32 [[WHICH]], label %loop.efsan.marked.efsan.count0.entry
+; CHECK-NEXT:    switch i32 [[WHICH]], label %loop.efsan.marked.efsan.count0.start
 ; CHECK:       loop.efsan.marked.efsan.count0.entry:
-; CHECK-NEXT:    %i.efsan.marked.efsan.count0 = phi i64 [ 0, %loop.efsan.marked.efsan.pick.count ], [ %next.efsan.marked.efsan.count0, %loop.efsan.marked.efsan.count0 ]
+; CHECK-NEXT:    %[[MCOUNT:efsan.count.efsan.count0.*]] = phi i64 [ 0, %loop.efsan.marked.efsan.count0.start ], [ %[[MSUM:[0-9]+]], %loop.efsan.marked.efsan.count0 ]
+; CHECK-NEXT:    %i.efsan.marked.efsan.count0 = phi i64 [ 0, %loop.efsan.marked.efsan.count0.start ], [ %next.efsan.marked.efsan.count0, %loop.efsan.marked.efsan.count0 ]
 
 ; The chunked original: the last chunk's count logged, then the test again,
 ; and the choice of copy for this chunk.
 ; CHECK:       loop:
-; CHECK-NEXT:    %i = phi i64 [ 0, %loop.ph ], [ %next, %{{[0-9]+}} ], [ %next.efsan.tables, %loop.efsan.tables ], [ %i.efsan.count0.next, %loop.efsan.count0.header ]
+; CHECK-NEXT:    %i = phi i64 [ 0, %loop.ph ], [ %next, %{{[0-9]+}} ], [ %next.efsan.tables, %loop.efsan.tables ], [ %i.efsan.count0.next, %loop.efsan.count0.header.loop_crit_edge ]
 ; CHECK:         [[COUNT:%[0-9]+]] = load i64, ptr %efsan.count
 ; CHECK-NEXT:    [[ANY:%[0-9]+]] = icmp ne i64 [[COUNT]], 0
 ; CHECK-NEXT:    br i1 [[ANY]]
@@ -81,11 +83,17 @@ exit:
 ; The counting loop starts from the chunk's values and its header counts the
 ; chunk down, back to the original header (the marks) when it ends.
 ; CHECK:       loop.efsan.count0.entry:
-; CHECK-NEXT:    %i.efsan.count0 = phi i64 [ %i, %loop.efsan.pick.count ], [ %i.efsan.count0.next, %loop.efsan.count0.header ]
-; CHECK:         %efsan.chunk.left.here.efsan.count0 = phi i64 [ 262144, %loop.efsan.pick.count ], [ %efsan.chunk.left.efsan.count0.next, %loop.efsan.count0.header ]
+; CHECK-NEXT:    %[[COUNT0:efsan.count.efsan.count0.*]] = phi i64 [ 0, %loop.efsan.count0.start ], [ %[[SUM0:[0-9]+]], %loop.efsan.count0.header ]
+; CHECK-NEXT:    %i.efsan.count0 = phi i64 [ %i, %loop.efsan.count0.start ], [ %i.efsan.count0.next, %loop.efsan.count0.header ]
+; CHECK:         %efsan.chunk.left.here.efsan.count0 = phi i64 [ 262144, %loop.efsan.count0.start ], [ %efsan.chunk.left.efsan.count0.next, %loop.efsan.count0.header ]
 ; CHECK:       loop.efsan.count0.header:
 ; CHECK:         [[END:%[0-9]+]] = icmp eq i64 %efsan.chunk.left.efsan.count0.next, 0
-; CHECK-NEXT:    br i1 [[END]], label %loop, label %loop.efsan.count0.entry
+; CHECK-NEXT:    br i1 [[END]], label %loop.efsan.count0.header.loop_crit_edge, label %loop.efsan.count0.entry
+; CHECK:       loop.efsan.count0.header.loop_crit_edge:
+; CHECK-NEXT:    [[SHARED:%[0-9]+]] = load i64, ptr %efsan.count
+; CHECK-NEXT:    [[ADDED:%[0-9]+]] = add i64 [[SHARED]], %[[SUM0]]
+; CHECK-NEXT:    store i64 [[ADDED]], ptr %efsan.count
+; CHECK-NEXT:    br label %loop
 
 ; At the exit, whatever the copy, the count is logged.
 ; CHECK:       exit:
@@ -99,21 +107,25 @@ exit:
 ; CHECK:         %ph.efsan.marked.efsan.count0 = getelementptr inbounds i64, ptr %hist, i64 %xz.efsan.marked.efsan.count0
 ; CHECK-NEXT:    [[ADDR:%[0-9]+]] = ptrtoint ptr %ph.efsan.marked.efsan.count0 to i64
 ; CHECK-NEXT:    [[L:%[0-9]+]] = load i64, ptr %efsan.count.line
-; CHECK-NEXT:    [[N:%[0-9]+]] = load i64, ptr %efsan.count
 ; CHECK-NEXT:    [[X:%[0-9]+]] = xor i64 [[ADDR]], [[L]]
 ; CHECK-NEXT:    [[HIT:%[0-9]+]] = icmp ult i64 [[X]], 64
 ; CHECK-NEXT:    [[ONEMORE:%[0-9]+]] = zext i1 [[HIT]] to i64
-; CHECK-NEXT:    [[SUM:%[0-9]+]] = add i64 [[N]], [[ONEMORE]]
-; CHECK-NEXT:    store i64 [[SUM]], ptr %efsan.count
+; CHECK-NEXT:    %[[MSUM]] = add i64 %[[MCOUNT]], [[ONEMORE]]
 ; CHECK-NEXT:    %c.efsan.marked.efsan.count0 = load i64, ptr %ph.efsan.marked.efsan.count0, align 8, !nosanitize
 ; CHECK-NEXT:    %c1.efsan.marked.efsan.count0 = add i64 %c.efsan.marked.efsan.count0, 1
 ; CHECK-NEXT:    store i64 %c1.efsan.marked.efsan.count0, ptr %ph.efsan.marked.efsan.count0, align 8, !nosanitize
 ; CHECK-NEXT:    %next.efsan.marked.efsan.count0 = add nuw i64 %i.efsan.marked.efsan.count0, 1
+; CHECK:         br i1 %done.efsan.marked.efsan.count0, label %loop.efsan.marked.efsan.count0.exit_crit_edge, label %loop.efsan.marked.efsan.count0.entry
+; CHECK:       loop.efsan.marked.efsan.count0.exit_crit_edge:
+; CHECK-NEXT:    [[SHAREDM:%[0-9]+]] = load i64, ptr %efsan.count
+; CHECK-NEXT:    [[ADDEDM:%[0-9]+]] = add i64 [[SHAREDM]], %[[MSUM]]
+; CHECK-NEXT:    store i64 [[ADDEDM]], ptr %efsan.count
+; CHECK-NEXT:    br label %exit
 ; CHECK:       loop.efsan.count0:
 ; CHECK:         xor i64
 ; CHECK-NOT:     xor i64
 ; CHECK:         %efsan.chunk.left.next.efsan.count0 = sub i64 %efsan.chunk.left.here.efsan.count0, 1
-; CHECK-NEXT:    br i1 %done.efsan.count0, label %exit, label %loop.efsan.count0.header
+; CHECK-NEXT:    br i1 %done.efsan.count0, label %loop.efsan.count0.exit_crit_edge, label %loop.efsan.count0.header
 
 ; OFF-NOT: efsan.count
 

@@ -435,7 +435,8 @@ private:
                           Value *All, const TableCounting &Counting);
   std::optional<TableCounting> planTableCounting(Function &F,
                                                  const LoopRangePlan &Plan);
-  void emitTableCount(Instruction *I, const TableCounting &Counting);
+  void emitTableCount(Instruction *I, const TableCounting &Counting,
+                      AllocaInst *Into);
   void emitTableFlush(Instruction *InsertBefore,
                       const TableCounting &Counting);
   void findLoopTables(LoopRangePlan &Plan, ScalarEvolution &SE,
@@ -454,6 +455,8 @@ private:
                          Instruction *ChunkStart, PHINode *Left);
 
   FunctionAnalysisManager *FAM;
+  // The counting loops' own counts in the function being marked.
+  SmallVector<AllocaInst *, 4> LocalCounts;
 };
 
 } // namespace efsan

@@ -34,6 +34,7 @@
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Transforms/Utils/BasicBlockUtils.h"
 #include "llvm/Transforms/Utils/Cloning.h"
+#include "llvm/Transforms/Utils/PromoteMemToReg.h"
 #include "llvm/Transforms/Utils/ScalarEvolutionExpander.h"
 
 using namespace llvm;
@@ -108,14 +109,13 @@ struct LoopRangePlan {
   SmallVector<unsigned, 4> TableOf;            // each one's index in Tables
   SmallVector<LoopTable, 2> Tables;
 };
-/// The counting copies of a loop's tables (splitLoopByTables), in stack
-/// slots: the table whose copy runs (-1: none), the observed line's address,
-/// and the accesses to it counted since the last flush. In registers, the
-/// three values would live through every copy of the loop: a loop whose
-/// tables are never all marked (ph_histogram) ran its checked copy 12%
-/// slower, reloading its tables' addresses from the stack; in memory they
-/// cost the checked copy a compare with the stack and the counting copy an
-/// add to it per counted access.
+/// The counting loops of a loop's tables (splitLoopByTables), in stack
+/// slots: the table whose loop runs (-1: none), the observed line's address,
+/// and the accesses to it counted since the last flush (each counting loop
+/// counts in a register of its own and adds to it as it leaves). In
+/// registers, the three values would live through every copy of the loop: a
+/// loop whose tables are never all marked (ph_histogram) ran its checked
+/// copy 12% slower, reloading its tables' addresses from the stack.
 struct TableCounting {
   SmallVector<bool, 4> Countable; // per table: plain loads and stores that
                                   // cannot straddle two lines
@@ -483,6 +483,12 @@ bool LoopRangeMarker::markLoopRanges(Function &F,
                         Plans[P].TableAccesses, Plans[P].TableOf, Counted,
                         Marked->getIncomingBlock(1)->getTerminator(), Left);
   }
+  // The counting loops' own counts become registers of those loops.
+  if (!LocalCounts.empty()) {
+    DominatorTree Fresh(F);
+    PromoteMemToReg(LocalCounts, Fresh);
+    LocalCounts.clear();
+  }
   FAM->invalidate(F, PreservedAnalyses::none());
   return true;
 }
@@ -608,7 +614,7 @@ PHINode *LoopRangeMarker::emitChunkMarks(
 // ChunkStart (the chunk's marks, or before the loop marked whole): a copy
 // per table, whose accesses have no check and whose accesses to that table
 // count the ones to the observed line (an xor, a compare and an add with
-// carry to a stack slot). Its header counts the chunk down as the original
+// carry, in a register of that loop). Its header counts the chunk down as the original
 // does and goes back to the original header (Left = 0: the chunk's marks)
 // when it ends. The count is logged at each chunk's marks and at the loop's
 // exit (emitTableFlush): each of those accesses recorded, in a batch. The
@@ -642,7 +648,8 @@ void LoopRangeMarker::splitLoopByTables(BasicBlock *Header, BasicBlock *Top,
   // place); the table accesses lose their checks, and those of table
   // CountedTable (if any) count the observed line's.
   auto CopyBody = [&](ValueToValueMapTy &VMap, const Twine &Suffix,
-                      std::optional<unsigned> CountedTable) {
+                      std::optional<unsigned> CountedTable,
+                      AllocaInst *CountInto) {
     SmallVector<BasicBlock *, 8> Copies;
     for (BasicBlock *BB : Originals) {
       BasicBlock *Copy = CloneBasicBlock(BB, VMap, Suffix, &F);
@@ -666,7 +673,7 @@ void LoopRangeMarker::splitLoopByTables(BasicBlock *Header, BasicBlock *Top,
         CountedIn = I->getParent();
       }
       if (Counted.insert(getLoadStorePointerOperand(I)).second)
-        emitTableCount(I, *Counting);
+        emitTableCount(I, *Counting, CountInto);
     }
     return Copies.front();
   };
@@ -676,7 +683,8 @@ void LoopRangeMarker::splitLoopByTables(BasicBlock *Header, BasicBlock *Top,
   };
 
   ValueToValueMapTy UncheckedMap;
-  BasicBlock *Unchecked = CopyBody(UncheckedMap, ".efsan.tables", std::nullopt);
+  BasicBlock *Unchecked =
+      CopyBody(UncheckedMap, ".efsan.tables", std::nullopt, nullptr);
   auto *UncheckedLatch = cast<BasicBlock>(UncheckedMap[Latch]);
   for (BasicBlock *Succ : successors(Latch))
     for (PHINode &PN : Succ->phis())
@@ -717,6 +725,19 @@ void LoopRangeMarker::splitLoopByTables(BasicBlock *Header, BasicBlock *Top,
     BasicBlock *Entry =
         BasicBlock::Create(Ctx, Header->getName() + Suffix + ".entry", &F,
                            Checked);
+    // The loop counts into a slot of its own, which becomes a register of
+    // this loop only (promoted once the function is done, LocalCounts), and
+    // adds it to the shared count as it leaves.
+    IRBuilder<> AllocaIRB(Ctx);
+    AllocaIRB.SetInsertPointPastAllocas(&F);
+    AllocaInst *Local =
+        AllocaIRB.CreateAlloca(Int64Ty, nullptr, "efsan.count" + Suffix);
+    LocalCounts.push_back(Local);
+    BasicBlock *Start = BasicBlock::Create(
+        Ctx, Header->getName() + Suffix + ".start", &F, Entry);
+    IRBuilder<> StartIRB(Start);
+    StartIRB.CreateStore(StartIRB.getInt64(0), Local);
+    StartIRB.CreateBr(Entry);
     ValueToValueMapTy VMap;
     SmallVector<PHINode *, 8> EntryPhis;
     for (PHINode *PN : Entries) {
@@ -725,11 +746,11 @@ void LoopRangeMarker::splitLoopByTables(BasicBlock *Header, BasicBlock *Top,
       int FromStart = PN->getBasicBlockIndex(StartBlock);
       Copy->addIncoming(FromStart >= 0 ? PN->getIncomingValue(FromStart)
                                        : static_cast<Value *>(PN),
-                        PickCount);
+                        Start);
       VMap[PN] = Copy;
       EntryPhis.push_back(Copy);
     }
-    BasicBlock *First = CopyBody(VMap, Suffix, T);
+    BasicBlock *First = CopyBody(VMap, Suffix, T, Local);
     BranchInst::Create(First, Entry);
     auto *CopyLatch = cast<BasicBlock>(VMap[Latch]);
     // Around the loop: the copy's latch goes to a header of its own (the
@@ -747,9 +768,11 @@ void LoopRangeMarker::splitLoopByTables(BasicBlock *Header, BasicBlock *Top,
         HeaderPhis.push_back({&PN, Copy});
       }
     }
+    BasicBlock *LoopExit = nullptr;
     for (BasicBlock *Succ : successors(Latch)) {
       if (Succ == Header)
         continue;
+      LoopExit = Succ;
       for (PHINode &PN : Succ->phis())
         PN.addIncoming(Mapped(VMap, PN.getIncomingValueForBlock(Latch)),
                        CopyLatch);
@@ -782,7 +805,19 @@ void LoopRangeMarker::splitLoopByTables(BasicBlock *Header, BasicBlock *Top,
             Mapped(VMap, Entries[E]->getIncomingValueForBlock(Latch)),
             CopyLatch);
     }
-    CountEntries.push_back({T, Entry});
+    // Leaving the loop, for the next chunk's marks or the exit.
+    auto AddToShared = [&](BasicBlock *On) {
+      IRBuilder<> LeaveIRB(On->getTerminator());
+      LoadInst *Shared = LeaveIRB.CreateLoad(Int64Ty, Counting->Count);
+      markNoSanitize(Shared);
+      markNoSanitize(LeaveIRB.CreateStore(
+          LeaveIRB.CreateAdd(Shared, LeaveIRB.CreateLoad(Int64Ty, Local)),
+          Counting->Count));
+    };
+    AddToShared(SplitEdge(CopyLatch, LoopExit));
+    if (Left)
+      AddToShared(SplitEdge(Back, Header));
+    CountEntries.push_back({T, Start});
   }
   // The last copy is the switch's default (the test chose a copy): one edge
   // into each entry, as its phis have.
@@ -826,15 +861,16 @@ LoopRangeMarker::planTableCounting(Function &F, const LoopRangePlan &Plan) {
 
 // In a counting copy, before table access I: count += (addr ^ line) < 64.
 void LoopRangeMarker::emitTableCount(Instruction *I,
-                                     const TableCounting &Counting) {
+                                     const TableCounting &Counting,
+                                     AllocaInst *Into) {
   IRBuilder<> IRB(I);
   Value *Addr = IRB.CreatePtrToInt(getLoadStorePointerOperand(I), Int64Ty);
   LoadInst *Line = IRB.CreateLoad(Int64Ty, Counting.Line);
-  LoadInst *Count = IRB.CreateLoad(Int64Ty, Counting.Count);
+  LoadInst *Count = IRB.CreateLoad(Int64Ty, Into);
   Value *Hit = IRB.CreateICmpULT(IRB.CreateXor(Addr, Line),
                                  IRB.getInt64(uint64_t(1) << kShadowScale));
   StoreInst *Store = IRB.CreateStore(
-      IRB.CreateAdd(Count, IRB.CreateZExt(Hit, Int64Ty)), Counting.Count);
+      IRB.CreateAdd(Count, IRB.CreateZExt(Hit, Int64Ty)), Into);
   for (Instruction *Made : {static_cast<Instruction *>(Line),
                             static_cast<Instruction *>(Count),
                             static_cast<Instruction *>(Store)})
