@@ -609,23 +609,23 @@ PHINode *LoopRangeMarker::emitChunkMarks(
 // loop is an exit phi already (the versioning made them).
 //
 // With Counting, a loop whose tables hold one line the miss-ratio curves
-// observe (it never gets bit 0) while every other line is marked runs, for
-// the chunk (or the whole loop marked whole), a loop of its own chosen at
-// ChunkStart (the chunk's marks, or before the loop marked whole): a copy
-// per table, whose accesses have no check and whose accesses to that table
-// count the ones to the observed line (an xor, a compare and an add with
-// carry, in a register of that loop). Its header counts the chunk down as the original
-// does and goes back to the original header (Left = 0: the chunk's marks)
-// when it ends. The count is logged at each chunk's marks and at the loop's
-// exit (emitTableFlush): each of those accesses recorded, in a batch. The
-// checked copy would take its cold block at each of them, in an order the
-// branch predictor cannot follow when the table is indexed by data
-// (mt_histogram with a line of a histogram observed: 25-30 ns an access).
-// Loops of their own, not a third copy chosen in every iteration: on a VM
-// whose loops ran as fast as they issued instructions, one compare more per
-// iteration made ph_histogram's checked copy 10% slower, and the copies
-// chosen side by side had their common tails merged by the code generator
-// into jumps between them (mt_histogram's copy without checks 60% slower).
+// observe (it never gets bit 0) while every other line is marked runs, for the
+// chunk (or the whole loop marked whole), a loop of its own chosen at
+// ChunkStart (the chunk's marks, or before the loop marked whole): a copy per
+// table, whose accesses have no check and whose accesses to that table count
+// the ones to the observed line (an xor, a compare and an add with carry, in a
+// register of that loop). Its header counts the chunk down as the original does
+// and goes back to the original header (Left = 0: the chunk's marks) when it
+// ends. The count is logged at each chunk's marks and at the loop's exit
+// (emitTableFlush): each of those accesses recorded, in a batch. The checked
+// copy would take its cold block at each of them, in an order the branch
+// predictor cannot follow when the table is indexed by data (mt_histogram with
+// a line of a histogram observed: 25-30 ns an access). Loops of their own, not
+// a third copy chosen in every iteration: on a VM whose loops ran as fast as
+// they issued instructions, one compare more per iteration made ph_histogram's
+// checked copy 10% slower, and the copies chosen side by side had their common
+// tails merged by the code generator into jumps between them (mt_histogram's
+// copy without checks 60% slower).
 void LoopRangeMarker::splitLoopByTables(BasicBlock *Header, BasicBlock *Top,
                                         BasicBlock *Latch,
                                         ArrayRef<BasicBlock *> LoopBlocks,
