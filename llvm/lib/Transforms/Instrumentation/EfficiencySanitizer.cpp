@@ -965,17 +965,29 @@ Value *efsan::emitObservedTest(const ModuleContext &MC, IRBuilder<> &IRB,
 // the cache-frag callout, EfficiencySanitizerCountdown.cpp).
 void efsan::emitMarkLinesCall(const ModuleContext &MC, IRBuilder<> &IRB,
                               Value *First, Value *Last) {
-  FunctionCallee Mark = MC.M.getOrInsertFunction(
-      kMarkLinesName, FunctionType::get(IRB.getVoidTy(),
-                                        {MC.Int64Ty, MC.Int64Ty}, false));
-  if (auto *F = dyn_cast<Function>(Mark.getCallee())) {
+  emitPreserveAllCall(MC, IRB, kMarkLinesName, IRB.getVoidTy(), {First, Last});
+}
+
+// The working set's other preserve_all, nonlazybind runtime calls (the loop
+// tables' counting loops, EfficiencySanitizerLoopRanges.cpp), for the same
+// reasons.
+CallInst *efsan::emitPreserveAllCall(const ModuleContext &MC,
+                                     IRBuilder<> &IRB, StringRef Name,
+                                     Type *Result, ArrayRef<Value *> Args) {
+  SmallVector<Type *, 2> Params;
+  for (Value *Arg : Args)
+    Params.push_back(Arg->getType());
+  FunctionCallee Callee = MC.M.getOrInsertFunction(
+      Name, FunctionType::get(Result, Params, false));
+  if (auto *F = dyn_cast<Function>(Callee.getCallee())) {
     F->setCallingConv(CallingConv::PreserveAll);
     F->addFnAttr(Attribute::NoUnwind);
     F->addFnAttr(Attribute::NonLazyBind);
   }
-  CallInst *Call = IRB.CreateCall(Mark, {First, Last});
+  CallInst *Call = IRB.CreateCall(Callee, Args);
   Call->setCallingConv(CallingConv::PreserveAll);
   markNoSanitize(Call);
+  return Call;
 }
 
 void efsan::emitWorkingSetFastPath(const ModuleContext &MC,

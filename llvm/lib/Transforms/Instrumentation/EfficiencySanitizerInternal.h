@@ -150,6 +150,10 @@ Value *emitObservedTest(const ModuleContext &MC, IRBuilder<> &IRB,
                         Value *ShadowInt);
 void emitMarkLinesCall(const ModuleContext &MC, IRBuilder<> &IRB,
                        Value *First, Value *Last);
+/// A call of the runtime's preserve_all, nonlazybind function Name.
+CallInst *emitPreserveAllCall(const ModuleContext &MC, IRBuilder<> &IRB,
+                              StringRef Name, Type *Result,
+                              ArrayRef<Value *> Args);
 
 /// changed[shadow >> 12] = 1 for the shadow byte at ShadowInt (an intptr).
 void emitChangedPageMark(IRBuilder<> &IRB, Value *ShadowInt);

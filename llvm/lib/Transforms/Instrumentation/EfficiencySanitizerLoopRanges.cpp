@@ -891,17 +891,8 @@ void LoopRangeMarker::emitTableFlush(Instruction *InsertBefore,
   IRB.SetInsertPoint(Then);
   LoadInst *Line = IRB.CreateLoad(Int64Ty, Counting.Line);
   markNoSanitize(Line);
-  FunctionCallee Hits = M.getOrInsertFunction(
-      kTableHitsName,
-      FunctionType::get(IRB.getVoidTy(), {Int64Ty, Int64Ty}, false));
-  if (auto *Fn = dyn_cast<Function>(Hits.getCallee())) {
-    Fn->setCallingConv(CallingConv::PreserveAll);
-    Fn->addFnAttr(Attribute::NoUnwind);
-    Fn->addFnAttr(Attribute::NonLazyBind);
-  }
-  CallInst *Call = IRB.CreateCall(Hits, {Line, Count});
-  Call->setCallingConv(CallingConv::PreserveAll);
-  markNoSanitize(Call);
+  emitPreserveAllCall(*this, IRB, kTableHitsName, IRB.getVoidTy(),
+                      {Line, Count});
   markNoSanitize(IRB.CreateStore(IRB.getInt64(0), Counting.Count));
 }
 
@@ -1044,23 +1035,14 @@ void LoopRangeMarker::emitCountingChoice(
   // The runtime reads the shadow (a preserve_all call: inline, the scan's
   // registers made the register allocator spill the hot loop's values).
   IRBuilder<> IRB(Choose);
-  FunctionCallee Scan = M.getOrInsertFunction(
-      kTableUnmarkedName,
-      FunctionType::get(Int64Ty, {Int64Ty, Int64Ty}, false));
-  if (auto *Fn = dyn_cast<Function>(Scan.getCallee())) {
-    Fn->setCallingConv(CallingConv::PreserveAll);
-    Fn->addFnAttr(Attribute::NoUnwind);
-    Fn->addFnAttr(Attribute::NonLazyBind);
-  }
   Value *Lines = IRB.getInt32(0); // 0, 1, or 2 for two or more
   Value *Which = IRB.getInt32(-1);
   Value *Shadow = IRB.getInt64(0);
   for (unsigned T = 0; T < Tables.size(); ++T) {
     auto [First, End] =
         shadowBytesOf(IRB, Tables[T].first, IRB.getInt64(Tables[T].second));
-    CallInst *Unmarked = IRB.CreateCall(Scan, {First, End});
-    Unmarked->setCallingConv(CallingConv::PreserveAll);
-    markNoSanitize(Unmarked);
+    CallInst *Unmarked = emitPreserveAllCall(*this, IRB, kTableUnmarkedName,
+                                             Int64Ty, {First, End});
     // 0: none; 1: two or more; else the shadow byte of the only one.
     Value *None = IRB.CreateICmpEQ(Unmarked, IRB.getInt64(0));
     Value *One = IRB.CreateICmpUGT(Unmarked, IRB.getInt64(1));
