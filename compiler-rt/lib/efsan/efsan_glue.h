@@ -33,6 +33,10 @@ void FinishAtExit();
 // released, and the thread that writes reports on signals
 // (report_on_signals, report_signal) is started again.
 void GlueAfterForkInChild();
+// In a forked child, before the tools' own handling (which starts the
+// sampler again): the lock of the /proc/self/maps cache, which another
+// thread may have held at fork, is released.
+void MapsAfterForkInChild();
 // The process tree (efsan_tree.cpp), after the flags and the report's
 // destination are set up: is this process the root, and where do the
 // others write.

@@ -863,6 +863,7 @@ INTERCEPTOR(int, fork, void) {
     reporting_pid = internal_getpid();
     in_forked_child = true;
     atomic_store(&program_threads, 1, memory_order_relaxed);
+    MapsAfterForkInChild();
     efsan_core_fork_child();
     GlueAfterForkInChild();
   }

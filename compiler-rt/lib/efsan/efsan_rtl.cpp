@@ -573,6 +573,18 @@ static uptr ReadProcMaps() {
   return length;
 }
 
+namespace __efsan {
+// Only the forking thread survives fork: another thread may have held
+// maps_lock (reading /proc/self/maps, or a report's hold) at that moment,
+// and the child's first report, or its sampler, would wait for it forever.
+// Before the tools restart the child's sampler.
+void MapsAfterForkInChild() {
+  maps_lock.Init();
+  maps_holds = 0;
+  maps_held_length = 0;
+}
+} // namespace __efsan
+
 extern "C" void efsan_maps_hold(void) {
   SpinMutexLock lock(&maps_lock);
   maps_holds++;
