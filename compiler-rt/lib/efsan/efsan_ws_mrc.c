@@ -404,6 +404,8 @@ static struct access_log *attach_log(void) {
 
 // Up to n repeats of the thread's last entry, still in its log, counted in
 // it (as many as its count has room for; 0 if the entry is of another line).
+// The drain may be reading that entry at this moment: the count is then
+// lost, a few hits of one line among the thousands between two drains.
 static inline u64 log_repeats(struct access_log *l, u64 h, u64 tail,
                               u8 *shadow, u64 n) {
   if (h == tail)
@@ -418,22 +420,6 @@ static inline u64 log_repeats(struct access_log *l, u64 h, u64 tail,
   return taken;
 }
 
-// A repeat of the thread's last entry, still in its log, is counted in it.
-// The drain may be reading that entry at this moment: the count is then
-// lost, a few hits of one line among the thousands between two drains.
-static inline bool log_repeat(struct access_log *l, u64 h, u64 tail,
-                              u8 *shadow) {
-  if (h == tail)
-    return false;
-  u64 *word = &l->entries[(h - 1) % LOG_ENTRIES].shadow;
-  u64 old = __atomic_load_n(word, __ATOMIC_RELAXED);
-  if ((old & SHADOW_BITS) != (u64)(uptr)shadow ||
-      (old >> REPEAT_SHIFT) == 0xffff)
-    return false;
-  __atomic_store_n(word, old + REPEAT_ONE, __ATOMIC_RELAXED);
-  return true;
-}
-
 static inline void log_append(struct access_log *l, u64 h, u8 *shadow) {
   struct log_entry *e = &l->entries[h % LOG_ENTRIES];
   e->shadow = (u64)(uptr)shadow;
@@ -441,28 +427,10 @@ static inline void log_append(struct access_log *l, u64 h, u8 *shadow) {
   __atomic_store_n(&l->head, h + 1, __ATOMIC_RELEASE);
 }
 
-void efsan_ws_mrc_access(u8 *shadow) {
-  if (holding_lock)
-    return;
-  struct access_log *l = my_log;
-  if (EFSAN_UNLIKELY(!l))
-    l = attach_log();
-  u64 h = l->head;
-  u64 tail = __atomic_load_n(&l->tail, __ATOMIC_ACQUIRE);
-  if (log_repeat(l, h, tail, shadow))
-    return;
-  if (EFSAN_UNLIKELY(h - tail >= LOG_ENTRIES))
-    drain();
-  log_append(l, h, shadow);
-}
 
-// A loop's counting copy (docs/Pass.md, "Tables") counted n accesses to
-// the observed line at `line`, the only line of its tables lacking bit 0,
-// in a chunk of its iterations (or a run of a loop marked whole): they are
-// logged now, the first as an entry, the others as its repeats (hits at
-// distance 0: no other logged line came between them in this thread but
-// those of the loop's other accesses, which the chunk logged before them).
-static __attribute__((noinline)) void log_hits(u8 *shadow, u64 n) {
+// n accesses to the observed line of `shadow`, logged by the calling thread:
+// the first as an entry (or a repeat of its last), the others as repeats.
+static void log_accesses(u8 *shadow, u64 n) {
   if (holding_lock)
     return;
   struct access_log *l = my_log;
@@ -473,20 +441,27 @@ static __attribute__((noinline)) void log_hits(u8 *shadow, u64 n) {
     u64 tail = __atomic_load_n(&l->tail, __ATOMIC_ACQUIRE);
     u64 taken = log_repeats(l, h, tail, shadow, n);
     if (!taken) {
-      if (h - tail >= LOG_ENTRIES)
+      if (EFSAN_UNLIKELY(h - tail >= LOG_ENTRIES))
         drain();
-      log_append(l, l->head, shadow);
+      log_append(l, h, shadow);
       taken = 1;
     }
     n -= taken;
   }
 }
 
-// preserve_all, as __efsan_ws_mark_lines: the call sits at a chunk's marks,
-// in the loop.
+void efsan_ws_mrc_access(u8 *shadow) { log_accesses(shadow, 1); }
+
+// A loop's counting copy (docs/Pass.md, "Tables with an observed line")
+// counted n accesses to the observed line at `line`, the only line of its
+// tables lacking bit 0, in a chunk of its iterations (or a run of a loop
+// marked whole): the first is logged at its distance, the others as hits
+// (no other logged line came between them in this thread but those of the
+// loop's other accesses). preserve_all, as __efsan_ws_mark_lines: the call
+// sits at a chunk's marks, in the loop.
 EFSAN_INTERFACE __attribute__((preserve_all)) void
 __efsan_ws_mrc_table_hits(uptr line, u64 n) {
-  log_hits(efsan_shadow_of(line), n);
+  log_accesses(efsan_shadow_of(line), n);
 }
 
 // A loop's tables, not all marked, at a chunk's marks (docs/Pass.md,
@@ -1059,7 +1034,7 @@ __efsan_ws_mark_lines(uptr first_shadow, uptr last_shadow) {
       efsan_ws_mrc_observed(shadow)) {
     u64 h = l->head;
     u64 tail = __atomic_load_n(&l->tail, __ATOMIC_ACQUIRE);
-    if (log_repeat(l, h, tail, shadow))
+    if (log_repeats(l, h, tail, shadow, 1))
       return;
     if (h - tail < LOG_ENTRIES) {
       log_append(l, h, shadow);

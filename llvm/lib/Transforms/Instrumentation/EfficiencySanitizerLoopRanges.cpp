@@ -827,8 +827,10 @@ void LoopRangeMarker::splitLoopByTables(BasicBlock *Header, BasicBlock *Top,
     Switch->addCase(IRB.getInt32(T), Entry);
 }
 
-// The stack slots of a loop's counting copies, set at the function's entry
-// (no copy chosen), and which of its tables may have one: those whose
+// The stack slots of a loop's counting loops (the count 0 from the
+// function's entry, which the flush at the exit reads on every way there;
+// the test sets the others before they are read), and which of its tables
+// may have one: those whose
 // accesses are plain loads and stores that cannot straddle two lines (the
 // count compares an access's address with the line's). None if no table may.
 std::optional<TableCounting>
@@ -853,8 +855,6 @@ LoopRangeMarker::planTableCounting(Function &F, const LoopRangePlan &Plan) {
   Counting.Which = IRB.CreateAlloca(Int32Ty, nullptr, "efsan.count.which");
   Counting.Line = IRB.CreateAlloca(Int64Ty, nullptr, "efsan.count.line");
   Counting.Count = IRB.CreateAlloca(Int64Ty, nullptr, "efsan.count");
-  markNoSanitize(IRB.CreateStore(IRB.getInt32(-1), Counting.Which));
-  markNoSanitize(IRB.CreateStore(IRB.getInt64(0), Counting.Line));
   markNoSanitize(IRB.CreateStore(IRB.getInt64(0), Counting.Count));
   return Counting;
 }
@@ -993,10 +993,10 @@ LoopRangeMarker::shadowBytesOf(IRBuilder<> &IRB, Value *Lo, Value *Size) {
 Value *LoopRangeMarker::emitTablesMarkedTest(
     Instruction *InsertBefore, ArrayRef<std::pair<Value *, uint64_t>> Tables,
     Value *Worth, const TableCounting *Counting) {
-  if (Counting)
-    markNoSanitize(IRBuilder<>(InsertBefore)
-                       .CreateStore(IRBuilder<>(InsertBefore).getInt32(-1),
-                                    Counting->Which));
+  if (Counting) {
+    IRBuilder<> IRB(InsertBefore);
+    markNoSanitize(IRB.CreateStore(IRB.getInt32(-1), Counting->Which));
+  }
   BasicBlock *Skip = nullptr;
   if (Worth) {
     Skip = InsertBefore->getParent();
@@ -1055,10 +1055,9 @@ void LoopRangeMarker::emitCountingChoice(
     Which = IRB.CreateSelect(One, IRB.getInt32(T), Which);
     Shadow = IRB.CreateSelect(One, Unmarked, Shadow);
   }
-  Value *Counted = IRB.CreateAnd(
-      IRB.CreateAnd(IRB.CreateICmpEQ(Lines, IRB.getInt32(1)),
-                    IRB.CreateICmpNE(Which, IRB.getInt32(-1))),
-      emitObservedTest(*this, IRB, Shadow));
+  // One line in all (Which stays -1 if its table may not be counted).
+  Value *Counted = IRB.CreateAnd(IRB.CreateICmpEQ(Lines, IRB.getInt32(1)),
+                                 emitObservedTest(*this, IRB, Shadow));
   markNoSanitize(IRB.CreateStore(
       IRB.CreateSelect(Counted, Which, IRB.getInt32(-1)), Counting.Which));
   Value *Line = IRB.CreateShl(
