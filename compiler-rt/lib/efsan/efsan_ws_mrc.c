@@ -1083,8 +1083,11 @@ void efsan_ws_mrc_print_text(void) {
   mrc_unlock();
   efsan_report_line("  miss ratio of a fully associative LRU cache of 64-byte "
                     "lines, by size (every access to 1/%llu of the lines: %u "
-                    "lines, %llu accesses; +- is the standard error, ? where "
-                    "too few observed lines fit; the machine's caches are "
+                    "lines, %llu accesses; +- is the standard error among lines "
+                    "like the observed ones, which a few lines taking most of "
+                    "the accesses, caught or missed, can exceed at every size "
+                    "(docs/WorkingSet.md); ? where too few observed lines fit; "
+                    "the machine's caches are "
                     "marked under the largest size they hold):\n",
                     1ULL << c.shift, c.lines, c.refs);
   print_curve_text(&c, "    ");

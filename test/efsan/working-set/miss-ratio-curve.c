@@ -44,7 +44,7 @@
 // CHECK-NEXT: global {{.*}} table
 // CHECK-NEXT: reused
 // CHECK-NEXT: miss ratio 0.{{[89][0-9]+}} at 16 KiB; would stop missing (below 10%) at {{256|512}} KiB ({{[0-9]+}} observed lines, {{[0-9]+}} accesses)
-// CHECK: miss ratio of a fully associative LRU cache of 64-byte lines, by size (every access to 1/16 of the lines: {{[0-9]+}} lines, {{[0-9]+}} accesses; +- is the standard error, ? where too few observed lines fit; the machine's caches are marked under the largest size they hold):
+// CHECK: miss ratio of a fully associative LRU cache of 64-byte lines, by size (every access to 1/16 of the lines: {{[0-9]+}} lines, {{[0-9]+}} accesses; +- is the standard error among lines like the observed ones, which a few lines taking most of the accesses, caught or missed, can exceed at every size (docs/WorkingSet.md); ? where too few observed lines fit; the machine's caches are marked under the largest size they hold):
 // CHECK-NEXT: {{^==[0-9]+== cache 16K 32K 64K 128K 256K 512K 1M 2M 4M 8M 16M 32M 64M 128M 256M 512M 1G 2G 4G *$}}
 // CHECK-NEXT: {{L1d|L2|L3}}
 // CHECK-NEXT: {{^==[0-9]+== miss( [01]\.[0-9][0-9][0-9]){19} *$}}
