@@ -10,7 +10,8 @@
 usage() {
   echo "usage: efsan-calibrate [--profile FILE]"
   echo "  --profile FILE  the profile to add to (default: the one runs read,"
-  echo "                  \$XDG_CACHE_HOME/efsan or ~/.cache/efsan/machine-<cpu>.txt)"
+  echo "                  \$XDG_CACHE_HOME/efsan or ~/.cache/efsan/machine-<cpu>.txt,"
+  echo "                  or the cache_frag_machine_profile that ESAN_OPTIONS names)"
 }
 profile=auto
 while [ $# -gt 0 ]; do
@@ -21,6 +22,15 @@ while [ $# -gt 0 ]; do
     *) echo "efsan-calibrate: error: unknown argument '$1'" >&2; usage >&2; exit 2 ;;
   esac
 done
+# Without --profile, the profile the runs with these ESAN_OPTIONS read: a
+# user who set cache_frag_machine_profile there calibrated the default one
+# instead. The user's other options (verbosity=1 prints each phase) come
+# along, before the tool's own.
+if [ "$profile" = auto ]; then
+  named=$(printf '%s\n' "${ESAN_OPTIONS-}" | tr ':' '\n' |
+          sed -n 's/^cache_frag_machine_profile=//p' | tail -n 1)
+  [ -n "$named" ] && profile=$named
+fi
 case "$profile" in
   *:*) echo "efsan-calibrate: error: the profile's path cannot contain ':'" >&2; exit 2 ;;
 esac
@@ -30,5 +40,5 @@ trap 'rm -rf "$work"' EXIT
 printf 'int main(void) { return 0; }\n' > "$work/calibrate.c"
 "$here/efsan-clang" -O1 -fsanitize=efficiency-cache-frag "$work/calibrate.c" \
   -o "$work/calibrate" || exit 1
-ESAN_OPTIONS="cache_frag_calibrate=1:cache_frag_machine_profile=$profile" \
+ESAN_OPTIONS="${ESAN_OPTIONS:+$ESAN_OPTIONS:}cache_frag_calibrate=1:cache_frag_machine_profile=$profile" \
   "$work/calibrate"

@@ -1,6 +1,6 @@
 """Runs efsan-calibrate into a fresh profile and checks what it wrote.
 
-  check_calibrate.py EFSAN_CALIBRATE PROFILE
+  check_calibrate.py EFSAN_CALIBRATE PROFILE [--via-options]
 
 A busy machine may keep no round (the two threads never ran side by side):
 efsan-calibrate then says so, exits 1 and writes nothing, which is right too.
@@ -15,9 +15,14 @@ import subprocess
 import sys
 
 tool, profile = sys.argv[1], sys.argv[2]
+# --via-options: the profile named by ESAN_OPTIONS, not by --profile.
+via_options = sys.argv[3:] == ["--via-options"]
 
 
 def run():
+    if via_options:
+        env = dict(os.environ, ESAN_OPTIONS="verbosity=0:cache_frag_machine_profile=" + profile)
+        return subprocess.run([tool], capture_output=True, text=True, env=env)
     return subprocess.run([tool, "--profile", profile], capture_output=True, text=True)
 
 
