@@ -5,10 +5,12 @@
 // at calls) and calls __efsan_cache_frag_access for the accesses of a run
 // only when it runs out. The runtime then samples the access at which the
 // countdown reaches zero and draws the next period at random (mean
-// cache_frag_sample_period): every access of a thread is sampled with the
-// same probability, whatever the run it belongs to and however slowly the
-// sampled path runs, so sampled counts times the mean period estimate the
-// real ones without bias. cache_frag_sample_period=1 samples every access.
+// cache_frag_sample_period, or a whole multiple of it that the sample
+// counts for: a thread alone, a thread whose samples find nothing shared):
+// whether an access is sampled does not depend on the run it belongs to or
+// on how slowly the sampled path runs, so the weighted sampled counts times
+// the mean period estimate the real ones without bias.
+// cache_frag_sample_period=1 samples every access.
 //
 // A sample carries the thread's virtual clock: the accesses it has made, on
 // top of its creator's clock when it was created, of the clock of every
@@ -31,7 +33,9 @@ EFSAN_INTERFACE __thread long long __efsan_cache_frag_countdown
 // clock_base + n; accesses_done counts the accesses of the periods finished.
 struct cf_sampler {
   u64 period;        // length of the current period
-  u32 weight;        // samples the one that ends it counts for (cf_alone_weight)
+  u32 weight;        // samples the one that ends it counts for
+  bool alone;        // the weight is cf_alone_weight (the process had one thread)
+  u32 quiet;         // samples in a row at this weight that found nothing shared
   u64 accesses_done; // accesses of the finished periods
   u64 clock_base;
   u64 random;
@@ -55,6 +59,23 @@ static u32 cf_alone_weight;
 // cf_alone_weight).
 static u64 cf_alone_samples;
 static u64 cf_weighted_field_samples;
+
+// A thread whose samples keep finding lines no other thread shares (its own
+// data, input it only reads, lines written once and read after) learns
+// nothing from the next one either, yet pays for each: the line state it
+// loads is a cache miss when the thread streams through its data, and the
+// samples were most of cache-frag's cost on the Phoenix programs
+// (docs/performance.md, "Cache-frag"). So after CF_QUIET_RUN such samples
+// in a row its mean period doubles, up to cf_quiet_weight times the
+// default, and each sample counts for as many: the weight is known before
+// the period it ends begins, so every count stays an unbiased estimate.
+// The first sample that lands on a line several threads use (a shared
+// summary or a record, or one that starts tracking) puts the thread back
+// to the default period at once: where sharing is, samples are as dense
+// as ever. 1 with every access seen.
+#define CF_QUIET_RUN 64
+static u32 cf_quiet_weight;
+static u64 cf_quiet_samples; // samples taken at a weight above 1
 
 // What the report needs of each program thread, indexed by thread index;
 // each entry on its own line, written by its thread (accesses) or by its
@@ -94,13 +115,16 @@ u64 cf_sample_period(void) { return cf_mean_period; }
 
 void cf_print_sampling_stats(void) {
   efsan_report_line("cache-frag sampling: %llu samples while the process had "
-                    "one thread, each counted %u times\n",
-                    cf_load(&cf_alone_samples), cf_alone_weight);
+                    "one thread, each counted %u times; %llu samples of "
+                    "threads that found nothing shared, counted up to %u "
+                    "times\n",
+                    cf_load(&cf_alone_samples), cf_alone_weight,
+                    cf_load(&cf_quiet_samples), cf_quiet_weight);
 }
 
 u64 cf_field_samples_at_least(u64 counted) {
   u64 weighted = cf_load(&cf_weighted_field_samples);
-  u64 k = cf_alone_weight;
+  u64 k = cf_alone_weight > cf_quiet_weight ? cf_alone_weight : cf_quiet_weight;
   if (!weighted || k <= 1)
     return counted;
   // counted = u + k w with w <= weighted: the samples u + w are at least
@@ -456,7 +480,9 @@ static void cf_start_thread_sampler(u32 thread, u64 clock_base) {
     cf_self.random = 1;
   cf_self.clock_base = clock_base;
   cf_self.accesses_done = 0;
-  cf_self.weight = efsan_thread_count() < 2 ? cf_alone_weight : 1;
+  cf_self.alone = efsan_thread_count() < 2;
+  cf_self.weight = cf_self.alone ? cf_alone_weight : 1;
+  cf_self.quiet = 0;
   cf_self.period = cf_next_period();
   __efsan_cache_frag_countdown = (long long)cf_self.period;
   cf_self.started = true;
@@ -494,22 +520,50 @@ static inline __attribute__((always_inline)) u32 cf_end_period(u64 *clock,
   if (thread < CF_MAX_THREAD_INFOS)
     cf_store(&cf_thread_infos[thread].accesses, cf_self.accesses_done);
   *weight = cf_self.weight;
-  if (cf_self.weight != 1) {
-    cf_add(&cf_alone_samples, 1);
-    if (efsan_thread_count() >= 2)
+  if (cf_self.alone) {
+    if (cf_self.weight != 1)
+      cf_add(&cf_alone_samples, 1);
+    if (efsan_thread_count() >= 2) {
+      cf_self.alone = false;
       cf_self.weight = 1;
+    }
+  } else if (cf_self.weight != 1) {
+    cf_add(&cf_quiet_samples, 1);
   }
   cf_self.period = cf_next_period();
   __efsan_cache_frag_countdown = (long long)cf_self.period;
   return thread + 1;
 }
 
-static void cf_sample_range(uptr addr, uptr size, bool is_write,
+// After a sample of instrumented code in a process with threads: shared:
+// whether it landed on a line several threads use. Sets the weight of the
+// period that follows (cf_quiet_weight) and redraws it when that changed.
+static inline void cf_adapt_period(bool shared) {
+  if (cf_self.alone || cf_quiet_weight <= 1)
+    return;
+  u32 weight = cf_self.weight;
+  if (shared) {
+    cf_self.quiet = 0;
+    if (weight == 1)
+      return;
+    weight = 1;
+  } else {
+    if (++cf_self.quiet < CF_QUIET_RUN || weight >= cf_quiet_weight)
+      return;
+    cf_self.quiet = 0;
+    weight = weight * 2 < cf_quiet_weight ? weight * 2 : cf_quiet_weight;
+  }
+  cf_self.weight = weight;
+  cf_self.period = cf_next_period();
+  __efsan_cache_frag_countdown = (long long)cf_self.period;
+}
+
+static bool cf_sample_range(uptr addr, uptr size, bool is_write,
                             bool locked_rmw, u32 thread_plus1, u64 clock,
                             uptr pc, u32 weight) {
   uptr end = addr + size;
   if (end < addr || end > EFSAN_APP_END)
-    return;
+    return false;
   u32 thread = thread_plus1 - 1;
   // In the line state machine: odd. A plain store, kept before the state
   // loads by the compiler; the sweep's membarrier orders it for the CPU.
@@ -523,16 +577,18 @@ static void cf_sample_range(uptr addr, uptr size, bool is_write,
     cf_store(ops, *ops + 1);
     __atomic_signal_fence(__ATOMIC_SEQ_CST);
   }
+  bool shared = false;
   for (uptr line = addr & ~(uptr)(EFSAN_CACHE_LINE_SIZE - 1); line < end;
        line += EFSAN_CACHE_LINE_SIZE) {
     uptr lo = addr > line ? addr : line;
     uptr hi = end < line + EFSAN_CACHE_LINE_SIZE ? end
                                                   : line + EFSAN_CACHE_LINE_SIZE;
-    cf_sample_line(line, lo - line, hi - lo, is_write, locked_rmw, thread_plus1,
-                   clock, pc, weight);
+    shared |= cf_sample_line(line, lo - line, hi - lo, is_write, locked_rmw,
+                             thread_plus1, clock, pc, weight);
   }
   if (ops)
     __atomic_store_n(ops, *ops + 1, __ATOMIC_RELEASE);
+  return shared;
 }
 
 // The sampled access: the period ended at it. Its time is the tool's own
@@ -573,9 +629,9 @@ static __attribute__((noinline)) void cf_sample_access(void *addr, uptr size,
     return;
   if (thread_plus1 <= CF_MAX_THREAD_INFOS) {
     struct cf_thread_info *info = &cf_thread_infos[thread_plus1 - 1];
-    cf_store(&info->samples, info->samples + 1);
+    cf_store(&info->samples, info->samples + weight);
     if (flags & 4)
-      cf_store(&info->unoptimised_samples, info->unoptimised_samples + 1);
+      cf_store(&info->unoptimised_samples, info->unoptimised_samples + weight);
   }
   if (field_counter) {
     // A vectorised access to adjacent members counts for each of them.
@@ -585,8 +641,10 @@ static __attribute__((noinline)) void cf_sample_access(void *addr, uptr size,
     if (weight > 1)
       cf_add(&cf_weighted_field_samples, fields);
   }
-  cf_sample_range((uptr)addr, size, is_write, (flags & 2) != 0, thread_plus1,
-                  clock, pc, weight);
+  bool shared = cf_sample_range((uptr)addr, size, is_write, (flags & 2) != 0,
+                                thread_plus1, clock, pc, weight);
+  if (threads)
+    cf_adapt_period(shared);
   u64 end = timed ? cf_count_tool_ticks(thread_plus1 - 1, start, timed) : 0;
   if (threads)
     cf_note_wait(thread_plus1 - 1, (uptr)addr, is_write, value, continues,
@@ -696,6 +754,7 @@ static u32 cf_handle_slot(uptr handle) {
 // Its clock goes on from where it is.
 static void cf_end_alone_period(void) {
   cf_self.accesses_done += cf_into_period();
+  cf_self.alone = false;
   cf_self.weight = 1;
   cf_self.period = cf_next_period();
   __efsan_cache_frag_countdown = (long long)cf_self.period;
@@ -709,7 +768,7 @@ void efsan_cache_frag_thread_created(u32 thread, u32 creation_stack) {
   // parallel.
   cf_lines_apply_alone_samples();
   bool internal = efsan_thread_index == EFSAN_INTERNAL_THREAD;
-  if (!internal && cf_self.started && cf_self.weight != 1)
+  if (!internal && cf_self.started && cf_self.alone)
     cf_end_alone_period();
   if (thread >= CF_MAX_THREAD_INFOS)
     return;
@@ -832,6 +891,9 @@ static void cf_check_flags(void) {
   if (f->cache_frag_alone_weight < 1 || f->cache_frag_alone_weight > 255)
     efsan_fatal("cache_frag_alone_weight must be 1..255 (got %d)",
                 f->cache_frag_alone_weight);
+  if (f->cache_frag_quiet_weight < 1 || f->cache_frag_quiet_weight > 255)
+    efsan_fatal("cache_frag_quiet_weight must be 1..255 (got %d)",
+                f->cache_frag_quiet_weight);
   if (f->cache_frag_prediction_threshold < 1)
     efsan_fatal("cache_frag_prediction_threshold must be >= 1 (got %d)",
                 f->cache_frag_prediction_threshold);
@@ -902,6 +964,8 @@ void efsan_cache_frag_init(void) {
                        : (u64)efsan_flags.cache_frag_sample_period;
   cf_alone_weight =
       cf_mean_period > 1 ? (u32)efsan_flags.cache_frag_alone_weight : 1;
+  cf_quiet_weight =
+      cf_mean_period > 1 ? (u32)efsan_flags.cache_frag_quiet_weight : 1;
   u64 samples = ((u64)efsan_flags.cache_frag_prediction_threshold +
                  cf_mean_period - 1) / cf_mean_period;
   if (cf_mean_period > 1 && samples < 4)

@@ -69,12 +69,12 @@ void cf_lines_apply_alone_samples(void) {
       continue;
     cf_apply_sample(states[i], s->line, s->offset, s->length, s->is_write,
                     s->locked_rmw, s->thread_plus1, s->clock, s->pc,
-                    s->weight);
+                    s->weight, true);
   }
   log->count = 0;
 }
 
-void cf_sample_line(uptr line, uptr offset, uptr length, bool is_write,
+bool cf_sample_line(uptr line, uptr offset, uptr length, bool is_write,
                     bool locked_rmw, u32 thread_plus1, u64 clock, uptr pc,
                     u32 weight) {
   if (efsan_thread_count() < 2) {
@@ -94,7 +94,7 @@ void cf_sample_line(uptr line, uptr offset, uptr length, bool is_write,
     s->weight = (u8)weight;
     if (++log->count == CF_ALONE_BATCH)
       cf_lines_apply_alone_samples();
-    return;
+    return false;
   }
   // A sample whose period began while the thread was alone but ended
   // after it created a thread without its period restarting (a runtime
@@ -102,7 +102,7 @@ void cf_sample_line(uptr line, uptr offset, uptr length, bool is_write,
   cf_lines_apply_alone_samples();
   // A read of a line nobody has written makes no state (cf_apply_sample).
   u32 *state = cf_line_state(line, is_write);
-  if (state)
-    cf_apply_sample(state, line, offset, length, is_write, locked_rmw,
-                    thread_plus1, clock, pc, 0);
+  return state && cf_apply_sample(state, line, offset, length, is_write,
+                                  locked_rmw, thread_plus1, clock, pc, weight,
+                                  false);
 }

@@ -273,8 +273,10 @@ void cf_lines_init(u32 record_capacity, u64 mean_period, u64 prediction_samples,
 // that made it. locked_rmw: a write the core could not retire into its
 // store buffer (atomicrmw, cmpxchg, seq_cst store: flags bit 1,
 // docs/InstrumentationABI.md). weight: the samples it counts for (more than
-// 1 while the process has a single thread: efsan_cache_frag.c).
-void cf_sample_line(uptr line, uptr offset, uptr length, bool is_write,
+// 1 while the process has a single thread, or for a thread whose samples
+// found nothing shared: efsan_cache_frag.c). Returns whether the line is one
+// several threads use (a shared summary or a record).
+bool cf_sample_line(uptr line, uptr offset, uptr length, bool is_write,
                     bool locked_rmw, u32 thread_plus1, u64 clock, uptr pc,
                     u32 weight);
 // Applies the samples the thread logged while it was the process's only
@@ -306,11 +308,13 @@ struct cf_thread_line *cf_new_thread_line(void);
 void cf_give_thread_line(struct cf_thread_line *part);
 // A part a sweep took off its line.
 void cf_retire_thread_line(struct cf_thread_line *part);
-// Adds a sample of the thread at `clock` to its intervals of the line.
-void cf_note_activity(struct cf_thread_line *slot, u64 clock, u64 samples);
+// Adds a sample of the thread at `clock`, counting for weight samples, to
+// its intervals of the line (samples: its samples of the line before).
+void cf_note_activity(struct cf_thread_line *slot, u64 clock, u64 samples,
+                      u32 weight);
 // Counts a sample of the thread's at pc (only the thread writes its slot).
 void cf_count_site(struct cf_thread_line *slot, uptr pc, bool is_write,
-                   u64 mask);
+                   u64 mask, u32 weight);
 struct cf_parts_stats {
   u32 made, in_use; // parts handed out, in use
   // Blocks of further shapes, sites and intervals handed out.

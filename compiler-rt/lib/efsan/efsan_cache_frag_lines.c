@@ -107,37 +107,38 @@ u64 cf_untracked_lines(void) { return cf_load(&cf_untracked); }
 //===-- The line state machine ------------------------------------------------===//
 
 // The count of sampled writes of a line after a written sample of its
-// thread: one more, or, while the thread is alone (alone_weight: the
-// samples this one counts for), that many more, up to where the count
-// stops while the thread is alone (one short of a solo summary). So a
-// thread that comes later finds the count it would have found with every
-// sample taken, on average.
-static u32 cf_writes_after(u32 writes, u32 alone_weight) {
-  if (alone_weight <= 1)
-    return writes + 1;
-  u32 stop = cf_prediction_samples > 1 ? cf_prediction_samples - 1 : 1;
-  return writes + alone_weight < stop ? writes + alone_weight : stop;
+// thread that counts for `weight` samples: that many more, up to the most
+// the count holds, and while the thread is alone, up to where the count
+// stops then (one short of a solo summary). So a thread that comes later
+// finds the count it would have found with every sample taken, on average.
+static u32 cf_writes_after(u32 writes, u32 weight, bool alone) {
+  u32 stop = !alone                    ? CF_WRITE_COUNT_MAX
+             : cf_prediction_samples > 1 ? cf_prediction_samples - 1
+                                         : 1;
+  return writes + weight < stop ? writes + weight : stop;
 }
 
 // One sampled access to [line + offset, line + offset + length), applied to
-// the line's state. alone_weight: 0 when the process had threads when the
-// access was sampled, else the samples it counts for.
-void cf_apply_sample(u32 *state, uptr line, uptr offset, uptr length,
+// the line's state, counting for `weight` samples; alone: the process had a
+// single thread when it was sampled. Returns whether the line is one several
+// threads use.
+bool cf_apply_sample(u32 *state, uptr line, uptr offset, uptr length,
                      bool is_write, bool locked_rmw, u32 thread_plus1,
-                     u64 clock, uptr pc, u32 alone_weight) {
+                     u64 clock, uptr pc, u32 weight, bool alone) {
   u32 value = __atomic_load_n(state, __ATOMIC_ACQUIRE);
   for (;;) {
     if (value == CF_NO_RECORD)
-      return;
+      return false;
     if (cf_is_record(value)) {
       cf_record_sample(&cf_record_table[value & ~CF_RECORD_BIT], offset,
-                       length, is_write, locked_rmw, thread_plus1, clock, pc);
-      return;
+                       length, is_write, locked_rmw, thread_plus1, clock, pc,
+                       weight);
+      return true;
     }
     if (cf_is_summary(value)) {
       cf_summary_sample(state, value, line, offset, length, is_write,
-                        thread_plus1, clock, pc);
-      return;
+                        thread_plus1, clock, pc, weight);
+      return true;
     }
     if (cf_is_solo(value)) {
       struct cf_line_use *solo = cf_solo_of(value);
@@ -145,11 +146,13 @@ void cf_apply_sample(u32 *state, uptr line, uptr offset, uptr length,
       // line, or its burst meets another thread's on a neighbouring line
       // (latent sharing: the line gets a record at once).
       if (solo->thread_plus1 == thread_plus1) {
-        cf_use_sample(solo, cf_byte_mask(offset, length), is_write, clock);
-        if (cf_neighbour_meets(line, thread_plus1, cf_use_start_clock(solo),
-                               clock))
-          cf_record_now(state, line, value);
-        return;
+        cf_use_sample(solo, cf_byte_mask(offset, length), is_write, clock,
+                      weight);
+        if (!cf_neighbour_meets(line, thread_plus1, cf_use_start_clock(solo),
+                                clock))
+          return false;
+        cf_record_now(state, line, value);
+        return true;
       }
       value = cf_track(state, line, value);
       continue;
@@ -161,52 +164,52 @@ void cf_apply_sample(u32 *state, uptr line, uptr offset, uptr length,
     // streaming a file of 1 GiB through reads took a state for each of its
     // lines before (64 MiB).
     if (!value && !is_write)
-      return;
+      return false;
     if (!holder) {
       updated = thread_plus1 |
-                (is_write ? CF_WRITTEN_BIT | (cf_writes_after(0, alone_weight)
+                (is_write ? CF_WRITTEN_BIT | (cf_writes_after(0, weight, alone)
                                               << CF_WRITE_COUNT_SHIFT)
                           : 0);
     } else if (holder == thread_plus1) {
       if (!is_write)
-        return;
+        return false;
       u32 writes = (value >> CF_WRITE_COUNT_SHIFT) & CF_WRITE_COUNT_MAX;
-      if (writes + 1 >= cf_prediction_samples) {
+      if (writes + (alone ? 1 : weight) >= cf_prediction_samples) {
         // While the process has a single thread, nothing can share the line
         // yet; the count stays where it is.
-        if (alone_weight)
-          return;
+        if (alone)
+          return false;
         // One thread writes the line often: keep its samples, so that a
         // thread that comes later (in this run's schedule, or on a
         // neighbouring line: prediction) is compared with all of them. In a
         // solo summary, or when those are full in a shared one.
         if (cf_start_solo(state, value, line, thread_plus1, offset, length,
-                          clock, pc))
-          return;
+                          clock, pc, weight))
+          return false;
         u32 now = __atomic_load_n(state, __ATOMIC_ACQUIRE);
         value = now == value ? cf_track(state, line, value) : now;
         continue;
       }
       updated = (value & ~(CF_WRITE_COUNT_MAX << CF_WRITE_COUNT_SHIFT)) |
                 CF_WRITTEN_BIT |
-                (cf_writes_after(writes, alone_weight) << CF_WRITE_COUNT_SHIFT);
+                (cf_writes_after(writes, weight, alone) << CF_WRITE_COUNT_SHIFT);
     } else if (!is_write && !(value & CF_WRITTEN_BIT)) {
       // Threads that only read share the line harmlessly so far.
       if (holder == CF_SEVERAL_READERS)
-        return;
+        return false;
       updated = CF_SEVERAL_READERS;
     } else if (!is_write && ((value >> CF_WRITE_COUNT_SHIFT) &
                              CF_WRITE_COUNT_MAX) < cf_tracking_samples) {
       // Another thread reads what one thread wrote, but rarely so far
       // (data written once and then read, Predator's tracking threshold):
       // not a candidate yet.
-      return;
+      return false;
     } else {
       value = cf_track(state, line, value);
       continue;
     }
     if (cf_cas(state, &value, updated))
-      return;
+      return false;
   }
 }
 

@@ -237,22 +237,24 @@ struct cf_thread_line *cf_others_of(struct cf_line_record *record);
 // entry, or null when it went to the overflow counts.
 struct cf_shape *cf_count_shape(struct cf_line_record *record,
                                 struct cf_thread_line *slot, uptr line_offset,
-                                uptr length, bool is_write, u64 mask);
+                                uptr length, bool is_write, u64 mask,
+                                u32 weight);
 // Predator's history table: the threads an access invalidated (0 to 2).
 int cf_history_access(cf_history *history, u32 thread_plus1, bool is_write,
                       u32 victims[2]);
 // A sample of a line that has a record.
+// weight: the samples it counts for (efsan_cache_frag.c).
 void cf_record_sample(struct cf_line_record *record, uptr offset, uptr length,
                       bool is_write, bool locked_rmw, u32 thread_plus1,
-                      u64 clock, uptr pc);
+                      u64 clock, uptr pc, u32 weight);
 
 // Summaries (efsan_cache_frag_summaries.c).
 // Where a thread's activity on the line began, as far as meeting other
 // threads goes.
 u64 cf_use_start_clock(const struct cf_line_use *use);
-// Adds a sample of the entry's own thread.
+// Adds a sample of the entry's own thread, counting for weight samples.
 void cf_use_sample(struct cf_line_use *use, u64 mask, bool is_write,
-                   u64 clock);
+                   u64 clock, u32 weight);
 // Whether another thread than thread_plus1 was active on a neighbouring line
 // during [from, to].
 bool cf_neighbour_meets(uptr line, u32 thread_plus1, u64 from, u64 to);
@@ -261,20 +263,21 @@ void cf_record_now(u32 *state, uptr line, u32 value);
 // A sample of a line with a shared summary.
 void cf_summary_sample(u32 *state, u32 value, uptr line, uptr offset,
                        uptr length, bool is_write, u32 thread_plus1,
-                       u64 clock, uptr pc);
+                       u64 clock, uptr pc, u32 weight);
 // The line's shared summary, made now if it has none; the line's state
 // after.
 u32 cf_track(u32 *state, uptr line, u32 value);
 // Starts the solo summary of a line thread_plus1 has written often alone;
 // false if the state changed meanwhile or the summaries are full.
 bool cf_start_solo(u32 *state, u32 value, uptr line, u32 thread_plus1,
-                   uptr offset, uptr length, u64 clock, uptr pc);
+                   uptr offset, uptr length, u64 clock, uptr pc, u32 weight);
 
 // The line state machine (efsan_cache_frag_lines.c): one sampled access
-// applied to its line's state. alone_weight: 0 when the process had threads
-// when the access was sampled, else the samples it counts for.
-void cf_apply_sample(u32 *state, uptr line, uptr offset, uptr length,
+// applied to its line's state. weight: the samples it counts for; alone:
+// the process had a single thread when it was sampled. Returns whether the
+// line is one several threads use (a shared summary or a record).
+bool cf_apply_sample(u32 *state, uptr line, uptr offset, uptr length,
                      bool is_write, bool locked_rmw, u32 thread_plus1,
-                     u64 clock, uptr pc, u32 alone_weight);
+                     u64 clock, uptr pc, u32 weight, bool alone);
 
 #endif // EFSAN_CACHE_FRAG_LINES_H

@@ -123,20 +123,24 @@ struct cf_site *cf_new_site_at(struct cf_thread_line *t, u32 k) {
 // far): a line used thinly but steadily is one interval, while bursts much
 // further apart than the samples within them (turns taken under a lock)
 // are intervals of their own. Beyond CF_INTERVALS, the two intervals with
-// the smallest gap between them become one.
-void cf_note_activity(struct cf_thread_line *slot, u64 clock,
-                             u64 samples) {
+// the smallest gap between them become one. A sample that counts for
+// `weight` came after a period that many times longer: its gap is compared
+// with as many mean gaps.
+void cf_note_activity(struct cf_thread_line *slot, u64 clock, u64 samples,
+                      u32 weight) {
   u32 n = slot->interval_count;
   if (n) {
     struct cf_interval *last = cf_interval_at(slot, n - 1);
     u64 first_clock = slot->intervals[0].first;
-    bool ordinary = samples >= 2 ? (clock - last->last) * (samples - 1) <=
-                                       4 * (last->last - first_clock)
-                                 : clock - last->last <= 64 * cf_mean_period;
+    bool ordinary =
+        samples >= 2
+            ? (clock - last->last) * (samples - 1) <=
+                  4 * (u64)weight * (last->last - first_clock)
+            : clock - last->last <= 64 * (u64)weight * cf_mean_period;
     if (ordinary || clock < last->last) {
       if (clock > last->last)
         cf_store(&last->last, clock);
-      cf_store(&last->samples, last->samples + 1);
+      cf_store(&last->samples, last->samples + weight);
       return;
     }
   }
@@ -165,7 +169,7 @@ void cf_note_activity(struct cf_thread_line *slot, u64 clock,
   struct cf_interval *fresh = cf_interval_at(slot, n);
   cf_store(&fresh->first, clock);
   cf_store(&fresh->last, clock);
-  cf_store(&fresh->samples, 1);
+  cf_store(&fresh->samples, weight);
   __atomic_store_n(&slot->interval_count, n + 1, __ATOMIC_RELEASE);
 }
 
@@ -180,7 +184,7 @@ void efsan_cache_frag_lock_held(int delta) {
 
 // Counts a sample of the thread's at pc (only the thread writes its slot).
 void cf_count_site(struct cf_thread_line *slot, uptr pc, bool is_write,
-                          u64 mask) {
+                          u64 mask, u32 weight) {
   for (u32 i = 0; i < CF_SITES; i++) {
     // Reached past the inline sites only when other code took them all.
     struct cf_site *site = cf_new_site_at(slot, i);
@@ -189,14 +193,14 @@ void cf_count_site(struct cf_thread_line *slot, uptr pc, bool is_write,
     if (site->pc && site->pc != pc)
       continue;
     if (is_write)
-      cf_store(&site->writes, site->writes + 1);
+      cf_store(&site->writes, site->writes + weight);
     else
-      cf_store(&site->reads, site->reads + 1);
+      cf_store(&site->reads, site->reads + weight);
     cf_own_bits(&site->bytes, mask);
     if (cf_locks_held) {
-      cf_store(&site->locked, site->locked + 1);
+      cf_store(&site->locked, site->locked + weight);
       if (is_write)
-        cf_store(&site->locked_writes, site->locked_writes + 1);
+        cf_store(&site->locked_writes, site->locked_writes + weight);
     }
     // Published last: the report reads sites of running threads.
     if (!site->pc)
@@ -208,12 +212,12 @@ void cf_count_site(struct cf_thread_line *slot, uptr pc, bool is_write,
   if (!more)
     return;
   if (is_write) {
-    cf_store(&more->other_site_writes, more->other_site_writes + 1);
+    cf_store(&more->other_site_writes, more->other_site_writes + weight);
     if (cf_locks_held)
       cf_store(&more->other_site_locked_writes,
-               more->other_site_locked_writes + 1);
+               more->other_site_locked_writes + weight);
   } else
-    cf_store(&more->other_site_reads, more->other_site_reads + 1);
+    cf_store(&more->other_site_reads, more->other_site_reads + weight);
 }
 
 void cf_parts_init(u32 capacity, u64 mean_period) {

@@ -281,7 +281,7 @@ void cf_lifetime_sharing(struct cf_line_record *record,
 
 struct cf_shape *cf_count_shape(struct cf_line_record *record,
                            struct cf_thread_line *slot, uptr line_offset,
-                           uptr length, bool is_write, u64 mask) {
+                           uptr length, bool is_write, u64 mask, u32 weight) {
   uptr addr = record->line + line_offset;
   for (u32 i = 0; i < CF_SHAPES; i++) {
     struct cf_shape *shape = cf_shape_at(slot, i);
@@ -293,9 +293,9 @@ struct cf_shape *cf_count_shape(struct cf_line_record *record,
         !cf_load(&record->objects[shape->object - 1].live))
       continue; // that block was freed: this access is to another one
     if (is_write)
-      shape->writes++;
+      shape->writes += weight;
     else
-      shape->reads++;
+      shape->reads += weight;
     return shape;
   }
   for (u32 i = 0; i < CF_SHAPES; i++) {
@@ -307,8 +307,8 @@ struct cf_shape *cf_count_shape(struct cf_line_record *record,
       continue;
     shape->offset = (u8)line_offset;
     shape->object = cf_object_of(record, addr);
-    shape->reads = !is_write;
-    shape->writes = is_write;
+    shape->reads = is_write ? 0 : weight;
+    shape->writes = is_write ? weight : 0;
     // Published last: the report reads shapes of running threads.
     __atomic_store_n(&shape->length, (u8)length, __ATOMIC_RELEASE);
     return shape;
@@ -322,9 +322,9 @@ struct cf_shape *cf_count_shape(struct cf_line_record *record,
   // bytes on this line (cf_forget_heap_object).
   cf_object_of(record, addr);
   if (is_write)
-    more->overflow_writes++;
+    more->overflow_writes += weight;
   else
-    more->overflow_reads++;
+    more->overflow_reads += weight;
   more->overflow_bytes |= mask;
   return 0;
 }
@@ -395,7 +395,7 @@ static void cf_observe(struct cf_line_record *record, u32 thread_plus1,
 
 void cf_record_sample(struct cf_line_record *record, uptr offset, uptr length,
                       bool is_write, bool locked_rmw, u32 thread_plus1,
-                      u64 clock, uptr pc) {
+                      u64 clock, uptr pc, u32 weight) {
   u64 mask = cf_byte_mask(offset, length);
   struct cf_thread_line *slot = cf_slot_of(record, thread_plus1, true);
   struct cf_shape *shape = 0;
@@ -403,24 +403,25 @@ void cf_record_sample(struct cf_line_record *record, uptr offset, uptr length,
   if (slot) {
     // Only this thread writes these fields: plain updates.
     if (is_write) {
-      cf_store(&slot->writes, slot->writes + 1);
+      cf_store(&slot->writes, slot->writes + weight);
       if (locked_rmw)
-        cf_store(&slot->locked_rmw_writes, slot->locked_rmw_writes + 1);
+        cf_store(&slot->locked_rmw_writes, slot->locked_rmw_writes + weight);
       cf_own_bits(&slot->written_bytes, mask);
     } else {
-      cf_store(&slot->reads, slot->reads + 1);
+      cf_store(&slot->reads, slot->reads + weight);
       cf_own_bits(&slot->read_bytes, mask);
     }
-    cf_note_activity(slot, clock, slot->reads + slot->writes - 1);
+    cf_note_activity(slot, clock, slot->reads + slot->writes - weight, weight);
     if (!slot->first_clock)
       cf_store(&slot->first_clock, clock);
     cf_store(&slot->last_clock, clock);
-    shape = cf_count_shape(record, slot, offset, length, is_write, mask);
-    cf_count_site(slot, pc, is_write, mask);
+    shape =
+        cf_count_shape(record, slot, offset, length, is_write, mask, weight);
+    cf_count_site(slot, pc, is_write, mask, weight);
   } else if ((others = cf_others_of(record))) {
-    cf_add(is_write ? &others->writes : &others->reads, 1);
+    cf_add(is_write ? &others->writes : &others->reads, weight);
     if (is_write && locked_rmw)
-      cf_add(&others->locked_rmw_writes, 1);
+      cf_add(&others->locked_rmw_writes, weight);
     cf_shared_bits(is_write ? &others->written_bytes : &others->read_bytes,
                    mask);
     cf_shared_first(&others->first_clock, clock);

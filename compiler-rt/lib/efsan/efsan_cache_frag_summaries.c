@@ -50,7 +50,7 @@ static void cf_seed_shape(struct cf_line_record *record,
   // Counted as one access first (which names the heap object there).
   bool is_write = writes > 0;
   struct cf_shape *shape =
-      cf_count_shape(record, slot, first, length, is_write, mask);
+      cf_count_shape(record, slot, first, length, is_write, mask, 1);
   if (!shape)
     return;
   shape->reads += is_write ? reads : reads - 1;
@@ -116,17 +116,18 @@ static void cf_use_start(struct cf_line_use *use, u64 clock, uptr pc) {
   __atomic_store_n(&use->last_clock, clock, __ATOMIC_RELEASE);
 }
 
-// Adds a sample of the entry's own thread.
+// Adds a sample of the entry's own thread that counts for `weight` (its
+// period was that many times longer: so is the gap that starts a burst).
 void cf_use_sample(struct cf_line_use *use, u64 mask, bool is_write,
-                   u64 clock) {
+                   u64 clock, u32 weight) {
   if (is_write) {
-    cf_store(&use->writes, use->writes + 1);
+    cf_store(&use->writes, use->writes + weight);
     cf_own_bits(&use->written_bytes, mask);
   } else {
-    cf_store(&use->reads, use->reads + 1);
+    cf_store(&use->reads, use->reads + weight);
     cf_own_bits(&use->read_bytes, mask);
   }
-  if (clock > use->last_clock + CF_BURST_GAP * cf_lines_mean_period)
+  if (clock > use->last_clock + CF_BURST_GAP * cf_lines_mean_period * weight)
     cf_store(&use->burst_clock, clock);
   if (clock > use->last_clock)
     cf_store(&use->last_clock, clock);
@@ -134,8 +135,8 @@ void cf_use_sample(struct cf_line_use *use, u64 mask, bool is_write,
 
 // Adds a sample to the "other threads" entry, which they share.
 static void cf_use_sample_shared(struct cf_line_use *use, u64 mask,
-                                 bool is_write, u64 clock) {
-  cf_add(is_write ? &use->writes : &use->reads, 1);
+                                 bool is_write, u64 clock, u32 weight) {
+  cf_add(is_write ? &use->writes : &use->reads, weight);
   cf_shared_bits(is_write ? &use->written_bytes : &use->read_bytes, mask);
   cf_shared_first(&use->first_clock, clock);
   // Their bursts as if one thread's: a sample long after the last starts one.
@@ -290,7 +291,7 @@ static struct cf_line_use *cf_summary_use(struct cf_summary *summary,
 // table, and the line gets a record when its threads' use meets.
 void cf_summary_sample(u32 *state, u32 value, uptr line, uptr offset,
                        uptr length, bool is_write, u32 thread_plus1,
-                       u64 clock, uptr pc) {
+                       u64 clock, uptr pc, u32 weight) {
   struct cf_summary *summary = cf_summary_of(value);
   u64 mask = cf_byte_mask(offset, length);
   bool shared;
@@ -299,11 +300,11 @@ void cf_summary_sample(u32 *state, u32 value, uptr line, uptr offset,
   if (shared) {
     u32 none = 0;
     cf_cas(&use->thread_plus1, &none, CF_SEVERAL_READERS);
-    cf_use_sample_shared(use, mask, is_write, clock);
+    cf_use_sample_shared(use, mask, is_write, clock, weight);
   } else {
     if (!use->last_clock)
       cf_use_start(use, clock, pc);
-    cf_use_sample(use, mask, is_write, clock);
+    cf_use_sample(use, mask, is_write, clock, weight);
   }
   u32 victims[2];
   int n = cf_history_access(&summary->history, thread_plus1, is_write, victims);
@@ -376,7 +377,7 @@ u32 cf_track(u32 *state, uptr line, u32 value) {
 // clock), as a record made at this point would not have them either: its
 // activity interval must hold the samples it counts.
 bool cf_start_solo(u32 *state, u32 value, uptr line, u32 thread_plus1,
-                   uptr offset, uptr length, u64 clock, uptr pc) {
+                   uptr offset, uptr length, u64 clock, uptr pc, u32 weight) {
   u32 index;
   if (!cf_new_entry(&cf_solo_pool, &cf_solo_count, cf_solo_table,
                     sizeof(struct cf_line_use), &index))
@@ -384,7 +385,7 @@ bool cf_start_solo(u32 *state, u32 value, uptr line, u32 thread_plus1,
   struct cf_line_use *solo = &cf_solo_table[index];
   solo->thread_plus1 = thread_plus1;
   cf_use_start(solo, clock, pc);
-  cf_use_sample(solo, cf_byte_mask(offset, length), true, clock);
+  cf_use_sample(solo, cf_byte_mask(offset, length), true, clock, weight);
   // Published by the exchange; the sweep looks at it once its line is
   // known.
   if (cf_cas(state, &value, index | CF_RECORD_BIT | CF_SOLO_BIT)) {
