@@ -113,6 +113,10 @@ static u32 *cf_handle_index; // thread index + 1
 
 u64 cf_sample_period(void) { return cf_mean_period; }
 
+u32 cf_max_sample_weight(void) {
+  return cf_alone_weight > cf_quiet_weight ? cf_alone_weight : cf_quiet_weight;
+}
+
 void cf_print_sampling_stats(void) {
   efsan_report_line("cache-frag sampling: %llu samples while the process had "
                     "one thread, each counted %u times; %llu samples of "
@@ -124,7 +128,7 @@ void cf_print_sampling_stats(void) {
 
 u64 cf_field_samples_at_least(u64 counted) {
   u64 weighted = cf_load(&cf_weighted_field_samples);
-  u64 k = cf_alone_weight > cf_quiet_weight ? cf_alone_weight : cf_quiet_weight;
+  u64 k = cf_max_sample_weight();
   if (!weighted || k <= 1)
     return counted;
   // counted = u + k w with w <= weighted: the samples u + w are at least

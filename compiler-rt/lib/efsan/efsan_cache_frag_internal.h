@@ -247,6 +247,9 @@ void cf_lifetime_sharing(struct cf_line_record *record,
 // Sampling (efsan_cache_frag.c).
 // Mean sampling period in accesses (1: every access is seen).
 u64 cf_sample_period(void);
+// The most a sample counts for (a thread alone, a quiet thread); 1: every
+// sample counts once.
+u32 cf_max_sample_weight(void);
 // The samples a struct's field count (sampled accesses, a thread alone's
 // counted several times each: efsan_cache_frag.c) surely came from: all of
 // it when no thread was alone, else a lower bound.

@@ -1159,7 +1159,15 @@ void efsan_cache_frag_report(void) {
   } else {
     efsan_report_line("EfficiencySanitizer: cache-frag report: false sharing "
                       "and struct field usage\n");
-    if (cf_period > 1)
+    u32 weight = cf_max_sample_weight();
+    if (cf_period > 1 && weight > 1)
+      efsan_report_line("Counts are sampled: each thread samples one access in "
+                        "%llu on average, up to %u times fewer while it runs "
+                        "alone or finds nothing shared, each sample then "
+                        "counted as many times; counts shown are samples "
+                        "times %llu.\n",
+                        cf_period, weight, cf_period);
+    else if (cf_period > 1)
       efsan_report_line("Counts are sampled: each thread samples one access in "
                         "%llu on average; counts shown are samples times %llu.\n",
                         cf_period, cf_period);
