@@ -98,7 +98,8 @@ bool cf_sample_line(uptr line, uptr offset, uptr length, bool is_write,
   }
   // A sample whose period began while the thread was alone but ended
   // after it created a thread without its period restarting (a runtime
-  // thread created it) counts once here: the line states are shared now.
+  // thread created it) is applied here, with its weight: the line states
+  // are shared now.
   cf_lines_apply_alone_samples();
   // A read of a line nobody has written makes no state (cf_apply_sample).
   u32 *state = cf_line_state(line, is_write);
