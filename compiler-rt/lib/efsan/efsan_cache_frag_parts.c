@@ -123,20 +123,20 @@ struct cf_site *cf_new_site_at(struct cf_thread_line *t, u32 k) {
 // far): a line used thinly but steadily is one interval, while bursts much
 // further apart than the samples within them (turns taken under a lock)
 // are intervals of their own. Beyond CF_INTERVALS, the two intervals with
-// the smallest gap between them become one. A sample that counts for
-// `weight` came after a period that many times longer: its gap is compared
-// with as many mean gaps.
+// the smallest gap between them become one. A sample that counts for more
+// than one (weight) is counted so, but its gap is not stretched: a thread
+// samples at more than the default period only after many samples that
+// found no shared line, so a long gap before it is a real pause in its use
+// of this one (turns under a lock, apart on the virtual clock).
 void cf_note_activity(struct cf_thread_line *slot, u64 clock, u64 samples,
                       u32 weight) {
   u32 n = slot->interval_count;
   if (n) {
     struct cf_interval *last = cf_interval_at(slot, n - 1);
     u64 first_clock = slot->intervals[0].first;
-    bool ordinary =
-        samples >= 2
-            ? (clock - last->last) * (samples - 1) <=
-                  4 * (u64)weight * (last->last - first_clock)
-            : clock - last->last <= 64 * (u64)weight * cf_mean_period;
+    bool ordinary = samples >= 2 ? (clock - last->last) * (samples - 1) <=
+                                       4 * (last->last - first_clock)
+                                 : clock - last->last <= 64 * cf_mean_period;
     if (ordinary || clock < last->last) {
       if (clock > last->last)
         cf_store(&last->last, clock);

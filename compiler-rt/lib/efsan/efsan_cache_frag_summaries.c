@@ -116,8 +116,10 @@ static void cf_use_start(struct cf_line_use *use, u64 clock, uptr pc) {
   __atomic_store_n(&use->last_clock, clock, __ATOMIC_RELEASE);
 }
 
-// Adds a sample of the entry's own thread that counts for `weight` (its
-// period was that many times longer: so is the gap that starts a burst).
+// Adds a sample of the entry's own thread that counts for `weight`. A burst
+// starts after the same gap whatever the weight (cf_note_activity says why);
+// a line its thread keeps using between such gaps is one burst anyway, as
+// cf_use_start_clock compares the weighted samples with the span.
 void cf_use_sample(struct cf_line_use *use, u64 mask, bool is_write,
                    u64 clock, u32 weight) {
   if (is_write) {
@@ -127,7 +129,7 @@ void cf_use_sample(struct cf_line_use *use, u64 mask, bool is_write,
     cf_store(&use->reads, use->reads + weight);
     cf_own_bits(&use->read_bytes, mask);
   }
-  if (clock > use->last_clock + CF_BURST_GAP * cf_lines_mean_period * weight)
+  if (clock > use->last_clock + CF_BURST_GAP * cf_lines_mean_period)
     cf_store(&use->burst_clock, clock);
   if (clock > use->last_clock)
     cf_store(&use->last_clock, clock);
