@@ -70,10 +70,11 @@ static u64 cf_weighted_field_samples;
 // in a row its mean period doubles, up to cf_quiet_weight times the
 // default, and each sample counts for as many: the weight is known before
 // the period it ends begins, so every count stays an unbiased estimate.
-// The first sample that lands on a line several threads use (a shared
-// summary or a record, or one that starts tracking) puts the thread back
-// to the default period at once: where sharing is, samples are as dense
-// as ever. 1 with every access seen.
+// The first sample that lands on a line several threads use at this time
+// (a record, or a shared summary whose threads' use meets: a line used in
+// turn is quiet, nothing there is a finding) puts the thread back to the
+// default period at once: where sharing is, samples are as dense as ever.
+// 1 with every access seen.
 #define CF_QUIET_RUN 64
 static u32 cf_quiet_weight;
 static u64 cf_quiet_samples; // samples taken at a weight above 1
@@ -541,8 +542,9 @@ static inline __attribute__((always_inline)) u32 cf_end_period(u64 *clock,
 }
 
 // After a sample of instrumented code in a process with threads: shared:
-// whether it landed on a line several threads use. Sets the weight of the
-// period that follows (cf_quiet_weight) and redraws it when that changed.
+// whether it landed on a line several threads use at this time. Sets the
+// weight of the period that follows (cf_quiet_weight) and redraws it when
+// that changed.
 static inline void cf_adapt_period(bool shared) {
   if (cf_self.alone || cf_quiet_weight <= 1)
     return;

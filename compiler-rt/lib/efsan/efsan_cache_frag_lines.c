@@ -121,7 +121,8 @@ static u32 cf_writes_after(u32 writes, u32 weight, bool alone) {
 // One sampled access to [line + offset, line + offset + length), applied to
 // the line's state, counting for `weight` samples; alone: the process had a
 // single thread when it was sampled. Returns whether the line is one several
-// threads use.
+// threads use at this time: it has a record, or its summary's threads' use
+// meets (threads that use it in turn do not).
 bool cf_apply_sample(u32 *state, uptr line, uptr offset, uptr length,
                      bool is_write, bool locked_rmw, u32 thread_plus1,
                      u64 clock, uptr pc, u32 weight, bool alone) {
@@ -136,9 +137,8 @@ bool cf_apply_sample(u32 *state, uptr line, uptr offset, uptr length,
       return true;
     }
     if (cf_is_summary(value)) {
-      cf_summary_sample(state, value, line, offset, length, is_write,
-                        thread_plus1, clock, pc, weight);
-      return true;
+      return cf_summary_sample(state, value, line, offset, length, is_write,
+                               thread_plus1, clock, pc, weight);
     }
     if (cf_is_solo(value)) {
       struct cf_line_use *solo = cf_solo_of(value);

@@ -260,8 +260,9 @@ void cf_use_sample(struct cf_line_use *use, u64 mask, bool is_write,
 bool cf_neighbour_meets(uptr line, u32 thread_plus1, u64 from, u64 to);
 // The line's record, made now (seeded from its solo summary, if any).
 void cf_record_now(u32 *state, uptr line, u32 value);
-// A sample of a line with a shared summary.
-void cf_summary_sample(u32 *state, u32 value, uptr line, uptr offset,
+// A sample of a line with a shared summary; whether its threads' use meets
+// now (the line needs a record).
+bool cf_summary_sample(u32 *state, u32 value, uptr line, uptr offset,
                        uptr length, bool is_write, u32 thread_plus1,
                        u64 clock, uptr pc, u32 weight);
 // The line's shared summary, made now if it has none; the line's state

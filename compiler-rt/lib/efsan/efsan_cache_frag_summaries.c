@@ -290,8 +290,12 @@ static struct cf_line_use *cf_summary_use(struct cf_summary *summary,
 }
 
 // A sample of a summarized line: counted, run through the line's history
-// table, and the line gets a record when its threads' use meets.
-void cf_summary_sample(u32 *state, u32 value, uptr line, uptr offset,
+// table, and the line gets a record when its threads' use meets. Returns
+// whether it does (or the history table counted what a record needs): a
+// line its threads use in turn (a heap block reused by another thread, data
+// handed on at a barrier) is not shared at this time, and its samples count
+// as quiet ones (cf_adapt_period).
+bool cf_summary_sample(u32 *state, u32 value, uptr line, uptr offset,
                        uptr length, bool is_write, u32 thread_plus1,
                        u64 clock, uptr pc, u32 weight) {
   struct cf_summary *summary = cf_summary_of(value);
@@ -334,8 +338,11 @@ void cf_summary_sample(u32 *state, u32 value, uptr line, uptr offset,
   u64 from = cf_use_start_clock(use), to = clock;
   if (cf_load(&summary->observed) >= cf_detail_invalidations ||
       cf_summary_meets(summary, thread_plus1, from, to) ||
-      cf_neighbour_meets(line, thread_plus1, from, to))
+      cf_neighbour_meets(line, thread_plus1, from, to)) {
     cf_detail(state, value, line, summary);
+    return true;
+  }
+  return false;
 }
 
 // The line's summary, made now if it has none, from its solo summary or
