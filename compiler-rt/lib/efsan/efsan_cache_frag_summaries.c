@@ -161,13 +161,18 @@ static bool cf_spans_meet(u64 from, u64 to, u64 first, u64 last) {
 
 // Whether another thread than thread_plus1 was active on the line during
 // [from, to] (its current burst, or for threads summed together, its span).
+// Threads claim entries in order (cf_summary_use), the summed one last: the
+// first unclaimed entry ends the search, and a line two threads share reads
+// three of its five entries, each a cache miss on a line seldom sampled.
 static bool cf_summary_meets(struct cf_summary *summary, u32 thread_plus1,
                              u64 from, u64 to) {
   for (int i = 0; i <= CF_SUMMARY_THREADS; i++) {
     struct cf_line_use *use = &summary->uses[i];
     u32 owner = cf_load(&use->thread_plus1);
+    if (!owner)
+      return false;
     u64 last = __atomic_load_n(&use->last_clock, __ATOMIC_ACQUIRE);
-    if (owner && owner != thread_plus1 && last &&
+    if (owner != thread_plus1 && last &&
         cf_spans_meet(from, to, cf_use_start_clock(use), last))
       return true;
   }
