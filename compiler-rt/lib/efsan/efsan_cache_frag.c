@@ -314,8 +314,10 @@ static void cf_note_wait(u32 thread, uptr addr, bool is_write, u64 value,
     w->addr = 0;
     return;
   }
-  if (polls)
+  if (polls) {
     cf_freeze_next_period(clock);
+    cf_self.waited = true;
+  }
   if (!continues) {
     w->addr = addr;
     w->value = value;
@@ -353,6 +355,7 @@ static void cf_note_wait(u32 thread, uptr addr, bool is_write, u64 value,
   w->pending = 0;
   w->gaps = 0;
   cf_freeze_next_period(clock);
+  cf_self.waited = true;
 }
 
 u64 cf_thread_wait_ns(u32 thread) {
@@ -658,8 +661,6 @@ static __attribute__((noinline)) void cf_sample_access(void *addr, uptr size,
   bool shared = cf_sample_range((uptr)addr, size, is_write, (flags & 2) != 0,
                                 thread_plus1, clock, pc, weight);
   bool polls = threads && !is_write && cf_polls((uptr)addr, size, thread_plus1);
-  if (polls || (continues && cf_wait.run + 1 >= CF_WAIT_RUN))
-    cf_self.waited = true;
   if (threads)
     cf_adapt_period(shared);
   u64 end = timed ? cf_count_tool_ticks(thread_plus1 - 1, start, timed) : 0;
