@@ -1010,6 +1010,7 @@ void efsan_cache_frag_init(void) {
   cf_store(&cf_thread_infos[0].tid, efsan_gettid());
   cf_start_thread_sampler(0, 0);
   cf_machine_init();
+  efsan_publish_direct_libc_calls();
   cf_startup_cpu_ns = efsan_thread_cpu_ns();
 }
 

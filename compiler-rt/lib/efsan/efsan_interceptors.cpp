@@ -1168,6 +1168,54 @@ INTERCEPTOR(char *, strncpy, char *dest, const char *src, uptr n) {
   return res;
 }
 
+//===-- libc's string functions for cache-frag's direct calls ------------===//
+
+// Cache-frag: the libc string functions the program's code calls directly
+// when none of the call's ranges is its sampled access. The pass counts the
+// ranges the interceptor would count off the function's copy of the
+// countdown and calls libc's function through __efsan_cf_<name>
+// (EfficiencySanitizerCountdown.cpp): the interceptor's entry and flag
+// tests cost more than a short string call itself (string_scan: 1.19x with
+// the interceptors, 1.02x calling libc directly). Each is published only
+// where its interceptor counts exactly that many ranges when it samples
+// none (its common flag on); a null pointer sends the call to the
+// interceptor as before. Each on a line of its own, apart from anything
+// written while the program runs.
+#define EFSAN_CF_DIRECT_LIBC_CALLS(X)                                         \
+  X(strlen, common_flags()->intercept_strlen)                                  \
+  X(strnlen, common_flags()->intercept_strlen)                                 \
+  X(strchr, true)                                                              \
+  X(strrchr, true)                                                             \
+  X(strstr, true)                                                              \
+  X(memchr, true)                                                              \
+  X(memrchr, true)                                                             \
+  X(strcmp, common_flags()->intercept_strcmp)                                  \
+  X(strncmp, true)                                                             \
+  X(strcasecmp, true)                                                          \
+  X(strncasecmp, true)                                                         \
+  X(strspn, common_flags()->intercept_strspn)                                  \
+  X(strcspn, common_flags()->intercept_strspn)                                 \
+  X(strpbrk, common_flags()->intercept_strpbrk)                                \
+  X(strncpy, true)                                                             \
+  X(strtok_r, true)                                                            \
+  X(memcmp, common_flags()->intercept_memcmp)                                  \
+  X(bcmp, common_flags()->intercept_memcmp)
+
+extern "C" {
+#define EFSAN_DEFINE_CF_POINTER(name, published)                               \
+  SANITIZER_INTERFACE_ATTRIBUTE ALIGNED(64) void *__efsan_cf_##name;
+EFSAN_CF_DIRECT_LIBC_CALLS(EFSAN_DEFINE_CF_POINTER)
+#undef EFSAN_DEFINE_CF_POINTER
+}
+
+extern "C" void efsan_publish_direct_libc_calls(void) {
+#define EFSAN_PUBLISH_CF_POINTER(name, published)                              \
+  if (published)                                                               \
+    __efsan_cf_##name = (void *)REAL(name);
+  EFSAN_CF_DIRECT_LIBC_CALLS(EFSAN_PUBLISH_CF_POINTER)
+#undef EFSAN_PUBLISH_CF_POINTER
+}
+
 //===-- libc's mem* without marking, for __efsan_memcpy and friends ---------===//
 
 extern "C" void *efsan_real_memcpy(void *dest, const void *src, uptr n) {

@@ -4,10 +4,11 @@
 ; runtime left that pointer null, or the size is 0 or above 64, the call goes
 ; to the interceptor (tagged nobuiltin so that codegen keeps it a call). A
 ; constant size that codegen expands into loads stays a direct call on the
-; inline path. Cache-frag and -efsan-inline-compares=0 leave the calls alone.
+; inline path. -efsan-inline-compares=0 leaves the calls alone, and so does
+; cache-frag without its direct libc calls (cache-frag-direct-libc-calls.ll).
 ; RUN: %opt -load-pass-plugin=%efsan_plugin -passes='efsan<working-set>' -S %s | FileCheck %s
 ; RUN: %opt -load-pass-plugin=%efsan_plugin -passes='efsan<working-set>' -efsan-inline-compares=0 -S %s | FileCheck %s --check-prefix=OFF
-; RUN: %opt -load-pass-plugin=%efsan_plugin -passes='efsan<cache-frag>' -S %s | FileCheck %s --check-prefix=OFF
+; RUN: %opt -load-pass-plugin=%efsan_plugin -passes='efsan<cache-frag>' -efsan-cache-frag-direct-libc-calls=0 -S %s | FileCheck %s --check-prefix=OFF
 
 target datalayout = "e-m:e-p270:32:32-p271:32:32-p272:64:64-i64:64-i128:128-f80:128-n8:16:32:64-S128"
 target triple = "x86_64-unknown-linux-gnu"

@@ -508,11 +508,15 @@ bool EfficiencySanitizer::instrumentFunction(Function &F) {
   SmallVector<MemIntrinsic *, 4> MemIntrinsics;
   SmallVector<IntrinsicInst *, 4> MaskedAccesses;
   SmallVector<CallInst *, 4> Compares; // working set
-  // Cache-frag only: where the countdown is synced with the thread's.
+  // Cache-frag only: where the countdown is synced with the thread's, and
+  // the libc calls counted down inline instead.
   SmallVector<CallBase *, 16> CallSites;
+  SmallVector<CacheFragCountdown::LibcCall, 4> LibcCalls;
   SmallVector<Instruction *, 4> Exits;
   SmallVector<LandingPadInst *, 4> LandingPads;
   bool CacheFrag = Tool == EfficiencySanitizerOptions::ESAN_CacheFrag;
+  const TargetLibraryInfo *TLI =
+      CacheFrag && FAM ? &FAM->getResult<TargetLibraryAnalysis>(F) : nullptr;
   // Before anything is emitted: the pass's own calls take addresses too.
   if (CacheFrag)
     StructFields.noteFieldEscapes(F);
@@ -544,7 +548,14 @@ bool EfficiencySanitizer::instrumentFunction(Function &F) {
     for (Instruction &I : BB) {
       if (CacheFrag && isCacheFragCallSite(I)) {
         EndRunBefore(&I);
-        CallSites.push_back(cast<CallBase>(&I));
+        auto *CI = dyn_cast<CallInst>(&I);
+        std::optional<unsigned> Ranges;
+        if (CI && TLI)
+          Ranges = CacheFragCountdown::directLibcCallRanges(*CI, *TLI);
+        if (Ranges)
+          LibcCalls.push_back({CI, *Ranges});
+        else
+          CallSites.push_back(cast<CallBase>(&I));
       }
       if (auto *LP = dyn_cast<LandingPadInst>(&I); LP && CacheFrag)
         LandingPads.push_back(LP);
@@ -580,12 +591,12 @@ bool EfficiencySanitizer::instrumentFunction(Function &F) {
 
   bool Changed = LoopsMarked || !AccessRuns.empty() ||
                  !MaskedAccesses.empty() || !MemIntrinsics.empty() ||
-                 !Compares.empty();
+                 !Compares.empty() || !LibcCalls.empty();
   if (!CacheFrag) {
     instrumentWorkingSetFunction(F, AccessRuns);
-  } else if (!AccessRuns.empty()) {
-    Countdown.instrumentFunction(F, AccessRuns, CallSites, LandingPads,
-                                 Exits);
+  } else if (!AccessRuns.empty() || !LibcCalls.empty()) {
+    Countdown.instrumentFunction(F, AccessRuns, CallSites, LibcCalls,
+                                 LandingPads, Exits);
   }
   for (IntrinsicInst *II : MaskedAccesses)
     instrumentMaskedAccess(II);

@@ -285,12 +285,25 @@ struct BudgetLoopPlan; // EfficiencySanitizerCountdown.cpp
 
 class CacheFragCountdown : ModuleContext {
 public:
+  /// A call of a libc string function whose interceptor counts Ranges
+  /// ranges off the countdown when it samples none of them.
+  struct LibcCall {
+    CallInst *Call;
+    unsigned Ranges;
+  };
+  /// The ranges the interceptor counts for CI, if CI may call libc's
+  /// function directly (docs/Pass.md, "libc string calls").
+  static std::optional<unsigned> directLibcCallRanges(const CallInst &CI,
+                                                      const TargetLibraryInfo &TLI);
+
   CacheFragCountdown(Module &M, StructFieldTables &StructFields);
   void declareRuntimeFunctions(AttributeList Attrs);
-  /// Counts down F's runs (each ends before a call site or terminator) and
-  /// syncs the copy at CallSites, LandingPads and Exits.
+  /// Counts down F's runs (each ends before a call site or terminator),
+  /// syncs the copy at CallSites, LandingPads and Exits, and counts down
+  /// LibcCalls, which call libc directly when none of their ranges is sampled.
   void instrumentFunction(Function &F, ArrayRef<AccessRun> AccessRuns,
                           ArrayRef<CallBase *> CallSites,
+                          ArrayRef<LibcCall> LibcCalls,
                           ArrayRef<LandingPadInst *> LandingPads,
                           ArrayRef<Instruction *> Exits);
   /// First for each function: innermost loops that qualify get a clean
@@ -316,6 +329,7 @@ private:
   ArrayRef<MemoryAccess> rematerializeAddresses(ArrayRef<MemoryAccess> Accesses,
                                                 Instruction *InsertPt);
   void instrumentCacheFragCallSite(CallBase *Call);
+  void instrumentDirectLibcCall(const LibcCall &Libc);
   void emitCacheFragAccess(IRBuilder<> &IRB, const MemoryAccess &Access,
                            FieldCounter Field);
   Value *loadLocalCountdown(IRBuilder<> &IRB);
