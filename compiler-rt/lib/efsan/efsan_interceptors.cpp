@@ -1178,9 +1178,11 @@ INTERCEPTOR(char *, strncpy, char *dest, const char *src, uptr n) {
 // tests cost more than a short string call itself (string_scan: 1.19x with
 // the interceptors, 1.02x calling libc directly). Each is published only
 // where its interceptor counts exactly that many ranges when it samples
-// none (its common flag on); a null pointer sends the call to the
-// interceptor as before. Each on a line of its own, apart from anything
-// written while the program runs.
+// none (its common flag on), and where the program's calls of that name
+// reach the interceptor at all: a program that defines its own strlen
+// keeps calling it. A null pointer sends the call to the interceptor's
+// symbol as before. Each on a line of its own, apart from anything written
+// while the program runs.
 #define EFSAN_CF_DIRECT_LIBC_CALLS(X)                                         \
   X(strlen, common_flags()->intercept_strlen)                                  \
   X(strnlen, common_flags()->intercept_strlen)                                 \
@@ -1208,9 +1210,19 @@ EFSAN_CF_DIRECT_LIBC_CALLS(EFSAN_DEFINE_CF_POINTER)
 #undef EFSAN_DEFINE_CF_POINTER
 }
 
+// The address the program's calls of a name reach: the compiler may fold a
+// comparison of two distinct functions' addresses to false, but the
+// interceptor's name is an alias of its trampoline unless the program
+// defines the name itself.
+static uptr AddressOf(uptr function) {
+  __asm__("" : "+r"(function));
+  return function;
+}
+
 extern "C" void efsan_publish_direct_libc_calls(void) {
 #define EFSAN_PUBLISH_CF_POINTER(name, published)                              \
-  if (published)                                                               \
+  if ((published) && REAL(name) &&                                             \
+      AddressOf((uptr)&name) == AddressOf((uptr)&TRAMPOLINE(name)))             \
     __efsan_cf_##name = (void *)REAL(name);
   EFSAN_CF_DIRECT_LIBC_CALLS(EFSAN_PUBLISH_CF_POINTER)
 #undef EFSAN_PUBLISH_CF_POINTER
