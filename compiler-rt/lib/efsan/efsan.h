@@ -202,7 +202,8 @@ void efsan_publish_inline_compares(void);
 // Cache-frag's direct libc calls (docs/Pass.md, "libc string calls"): once
 // the tool starts, libc's string functions go into __efsan_cf_<name>, which
 // instrumented code calls when none of the call's ranges is the thread's
-// sampled access; each stays null where its interceptor's flag is off.
+// sampled access; each stays null where its interceptor's flag is off or
+// the program defines the function itself.
 void efsan_publish_direct_libc_calls(void);
 uptr efsan_internal_strlen(const char *s);
 int efsan_internal_strcmp(const char *a, const char *b);

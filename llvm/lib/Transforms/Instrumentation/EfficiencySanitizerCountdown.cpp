@@ -439,12 +439,8 @@ void CacheFragCountdown::instrumentDirectLibcCall(const LibcCall &Libc) {
 
   BasicBlock *Join = CI->getParent();
   CI->moveBefore(InterceptedEnd);
-  if (!InMemory) {
-    IRBuilder<> B(CI);
-    writeBackCountdown(B);
-    B.SetInsertPoint(CI->getNextNode());
-    reloadCountdown(B);
-  }
+  if (!InMemory)
+    instrumentCacheFragCallSite(CI);
   if (CI->use_empty())
     return;
   PHINode *Result = PHINode::Create(CI->getType(), 2, "", Join->begin());
