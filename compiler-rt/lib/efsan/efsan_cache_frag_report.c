@@ -650,7 +650,8 @@ static void cf_print_json_finding(const struct cf_finding *f, bool last) {
                "\"low_seconds\": %llu.%09llu, \"high_seconds\": %llu.%09llu, "
                "\"conditional\": %s, \"hypothetical\": %s, "
                "\"run_seconds\": %llu.%09llu, \"at_bound\": %s, "
-               "\"transfer_ns\": %u, \"threads_seconds\": %llu.%09llu},\n",
+               "\"bound_share\": %u.%06u, \"transfer_ns\": %u, "
+               "\"threads_seconds\": %llu.%09llu},\n",
                f->lost_ns / 1000000000ull, f->lost_ns % 1000000000ull,
                f->share_ppm / 1000000, f->share_ppm % 1000000,
                f->wall_ns / 1000000000ull, f->wall_ns % 1000000000ull,
@@ -661,8 +662,8 @@ static void cf_print_json_finding(const struct cf_finding *f, bool last) {
                f->conditional ? "true" : "false",
                f->hypothetical ? "true" : "false",
                f->run_ns / 1000000000ull, f->run_ns % 1000000000ull,
-               cf_at_bound(f) ? "true" : "false", cf_transfer_ns(),
-               f->threads_ns / 1000000000ull, f->threads_ns % 1000000000ull);
+               cf_at_bound(f) ? "true" : "false", f->cap_ppm / 1000000,
+               f->cap_ppm % 1000000, cf_transfer_ns(), f->threads_ns / 1000000000ull, f->threads_ns % 1000000000ull);
   if (f->kind == CF_PREDICTED_128 || f->kind == CF_PREDICTED_SHIFTED)
     efsan_printf("     \"prediction\": \"%s\",\n",
                  f->kind == CF_PREDICTED_128 ? "128-byte-line" : "start-offset");

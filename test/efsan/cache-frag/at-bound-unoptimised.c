@@ -6,8 +6,11 @@
 // docs/CacheFrag.md, "The machine profile"). The pass marks the accesses of
 // optnone functions, and the claim at the bound is the profile's figure for
 // the code the threads ran: here a profile says 30% for optimised code and
-// 70% for unoptimised, and at-bound.c's hammered counters are claimed at
-// most 30% built at -O2 and well over it at -O0, idle and pinned alike.
+// 70% for unoptimised, and at-bound.c's hammered counters are held to a
+// bound of 30% built at -O2 and 70% at -O0, idle and pinned alike. The
+// share of the run is that bound over the time the threads overlap, which
+// the load moves (a loaded CI run: 0.33 at -O0, its threads' CPU times
+// unequal): the test checks the bound exactly and the share within it.
 // RUN: %clang -O2 -g -fsanitize=efficiency-cache-frag -pthread %S/at-bound.c -o %t.O2
 // RUN: %clang -O0 -g -fsanitize=efficiency-cache-frag -pthread %S/at-bound.c -o %t.O0
 // RUN: rm -rf %t.dir && mkdir %t.dir
@@ -16,14 +19,14 @@
 // DEFINE: %{opts} = cache_frag_min_share=0:cache_frag_machine_profile=%t.dir/profile.txt
 // DEFINE: %{check} = %python %S/Inputs/check_findings.py --only --expect false-sharing:global=counters --threads 1,2 --at-bound yes
 // RUN: env ESAN_OPTIONS=%{opts}:report_format=json %run %t.O2 2> %t.dir/O2.json
-// RUN: %{check} --min-share 0.15 --max-share 0.3001 %t.dir/O2.json
+// RUN: %{check} --bound-share 0.30 --min-share 0.15 --max-share 0.3001 %t.dir/O2.json
 // RUN: env ESAN_OPTIONS=%{opts}:report_format=json %run %t.O0 2> %t.dir/O0.json
-// RUN: %{check} --min-share 0.45 --max-share 0.7001 %t.dir/O0.json
+// RUN: %{check} --bound-share 0.70 --min-share 0.15 --max-share 0.7001 %t.dir/O0.json
 // RUN: %if taskset %{ env ESAN_OPTIONS=%{opts}:report_format=json taskset -c 0 %run %t.O0 2> %t.dir/O0.pinned.json %}
-// RUN: %if taskset %{ %{check} --min-share 0.45 --max-share 0.7001 %t.dir/O0.pinned.json %}
+// RUN: %if taskset %{ %{check} --bound-share 0.70 --min-share 0.15 --max-share 0.7001 %t.dir/O0.pinned.json %}
 // The claim's range runs from the optimised loops' least bound to the most
 // the loop with stores lost.
-// RUN: %python -c "import json, sys; i = json.load(open(sys.argv[1]))['findings'][0]['impact']; assert i['low_share'] < 0.3001 and 0.45 < i['share'] <= i['high_share'] <= 0.7501, i" %t.dir/O0.json
+// RUN: %python -c "import json, sys; i = json.load(open(sys.argv[1]))['findings'][0]['impact']; assert i['low_share'] < 0.3001 and i['share'] <= i['high_share'] <= 0.7501, i" %t.dir/O0.json
 // RUN: env ESAN_OPTIONS=%{opts} %run %t.O0 2>&1 | FileCheck %s --check-prefix=TEXT
 // RUN: env ESAN_OPTIONS=%{opts} %run %t.O2 2>&1 | FileCheck %s --check-prefix=OPT
 // WRITTEN: profile of {{.+}}cpus

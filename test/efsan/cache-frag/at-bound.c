@@ -12,13 +12,13 @@
 // DEFINE: %{check} = %python %S/Inputs/check_findings.py --only --expect false-sharing:global=counters --threads 1,2
 // RUN: env ESAN_OPTIONS=cache_frag_min_share=0 %run %t 2>&1 | FileCheck %s
 // RUN: env ESAN_OPTIONS=cache_frag_min_share=0:report_format=json %run %t 2> %t.json
-// RUN: %{check} --at-bound yes --min-share 0.3 %t.json
+// RUN: %{check} --at-bound yes --bound-share 0.65 --min-share 0.3 %t.json
 // The page says it too (check_page.py: the page says so exactly where the
 // report's impact.at_bound is true), in headless Chromium.
 // RUN: %efsan_view %t.json -o %t.html
 // RUN: %python %S/../viewer/Inputs/check_page.py %t.html %t.png %t.json | FileCheck %s --check-prefix=PAGE
 // RUN: %if taskset %{ env ESAN_OPTIONS=cache_frag_min_share=0:report_format=json taskset -c 0 %run %t 2> %t.pinned.json %}
-// RUN: %if taskset %{ %{check} --at-bound yes --min-share 0.3 %t.pinned.json %}
+// RUN: %if taskset %{ %{check} --at-bound yes --bound-share 0.65 --min-share 0.3 %t.pinned.json %}
 // CHECK: #1 false sharing on cache line {{.*}}; threads T1 T2
 // CHECK: suggestion:
 // CHECK-NEXT: estimate: the threads keep taking the line from each other, so each is claimed at the bound of what a thread loses to one line, 65% of its time beside the other, a default: fixes of such lines measured 6-95% (the machine decides; efsan-calibrate measures this one: docs/CacheFrag.md, "The machine profile")

@@ -41,7 +41,7 @@ FINDING_KEYS = {"kind", "line_address", "line_size", "invalidations",
 ACCESS_KEYS = {"thread", "offset", "length", "object_offset", "reads", "writes"}
 IMPACT_KEYS = {"estimated_seconds", "share", "wall_seconds", "low_share", "high_share",
                "low_seconds", "high_seconds", "conditional", "hypothetical",
-               "run_seconds", "at_bound", "transfer_ns", "threads_seconds"}
+               "run_seconds", "at_bound", "bound_share", "transfer_ns", "threads_seconds"}
 
 
 def object_matches(obj, spec):
@@ -76,6 +76,9 @@ def main():
     p.add_argument("--max-threads-share", type=float,
                    help="the expected findings' impact.estimated_seconds are at most this "
                    "share of their impact.threads_seconds")
+    p.add_argument("--bound-share", type=float,
+                   help="the expected findings' impact.bound_share is this (to 0.001): the "
+                   "most of its time a thread is claimed to lose to the line")
     p.add_argument("--at-bound", choices=("yes", "no"),
                    help="the expected findings' impact.at_bound is this: the claim is "
                    "(or is not) the bound of what a thread loses to one line")
@@ -168,6 +171,9 @@ def main():
                                                       for o in f["objects"]]))
         if a.min_share is not None and f["impact"]["share"] < a.min_share:
             problems.append("%s: share %r < %r" % (spec, f["impact"]["share"], a.min_share))
+        if a.bound_share is not None and abs(f["impact"].get("bound_share", -1) - a.bound_share) > 0.001:
+            problems.append("%s: impact.bound_share %r, expected %r" % (
+                spec, f["impact"].get("bound_share"), a.bound_share))
         if a.at_bound is not None and f["impact"].get("at_bound") != (a.at_bound == "yes"):
             problems.append("%s: impact.at_bound %r, expected %s" % (
                 spec, f["impact"].get("at_bound"), a.at_bound))

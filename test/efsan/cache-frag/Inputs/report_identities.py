@@ -52,6 +52,9 @@ def json_problems(r):
         if im["hypothetical"] != (im["conditional"] or f.get("prediction") == "start-offset"):
             problems.append("finding %d: hypothetical %r for a %s" % (i, im["hypothetical"], f["kind"]))
         if not im["hypothetical"]:
+            # No thread loses more than the bound of its time, nor the run.
+            if share > im["bound_share"] + 1.5e-6:
+                problems.append("finding %d: share %r above the bound %r" % (i, share, im["bound_share"]))
             if est > run + 1e-9 or im["high_seconds"] > run + 1e-9:
                 problems.append("finding %d: saves %r s (at most %r s) of a %r s run" % (
                     i, est, im["high_seconds"], run))

@@ -341,6 +341,12 @@ def check_cache_frag(c, r, s):
         c.expect(bound == bool(f["impact"].get("at_bound")),
                  "%s: impact.at_bound %r, the page %s it" % (w, f["impact"].get("at_bound"),
                                                               "says" if bound else "does not say"))
+        if bound:
+            # The bound's figure: whole percents from 10%, tenths below.
+            tenths = round(f["impact"]["bound_share"] * 1000)
+            figure = ("%d%%" % round(tenths / 10) if tenths >= 100 else "%.1f%%" % (tenths / 10)) + \
+                " of its time beside the other"
+            c.expect(figure in a["text"], "%s: the bound's figure %r not on the page" % (w, figure))
         # Mapped memory the program named: the object is the range, and
         # the line map's bytes are offsets in it.
         shown = {'named range "%s"' % o["named_range"]["name"] for o in f.get("objects") or []

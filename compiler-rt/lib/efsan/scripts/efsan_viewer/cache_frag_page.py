@@ -296,8 +296,11 @@ def finding_html(f, rank, report, label=None):
         else:
             source = ("a default: fixes of such lines measured 6-95% of the threads' time (the "
                       "machine decides; efsan-calibrate measures this one)")
+        figure = (", %s of its time beside the other" % fmt_share(imp["bound_share"])
+                  if "bound_share" in imp else "")
         facts.append(("how sure", "the threads keep taking the line from each other: this is the bound of "
-                      "what a thread loses to one line, not a price of its transfers, " + source))
+                      "what a thread loses to one line" + figure + ", not a price of its transfers, "
+                      + source))
     facts += [("invalidations", "%s (%s false sharing, %s true sharing)"
                % (fmt_inv(f["invalidations"]), fmt_inv(f.get("false_sharing_invalidations", 0)),
                   fmt_inv(f.get("true_sharing_invalidations", 0)))),
