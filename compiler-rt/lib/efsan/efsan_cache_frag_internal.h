@@ -456,6 +456,16 @@ bool cf_profile_save(void);
 bool cf_profile_found(void);
 bool cf_profile_has(int kind);
 u32 cf_profile_count(int kind);
+// How many of a kind's measurements are at most `value`.
+u32 cf_profile_count_at_most(int kind, u32 value);
+// The rounds of the profile in which a line both threads keep writing cost
+// a thread at most CF_FREE_LOSS of its time, where others cost it more than
+// CF_COSTLY_LOSS: a machine whose two CPUs sometimes behave as one core (a
+// VM's vCPU pair), where what a fix gains depends on a state no run can
+// tell. 0 where the profile has no such pair of states.
+#define CF_FREE_LOSS 0.10
+#define CF_COSTLY_LOSS 0.30
+u32 cf_profile_rounds_without_cost(void);
 // The median, least and most of a kind's measurements (ns or ppm).
 u32 cf_profile_point(int kind);
 u32 cf_profile_low(int kind);

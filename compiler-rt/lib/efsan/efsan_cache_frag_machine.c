@@ -510,6 +510,14 @@ static double cf_profile_share(int kind, u32 ppm, double otherwise) {
   return cf_profile_has(kind) ? (double)ppm / 1000000 : otherwise;
 }
 
+u32 cf_profile_rounds_without_cost(void) {
+  if (!cf_profile_has(CF_PROFILE_HAMMERED) ||
+      cf_profile_high(CF_PROFILE_HAMMERED) <= CF_COSTLY_LOSS * 1000000)
+    return 0;
+  return cf_profile_count_at_most(CF_PROFILE_HAMMERED,
+                                  (u32)(CF_FREE_LOSS * 1000000));
+}
+
 double cf_contended_share(void) {
   return cf_profile_share(CF_PROFILE_HAMMERED,
                           cf_profile_point(CF_PROFILE_HAMMERED),

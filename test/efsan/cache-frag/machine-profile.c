@@ -47,7 +47,7 @@
 // TEXT: #1 true sharing on cache line {{.*}}: the fix saves {{.*}} of CPU time ({{[0-9.]+}}% of the run, {{[0-9.]+}}-{{[0-9.]+}}% over the machine profile's range; about
 // JSON: "transfer_ns": 123,
 // JSON-NEXT: "transfer_source": "machine profile: median of 3 measurements, 100-150 ns",
-// JSON: "machine_profile": {"path": "{{.*}}profile.txt", "updated": "2026-01-02T03:04:05Z", "measurements": 3, "transfer_ns": {"low": 100, "high": 150}, "contended_share": {"point": 0.350000, "low": 0.050000, "high": 0.400000}, "contended_rmw_share": {"point": 0.450000, "low": 0.400000, "high": 0.500000}, "contended_rmw_removed_share": {"point": 0.450000, "low": 0.400000, "high": 0.500000}, "contended_unoptimised_share": {"point": 0.350000, "low": 0.300000, "high": 0.400000}},
+// JSON: "machine_profile": {"path": "{{.*}}profile.txt", "updated": "2026-01-02T03:04:05Z", "measurements": 3, "rounds_without_cost": 0, "transfer_ns": {"low": 100, "high": 150}, "contended_share": {"point": 0.350000, "low": 0.050000, "high": 0.400000}, "contended_rmw_share": {"point": 0.450000, "low": 0.400000, "high": 0.500000}, "contended_rmw_removed_share": {"point": 0.450000, "low": 0.400000, "high": 0.500000}, "contended_unoptimised_share": {"point": 0.350000, "low": 0.300000, "high": 0.400000}},
 // OTHER: A line moving between cores costs {{[0-9]+}} ns ({{measured|default}}
 // OTHER-NEXT: Machine profile: none for {{.+}}cpus (the profile file is of another machine): line transfers measured by this run; a thread loses at most 65% of its time to a line another thread keeps writing (75% in code built without optimisation), 90% to an atomic both bump (the defaults).
 // OFF: Machine profile: none for {{.+}}cpus (cache_frag_machine_profile=none):

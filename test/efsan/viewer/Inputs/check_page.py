@@ -310,6 +310,15 @@ def check_cache_frag(c, r, s):
                  "%s: expected gain %r exceeds the findings' shares summed (%r)" % (where, gain, summed))
     c.expect(len(s["findings"]) == len(findings), "%s: %d findings on the page, %d in the report"
              % (where, len(s["findings"]), len(findings)))
+    # A profile with rounds in which a hammered line cost nothing: the page
+    # says a run cannot tell the machine's state, exactly then.
+    free = (r.get("machine_profile") or {}).get("rounds_without_cost", 0)
+    says = "which a run cannot tell" in s["text"]
+    c.expect(says == bool(free), "%s: %d rounds without cost in the profile, the page %s a run cannot tell"
+             % (where, free, "says" if says else "does not say"))
+    if free:
+        c.expect("In %d of its machine profile's %d rounds" % (free, r["machine_profile"]["measurements"])
+                 in s["text"], "%s: the rounds without cost not counted on the page" % where)
     # Portability notes are listed after the findings, apart, and are not
     # ranked among them.
     notes = sum(1 for f in findings if f.get("impact", {}).get("conditional"))
