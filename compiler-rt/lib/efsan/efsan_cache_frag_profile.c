@@ -247,6 +247,7 @@ static u32 cf_profile_sorted(int kind, u32 rank) {
   }
   return m->count ? sorted[rank < m->count ? rank : m->count - 1] : 0;
 }
+
 u32 cf_profile_count_at_most(int kind, u32 value) {
   const struct cf_measured *m = &cf_measurements[kind];
   u32 n = 0;

@@ -663,7 +663,8 @@ static void cf_print_json_finding(const struct cf_finding *f, bool last) {
                f->hypothetical ? "true" : "false",
                f->run_ns / 1000000000ull, f->run_ns % 1000000000ull,
                cf_at_bound(f) ? "true" : "false", f->cap_ppm / 1000000,
-               f->cap_ppm % 1000000, cf_transfer_ns(), f->threads_ns / 1000000000ull, f->threads_ns % 1000000000ull);
+               f->cap_ppm % 1000000, cf_transfer_ns(),
+               f->threads_ns / 1000000000ull, f->threads_ns % 1000000000ull);
   if (f->kind == CF_PREDICTED_128 || f->kind == CF_PREDICTED_SHIFTED)
     efsan_printf("     \"prediction\": \"%s\",\n",
                  f->kind == CF_PREDICTED_128 ? "128-byte-line" : "start-offset");
