@@ -522,6 +522,8 @@ bool EfficiencySanitizer::instrumentFunction(Function &F) {
     StructFields.noteFieldEscapes(F);
   bool LoopsMarked = false;
   if (CacheFrag && ClInstrumentLoadsAndStores)
+    Countdown.markLoopWork(F, FAM);
+  if (CacheFrag && ClInstrumentLoadsAndStores)
     LoopsMarked = Countdown.versionCleanLoops(
         F, FAM,
         [&](Instruction &I) {

@@ -89,6 +89,11 @@ static constexpr char kCacheFragAccessName[] = "__efsan_cache_frag_access";
 static constexpr uint32_t kCacheFragWriteFlag = 1;       // flags bit 0
 static constexpr uint32_t kCacheFragLockedRMWFlag = 2;   // flags bit 1
 static constexpr uint32_t kCacheFragUnoptimisedFlag = 4; // flags bit 2
+static constexpr uint32_t kCacheFragRepeatedWriteFlag = 8; // flags bit 3
+static constexpr unsigned kCacheFragLoopWorkShift = 16;    // flags bits 16-23
+static constexpr unsigned kCacheFragLoopWorkMax = 255;
+static constexpr char kLoopWorkMD[] = "efsan.loop.work";
+static constexpr char kRepeatedWriteMD[] = "efsan.loop.repeated";
 
 CacheFragCountdown::CacheFragCountdown(Module &M,
                                        StructFieldTables &StructFields)
@@ -546,10 +551,11 @@ void CacheFragCountdown::promoteCountdown(Function &F) {
 void CacheFragCountdown::emitCacheFragAccess(IRBuilder<> &IRB, Value *Addr,
                                              Value *Size, bool IsWrite,
                                              FieldCounter Field,
-                                             uint32_t LockedRMWFlag) {
+                                             uint32_t LockedRMWFlag,
+                                             uint32_t LoopWorkFlags) {
   bool Unoptimised = IRB.GetInsertBlock()->getParent()->hasOptNone();
   uint32_t Flags = (IsWrite ? kCacheFragWriteFlag : 0) | Field.SpanFlags |
-                   LockedRMWFlag |
+                   LockedRMWFlag | LoopWorkFlags |
                    (Unoptimised ? kCacheFragUnoptimisedFlag : 0);
   CallInst *Call = IRB.CreateCall(
       CacheFragAccess, {Addr, Size, IRB.getInt32(Flags), Field.Address});
@@ -582,7 +588,114 @@ void CacheFragCountdown::emitCacheFragAccess(IRBuilder<> &IRB,
   if (DebugLoc Loc = Access.I->getDebugLoc())
     IRB.SetCurrentDebugLocation(Loc);
   emitCacheFragAccess(IRB, Access.Addr, IRB.getInt64(Access.Size),
-                      Access.IsWrite, Field, lockedRMWFlag(*Access.I));
+                      Access.IsWrite, Field, lockedRMWFlag(*Access.I),
+                      Access.IsWrite ? loopWorkFlags(*Access.I) : 0);
+}
+
+// A write in a loop: the instructions one iteration of its innermost loop
+// runs per write it makes (an inner loop's counted times its constant trip
+// count, once where SCEV knows none). What a line both threads keep writing
+// costs a thread moves with that work: the core goes on past a store that
+// waits for the line until its store buffer fills, and the fewer writes it
+// makes, the less often it does (docs/CacheFrag.md, "The machine profile":
+// an AMD VM's loops with 4, 7 and 54 instructions per write lost 88%, 67%
+// and 54% of their time). Marked before the loops are versioned, so that
+// the copies carry it.
+static bool isLoopWrite(const Instruction &I) {
+  return isa<StoreInst, AtomicRMWInst, AtomicCmpXchgInst, MemIntrinsic>(I);
+}
+
+static const Value *loopWriteAddress(const Instruction &I) {
+  const Value *Address = nullptr;
+  if (auto *Store = dyn_cast<StoreInst>(&I))
+    Address = Store->getPointerOperand();
+  else if (auto *RMW = dyn_cast<AtomicRMWInst>(&I))
+    Address = RMW->getPointerOperand();
+  else if (auto *CmpXchg = dyn_cast<AtomicCmpXchgInst>(&I))
+    Address = CmpXchg->getPointerOperand();
+  else
+    Address = cast<MemIntrinsic>(I).getRawDest();
+  return Address->stripPointerCasts();
+}
+
+static std::pair<double, double> loopIterationWork(const Loop &L,
+                                                   const LoopInfo &LI,
+                                                   ScalarEvolution &SE) {
+  double Instructions = 0, Writes = 0;
+  for (const BasicBlock *BB : L.blocks()) {
+    if (LI.getLoopFor(BB) != &L)
+      continue; // an inner loop's: below
+    for (const Instruction &I : *BB) {
+      if (isa<PHINode>(I) || I.isDebugOrPseudoInst())
+        continue;
+      Instructions++;
+      Writes += isLoopWrite(I);
+    }
+  }
+  for (const Loop *Inner : L.getSubLoops()) {
+    auto [InnerInstructions, InnerWrites] = loopIterationWork(*Inner, LI, SE);
+    unsigned Trips = SE.getSmallConstantTripCount(Inner);
+    Instructions += InnerInstructions * (Trips ? Trips : 1);
+    Writes += InnerWrites * (Trips ? Trips : 1);
+  }
+  return {Instructions, Writes};
+}
+
+void CacheFragCountdown::markLoopWork(Function &F,
+                                      FunctionAnalysisManager *FAM) {
+  if (!FAM || F.hasOptNone())
+    return;
+  LoopInfo &LI = FAM->getResult<LoopAnalysis>(F);
+  if (LI.empty())
+    return;
+  ScalarEvolution &SE = FAM->getResult<ScalarEvolutionAnalysis>(F);
+  // A word written more than once per iteration (an unrolled loop of
+  // increments, fs_counters' `counters[me] += ...`) says so too: with
+  // little work between, a run of writes, which the profile's tightest
+  // loops bound (the runtime decides).
+  DenseSet<const Value *> RepeatedWrites;
+  for (const Loop *L : LI.getLoopsInPreorder()) {
+    DenseSet<const Value *> Seen;
+    for (const BasicBlock *BB : L->blocks())
+      if (LI.getLoopFor(BB) == L)
+        for (const Instruction &I : *BB)
+          if (isLoopWrite(I) && !Seen.insert(loopWriteAddress(I)).second)
+            RepeatedWrites.insert(loopWriteAddress(I));
+  }
+  DenseMap<const Loop *, uint32_t> WorkOfLoop;
+  for (BasicBlock &BB : F) {
+    const Loop *L = LI.getLoopFor(&BB);
+    if (!L)
+      continue;
+    auto [It, New] = WorkOfLoop.try_emplace(L, 0);
+    if (New) {
+      auto [Instructions, Writes] = loopIterationWork(*L, LI, SE);
+      if (Writes > 0)
+        It->second = uint32_t(std::clamp(Instructions / Writes + 0.5, 1.0,
+                                         double(kCacheFragLoopWorkMax)));
+    }
+    if (!It->second)
+      continue;
+    for (Instruction &I : BB) {
+      if (!isLoopWrite(I))
+        continue;
+      I.setMetadata(kLoopWorkMD,
+                    MDNode::get(Ctx, ConstantAsMetadata::get(
+                                         ConstantInt::get(Int32Ty, It->second))));
+      if (RepeatedWrites.count(loopWriteAddress(I)))
+        I.setMetadata(kRepeatedWriteMD, MDNode::get(Ctx, {}));
+    }
+  }
+}
+
+uint32_t CacheFragCountdown::loopWorkFlags(const Instruction &I) {
+  MDNode *MD = I.getMetadata(kLoopWorkMD);
+  if (!MD)
+    return 0;
+  uint32_t Work = uint32_t(
+      mdconst::extract<ConstantInt>(MD->getOperand(0))->getZExtValue());
+  return Work << kCacheFragLoopWorkShift |
+         (I.getMetadata(kRepeatedWriteMD) ? kCacheFragRepeatedWriteFlag : 0);
 }
 
 Value *CacheFragCountdown::loadLocalCountdown(IRBuilder<> &IRB) {

@@ -318,9 +318,16 @@ public:
   /// __efsan_cache_frag_access(Addr, Size, flags, Field's counter).
   void emitCacheFragAccess(IRBuilder<> &IRB, Value *Addr, Value *Size,
                            bool IsWrite, FieldCounter Field,
-                           uint32_t LockedRMWFlag = 0);
+                           uint32_t LockedRMWFlag = 0,
+                           uint32_t LoopWorkFlags = 0);
+  /// First of all for each function: each write in a loop is marked with
+  /// the instructions per write of its innermost loop (flags bits 16-23 of
+  /// its access call), and bit 3 where that loop writes its address more
+  /// than once per iteration.
+  void markLoopWork(Function &F, FunctionAnalysisManager *FAM);
 
 private:
+  static uint32_t loopWorkFlags(const Instruction &I);
   void emitCleanLoop(Function &F, const CleanLoopPlan &Plan);
   void emitBudgetLoop(Function &F, const BudgetLoopPlan &Plan);
   void instrumentCacheFragRun(Instruction *End,

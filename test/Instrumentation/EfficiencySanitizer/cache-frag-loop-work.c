@@ -1,0 +1,104 @@
+// cache-frag: a write in a loop carries, in flags bits 16-23 of its access
+// call, the instructions one iteration of its innermost loop runs per write
+// (an inner loop's counted times its constant trip count). The runtime reads
+// the machine profile's loops at that work: what a line both threads keep
+// writing costs a thread falls as the work between its writes grows
+// (docs/CacheFrag.md, "The machine profile"). The loops below are the
+// profile's shapes (efsan_cache_frag_calibrate.c) written in C: the counts
+// checked here are the ones the runtime places those shapes at
+// (efsan_cache_frag_machine.c and efsan_cache_frag_internal.h, CF_WORK_*). A
+// word written more than once per iteration sets bit 3 too (with little work
+// between, a run of writes, which the profile's tightest loops bound: the
+// runtime decides). A write outside any loop is not marked. Flags 1 is a
+// plain write.
+// RUN: %stock_clang -Xclang -load -Xclang %efsan_plugin -fpass-plugin=%efsan_plugin -mllvm -efsan-tool=cache-frag \
+// RUN:   -O2 -S -emit-llvm %s -o - | FileCheck %s
+#include <stdint.h>
+typedef uint64_t u64;
+
+// CHECK-LABEL: define {{.*}}@add_value(
+// One write per iteration: load, add, store, the value's add and xor, and
+// the loop's own add, compare and branch. 8 << 16 | 1 = 524289.
+// CHECK: call preserve_mostcc void @__efsan_cache_frag_access(ptr %{{.*}}, i64 8, i32 524289,
+void add_value(volatile u64 *word, u64 base) {
+#pragma clang loop unroll(disable)
+  for (u64 i = 0; i < 4096; i++)
+    *word += (base + i) ^ 0x5bd1;
+}
+
+// CHECK-LABEL: define {{.*}}@inc_each(
+// 6 << 16 | 1 = 393217.
+// CHECK: call preserve_mostcc void @__efsan_cache_frag_access(ptr %{{.*}}, i64 8, i32 393217,
+void inc_each(volatile u64 *word) {
+#pragma clang loop unroll(disable)
+  for (unsigned i = 0; i < 4096; i++)
+    (*word)++;
+}
+
+#define STEP                                                                   \
+  x ^= x << 13;                                                                \
+  x ^= x >> 7;                                                                 \
+  x ^= x << 17;
+
+// CHECK-LABEL: define {{.*}}@work_8(
+// 54 << 16 | 1 = 3538945.
+// CHECK: call preserve_mostcc void @__efsan_cache_frag_access(ptr %{{.*}}, i64 8, i32 3538945,
+void work_8(volatile u64 *word, u64 base) {
+  u64 x = base | 1;
+#pragma clang loop unroll(disable)
+  for (unsigned i = 0; i < 4096; i++) {
+    for (unsigned k = 0; k < 8; k++) {
+      STEP
+    }
+    *word += x;
+  }
+}
+
+// CHECK-LABEL: define {{.*}}@work_32(
+// 247 << 16 | 1 = 16187393.
+// CHECK: call preserve_mostcc void @__efsan_cache_frag_access(ptr %{{.*}}, i64 8, i32 16187393,
+void work_32(volatile u64 *word, u64 base) {
+  u64 x = base | 1;
+#pragma clang loop unroll(disable)
+  for (unsigned i = 0; i < 4096; i++) {
+    for (unsigned k = 0; k < 32; k++) {
+      STEP
+    }
+    *word += x;
+  }
+}
+
+// An inner loop the compiler keeps, with a trip count it knows: counted
+// 100 times per write of the outer loop, which clang unrolls by two (so the
+// word is written twice per iteration, far apart; 255 is the most the flags
+// hold: 255 << 16 | 8 | 1 = 16711689).
+// CHECK-LABEL: define {{.*}}@inner_loop(
+// CHECK: call preserve_mostcc void @__efsan_cache_frag_access(ptr %{{.*}}, i64 8, i32 16711689,
+void inner_loop(volatile u64 *word, volatile u64 *scratch, u64 n) {
+  for (u64 i = 0; i < n; i++) {
+#pragma clang loop unroll(disable) vectorize(disable)
+    for (unsigned k = 0; k < 100; k++)
+      (void)scratch[k];
+    *word += i;
+  }
+}
+
+// Increments in a row: the word is written four times per iteration, 4
+// instructions per write (4 << 16 | 8 | 1 = 262153).
+// CHECK-LABEL: define {{.*}}@inc_run(
+// CHECK: call preserve_mostcc void @__efsan_cache_frag_access(ptr %{{.*}}, i64 8, i32 262153,
+// CHECK-LABEL: define {{.*}}@outside_loops(
+void inc_run(volatile u64 *word) {
+#pragma clang loop unroll(disable)
+  for (unsigned i = 0; i < 1024; i++) {
+    (*word)++;
+    (*word)++;
+    (*word)++;
+    (*word)++;
+  }
+}
+
+// CHECK: call preserve_mostcc void @__efsan_cache_frag_access(ptr %{{.*}}, i64 8, i32 1,
+// CHECK-NOT: i32 {{[0-9][0-9][0-9][0-9][0-9]+}},
+// CHECK-LABEL: define {{.*}}efsan.module_ctor
+void outside_loops(volatile u64 *word) { *word += 1; }
