@@ -576,8 +576,8 @@ static inline void cf_adapt_period(bool shared) {
 }
 
 static bool cf_sample_range(uptr addr, uptr size, bool is_write,
-                            bool locked_rmw, u32 thread_plus1, u64 clock,
-                            uptr pc, u32 weight) {
+                            bool locked_rmw, u32 loop_work, u32 thread_plus1,
+                            u64 clock, uptr pc, u32 weight) {
   uptr end = addr + size;
   if (end < addr || end > EFSAN_APP_END)
     return false;
@@ -601,7 +601,7 @@ static bool cf_sample_range(uptr addr, uptr size, bool is_write,
     uptr hi = end < line + EFSAN_CACHE_LINE_SIZE ? end
                                                   : line + EFSAN_CACHE_LINE_SIZE;
     shared |= cf_sample_line(line, lo - line, hi - lo, is_write, locked_rmw,
-                             thread_plus1, clock, pc, weight);
+                             loop_work, thread_plus1, clock, pc, weight);
   }
   if (ops)
     __atomic_store_n(ops, *ops + 1, __ATOMIC_RELEASE);
@@ -658,7 +658,15 @@ static __attribute__((noinline)) void cf_sample_access(void *addr, uptr size,
     if (weight > 1)
       cf_add(&cf_weighted_field_samples, fields);
   }
+  // The loop's instructions per write (flags bits 16-23); 0 for a run of
+  // writes to one word (bit 3: written several times per iteration) with
+  // little work between, which the profile's tightest loops bound, as it
+  // does writes outside loops.
+  u32 loop_work = (flags >> 16) & 0xff;
+  if ((flags & 8) && loop_work <= CF_WORK_ONE_WRITE)
+    loop_work = 0;
   bool shared = cf_sample_range((uptr)addr, size, is_write, (flags & 2) != 0,
+                                loop_work,
                                 thread_plus1, clock, pc, weight);
   bool polls = threads && !is_write && cf_polls((uptr)addr, size, thread_plus1);
   if (threads)
@@ -714,7 +722,7 @@ void efsan_cache_frag_libc_range(uptr addr, uptr size, bool is_write,
   uptr line = first_line + (cf_next_random() % lines) * EFSAN_CACHE_LINE_SIZE;
   uptr lo = addr > line ? addr : line;
   uptr hi = end < line + EFSAN_CACHE_LINE_SIZE ? end : line + EFSAN_CACHE_LINE_SIZE;
-  cf_sample_range(lo, hi - lo, is_write != 0, false, cf_libc_thread_plus1,
+  cf_sample_range(lo, hi - lo, is_write != 0, false, 0, cf_libc_thread_plus1,
                   cf_libc_clock, pc, cf_libc_weight);
 }
 
@@ -753,7 +761,7 @@ void efsan_cache_frag_access(uptr addr, uptr size, bool is_write, uptr pc) {
     uptr lo = addr > line ? addr : line;
     uptr hi = end < line + EFSAN_CACHE_LINE_SIZE ? end
                                                   : line + EFSAN_CACHE_LINE_SIZE;
-    cf_sample_range(lo, hi - lo, is_write != 0, false, thread_plus1, clock,
+    cf_sample_range(lo, hi - lo, is_write != 0, false, 0, thread_plus1, clock,
                     pc, weight);
     left = __efsan_cache_frag_countdown;
   }

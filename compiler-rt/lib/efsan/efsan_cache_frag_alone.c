@@ -27,6 +27,7 @@ struct cf_alone_sample {
   u32 thread_plus1;
   u8 offset, length;
   bool is_write, locked_rmw;
+  u8 loop_work;
   u8 weight; // the samples it counts for
 };
 struct cf_alone_log {
@@ -68,14 +69,14 @@ void cf_lines_apply_alone_samples(void) {
         (!s->is_write && !*states[i]))
       continue;
     cf_apply_sample(states[i], s->line, s->offset, s->length, s->is_write,
-                    s->locked_rmw, s->thread_plus1, s->clock, s->pc,
+                    s->locked_rmw, s->loop_work, s->thread_plus1, s->clock, s->pc,
                     s->weight, true);
   }
   log->count = 0;
 }
 
 bool cf_sample_line(uptr line, uptr offset, uptr length, bool is_write,
-                    bool locked_rmw, u32 thread_plus1, u64 clock, uptr pc,
+                    bool locked_rmw, u32 loop_work, u32 thread_plus1, u64 clock, uptr pc,
                     u32 weight) {
   if (efsan_thread_count() < 2) {
     struct cf_alone_log *log = cf_alone_log;
@@ -91,6 +92,7 @@ bool cf_sample_line(uptr line, uptr offset, uptr length, bool is_write,
     s->length = (u8)length;
     s->is_write = is_write;
     s->locked_rmw = locked_rmw;
+    s->loop_work = (u8)loop_work;
     s->weight = (u8)weight;
     if (++log->count == CF_ALONE_BATCH)
       cf_lines_apply_alone_samples();
@@ -104,6 +106,6 @@ bool cf_sample_line(uptr line, uptr offset, uptr length, bool is_write,
   // A read of a line nobody has written makes no state (cf_apply_sample).
   u32 *state = cf_line_state(line, is_write);
   return state && cf_apply_sample(state, line, offset, length, is_write,
-                                  locked_rmw, thread_plus1, clock, pc, weight,
+                                  locked_rmw, loop_work, thread_plus1, clock, pc, weight,
                                   false);
 }

@@ -350,6 +350,14 @@ void cf_calibrate_machine(void) {
                    (u32)(most_of_all * 1000000 + 0.5));
     cf_profile_add(CF_PROFILE_HAMMERED_STORES,
                    (u32)(loss[CF_SHAPE_STORES_8] * 1000000 + 0.5));
+    double one_write = loss[CF_SHAPE_ADD_VALUE] > loss[CF_SHAPE_INC_EACH]
+                           ? loss[CF_SHAPE_ADD_VALUE]
+                           : loss[CF_SHAPE_INC_EACH];
+    cf_profile_add(CF_PROFILE_ONE_WRITE, (u32)(one_write * 1000000 + 0.5));
+    cf_profile_add(CF_PROFILE_WORK_8,
+                   (u32)(loss[CF_SHAPE_WORK_8] * 1000000 + 0.5));
+    cf_profile_add(CF_PROFILE_WORK_32,
+                   (u32)(loss[CF_SHAPE_WORK_32] * 1000000 + 0.5));
     cf_profile_add(CF_PROFILE_RMW, (u32)(rmw * 1000000 + 0.5));
     cf_profile_add(CF_PROFILE_RMW_REMOVED, (u32)(removed * 1000000 + 0.5));
     kept++;
@@ -391,6 +399,12 @@ void cf_calibrate_machine(void) {
                  CF_PROFILE_HAMMERED_MOST, "%", 10000);
   cf_print_range("the same with stores between writes (code built at -O0)",
                  CF_PROFILE_HAMMERED_STORES, "%", 10000);
+  cf_print_range("the same with one write per iteration and no work",
+                 CF_PROFILE_ONE_WRITE, "%", 10000);
+  cf_print_range("the same with 8 steps of own work between writes",
+                 CF_PROFILE_WORK_8, "%", 10000);
+  cf_print_range("the same with 32 steps of own work between writes",
+                 CF_PROFILE_WORK_32, "%", 10000);
   cf_print_range("an atomic both threads bump", CF_PROFILE_RMW, "%", 10000);
   cf_print_range("the same against plain adds to a private copy",
                  CF_PROFILE_RMW_REMOVED, "%", 10000);

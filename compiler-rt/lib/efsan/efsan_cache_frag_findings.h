@@ -56,6 +56,9 @@ struct cf_finding {
   // the program's total at each end of its range.
   u32 low_cap_ppm, high_cap_ppm;
   bool unoptimised;
+  // The instructions per write (the pass's count) of the loops whose
+  // profile reading set cap_ppm; 0 where the bound is not a loop's.
+  u32 bound_loop_work;
   // Of lost_ns, what threads lose at that bound: their stalls, as the
   // model prices them, would exceed it (a line both hammer). The measured
   // gains of such fixes spread widely around the bound, so the report says

@@ -163,8 +163,11 @@ u64 cf_thread_side_by_side_ns(u32 thread) {
 // what a thread loses to a line both keep writing, with plain stores and
 // with locked read-modify-writes.
 // unoptimised_share: the bound of code built without optimisation.
+// end: which of the profile's rounds a loop's own bound is read at
+// (cf_contended_share_for_work: 0 the median, 1 the least, 2 the most).
 struct cf_prices {
   double transfer, share, rmw_share, rmw_removed_share, unoptimised_share;
+  int end;
   bool say; // the claim itself: verbosity=2 prints its workings
 };
 
@@ -250,6 +253,7 @@ static void cf_price(struct cf_finding *f, struct cf_view *views, u32 count,
          rmw_share = all_removed ? prices->rmw_removed_share : prices->rmw_share;
   double cap = 0; // the largest bound of an involved thread
   f->unoptimised = false;
+  f->bound_loop_work = 0;
   for (u32 i = 0; i < count && i < CF_MAX_VIEWS; i++) {
     if (!threads[i])
       continue;
@@ -264,12 +268,25 @@ static void cf_price(struct cf_finding *f, struct cf_view *views, u32 count,
     // Plain stores of code built without optimisation wait behind the
     // stores to its stack slots: their own bound.
     double unoptimised = cf_thread_unoptimised_share(views[i].thread);
+    // Writes in loops with work between them lose less than the tightest
+    // loops do: the profile's loops at the work the pass counted in theirs.
+    double loop_share = share, at_work, work = 0;
+    if (views[i].loop_writes > 0 &&
+        cf_contended_share_for_work(views[i].loop_work / views[i].loop_writes,
+                                    prices->end, &at_work)) {
+      double in_loops = views[i].loop_writes / views[i].record_writes;
+      loop_share = share + (in_loops < 1 ? in_loops : 1) * (at_work - share);
+      if (in_loops >= 0.5)
+        work = views[i].loop_work / views[i].loop_writes;
+    }
     double plain_cap =
-        share + unoptimised * (prices->unoptimised_share - share);
+        loop_share + unoptimised * (prices->unoptimised_share - loop_share);
     double my_cap = plain_cap + rmw * (rmw_share - plain_cap);
     if (my_cap > cap) {
       cap = my_cap;
       f->unoptimised = unoptimised >= 0.5;
+      f->bound_loop_work =
+          unoptimised < 0.5 && rmw < 0.5 ? (u32)(work + 0.5) : 0;
     }
     double overlap = overlaps[i];
     double reads_own = cf_reads_own_writes(&views[i]);
@@ -298,7 +315,8 @@ static void cf_price(struct cf_finding *f, struct cf_view *views, u32 count,
                         "%llu, write gap %llu ns, transfer %llu ns, locked "
                         "RMW ppm %llu, reads own writes ppm %llu, line "
                         "demand ppm %llu, tool %llu ns, stalls %llu ns, lost "
-                        "%llu ns\n",
+                        "%llu ns, bound ppm %llu, writes in loops ppm %llu, "
+                        "instructions per write %llu\n",
                         f->address, views[i].thread, (u64)threads[i],
                         cf_thread_accesses(views[i].thread), (u64)active[i],
                         (u64)overlap, (u64)caused[i],
@@ -306,7 +324,14 @@ static void cf_price(struct cf_finding *f, struct cf_view *views, u32 count,
                         (u64)gap, (u64)transfer, (u64)(rmw * 1e6),
                         (u64)(reads_own * 1e6), (u64)(demand * 1e6),
                         cf_thread_tool_ns(views[i].thread), (u64)stalls,
-                        (u64)mine);
+                        (u64)mine, (u64)(my_cap * 1e6),
+                        (u64)(views[i].record_writes > 0
+                                  ? views[i].loop_writes * 1e6 /
+                                        views[i].record_writes
+                                  : 0),
+                        (u64)(views[i].loop_writes > 0
+                                  ? views[i].loop_work / views[i].loop_writes
+                                  : 0));
     lost += mine;
     // Stalls the model prices within a tenth of the bound are the bound's
     // case too: the model is no finer than that, and a hammered line whose
@@ -348,9 +373,12 @@ void cf_set_impact(struct cf_finding *f, struct cf_view *views, u32 count,
                             cf_contended_rmw_share(false),
                             cf_contended_rmw_share(true),
                             cf_contended_unoptimised_share(),
+                            0,
                             true};
   struct cf_prices low = point, high = point;
   low.say = high.say = false;
+  low.end = 1;
+  high.end = 2;
   u32 transfer_low, transfer_high;
   cf_transfer_range(&transfer_low, &transfer_high);
   low.transfer = transfer_low;

@@ -100,6 +100,11 @@ struct cf_interval_block {
 struct cf_thread_line {
   u64 reads, writes;              // sampled accesses
   u64 locked_rmw_writes;          // writes that were locked read-modify-writes
+  // Of the writes sampled since the line has its record (record_writes:
+  // those seeded from its summary were not told their loops), the writes
+  // the pass found in a loop, and the sum over them of their loops'
+  // instructions per write (flags bits 16-23).
+  u64 record_writes, loop_writes, loop_work;
   u64 read_bytes, written_bytes;  // bit i: byte i was read / written
   u64 held_bytes;                 // bytes used since the thread last got the
                                   // line, in the history table's view
@@ -275,13 +280,15 @@ void cf_lines_init(u32 record_capacity, u64 mean_period, u64 prediction_samples,
 // thread's virtual clock (efsan_cache_frag_alone.c); pc is the code address
 // that made it. locked_rmw: a write the core could not retire into its
 // store buffer (atomicrmw, cmpxchg, seq_cst store: flags bit 1,
-// docs/InstrumentationABI.md). weight: the samples it counts for (more than
+// docs/InstrumentationABI.md). loop_work: for a write in a loop, the
+// instructions its loop runs per write (flags bits 16-23), else 0. weight:
+// the samples it counts for (more than
 // 1 while the process has a single thread, or for a thread whose samples
 // found nothing shared: efsan_cache_frag.c). Returns whether the line is one
 // several threads use (a shared summary or a record).
 bool cf_sample_line(uptr line, uptr offset, uptr length, bool is_write,
-                    bool locked_rmw, u32 thread_plus1, u64 clock, uptr pc,
-                    u32 weight);
+                    bool locked_rmw, u32 loop_work, u32 thread_plus1,
+                    u64 clock, uptr pc, u32 weight);
 // Applies the samples the thread logged while it was the process's only
 // thread (they are applied in batches); called before it creates a thread.
 void cf_lines_apply_alone_samples(void);
@@ -425,6 +432,22 @@ int cf_other_online_cpu(int first);
 // removed: what a fix that removes the atomic (private copies) saves, not
 // one that keeps it on a line of its own.
 double cf_contended_share(void);
+// The pass's count of instructions per write (EfficiencySanitizerCountdown's
+// markLoopWork) for the profile's loop shapes written in C
+// (test/Instrumentation/EfficiencySanitizer/cache-frag-loop-work.c): 6 and 8
+// for one increment and for adding values per iteration (CF_WORK_ONE_WRITE,
+// their most), 54 and 247 with 8 and 32 steps of xorshift. A loop that
+// writes one word several times per iteration with at most CF_WORK_ONE_WRITE
+// per write is a run of writes, the profile's tightest shape
+// (cf_sample_access).
+#define CF_WORK_ONE_WRITE 8
+#define CF_WORK_8 54
+#define CF_WORK_32 247
+// The bound of a thread whose writes to the line sit in loops of `work`
+// instructions per write (the pass's count): the profile's loops with work
+// between writes, read at that work; end: 0 the median round, 1 the least,
+// 2 the most. False where the profile did not measure them.
+bool cf_contended_share_for_work(double work, int end, double *share);
 double cf_contended_rmw_share(bool removed);
 void cf_contended_range(double *low, double *high);
 // The same for code built without optimisation (functions the pass saw as
@@ -446,9 +469,14 @@ void cf_transfer_range(u32 *low, u32 *high);
 // HAMMERED_STORES is the loop with stores to the thread's own memory between
 // its writes, the shape of code built without optimisation (every local a
 // stack slot): the bound of a thread whose sampled accesses are such code's.
+// ONE_WRITE is the most of the loops with one write per iteration and no
+// work (adding values, one increment per iteration), WORK_8 and WORK_32 the
+// loops with 8 and 32 steps of own work between writes: where a loop with
+// work between its writes sits (cf_contended_share_for_work).
 enum { CF_PROFILE_TRANSFER, CF_PROFILE_HAMMERED, CF_PROFILE_RMW,
        CF_PROFILE_PAIRED, CF_PROFILE_HAMMERED_LEAST, CF_PROFILE_RMW_REMOVED,
        CF_PROFILE_HAMMERED_MOST, CF_PROFILE_HAMMERED_STORES,
+       CF_PROFILE_ONE_WRITE, CF_PROFILE_WORK_8, CF_PROFILE_WORK_32,
        CF_PROFILE_KINDS };
 void cf_profile_load(void);
 void cf_profile_add(int kind, u32 value);
@@ -499,6 +527,10 @@ struct cf_view {
   bool involved; // out: took part in estimated or observed invalidations
   u64 reads, writes; // sampled
   double locked_rmw_writes; // of the writes (sampled), the locked RMWs
+  // Of the writes, those sampled since the line has its record, those of
+  // them in a loop, and the sum of their loops' instructions per write
+  // (cf_thread_line.loop_work).
+  double record_writes, loop_writes, loop_work;
   u64 bytes[2];      // bytes used (bit i of word i/64)
   // Of the bytes it wrote, those another thread used / wrote within the
   // same lifetime of the data (cf_lifetime_sharing).

@@ -124,16 +124,17 @@ static u32 cf_writes_after(u32 writes, u32 weight, bool alone) {
 // threads use at this time: it has a record, or its summary's threads' use
 // meets (threads that use it in turn do not).
 bool cf_apply_sample(u32 *state, uptr line, uptr offset, uptr length,
-                     bool is_write, bool locked_rmw, u32 thread_plus1,
-                     u64 clock, uptr pc, u32 weight, bool alone) {
+                     bool is_write, bool locked_rmw, u32 loop_work,
+                     u32 thread_plus1, u64 clock, uptr pc, u32 weight,
+                     bool alone) {
   u32 value = __atomic_load_n(state, __ATOMIC_ACQUIRE);
   for (;;) {
     if (value == CF_NO_RECORD)
       return false;
     if (cf_is_record(value)) {
       cf_record_sample(&cf_record_table[value & ~CF_RECORD_BIT], offset,
-                       length, is_write, locked_rmw, thread_plus1, clock, pc,
-                       weight);
+                       length, is_write, locked_rmw, loop_work, thread_plus1,
+                       clock, pc, weight);
       return true;
     }
     if (cf_is_summary(value)) {

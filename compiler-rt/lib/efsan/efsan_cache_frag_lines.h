@@ -245,8 +245,8 @@ int cf_history_access(cf_history *history, u32 thread_plus1, bool is_write,
 // A sample of a line that has a record.
 // weight: the samples it counts for (efsan_cache_frag.c).
 void cf_record_sample(struct cf_line_record *record, uptr offset, uptr length,
-                      bool is_write, bool locked_rmw, u32 thread_plus1,
-                      u64 clock, uptr pc, u32 weight);
+                      bool is_write, bool locked_rmw, u32 loop_work,
+                      u32 thread_plus1, u64 clock, uptr pc, u32 weight);
 
 // Summaries (efsan_cache_frag_summaries.c).
 // Where a thread's activity on the line began, as far as meeting other
@@ -278,7 +278,8 @@ bool cf_start_solo(u32 *state, u32 value, uptr line, u32 thread_plus1,
 // the process had a single thread when it was sampled. Returns whether the
 // line is one several threads use (a shared summary or a record).
 bool cf_apply_sample(u32 *state, uptr line, uptr offset, uptr length,
-                     bool is_write, bool locked_rmw, u32 thread_plus1,
-                     u64 clock, uptr pc, u32 weight, bool alone);
+                     bool is_write, bool locked_rmw, u32 loop_work,
+                     u32 thread_plus1, u64 clock, uptr pc, u32 weight,
+                     bool alone);
 
 #endif // EFSAN_CACHE_FRAG_LINES_H

@@ -326,13 +326,17 @@ static void cf_add_thread_line(struct cf_view *view,
   cf_lifetime_sharing(record, t, &true_written, &co_written);
   cf_add_moved(view->true_written, true_written, shift, limit);
   cf_add_moved(view->co_written, co_written, shift, limit);
-  // The locked read-modify-writes among the writes that fell in the
-  // (virtual) line, in the thread's proportion on the real one.
+  // The locked read-modify-writes and the writes in loops among the writes
+  // that fell in the (virtual) line, in the thread's proportion on the real
+  // one.
   u64 writes = cf_load(&t->writes);
-  if (writes && view->writes > writes_before)
-    view->locked_rmw_writes += (double)cf_load(&t->locked_rmw_writes) *
-                               (double)(view->writes - writes_before) /
-                               (double)writes;
+  if (writes && view->writes > writes_before) {
+    double part = (double)(view->writes - writes_before) / (double)writes;
+    view->locked_rmw_writes += (double)cf_load(&t->locked_rmw_writes) * part;
+    view->record_writes += (double)cf_load(&t->record_writes) * part;
+    view->loop_writes += (double)cf_load(&t->loop_writes) * part;
+    view->loop_work += (double)cf_load(&t->loop_work) * part;
+  }
   if (!any || !first)
     return;
   if (!view->first_clock || first < view->first_clock)

@@ -394,8 +394,8 @@ static void cf_observe(struct cf_line_record *record, u32 thread_plus1,
 
 
 void cf_record_sample(struct cf_line_record *record, uptr offset, uptr length,
-                      bool is_write, bool locked_rmw, u32 thread_plus1,
-                      u64 clock, uptr pc, u32 weight) {
+                      bool is_write, bool locked_rmw, u32 loop_work,
+                      u32 thread_plus1, u64 clock, uptr pc, u32 weight) {
   u64 mask = cf_byte_mask(offset, length);
   struct cf_thread_line *slot = cf_slot_of(record, thread_plus1, true);
   struct cf_shape *shape = 0;
@@ -406,6 +406,11 @@ void cf_record_sample(struct cf_line_record *record, uptr offset, uptr length,
       cf_store(&slot->writes, slot->writes + weight);
       if (locked_rmw)
         cf_store(&slot->locked_rmw_writes, slot->locked_rmw_writes + weight);
+      cf_store(&slot->record_writes, slot->record_writes + weight);
+      if (loop_work) {
+        cf_store(&slot->loop_writes, slot->loop_writes + weight);
+        cf_store(&slot->loop_work, slot->loop_work + (u64)loop_work * weight);
+      }
       cf_own_bits(&slot->written_bytes, mask);
     } else {
       cf_store(&slot->reads, slot->reads + weight);
@@ -422,6 +427,12 @@ void cf_record_sample(struct cf_line_record *record, uptr offset, uptr length,
     cf_add(is_write ? &others->writes : &others->reads, weight);
     if (is_write && locked_rmw)
       cf_add(&others->locked_rmw_writes, weight);
+    if (is_write)
+      cf_add(&others->record_writes, weight);
+    if (is_write && loop_work) {
+      cf_add(&others->loop_writes, weight);
+      cf_add(&others->loop_work, (u64)loop_work * weight);
+    }
     cf_shared_bits(is_write ? &others->written_bytes : &others->read_bytes,
                    mask);
     cf_shared_first(&others->first_clock, clock);

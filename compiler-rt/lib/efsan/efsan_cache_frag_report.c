@@ -435,7 +435,20 @@ static void cf_print_text_finding(const char *label,
   static const char unoptimised[] =
       " for code built without optimisation, whose stores to its locals "
       "wait behind the line";
-  if (cf_at_bound(f) && cf_profile_has(CF_PROFILE_HAMMERED)) {
+  double work_low, work_high;
+  if (cf_at_bound(f) && f->bound_loop_work &&
+      cf_contended_share_for_work(f->bound_loop_work, 1, &work_low) &&
+      cf_contended_share_for_work(f->bound_loop_work, 2, &work_high)) {
+    efsan_report_line(
+        "  estimate: the threads keep taking the line from each other, so "
+        "each is claimed at the bound of what a thread loses to one line, "
+        "%u%% of its time beside the other, as this machine's profile "
+        "measured it for loops with %u instructions per write, as the "
+        "compiler counted this one's (%u-%u%% over the profile's rounds; "
+        "docs/CacheFrag.md, \"The machine profile\")\n",
+        (f->cap_ppm + 5000) / 10000, f->bound_loop_work,
+        (u32)(work_low * 100 + 0.5), (u32)(work_high * 100 + 0.5));
+  } else if (cf_at_bound(f) && cf_profile_has(CF_PROFILE_HAMMERED)) {
     double low, high;
     if (f->unoptimised)
       cf_contended_unoptimised_range(&low, &high);
@@ -644,14 +657,17 @@ static void cf_print_json_finding(const struct cf_finding *f, bool last) {
                f->parallel, f->true_invalidations,
                cf_false_part(f->invalidations, f->true_invalidations));
   u64 gain = f->conditional ? 0 : f->lost_ns;
+  char loop_work[16] = "null";
+  if (f->bound_loop_work)
+    efsan_snprintf(loop_work, sizeof(loop_work), "%u", f->bound_loop_work);
   efsan_printf("     \"impact\": {\"estimated_seconds\": %llu.%09llu, "
                "\"share\": %u.%06u, \"wall_seconds\": %llu.%09llu, "
                "\"low_share\": %u.%06u, \"high_share\": %u.%06u, "
                "\"low_seconds\": %llu.%09llu, \"high_seconds\": %llu.%09llu, "
                "\"conditional\": %s, \"hypothetical\": %s, "
                "\"run_seconds\": %llu.%09llu, \"at_bound\": %s, "
-               "\"bound_share\": %u.%06u, \"transfer_ns\": %u, "
-               "\"threads_seconds\": %llu.%09llu},\n",
+               "\"bound_share\": %u.%06u, \"bound_loop_work\": %s, "
+               "\"transfer_ns\": %u, \"threads_seconds\": %llu.%09llu},\n",
                f->lost_ns / 1000000000ull, f->lost_ns % 1000000000ull,
                f->share_ppm / 1000000, f->share_ppm % 1000000,
                f->wall_ns / 1000000000ull, f->wall_ns % 1000000000ull,
@@ -663,7 +679,7 @@ static void cf_print_json_finding(const struct cf_finding *f, bool last) {
                f->hypothetical ? "true" : "false",
                f->run_ns / 1000000000ull, f->run_ns % 1000000000ull,
                cf_at_bound(f) ? "true" : "false", f->cap_ppm / 1000000,
-               f->cap_ppm % 1000000, cf_transfer_ns(),
+               f->cap_ppm % 1000000, loop_work, cf_transfer_ns(),
                f->threads_ns / 1000000000ull, f->threads_ns % 1000000000ull);
   if (f->kind == CF_PREDICTED_128 || f->kind == CF_PREDICTED_SHIFTED)
     efsan_printf("     \"prediction\": \"%s\",\n",
@@ -973,7 +989,24 @@ static void cf_print_json_profile(void) {
   cf_contended_unoptimised_range(&low, &high);
   cf_print_json_shares("contended_unoptimised_share",
                        cf_contended_unoptimised_share(), low, high);
-  efsan_printf("},\n");
+  // The loops with work between writes, at the compiler's counts the
+  // runtime places them at: what a bound_loop_work reads between.
+  static const u32 works[] = {CF_WORK_ONE_WRITE, CF_WORK_8, CF_WORK_32};
+  double point;
+  efsan_printf(", \"contended_loop_shares\": ");
+  if (!cf_contended_share_for_work(works[0], 0, &point)) {
+    efsan_printf("null},\n");
+    return;
+  }
+  for (u32 i = 0; i < sizeof(works) / sizeof(works[0]); i++) {
+    cf_contended_share_for_work(works[i], 0, &point);
+    cf_contended_share_for_work(works[i], 1, &low);
+    cf_contended_share_for_work(works[i], 2, &high);
+    efsan_printf("%s{\"loop_work\": %u, ", i ? ", " : "[", works[i]);
+    cf_print_json_shares("share", point, low, high);
+    efsan_printf("}");
+  }
+  efsan_printf("]},\n");
 }
 
 void efsan_cache_frag_report(void) {

@@ -2,7 +2,8 @@
 
   write_profile.py REPORT.json PROFILE --transfer NS... --hammered PPM... --rmw PPM...
                    [--paired PPM...] [--hammered-least PPM...]
-                   [--hammered-stores PPM...]
+                   [--hammered-stores PPM...] [--one-write PPM...]
+                   [--work-8 PPM...] [--work-32 PPM...]
 
 REPORT.json is a cache-frag JSON report of a run on this machine (its
 "machine" key names the machine the profile must be of); PROFILE gets the
@@ -20,6 +21,9 @@ p.add_argument("--rmw", type=int, nargs="+", required=True)
 p.add_argument("--paired", type=int, nargs="+", default=[])
 p.add_argument("--hammered-least", type=int, nargs="+", default=[])
 p.add_argument("--hammered-stores", type=int, nargs="+", default=[])
+p.add_argument("--one-write", type=int, nargs="+", default=[])
+p.add_argument("--work-8", type=int, nargs="+", default=[])
+p.add_argument("--work-32", type=int, nargs="+", default=[])
 a = p.parse_args()
 machine = json.load(open(a.report))["machine"]
 with open(a.profile, "w") as f:
@@ -31,6 +35,11 @@ with open(a.profile, "w") as f:
         f.write("hammered_least_loss_ppm %s\n" % " ".join(map(str, a.hammered_least)))
     if a.hammered_stores:
         f.write("hammered_stores_loss_ppm %s\n" % " ".join(map(str, a.hammered_stores)))
+    for key, values in (("one_write_loss_ppm", a.one_write),
+                        ("work_8_loss_ppm", a.work_8),
+                        ("work_32_loss_ppm", a.work_32)):
+        if values:
+            f.write("%s %s\n" % (key, " ".join(map(str, values))))
     if a.paired:
         f.write("paired_loss_ppm %s\n" % " ".join(map(str, a.paired)))
 print("profile of %s" % machine)
