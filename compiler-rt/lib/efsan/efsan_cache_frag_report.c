@@ -1009,6 +1009,17 @@ static void cf_print_json_profile(void) {
   efsan_printf("]},\n");
 }
 
+// The most the findings' total may claim of the run: their bounds, each
+// weighted by its claim (sum_ns_bound: the sum of ns * bound ppm), of the
+// run's time, and never less than the largest finding.
+static u64 cf_held_total(double sum_ns_bound, u64 sum_ns, u64 largest_ns) {
+  if (!sum_ns)
+    return 0;
+  u64 most = cf_round(sum_ns_bound / (double)sum_ns / 1000000 *
+                      (double)cf_run_ns);
+  return most > largest_ns ? most : largest_ns;
+}
+
 void efsan_cache_frag_report(void) {
   // The program's CPU time ends here: what follows is the report's (a
   // ping-pong it runs included).
@@ -1099,34 +1110,41 @@ void efsan_cache_frag_report(void) {
   efsan_format_duration(waits_cpu, sizeof(waits_cpu), waits);
   // What fixing every finding shown would gain in this run: they are
   // different lines, so their gains add up, but no thread loses more than
-  // CF_CONTENDED_SHARE of its time to lines it keeps taking (more with
-  // locked read-modify-writes), whichever they are. Sharing this run did
-  // not have (a layout it predicts) is priced on its own and not in it.
-  // Each finding is held to its bound of the run (impact.c), so the total
-  // is at least the largest finding and at most their sum.
+  // its bound of its time to lines it keeps taking, whichever they are: the
+  // findings' bounds, each weighted by what it claims (a line written by a
+  // loop with work between its writes has a lower bound than one a memset
+  // touched in passing; the largest of them let an AMD VM's reused block
+  // claim 0.94 where its lines were held to 0.77 and the fix gained
+  // 0.54-0.72). Sharing this run did not have (a layout it predicts) is
+  // priced on its own and not in it. Each finding is held to its bound of
+  // the run (impact.c), so the total is at least the largest finding and at
+  // most their sum.
   u64 gain_ns = 0, gain_wall_ns = 0, largest_wall_ns = 0;
   u64 gain_low_ns = 0, gain_high_ns = 0; // at the profile's range of prices
-  u32 cap_ppm = 0, low_cap_ppm = 0, high_cap_ppm = 0;
+  u64 largest_ns = 0, largest_low_ns = 0, largest_high_ns = 0;
+  double capped = 0, low_capped = 0, high_capped = 0; // sum of ns * bound
   uptr elsewhere = 0; // predictions of a layout this run did not have
   for (uptr i = 0; i < n; i++)
     elsewhere += findings[i].hypothetical && !findings[i].conditional;
   for (uptr i = 0; i < shown; i++) {
-    if (findings[i].hypothetical)
+    const struct cf_finding *f = &findings[i];
+    if (f->hypothetical)
       continue;
-    gain_ns += findings[i].lost_ns;
-    gain_low_ns += findings[i].low_ns;
-    gain_high_ns += findings[i].high_ns;
-    gain_wall_ns += findings[i].wall_ns;
-    if (findings[i].wall_ns > largest_wall_ns)
-      largest_wall_ns = findings[i].wall_ns;
-    if (findings[i].cap_ppm > cap_ppm)
-      cap_ppm = findings[i].cap_ppm;
-    if (findings[i].low_cap_ppm > low_cap_ppm)
-      low_cap_ppm = findings[i].low_cap_ppm;
-    if (findings[i].high_cap_ppm > high_cap_ppm)
-      high_cap_ppm = findings[i].high_cap_ppm;
+    gain_ns += f->lost_ns;
+    gain_low_ns += f->low_ns;
+    gain_high_ns += f->high_ns;
+    gain_wall_ns += f->wall_ns;
+    if (f->wall_ns > largest_wall_ns)
+      largest_wall_ns = f->wall_ns;
+    largest_ns = f->lost_ns > largest_ns ? f->lost_ns : largest_ns;
+    largest_low_ns = f->low_ns > largest_low_ns ? f->low_ns : largest_low_ns;
+    largest_high_ns =
+        f->high_ns > largest_high_ns ? f->high_ns : largest_high_ns;
+    capped += (double)f->lost_ns * f->cap_ppm;
+    low_capped += (double)f->low_ns * f->low_cap_ppm;
+    high_capped += (double)f->high_ns * f->high_cap_ppm;
   }
-  u64 most = cf_round((double)cap_ppm / 1000000 * (double)cf_run_ns);
+  u64 most = cf_held_total(capped, gain_ns, largest_ns);
   if (gain_ns > most) {
     gain_wall_ns = (u64)((double)gain_wall_ns * most / gain_ns);
     if (gain_wall_ns < largest_wall_ns)
@@ -1136,8 +1154,8 @@ void efsan_cache_frag_report(void) {
   // Each end of the range is the findings' ends summed and held by the
   // bound at its own prices, as the claim is by the bound at the point's
   // (unheld, a profile's two states gave a total of 0-115% of the run).
-  u64 low_most = cf_round((double)low_cap_ppm / 1000000 * (double)cf_run_ns);
-  u64 high_most = cf_round((double)high_cap_ppm / 1000000 * (double)cf_run_ns);
+  u64 low_most = cf_held_total(low_capped, gain_low_ns, largest_low_ns);
+  u64 high_most = cf_held_total(high_capped, gain_high_ns, largest_high_ns);
   if (gain_low_ns > low_most)
     gain_low_ns = low_most;
   if (gain_high_ns > high_most)

@@ -8,7 +8,9 @@ every share is its seconds over one named denominator (the run's CPU time,
 or, for sharing this run did not have, the run it would be with that
 layout); a fix saves at most the run and no more wall time than CPU time; the
 program's expected gain, and each end of its range, is at least its largest
-finding's and at most their sum (and the run). Prints one line per problem
+finding's and at most their sum (and the run), and at most the findings'
+bounds (impact.bound_share), each weighted by its seconds, of the run,
+unless the largest finding alone is more. Prints one line per problem
 and exits 1, or prints "identities ok N" (N: reports checked, over all the
 files).
 """
@@ -66,6 +68,14 @@ def json_problems(r):
         if not most - 1e-9 <= gain["cpu_seconds"] <= total + 1e-9 * len(real):
             problems.append("expected gain %r s not between the largest finding's %r and "
                             "their sum %r" % (gain["cpu_seconds"], most, total))
+        # No thread loses more than its bound of its time to the lines it
+        # keeps taking: the findings' bounds, weighted by what each claims.
+        if total > 0:
+            bound = sum(im["estimated_seconds"] * im["bound_share"] for im in real) / total
+            if gain["cpu_seconds"] > max(most, bound * run) + 1e-6:
+                problems.append("expected gain %r s above the findings' bound %r of the run "
+                                "%r s (each weighted by its seconds)" %
+                                (gain["cpu_seconds"], bound, run))
         wall = max(im["wall_seconds"] for im in real)
         if not wall - 1e-9 <= gain["wall_seconds"] <= gain["cpu_seconds"] + 1e-9:
             problems.append("expected gain's wall %r s not between the largest finding's %r "
