@@ -46,6 +46,12 @@
 // Pinned, the threads take turns: the bound is the loop's all the same.
 // RUN: %if taskset %{ env ESAN_OPTIONS=%{opts} taskset -c 0 %run %t.work8 2> %t.dir/pinned.json %}
 // RUN: %if taskset %{ %{check} --bound-share 0.50 %t.dir/pinned.json %}
+// The page says it too, in headless Chromium (check_page.py: the count
+// wherever impact.bound_loop_work has one and the claim is at the bound).
+// RUN: %efsan_view %t.dir/one.json -o %t.dir/one.html
+// RUN: %python %S/../viewer/Inputs/check_page.py %t.dir/one.html %t.dir/one.png %t.dir/one.json | FileCheck %s --check-prefix=PAGE
+// RUN: grep -q "for loops with 8 instructions per write" %t.dir/one.html
+// PAGE: page ok
 // The text report names the count when the claim is at the bound.
 // RUN: env ESAN_OPTIONS=cache_frag_min_share=0:cache_frag_machine_profile=%t.dir/profile.txt %run %t.one 2>&1 | FileCheck %s
 // CHECK: #1 false sharing on cache line {{.*}}; threads T1 T2

@@ -356,6 +356,10 @@ def check_cache_frag(c, r, s):
             figure = ("%d%%" % round(tenths / 10) if tenths >= 100 else "%.1f%%" % (tenths / 10)) + \
                 " of its time beside the other"
             c.expect(figure in a["text"], "%s: the bound's figure %r not on the page" % (w, figure))
+            work = f["impact"].get("bound_loop_work")
+            if work:
+                loops = "for loops with %d instructions per write" % work
+                c.expect(loops in a["text"], "%s: %r not on the page" % (w, loops))
         # Mapped memory the program named: the object is the range, and
         # the line map's bytes are offsets in it.
         shown = {'named range "%s"' % o["named_range"]["name"] for o in f.get("objects") or []

@@ -289,7 +289,12 @@ def finding_html(f, rank, report, label=None):
     if imp.get("at_bound"):
         # docs/CacheFrag.md, "Claims at the bound".
         profile = report.get("machine_profile")
-        if profile and profile.get("contended_share"):
+        if imp.get("bound_loop_work"):
+            # The profile's loops read at the compiler's count
+            # (docs/CacheFrag.md, "The work between writes").
+            source = ("as this machine's profile measured it for loops with %d instructions per "
+                      "write, as the compiler counted this one's" % imp["bound_loop_work"])
+        elif profile and profile.get("contended_share"):
             measured = profile["contended_share"]
             source = ("as this machine's profile measured it (%s-%s; a loop's shape moves it)"
                       % (fmt_share(measured["low"]), fmt_share(measured["high"])))
