@@ -1,6 +1,7 @@
 // cache-frag: a write in a loop carries, in flags bits 16-23 of its access
 // call, the instructions one iteration of its innermost loop runs per write
-// (an inner loop's counted times its constant trip count). The runtime reads
+// (each block as often as the block frequencies run it per iteration; an
+// inner loop's times its constant trip count). The runtime reads
 // the machine profile's loops at that work: what a line both threads keep
 // writing costs a thread falls as the work between its writes grows
 // (docs/CacheFrag.md, "The machine profile"). The loops below are the
@@ -80,6 +81,23 @@ void inner_loop(volatile u64 *word, volatile u64 *scratch, u64 n) {
     for (unsigned k = 0; k < 100; k++)
       (void)scratch[k];
     *word += i;
+  }
+}
+
+// A write under a branch counts as often as the block frequencies run its
+// block: with no branch weights, LLVM guesses an equality test true 3/8 of
+// the time, so the 12 instructions every iteration runs and the write's
+// block of 4 make (12 + 4 * 3/8) / (3/8) = 36 per write, not 16
+// (36 << 16 | 1 = 2359297).
+// CHECK-LABEL: define {{.*}}@conditional(
+// CHECK: call preserve_mostcc void @__efsan_cache_frag_access(ptr %{{.*}}, i64 8, i32 2359297,
+void conditional(volatile u64 *word, u64 base) {
+  u64 x = base | 1;
+#pragma clang loop unroll(disable)
+  for (unsigned i = 0; i < 4096; i++) {
+    STEP
+    if ((x & 3) == 0)
+      (*word)++;
   }
 }
 

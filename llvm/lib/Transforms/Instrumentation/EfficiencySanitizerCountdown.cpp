@@ -24,6 +24,7 @@
 
 #include "EfficiencySanitizerInternal.h"
 #include "llvm/ADT/SmallVector.h"
+#include "llvm/Analysis/BlockFrequencyInfo.h"
 #include "llvm/Analysis/CaptureTracking.h"
 #include "llvm/Analysis/LoopInfo.h"
 #include "llvm/Analysis/ScalarEvolution.h"
@@ -618,25 +619,42 @@ static const Value *loopWriteAddress(const Instruction &I) {
   return Address->stripPointerCasts();
 }
 
-static std::pair<double, double> loopIterationWork(const Loop &L,
-                                                   const LoopInfo &LI,
-                                                   ScalarEvolution &SE) {
+// A block's runs per run of the loop's header, as the block frequencies have
+// them (branch weights where the program has them, else LLVM's static
+// guesses: a write under `if ((x & 3) == 0)` in a loop counts half).
+static double runsPerIteration(const BasicBlock *BB, const Loop &L,
+                               const BlockFrequencyInfo &BFI) {
+  double Header = double(BFI.getBlockFreq(L.getHeader()).getFrequency());
+  return Header > 0 ? double(BFI.getBlockFreq(BB).getFrequency()) / Header
+                    : 1;
+}
+
+static std::pair<double, double>
+loopIterationWork(const Loop &L, const LoopInfo &LI, ScalarEvolution &SE,
+                  const BlockFrequencyInfo &BFI) {
   double Instructions = 0, Writes = 0;
   for (const BasicBlock *BB : L.blocks()) {
     if (LI.getLoopFor(BB) != &L)
       continue; // an inner loop's: below
+    double Runs = runsPerIteration(BB, L, BFI);
     for (const Instruction &I : *BB) {
       if (isa<PHINode>(I) || I.isDebugOrPseudoInst())
         continue;
-      Instructions++;
-      Writes += isLoopWrite(I);
+      Instructions += Runs;
+      Writes += isLoopWrite(I) ? Runs : 0;
     }
   }
+  // An inner loop runs its trip count per entry where SCEV knows it, else
+  // what the block frequencies guess.
   for (const Loop *Inner : L.getSubLoops()) {
-    auto [InnerInstructions, InnerWrites] = loopIterationWork(*Inner, LI, SE);
-    unsigned Trips = SE.getSmallConstantTripCount(Inner);
-    Instructions += InnerInstructions * (Trips ? Trips : 1);
-    Writes += InnerWrites * (Trips ? Trips : 1);
+    auto [InnerInstructions, InnerWrites] =
+        loopIterationWork(*Inner, LI, SE, BFI);
+    double Iterations = runsPerIteration(Inner->getHeader(), L, BFI);
+    if (unsigned Trips = SE.getSmallConstantTripCount(Inner))
+      if (const BasicBlock *Preheader = Inner->getLoopPreheader())
+        Iterations = runsPerIteration(Preheader, L, BFI) * Trips;
+    Instructions += InnerInstructions * Iterations;
+    Writes += InnerWrites * Iterations;
   }
   return {Instructions, Writes};
 }
@@ -649,6 +667,7 @@ void CacheFragCountdown::markLoopWork(Function &F,
   if (LI.empty())
     return;
   ScalarEvolution &SE = FAM->getResult<ScalarEvolutionAnalysis>(F);
+  BlockFrequencyInfo &BFI = FAM->getResult<BlockFrequencyAnalysis>(F);
   // A word written more than once per iteration (an unrolled loop of
   // increments, fs_counters' `counters[me] += ...`) says so too: with
   // little work between, a run of writes, which the profile's tightest
@@ -669,7 +688,7 @@ void CacheFragCountdown::markLoopWork(Function &F,
       continue;
     auto [It, New] = WorkOfLoop.try_emplace(L, 0);
     if (New) {
-      auto [Instructions, Writes] = loopIterationWork(*L, LI, SE);
+      auto [Instructions, Writes] = loopIterationWork(*L, LI, SE, BFI);
       if (Writes > 0)
         It->second = uint32_t(std::clamp(Instructions / Writes + 0.5, 1.0,
                                          double(kCacheFragLoopWorkMax)));
