@@ -549,8 +549,9 @@ static double cf_profile_at(int kind, int end) {
 // work; then linear in the logarithm of the work through the loops with 8
 // and 32 steps of it, and theirs beyond; never rising with more work. An AMD
 // VM's calibration pairs with 11, 13 and 16 instructions per write gained
-// 0.59-0.70, 0.41-0.63 and 0.54-0.72 where this read 0.66, 0.64 and 0.63,
-// and the one with 216 gained 0.31-0.48 for 0.40.
+// 0.64-0.68, 0.36-0.62 and 0.48-0.73 where this read 0.62-0.63, 0.61-0.62
+// and 0.62, and the one with 213 gained 0.31-0.50 for 0.40-0.41
+// (docs/CacheFrag.md, "The work between writes").
 bool cf_contended_share_for_work(double work, int end, double *share) {
   if (!cf_profile_has(CF_PROFILE_ONE_WRITE) ||
       !cf_profile_has(CF_PROFILE_WORK_8) || !cf_profile_has(CF_PROFILE_WORK_32))
