@@ -521,9 +521,8 @@ bool EfficiencySanitizer::instrumentFunction(Function &F) {
   if (CacheFrag)
     StructFields.noteFieldEscapes(F);
   bool LoopsMarked = false;
-  if (CacheFrag && ClInstrumentLoadsAndStores)
+  if (CacheFrag && ClInstrumentLoadsAndStores) {
     Countdown.markLoopWork(F, FAM);
-  if (CacheFrag && ClInstrumentLoadsAndStores)
     LoopsMarked = Countdown.versionCleanLoops(
         F, FAM,
         [&](Instruction &I) {
@@ -535,6 +534,7 @@ bool EfficiencySanitizer::instrumentFunction(Function &F) {
         [&](Instruction &I) {
           return isCacheFragCallSite(I) || isSmallMemIntrinsic(I);
         });
+  }
   if (!CacheFrag && ClInstrumentLoadsAndStores) {
     auto Describe = [&](Instruction &I) { return describeAccess(I); };
     LoopsMarked = LoopRanges.markLoopRanges(F, Describe);

@@ -93,8 +93,8 @@ static constexpr uint32_t kCacheFragUnoptimisedFlag = 4; // flags bit 2
 static constexpr uint32_t kCacheFragRepeatedWriteFlag = 8; // flags bit 3
 static constexpr unsigned kCacheFragLoopWorkShift = 16;    // flags bits 16-23
 static constexpr unsigned kCacheFragLoopWorkMax = 255;
+// Where markLoopWork leaves a write's loop flags until its call is made.
 static constexpr char kLoopWorkMD[] = "efsan.loop.work";
-static constexpr char kRepeatedWriteMD[] = "efsan.loop.repeated";
 
 CacheFragCountdown::CacheFragCountdown(Module &M,
                                        StructFieldTables &StructFields)
@@ -594,19 +594,16 @@ void CacheFragCountdown::emitCacheFragAccess(IRBuilder<> &IRB,
 }
 
 // A write in a loop: the instructions one iteration of its innermost loop
-// runs per write it makes (an inner loop's counted times its constant trip
-// count, once where SCEV knows none). What a line both threads keep writing
-// costs a thread moves with that work: the core goes on past a store that
-// waits for the line until its store buffer fills, and the fewer writes it
-// makes, the less often it does (docs/CacheFrag.md, "The machine profile":
-// an AMD VM's loops with 4, 7 and 54 instructions per write lost 88%, 67%
-// and 54% of their time). Marked before the loops are versioned, so that
-// the copies carry it.
-static bool isLoopWrite(const Instruction &I) {
-  return isa<StoreInst, AtomicRMWInst, AtomicCmpXchgInst, MemIntrinsic>(I);
-}
-
-static const Value *loopWriteAddress(const Instruction &I) {
+// runs per write it makes (each block as often as the block frequencies run
+// it, an inner loop times its trip count). What a line both threads keep
+// writing costs a thread moves with that work: the core goes on past a
+// store that waits for the line until its store buffer fills, and the fewer
+// writes it makes, the less often it does (docs/CacheFrag.md, "The work
+// between writes": an AMD VM's loops with 4, 8 and 54 instructions per
+// write lost 88%, 67% and 53% of their time). Marked before the loops are
+// versioned, so that the copies carry it.
+// The address a store, atomic or memory intrinsic writes; null for others.
+static const Value *writtenAddress(const Instruction &I) {
   const Value *Address = nullptr;
   if (auto *Store = dyn_cast<StoreInst>(&I))
     Address = Store->getPointerOperand();
@@ -614,9 +611,9 @@ static const Value *loopWriteAddress(const Instruction &I) {
     Address = RMW->getPointerOperand();
   else if (auto *CmpXchg = dyn_cast<AtomicCmpXchgInst>(&I))
     Address = CmpXchg->getPointerOperand();
-  else
-    Address = cast<MemIntrinsic>(I).getRawDest();
-  return Address->stripPointerCasts();
+  else if (auto *Intrinsic = dyn_cast<MemIntrinsic>(&I))
+    Address = Intrinsic->getRawDest();
+  return Address ? Address->stripPointerCasts() : nullptr;
 }
 
 // A block's runs per run of the loop's header, as the block frequencies have
@@ -641,7 +638,7 @@ loopIterationWork(const Loop &L, const LoopInfo &LI, ScalarEvolution &SE,
       if (isa<PHINode>(I) || I.isDebugOrPseudoInst())
         continue;
       Instructions += Runs;
-      Writes += isLoopWrite(I) ? Runs : 0;
+      Writes += writtenAddress(I) ? Runs : 0;
     }
   }
   // An inner loop runs its trip count per entry where SCEV knows it, else
@@ -678,8 +675,9 @@ void CacheFragCountdown::markLoopWork(Function &F,
     for (const BasicBlock *BB : L->blocks())
       if (LI.getLoopFor(BB) == L)
         for (const Instruction &I : *BB)
-          if (isLoopWrite(I) && !Seen.insert(loopWriteAddress(I)).second)
-            RepeatedWrites.insert(loopWriteAddress(I));
+          if (const Value *Address = writtenAddress(I))
+            if (!Seen.insert(Address).second)
+              RepeatedWrites.insert(Address);
   }
   DenseMap<const Loop *, uint32_t> WorkOfLoop;
   for (BasicBlock &BB : F) {
@@ -696,25 +694,24 @@ void CacheFragCountdown::markLoopWork(Function &F,
     if (!It->second)
       continue;
     for (Instruction &I : BB) {
-      if (!isLoopWrite(I))
+      const Value *Address = writtenAddress(I);
+      if (!Address)
         continue;
-      I.setMetadata(kLoopWorkMD,
-                    MDNode::get(Ctx, ConstantAsMetadata::get(
-                                         ConstantInt::get(Int32Ty, It->second))));
-      if (RepeatedWrites.count(loopWriteAddress(I)))
-        I.setMetadata(kRepeatedWriteMD, MDNode::get(Ctx, {}));
+      uint32_t Flags =
+          It->second << kCacheFragLoopWorkShift |
+          (RepeatedWrites.count(Address) ? kCacheFragRepeatedWriteFlag : 0);
+      I.setMetadata(kLoopWorkMD, MDNode::get(Ctx, ConstantAsMetadata::get(
+                                                      ConstantInt::get(
+                                                          Int32Ty, Flags))));
     }
   }
 }
 
 uint32_t CacheFragCountdown::loopWorkFlags(const Instruction &I) {
   MDNode *MD = I.getMetadata(kLoopWorkMD);
-  if (!MD)
-    return 0;
-  uint32_t Work = uint32_t(
-      mdconst::extract<ConstantInt>(MD->getOperand(0))->getZExtValue());
-  return Work << kCacheFragLoopWorkShift |
-         (I.getMetadata(kRepeatedWriteMD) ? kCacheFragRepeatedWriteFlag : 0);
+  return MD ? uint32_t(mdconst::extract<ConstantInt>(MD->getOperand(0))
+                           ->getZExtValue())
+            : 0;
 }
 
 Value *CacheFragCountdown::loadLocalCountdown(IRBuilder<> &IRB) {
