@@ -435,10 +435,7 @@ static void cf_print_text_finding(const char *label,
   static const char unoptimised[] =
       " for code built without optimisation, whose stores to its locals "
       "wait behind the line";
-  double work_low, work_high;
-  if (cf_at_bound(f) && f->bound_loop_work &&
-      cf_contended_share_for_work(f->bound_loop_work, 1, &work_low) &&
-      cf_contended_share_for_work(f->bound_loop_work, 2, &work_high)) {
+  if (cf_at_bound(f) && f->bound_loop_work) {
     efsan_report_line(
         "  estimate: the threads keep taking the line from each other, so "
         "each is claimed at the bound of what a thread loses to one line, "
@@ -447,7 +444,7 @@ static void cf_print_text_finding(const char *label,
         "compiler counted this one's (%u-%u%% over the profile's rounds; "
         "docs/CacheFrag.md, \"The machine profile\")\n",
         (f->cap_ppm + 5000) / 10000, f->bound_loop_work,
-        (u32)(work_low * 100 + 0.5), (u32)(work_high * 100 + 0.5));
+        (f->low_cap_ppm + 5000) / 10000, (f->high_cap_ppm + 5000) / 10000);
   } else if (cf_at_bound(f) && cf_profile_has(CF_PROFILE_HAMMERED)) {
     double low, high;
     if (f->unoptimised)
