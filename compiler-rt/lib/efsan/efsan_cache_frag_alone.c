@@ -69,15 +69,15 @@ void cf_lines_apply_alone_samples(void) {
         (!s->is_write && !*states[i]))
       continue;
     cf_apply_sample(states[i], s->line, s->offset, s->length, s->is_write,
-                    s->locked_rmw, s->loop_work, s->thread_plus1, s->clock, s->pc,
-                    s->weight, true);
+                    s->locked_rmw, s->loop_work, s->thread_plus1, s->clock,
+                    s->pc, s->weight, true);
   }
   log->count = 0;
 }
 
 bool cf_sample_line(uptr line, uptr offset, uptr length, bool is_write,
-                    bool locked_rmw, u32 loop_work, u32 thread_plus1, u64 clock, uptr pc,
-                    u32 weight) {
+                    bool locked_rmw, u32 loop_work, u32 thread_plus1,
+                    u64 clock, uptr pc, u32 weight) {
   if (efsan_thread_count() < 2) {
     struct cf_alone_log *log = cf_alone_log;
     if (EFSAN_UNLIKELY(!log))
@@ -106,6 +106,6 @@ bool cf_sample_line(uptr line, uptr offset, uptr length, bool is_write,
   // A read of a line nobody has written makes no state (cf_apply_sample).
   u32 *state = cf_line_state(line, is_write);
   return state && cf_apply_sample(state, line, offset, length, is_write,
-                                  locked_rmw, loop_work, thread_plus1, clock, pc, weight,
-                                  false);
+                                  locked_rmw, loop_work, thread_plus1, clock,
+                                  pc, weight, false);
 }
