@@ -494,10 +494,22 @@ u32 cf_profile_count_at_most(int kind, u32 value);
 #define CF_FREE_LOSS 0.10
 #define CF_COSTLY_LOSS 0.30
 u32 cf_profile_rounds_without_cost(void);
-// The median, least and most of a kind's measurements (ns or ppm).
+// Chooses the rounds measured in the state this run met: those whose line
+// transfer is within a factor of two of `transfer_ns`. Returns how many.
+u32 cf_profile_select_state(u32 transfer_ns);
+// Two transfers of one state: within a factor of two.
+bool cf_same_transfer_state(u32 a, u32 b);
+// The rounds chosen, 0 where none are (every round counts then).
+u32 cf_profile_state_rounds(void);
+// The median of a kind's measurements in the chosen rounds (all where none
+// are chosen, or the chosen have none of the kind), and the least and most
+// of all of them (ns or ppm): a claim's point and its range.
 u32 cf_profile_point(int kind);
 u32 cf_profile_low(int kind);
 u32 cf_profile_high(int kind);
+// The least and most in the chosen rounds.
+u32 cf_profile_state_low(int kind);
+u32 cf_profile_state_high(int kind);
 const char *cf_profile_where(void);
 const char *cf_profile_when(void);
 const char *cf_profile_missing(void);

@@ -49,7 +49,7 @@ static u32 cf_transfer;
 static const char *cf_transfer_from = "default";
 static bool cf_paired;
 static char cf_pairing_why[96];
-static char cf_transfer_why[128];
+static char cf_transfer_why[256];
 static u64 cf_measuring_ns;
 
 u32 cf_transfer_ns(void) { return cf_transfer; }
@@ -170,6 +170,8 @@ static bool cf_probe_outside_mask;
 static const char *cf_probe_failure;
 static u64 cf_probe_mask[CF_AFFINITY_WORDS];
 static bool cf_settled;
+// The run has a machine profile: its ping-pong tells the profile's state.
+static bool cf_probe_for_state;
 
 static inline u64 cf_ping_ticks(void) { return __builtin_ia32_rdtsc(); }
 
@@ -386,17 +388,100 @@ u32 cf_measure_transfer(int first, int second) {
   return cf_probe_ns;
 }
 
+// With a profile, the run that cannot tell its state is priced at the
+// median of all the profile's rounds, and says why.
+static void cf_unknown_state(const char *why) {
+  u32 n = cf_profile_count(CF_PROFILE_TRANSFER);
+  efsan_snprintf(cf_transfer_why, sizeof(cf_transfer_why),
+                 "machine profile: median of its %u rounds, %u-%u ns; which "
+                 "state this run met is not known (%s)",
+                 n, cf_profile_low(CF_PROFILE_TRANSFER),
+                 cf_profile_high(CF_PROFILE_TRANSFER), why);
+  cf_transfer_from = cf_transfer_why;
+}
+
+// Which of the profile's states the run met, from the transfers its
+// ping-pong measured at its start and its end: the claims' point is priced
+// at the median of the profile's rounds in that state (a VM's vCPUs in one
+// core complex or in two: the same loop loses 5% in one and 45% in the
+// other, and the claim follows what the machine does); the ranges stay
+// over all rounds. A run that met two states is priced over all rounds; a
+// transfer no round of the profile met is this run's own, beside the
+// profile's bounds over all rounds.
+static void cf_settle_state(u32 at_start, u32 at_end) {
+  if (at_start && at_end && !cf_same_transfer_state(at_start, at_end)) {
+    char why[96];
+    efsan_snprintf(why, sizeof(why),
+                   "it met two: %u ns at its start, %u ns at its end",
+                   at_start, at_end);
+    cf_unknown_state(why);
+    return;
+  }
+  u32 measured = at_end ? at_end : at_start;
+  char when[64];
+  if (at_start && at_end)
+    efsan_snprintf(when, sizeof(when), "%u ns at its start, %u ns at its end",
+                   at_start, at_end);
+  else
+    efsan_snprintf(when, sizeof(when), "%u ns at its %s", measured,
+                   at_end ? "end" : "start");
+  u32 rounds = cf_profile_select_state(measured);
+  u32 n = cf_profile_count(CF_PROFILE_TRANSFER);
+  if (!rounds) {
+    cf_transfer = measured;
+    efsan_snprintf(cf_transfer_why, sizeof(cf_transfer_why),
+                   "measured; none of the machine profile's %u rounds met a "
+                   "transfer near it (%u-%u ns): efsan-calibrate adds this "
+                   "state",
+                   n, cf_profile_low(CF_PROFILE_TRANSFER),
+                   cf_profile_high(CF_PROFILE_TRANSFER));
+    cf_transfer_from = cf_transfer_why;
+    return;
+  }
+  cf_transfer = cf_profile_point(CF_PROFILE_TRANSFER);
+  efsan_snprintf(cf_transfer_why, sizeof(cf_transfer_why),
+                 "machine profile: median of the %u of its %u rounds in the "
+                 "state this run met (%u-%u ns; this run measured %s)",
+                 rounds, n, cf_profile_state_low(CF_PROFILE_TRANSFER),
+                 cf_profile_state_high(CF_PROFILE_TRANSFER), when);
+  cf_transfer_from = cf_transfer_why;
+}
+
+static void cf_no_measurement(const char *why) {
+  if (cf_probe_for_state) {
+    cf_unknown_state(why);
+    return;
+  }
+  efsan_snprintf(cf_transfer_why, sizeof(cf_transfer_why), "default (%s)", why);
+  cf_transfer_from = cf_transfer_why;
+}
+
 static void cf_decide_transfer(void) {
   cf_transfer = CF_DEFAULT_TRANSFER_NS;
   cf_settled = true;
   if (efsan_flags.cache_frag_transfer_ns) {
+    // With a profile, its rounds of that transfer's state give the bounds.
     cf_transfer = (u32)efsan_flags.cache_frag_transfer_ns;
     cf_transfer_from = "cache_frag_transfer_ns";
+    u32 rounds = cf_profile_has(CF_PROFILE_TRANSFER)
+                     ? cf_profile_select_state(cf_transfer)
+                     : 0;
+    if (rounds) {
+      efsan_snprintf(cf_transfer_why, sizeof(cf_transfer_why),
+                     "cache_frag_transfer_ns; the machine profile's bounds "
+                     "of the %u of its %u rounds in that state",
+                     rounds, cf_profile_count(CF_PROFILE_TRANSFER));
+      cf_transfer_from = cf_transfer_why;
+    }
     return;
   }
-  // The machine profile's: the same in every run on this machine, however
-  // busy or pinned the run (no ping-pong at start-up, then).
-  if (cf_profile_has(CF_PROFILE_TRANSFER)) {
+  // The machine profile's: the same in every run that meets the machine in
+  // the same state, however busy or pinned the run. The run's own
+  // ping-pong only tells which of the profile's states it met
+  // (cf_settle_state); until it does, or where it cannot, the profile's
+  // median over all its rounds.
+  cf_probe_for_state = cf_profile_has(CF_PROFILE_TRANSFER);
+  if (cf_probe_for_state) {
     cf_transfer = cf_profile_point(CF_PROFILE_TRANSFER);
     u32 n = cf_profile_count(CF_PROFILE_TRANSFER);
     efsan_snprintf(cf_transfer_why, sizeof(cf_transfer_why),
@@ -404,15 +489,17 @@ static void cf_decide_transfer(void) {
                    n == 1 ? "" : "s", cf_profile_low(CF_PROFILE_TRANSFER),
                    cf_profile_high(CF_PROFILE_TRANSFER));
     cf_transfer_from = cf_transfer_why;
-    return;
   }
   if (!efsan_flags.cache_frag_measure_transfer) {
-    cf_transfer_from = "default (cache_frag_measure_transfer=0)";
+    if (cf_probe_for_state)
+      cf_unknown_state("cache_frag_measure_transfer=0");
+    else
+      cf_transfer_from = "default (cache_frag_measure_transfer=0)";
     return;
   }
   u64 *mask = cf_probe_mask;
   if (!efsan_get_affinity(mask, CF_AFFINITY_WORDS)) {
-    cf_transfer_from = "default (no affinity mask)";
+    cf_no_measurement("no affinity mask");
     return;
   }
   int first = -1, second = -1;
@@ -427,7 +514,7 @@ static void cf_decide_transfer(void) {
   if (second < 0 && first >= 0)
     second = cf_other_online_cpu(first);
   if (first < 0 || second < 0) {
-    cf_transfer_from = "default (one CPU)";
+    cf_no_measurement("one CPU");
     return;
   }
   cf_probe_first = first;
@@ -436,7 +523,7 @@ static void cf_decide_transfer(void) {
   cf_settled = false;
   if (!efsan_start_sideline_thread(cf_probe_main, 0)) {
     cf_settled = true;
-    cf_transfer_from = "default (no thread for the ping-pong)";
+    cf_no_measurement("no thread for the ping-pong");
   }
 }
 
@@ -446,7 +533,7 @@ void cf_machine_settle(bool needed) {
   if (!__atomic_load_n(&cf_probe_done, __ATOMIC_ACQUIRE)) {
     if (!needed) {
       // Nothing to price: the report says the measurement was under way.
-      cf_transfer_from = "default (the ping-pong had not finished)";
+      cf_no_measurement("the ping-pong had not finished");
       return;
     }
     if (cf_probe_pid != efsan_getpid()) {
@@ -464,11 +551,15 @@ void cf_machine_settle(bool needed) {
     }
   }
   if (!__atomic_load_n(&cf_probe_done, __ATOMIC_ACQUIRE)) {
-    cf_transfer_from = "default (the ping-pong had not finished)";
+    cf_no_measurement("the ping-pong had not finished");
     cf_settled = true;
     return;
   }
-  if (!cf_probe_ns && needed) {
+  // With a profile, the state is measured at the run's end too: a VM's
+  // vCPUs change state every few seconds, and a run that met both is
+  // priced at the profile's median.
+  u32 at_start = cf_probe_ns;
+  if ((!cf_probe_ns || cf_probe_for_state) && needed) {
     // Every attempt met a busy CPU while the program ran (or none ran in
     // this process); its threads are done now.
     __atomic_store_n(&cf_probe_hurry, 1, __ATOMIC_RELEASE);
@@ -478,10 +569,12 @@ void cf_machine_settle(bool needed) {
                        __ATOMIC_RELAXED);
   }
   cf_settled = true;
-  if (!cf_probe_ns) {
-    efsan_snprintf(cf_transfer_why, sizeof(cf_transfer_why), "default (%s)",
-                   cf_probe_failure);
-    cf_transfer_from = cf_transfer_why;
+  if (!cf_probe_ns && !at_start) {
+    cf_no_measurement(cf_probe_failure);
+    return;
+  }
+  if (cf_probe_for_state) {
+    cf_settle_state(at_start, cf_probe_ns);
     return;
   }
   cf_transfer = cf_probe_ns;

@@ -235,18 +235,66 @@ bool cf_profile_save(void) {
 bool cf_profile_has(int kind) { return cf_measurements[kind].count > 0; }
 u32 cf_profile_count(int kind) { return cf_measurements[kind].count; }
 
-// The median (the lower middle of an even count), the least and the most
-// measured.
-static u32 cf_profile_sorted(int kind, u32 rank) {
+//===-- The state this run met ----------------------------------------------===//
+//
+// A round of efsan-calibrate adds one measurement of every kind, so a
+// kind's k-th value from the end and the transfer's k-th from the end are
+// of one round. The rounds whose transfer is within a factor of two of the
+// one this run measured are of the state the run met (a VM's vCPUs in one
+// core complex, 35-55 ns, or in two, 175-250 ns): the claims' point is
+// their median, the ranges stay over every round (docs/CacheFrag.md, "The
+// machine's state").
+static bool cf_round_in_state[CF_PROFILE_VALUES]; // by round, newest first
+static u32 cf_state_rounds;
+
+bool cf_same_transfer_state(u32 a, u32 b) {
+  return a <= 2 * b && b <= 2 * a;
+}
+
+u32 cf_profile_select_state(u32 transfer_ns) {
+  const struct cf_measured *t = &cf_measurements[CF_PROFILE_TRANSFER];
+  cf_state_rounds = 0;
+  for (u32 r = 0; r < CF_PROFILE_VALUES; r++) {
+    cf_round_in_state[r] =
+        r < t->count && cf_same_transfer_state(t->values[t->count - 1 - r], transfer_ns);
+    cf_state_rounds += cf_round_in_state[r];
+  }
+  return cf_state_rounds;
+}
+
+u32 cf_profile_state_rounds(void) { return cf_state_rounds; }
+
+// A kind's values of the state's rounds, or all of them where the state has
+// none of that kind (a kind efsan-calibrate measured only in the other
+// state).
+static u32 cf_profile_values(int kind, bool state_only, u32 *out) {
   const struct cf_measured *m = &cf_measurements[kind];
-  u32 sorted[CF_PROFILE_VALUES];
-  for (u32 i = 0; i < m->count; i++) {
-    u32 v = m->values[i], j = i;
+  u32 n = 0;
+  for (u32 i = 0; i < m->count; i++)
+    if (!state_only || cf_round_in_state[m->count - 1 - i])
+      out[n++] = m->values[i];
+  if (!n && state_only)
+    return cf_profile_values(kind, false, out);
+  return n;
+}
+
+// The least, the median (the lower middle of an even count) and the most
+// measured, of the state's rounds or of all.
+enum cf_rank { CF_LEAST, CF_MEDIAN, CF_MOST };
+static u32 cf_profile_sorted(int kind, enum cf_rank which, bool state_only) {
+  u32 values[CF_PROFILE_VALUES], sorted[CF_PROFILE_VALUES];
+  u32 count = cf_profile_values(kind, state_only, values);
+  for (u32 i = 0; i < count; i++) {
+    u32 v = values[i], j = i;
     for (; j > 0 && sorted[j - 1] > v; j--)
       sorted[j] = sorted[j - 1];
     sorted[j] = v;
   }
-  return m->count ? sorted[rank < m->count ? rank : m->count - 1] : 0;
+  if (!count)
+    return 0;
+  return sorted[which == CF_LEAST    ? 0
+                : which == CF_MEDIAN ? (count - 1) / 2
+                                     : count - 1];
 }
 
 u32 cf_profile_count_at_most(int kind, u32 value) {
@@ -258,11 +306,17 @@ u32 cf_profile_count_at_most(int kind, u32 value) {
 }
 
 u32 cf_profile_point(int kind) {
-  return cf_profile_sorted(kind, (cf_measurements[kind].count - 1) / 2);
+  return cf_profile_sorted(kind, CF_MEDIAN, cf_state_rounds > 0);
 }
-u32 cf_profile_low(int kind) { return cf_profile_sorted(kind, 0); }
+u32 cf_profile_low(int kind) { return cf_profile_sorted(kind, CF_LEAST, false); }
 u32 cf_profile_high(int kind) {
-  return cf_profile_sorted(kind, CF_PROFILE_VALUES);
+  return cf_profile_sorted(kind, CF_MOST, false);
+}
+u32 cf_profile_state_low(int kind) {
+  return cf_profile_sorted(kind, CF_LEAST, cf_state_rounds > 0);
+}
+u32 cf_profile_state_high(int kind) {
+  return cf_profile_sorted(kind, CF_MOST, cf_state_rounds > 0);
 }
 
 bool cf_profile_found(void) {

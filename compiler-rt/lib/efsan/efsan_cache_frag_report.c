@@ -928,16 +928,28 @@ static void cf_print_text_profile(void) {
                     (u32)(rmw_low * 100 + 0.5), (u32)(rmw_high * 100 + 0.5),
                     removed);
   u32 free_rounds = cf_profile_rounds_without_cost();
+  u32 state_rounds = cf_profile_state_rounds();
+  char state[160];
+  if (state_rounds)
+    efsan_snprintf(state, sizeof(state),
+                   "this run met the state of %u of its rounds (line "
+                   "transfers as above): the claims below are at their "
+                   "median",
+                   state_rounds);
+  else
+    efsan_snprintf(state, sizeof(state),
+                   "this run could not tell which state it met: the claims "
+                   "below are at the profile's median");
   if (free_rounds)
     efsan_report_line(
         "Machine profile: in %u of its %u rounds a line both threads keep "
         "writing cost a thread at most %u%% of its time (its two CPUs "
         "behaved as one core then), in the others up to %u%%: on this "
         "machine what a fix of such a line gains depends on the state it is "
-        "in when the program runs, which a run cannot tell; the claims below "
-        "are at the profile's median, with their range over both states.\n",
+        "in when the program runs; %s, with their range over both "
+        "states.\n",
         free_rounds, n, (u32)(CF_FREE_LOSS * 100 + 0.5),
-        (u32)(high * 100 + 0.5));
+        (u32)(high * 100 + 0.5), state);
 }
 
 // A bound and its range, as JSON's fractions (6 decimals).
@@ -968,9 +980,11 @@ static void cf_print_json_profile(void) {
   efsan_printf(", \"updated\": ");
   efsan_json_string(cf_profile_when());
   efsan_printf(", \"measurements\": %u, \"rounds_without_cost\": %u, "
+               "\"state_rounds\": %u, "
                "\"transfer_ns\": {\"low\": %u, \"high\": %u}, ",
                cf_profile_count(CF_PROFILE_HAMMERED),
-               cf_profile_rounds_without_cost(), transfer_low, transfer_high);
+               cf_profile_rounds_without_cost(), cf_profile_state_rounds(),
+               transfer_low, transfer_high);
   double low, high;
   cf_contended_range(&low, &high);
   cf_print_json_shares("contended_share", cf_contended_share(), low, high);
