@@ -489,8 +489,8 @@ u32 cf_profile_count_at_most(int kind, u32 value);
 // The rounds of the profile in which a line both threads keep writing cost
 // a thread at most CF_FREE_LOSS of its time, where others cost it more than
 // CF_COSTLY_LOSS: a machine whose two CPUs sometimes behave as one core (a
-// VM's vCPU pair), where what a fix gains depends on a state no run can
-// tell. 0 where the profile has no such pair of states.
+// VM's vCPU pair), where what a fix gains depends on the state the
+// program meets. 0 where the profile has no such pair of states.
 #define CF_FREE_LOSS 0.10
 #define CF_COSTLY_LOSS 0.30
 u32 cf_profile_rounds_without_cost(void);

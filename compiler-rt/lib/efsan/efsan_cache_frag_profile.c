@@ -4,11 +4,12 @@
 // efsan-calibrate measured it (efsan_cache_frag_calibrate.c), kept in a file
 // every cache-frag run on the machine reads at start-up. A run cannot
 // measure it itself: pinned to one core, or beside other work, its threads
-// never write a line at the same time, and a claim must not change with the
-// state the run met (docs/CacheFrag.md, "The machine profile"). The file
+// never write a line at the same time, and a claim must not change with how
+// busy the run was (docs/CacheFrag.md, "The machine profile"). The file
 // keeps each measurement (the last CF_PROFILE_VALUES of each kind): a VM
 // whose vCPUs share a core at one time and not at another gets both, and
-// the claims are the range over them, ranked by the median.
+// the claims are the range over them, their point the median of the rounds
+// of the state the run met (below) or of all.
 //
 // One file per CPU model and CPU count, plain text:
 //   key GenuineIntel-6-167-2cpus

@@ -45,6 +45,8 @@
 // Chromium.
 // RUN: %efsan_view %t.dir/two.json -o %t.dir/two.html
 // RUN: %python %S/../viewer/Inputs/check_page.py %t.dir/two.html %t.dir/two.png %t.dir/two.json | FileCheck %s --check-prefix=PAGE
+// RUN: %efsan_view %t.dir/near.json -o %t.dir/near.html
+// RUN: %python %S/../viewer/Inputs/check_page.py %t.dir/near.html %t.dir/near.png %t.dir/near.json | FileCheck %s --check-prefix=PAGE
 // WRITTEN: profile of {{.+}}cpus
 // CHECK: Machine profile: {{.*}}two.txt (updated 2026-01-02T03:04:05Z, 5 measurements): a thread loses at most 90% of its time
 // CHECK-NEXT: Machine profile: in 2 of its 5 rounds a line both threads keep writing cost a thread at most 10% of its time (its two CPUs behaved as one core then), in the others up to 93%: on this machine what a fix of such a line gains depends on the state it is in when the program runs; this run could not tell which state it met: the claims below are at the profile's median, with their range over both states.

@@ -311,14 +311,18 @@ def check_cache_frag(c, r, s):
     c.expect(len(s["findings"]) == len(findings), "%s: %d findings on the page, %d in the report"
              % (where, len(s["findings"]), len(findings)))
     # A profile with rounds in which a hammered line cost nothing: the page
-    # says a run cannot tell the machine's state, exactly then.
+    # says so, and which state the run met, exactly then.
     free = (r.get("machine_profile") or {}).get("rounds_without_cost", 0)
-    says = "which a run cannot tell" in s["text"]
-    c.expect(says == bool(free), "%s: %d rounds without cost in the profile, the page %s a run cannot tell"
+    says = "depends on the state it is in when the program runs" in s["text"]
+    c.expect(says == bool(free), "%s: %d rounds without cost in the profile, the page %s the state decides"
              % (where, free, "says" if says else "does not say"))
     if free:
         c.expect("In %d of its machine profile's %d rounds" % (free, r["machine_profile"]["measurements"])
                  in s["text"], "%s: the rounds without cost not counted on the page" % where)
+        rounds = r["machine_profile"].get("state_rounds", 0)
+        state = ("this run met the state of %d of its rounds" % rounds if rounds
+                 else "this run could not tell which state it met")
+        c.expect(state in s["text"], "%s: the page does not say %r" % (where, state))
     # Portability notes are listed after the findings, apart, and are not
     # ranked among them.
     notes = sum(1 for f in findings if f.get("impact", {}).get("conditional"))

@@ -502,14 +502,19 @@ def render_cache_frag(report, idx):
     out.append("</div>")
     profile = report.get("machine_profile") or {}
     if profile.get("rounds_without_cost"):
-        # The text report's words (docs/CacheFrag.md, "The machine profile").
+        # The text report's words (docs/CacheFrag.md, "The machine's state").
+        if profile.get("state_rounds"):
+            state = ("this run met the state of %d of its rounds (line transfers of %s ns): the claims "
+                     "are at their median" % (profile["state_rounds"], fmt_int(report.get("transfer_ns", 0))))
+        else:
+            state = "this run could not tell which state it met: the claims are at the profile's median"
         out.append('<p class="warning" data-key="machine-states">In %d of its machine profile\'s %d rounds a '
                    'line both threads keep writing cost a thread at most 10%% of its time (its two CPUs '
                    'behaved as one core then), in the others up to %s: on this machine what a fix of such a '
-                   'line gains depends on the state it is in when the program runs, which a run cannot '
-                   'tell; the claims are at the profile\'s median, with their range over both states.</p>'
+                   'line gains depends on the state it is in when the program runs; %s, with their range '
+                   'over both states.</p>'
                    % (profile["rounds_without_cost"], profile.get("measurements", 0),
-                      esc(fmt_share((profile.get("contended_share") or {}).get("high", 0)))))
+                      esc(fmt_share((profile.get("contended_share") or {}).get("high", 0))), esc(state)))
     if report.get("untracked_lines"):
         out.append('<p class="warning">%s lines needed a record but got none '
                    '(cache_frag_max_tracked_lines): findings may be missing.</p>'
