@@ -8,9 +8,10 @@ the same checksum): builds both plain (clang-19 -O2 -g), runs them
 interleaved and takes the median process CPU time (user + system of all
 threads, from wait4) of each; the measured gain is
 (sharing - fixed) / sharing, and the seconds really saved sharing - fixed.
-Before each round of plain runs, transfer.c measures what moving a line
-between the two CPUs costs at that moment (the state of this VM: its two
-vCPUs sit in one core complex or in two by turns).
+Before and after each round of plain runs, transfer.c measures what moving
+a line between the two CPUs costs at that moment (the state of this VM: its
+two vCPUs sit in one core complex or in two by turns); the efsan run says
+what it measured at its start and end.
 The sharing program built with -fsanitize=efficiency-cache-frag runs among
 those rounds (each pair's runs back to back, so that its claims and its
 gains see one state of the machine; default options, JSON report); the
@@ -223,10 +224,9 @@ def main():
     for name, _, what, target in pairs:
         plain, efsan = measure_pair(args, name, target, binaries, env, probe)
         # Compare within the state most of the pair's runs saw.
-        states = [state_of(p["transfer"]) for p in plain] + [state_of(e["transfer"]) for e in efsan]
-        majority = max(set(states), key=states.count)
-        kept_plain = [p for p in plain if state_of(p["transfer"]) == majority] or plain
-        kept_efsan = [e for e in efsan if state_of(e["transfer"]) == majority] or efsan
+        majority = majority_state(plain, efsan)
+        kept_plain = [p for p in plain if plain_state(p) == majority] or plain
+        kept_efsan = [e for e in efsan if efsan_state(e) == majority] or efsan
         share_cpu = statistics.median(p["share"] for p in kept_plain)
         fix_cpu = statistics.median(p["fix"] for p in kept_plain)
         saved = share_cpu - fix_cpu
@@ -243,7 +243,8 @@ def main():
                          conditional=any(e["conditional"] for e in kept_efsan),
                          transfer=["%d ns %s" % (e["transfer"], e["source"]) for e in kept_efsan],
                          profiles=sorted({e["profile"] for e in kept_efsan}),
-                         plain_transfer=[p["transfer"] for p in kept_plain],
+                         plain_transfer=[t for p in kept_plain
+                                         for t in (p["transfer"], p.get("transfer_after", p["transfer"]))],
                          inputs=[e["gaps"] for e in kept_efsan if e["gaps"]],
                          left_out=(len(plain) - len(kept_plain), len(efsan) - len(kept_efsan)),
                          runs=dict(plain=plain, efsan=efsan)))
@@ -265,6 +266,20 @@ NEAR_NS = 100
 
 def state_of(transfer_ns):
     return "near" if 0 < transfer_ns < NEAR_NS else "far"
+
+
+def plain_state(round_):
+    """A plain round's state: the probe's before and after it; a round
+    during which the machine changed state met both ("mixed")."""
+    before, after = state_of(round_["transfer"]), state_of(round_.get("transfer_after", round_["transfer"]))
+    return before if before == after else "mixed"
+
+
+def efsan_state(e):
+    """An efsan run's state: the transfer it priced at, or "mixed" where it
+    met two states or could not tell (docs/CacheFrag.md, "The machine's
+    state")."""
+    return "mixed" if "is not known" in e["source"] else state_of(e["transfer"])
 
 
 def measure_pair(args, name, target, binaries, env, probe):
@@ -318,6 +333,8 @@ def measure_pair(args, name, target, binaries, env, probe):
                 if args.sweep:
                     e["gaps"] = write_gaps(err, f)
             efsan.append(e)
+        if at < args.runs:
+            round_["transfer_after"] = int(run(probe)[0].strip() or 0)
         if "share" in sums and sums["share"] != sums["fix"]:
             fail("%s: the fix changes the checksum (%s vs %s)" % (name, sums["share"], sums["fix"]))
         if "share" in round_:
@@ -325,11 +342,17 @@ def measure_pair(args, name, target, binaries, env, probe):
     return plain, efsan
 
 
+def majority_state(plain, efsan):
+    """The state most of a pair's runs met from start to end."""
+    states = [plain_state(p) for p in plain] + [efsan_state(e) for e in efsan]
+    settled = [s for s in states if s != "mixed"] or states
+    return max(set(settled), key=settled.count)
+
+
 def enough(plain, efsan, args):
-    states = [state_of(p["transfer"]) for p in plain] + [state_of(e["transfer"]) for e in efsan]
-    majority = max(set(states), key=states.count)
-    return (2 * sum(state_of(p["transfer"]) == majority for p in plain) >= args.runs and
-            2 * sum(state_of(e["transfer"]) == majority for e in efsan) >= args.efsan_runs)
+    majority = majority_state(plain, efsan)
+    return (2 * sum(plain_state(p) == majority for p in plain) >= args.runs and
+            2 * sum(efsan_state(e) == majority for e in efsan) >= args.efsan_runs)
 
 
 IMPACT_LINE = re.compile(r"cache-frag impact: line 0x([0-9a-f]+) T(\d+) .*overlap (\d+) ns, .*"
@@ -432,7 +455,7 @@ def transfer_range(row):
     text = "%s / %s" % (span(row["plain_transfer"]), span(measured))
     plain, efsan = row["left_out"]
     if plain or efsan:
-        text += " (left out, other state: %d plain, %d efsan)" % (plain, efsan)
+        text += " (left out, other or both states: %d plain, %d efsan)" % (plain, efsan)
     return text
 
 
@@ -463,8 +486,12 @@ def transfer_summary(rows):
             ns, source = t.split(" ns ", 1)
             if source == "measured":
                 measured.append(int(ns))
-            else:
-                other[t] = other.get(t, 0) + 1
+                continue
+            # A profile's state: the same rounds make the same claim, whatever
+            # the run measured within that state.
+            t = re.sub(r"; this run measured [^)]*\)", ")", t)
+            t = re.sub(r" \(it met two: [^)]*\)", " (it met two states)", t)
+            other[t] = other.get(t, 0) + 1
     parts = []
     if measured:
         parts.append("%d-%d ns measured (%d runs)" % (min(measured), max(measured), len(measured)))
@@ -478,9 +505,11 @@ def write_doc(args, table, verdict, load_before, started, marks):
             "Generated %s on %s (%s, %d CPUs; load average %.1f before, %.1f after), %d interleaved "
             "runs of each plain build (median process CPU time%s), %d runs of the efsan build "
             "among them (median claim, default options but `cache_frag_min_share=0`); each pair's "
-            "runs back to back, each compared within the state of the machine most of them saw "
-            "(transfers under or over %d ns: the vCPUs in one core complex or two), up to as many "
-            "rounds again when a change of state left fewer than half; took %.0f s."
+            "runs back to back, each compared within the state of the machine most of them met "
+            "from start to end (transfers under or over %d ns, probed before and after each plain "
+            "round and by the efsan run at its start and end: the vCPUs in one core complex or "
+            "two; a run that met both is left out), up to as many rounds again when a change of "
+            "state left fewer than half; took %.0f s."
             % (datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d %H:%M UTC"),
                platform.node(), cpu_model(), os.cpu_count(), load_before, os.getloadavg()[0],
                args.runs, "; every run under SCHED_FIFO, `--realtime`, so that both threads run "
