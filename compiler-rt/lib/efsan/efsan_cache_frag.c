@@ -658,12 +658,13 @@ static __attribute__((noinline)) void cf_sample_access(void *addr, uptr size,
     if (weight > 1)
       cf_add(&cf_weighted_field_samples, fields);
   }
-  // The loop's instructions per write (flags bits 16-23); 0 for a run of
-  // writes to one word (bit 3: written several times per iteration) with
-  // little work between, which the profile's tightest loops bound, as it
-  // does writes outside loops.
-  u32 loop_work = (flags >> 16) & 0xff;
-  if ((flags & 8) && loop_work <= CF_WORK_ONE_WRITE)
+  // The loop's instructions and accesses per write (flags bits 16-31, one
+  // value: cf_loop_work, cf_loop_accesses); 0 for a run of writes to one
+  // word (bit 3: written several times per iteration) with little work
+  // between, which the profile's tightest loops bound, as it does writes
+  // outside loops.
+  u32 loop_work = (flags >> 16) & 0xffff;
+  if ((flags & 8) && cf_loop_work(loop_work) <= CF_WORK_ONE_WRITE)
     loop_work = 0;
   bool shared = cf_sample_range((uptr)addr, size, is_write, (flags & 2) != 0,
                                 loop_work,

@@ -27,8 +27,8 @@ struct cf_alone_sample {
   u32 thread_plus1;
   u8 offset, length;
   bool is_write, locked_rmw;
-  u8 loop_work;
   u8 weight; // the samples it counts for
+  u16 loop_work;
 };
 struct cf_alone_log {
   u32 count;
@@ -92,7 +92,7 @@ bool cf_sample_line(uptr line, uptr offset, uptr length, bool is_write,
     s->length = (u8)length;
     s->is_write = is_write;
     s->locked_rmw = locked_rmw;
-    s->loop_work = (u8)loop_work;
+    s->loop_work = (u16)loop_work;
     s->weight = (u8)weight;
     if (++log->count == CF_ALONE_BATCH)
       cf_lines_apply_alone_samples();

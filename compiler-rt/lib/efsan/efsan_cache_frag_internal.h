@@ -102,9 +102,10 @@ struct cf_thread_line {
   u64 locked_rmw_writes;          // writes that were locked read-modify-writes
   // Of the writes sampled since the line has its record (record_writes:
   // those seeded from its summary were not told their loops), the writes
-  // the pass found in a loop, and the sum over them of their loops'
-  // instructions per write (flags bits 16-23).
-  u64 record_writes, loop_writes, loop_work;
+  // the pass found in a loop, and the sums over them of their loops'
+  // instructions per write (flags bits 16-23) and accesses per write, in
+  // quarters (bits 24-31).
+  u64 record_writes, loop_writes, loop_work, loop_accesses;
   u64 read_bytes, written_bytes;  // bit i: byte i was read / written
   u64 held_bytes;                 // bytes used since the thread last got the
                                   // line, in the history table's view
@@ -130,6 +131,12 @@ struct cf_thread_line {
   struct cf_site sites[CF_INLINE_SITES];
   struct cf_interval intervals[CF_INLINE_INTERVALS];
 } __attribute__((aligned(64)));
+
+// A write's loop, as the pass marks it (flags bits 16-31, passed on as one
+// value): the instructions its loop runs per write, and the accesses the
+// countdown counts per write, in quarters.
+static inline u32 cf_loop_work(u32 loop) { return loop & 0xff; }
+static inline u32 cf_loop_accesses(u32 loop) { return loop >> 8; }
 
 // The blocks' tables (efsan_cache_frag_parts.c).
 extern struct cf_shape_block *cf_shape_blocks;
@@ -281,7 +288,8 @@ void cf_lines_init(u32 record_capacity, u64 mean_period, u64 prediction_samples,
 // that made it. locked_rmw: a write the core could not retire into its
 // store buffer (atomicrmw, cmpxchg, seq_cst store: flags bit 1,
 // docs/InstrumentationABI.md). loop_work: for a write in a loop, the
-// instructions its loop runs per write (flags bits 16-23), else 0. weight:
+// instructions its loop runs per write and the accesses, in quarters (flags
+// bits 16-31: cf_loop_work, cf_loop_accesses), else 0. weight:
 // the samples it counts for (more than
 // 1 while the process has a single thread, or for a thread whose samples
 // found nothing shared: efsan_cache_frag.c). Returns whether the line is one
@@ -540,9 +548,9 @@ struct cf_view {
   u64 reads, writes; // sampled
   double locked_rmw_writes; // of the writes (sampled), the locked RMWs
   // Of the writes, those sampled since the line has its record, those of
-  // them in a loop, and the sum of their loops' instructions per write
-  // (cf_thread_line.loop_work).
-  double record_writes, loop_writes, loop_work;
+  // them in a loop, and the sums of their loops' instructions and accesses
+  // (in quarters) per write (cf_thread_line.loop_work, loop_accesses).
+  double record_writes, loop_writes, loop_work, loop_accesses;
   u64 bytes[2];      // bytes used (bit i of word i/64)
   // Of the bytes it wrote, those another thread used / wrote within the
   // same lifetime of the data (cf_lifetime_sharing).

@@ -336,6 +336,7 @@ static void cf_add_thread_line(struct cf_view *view,
     view->record_writes += (double)cf_load(&t->record_writes) * part;
     view->loop_writes += (double)cf_load(&t->loop_writes) * part;
     view->loop_work += (double)cf_load(&t->loop_work) * part;
+    view->loop_accesses += (double)cf_load(&t->loop_accesses) * part;
   }
   if (!any || !first)
     return;

@@ -409,7 +409,11 @@ void cf_record_sample(struct cf_line_record *record, uptr offset, uptr length,
       cf_store(&slot->record_writes, slot->record_writes + weight);
       if (loop_work) {
         cf_store(&slot->loop_writes, slot->loop_writes + weight);
-        cf_store(&slot->loop_work, slot->loop_work + (u64)loop_work * weight);
+        cf_store(&slot->loop_work,
+                 slot->loop_work + (u64)cf_loop_work(loop_work) * weight);
+        cf_store(&slot->loop_accesses,
+                 slot->loop_accesses +
+                     (u64)cf_loop_accesses(loop_work) * weight);
       }
       cf_own_bits(&slot->written_bytes, mask);
     } else {
@@ -431,7 +435,9 @@ void cf_record_sample(struct cf_line_record *record, uptr offset, uptr length,
       cf_add(&others->record_writes, weight);
     if (is_write && loop_work) {
       cf_add(&others->loop_writes, weight);
-      cf_add(&others->loop_work, (u64)loop_work * weight);
+      cf_add(&others->loop_work, (u64)cf_loop_work(loop_work) * weight);
+      cf_add(&others->loop_accesses,
+             (u64)cf_loop_accesses(loop_work) * weight);
     }
     cf_shared_bits(is_write ? &others->written_bytes : &others->read_bytes,
                    mask);

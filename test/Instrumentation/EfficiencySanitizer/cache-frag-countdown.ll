@@ -34,8 +34,9 @@ body:
 exit:
   ret i64 %s.next
 }
-; The store's flags 458753 are 7 << 16 | 1: a write whose loop runs 7
-; instructions per write (cache-frag-loop-work.c).
+; The store's flags 134676481 are 8 << 24 | 7 << 16 | 1: a write whose loop
+; runs 7 instructions and 2 accesses (8 quarters) per write
+; (cache-frag-loop-work.c).
 ; CHECK-LABEL: define i64 @loop(
 ; CHECK-NEXT:  entry:
 ; CHECK-NEXT:    [[TLS:%[0-9]+]] = call ptr @llvm.threadlocal.address.p0(ptr @__efsan_cache_frag_countdown), !nosanitize
@@ -75,7 +76,7 @@ exit:
 ; CHECK:       {{^}}[[CASE1]]:
 ; CHECK-NEXT:    [[TLS:%[0-9]+]] = call ptr @llvm.threadlocal.address.p0(ptr @__efsan_cache_frag_countdown)
 ; CHECK-NEXT:    store i64 1, ptr [[TLS]], align 8
-; CHECK-NEXT:    call preserve_mostcc void @__efsan_cache_frag_access(ptr %a, i64 8, i32 458753, ptr null)
+; CHECK-NEXT:    call preserve_mostcc void @__efsan_cache_frag_access(ptr %a, i64 8, i32 134676481, ptr null)
 ; CHECK-NEXT:    br label %[[DONE]]
 ; CHECK:       {{^}}[[WHOLE]]:
 ; CHECK-NEXT:    [[TLS:%[0-9]+]] = call ptr @llvm.threadlocal.address.p0(ptr @__efsan_cache_frag_countdown)
@@ -85,7 +86,7 @@ exit:
 ; CHECK-NEXT:    call preserve_mostcc void @__efsan_cache_frag_access(ptr %a, i64 8, i32 0, ptr null)
 ; CHECK-NEXT:    br label %[[CHAIN1]]
 ; CHECK:       {{^}}[[CHAIN1]]:
-; CHECK-NEXT:    call preserve_mostcc void @__efsan_cache_frag_access(ptr %a, i64 8, i32 458753, ptr null)
+; CHECK-NEXT:    call preserve_mostcc void @__efsan_cache_frag_access(ptr %a, i64 8, i32 134676481, ptr null)
 ; CHECK-NEXT:    br label %[[DONE]]
 ; CHECK:       {{^}}[[DONE]]:
 ; CHECK-NEXT:    [[TLS:%[0-9]+]] = call ptr @llvm.threadlocal.address.p0(ptr @__efsan_cache_frag_countdown)

@@ -1,7 +1,9 @@
 // cache-frag: a write in a loop carries, in flags bits 16-23 of its access
 // call, the instructions one iteration of its innermost loop runs per write
 // (each block as often as the block frequencies run it per iteration; an
-// inner loop's times its constant trip count). The runtime reads
+// inner loop's times its constant trip count), and in bits 24-31 the
+// accesses the countdown counts per write, in quarters (the runtime tells
+// from them the part of the loop's writes a line gets). The runtime reads
 // the machine profile's loops at that work: what a line both threads keep
 // writing costs a thread falls as the work between its writes grows
 // (docs/CacheFrag.md, "The machine profile"). The loops below are the
@@ -19,8 +21,9 @@ typedef uint64_t u64;
 
 // CHECK-LABEL: define {{.*}}@add_value(
 // One write per iteration: load, add, store, the value's add and xor, and
-// the loop's own add, compare and branch. 8 << 16 | 1 = 524289.
-// CHECK: call preserve_mostcc void @__efsan_cache_frag_access(ptr %{{.*}}, i64 8, i32 524289,
+// the loop's own add, compare and branch; a load and a store per write,
+// 8 quarters: 8 << 24 | 8 << 16 | 1 = 134742017.
+// CHECK: call preserve_mostcc void @__efsan_cache_frag_access(ptr %{{.*}}, i64 8, i32 134742017,
 void add_value(volatile u64 *word, u64 base) {
 #pragma clang loop unroll(disable)
   for (u64 i = 0; i < 4096; i++)
@@ -28,8 +31,8 @@ void add_value(volatile u64 *word, u64 base) {
 }
 
 // CHECK-LABEL: define {{.*}}@inc_each(
-// 6 << 16 | 1 = 393217.
-// CHECK: call preserve_mostcc void @__efsan_cache_frag_access(ptr %{{.*}}, i64 8, i32 393217,
+// 8 << 24 | 6 << 16 | 1 = 134610945.
+// CHECK: call preserve_mostcc void @__efsan_cache_frag_access(ptr %{{.*}}, i64 8, i32 134610945,
 void inc_each(volatile u64 *word) {
 #pragma clang loop unroll(disable)
   for (unsigned i = 0; i < 4096; i++)
@@ -42,8 +45,8 @@ void inc_each(volatile u64 *word) {
   x ^= x << 17;
 
 // CHECK-LABEL: define {{.*}}@work_8(
-// 54 << 16 | 1 = 3538945.
-// CHECK: call preserve_mostcc void @__efsan_cache_frag_access(ptr %{{.*}}, i64 8, i32 3538945,
+// 8 << 24 | 54 << 16 | 1 = 137756673.
+// CHECK: call preserve_mostcc void @__efsan_cache_frag_access(ptr %{{.*}}, i64 8, i32 137756673,
 void work_8(volatile u64 *word, u64 base) {
   u64 x = base | 1;
 #pragma clang loop unroll(disable)
@@ -56,8 +59,8 @@ void work_8(volatile u64 *word, u64 base) {
 }
 
 // CHECK-LABEL: define {{.*}}@work_32(
-// 247 << 16 | 1 = 16187393.
-// CHECK: call preserve_mostcc void @__efsan_cache_frag_access(ptr %{{.*}}, i64 8, i32 16187393,
+// 8 << 24 | 247 << 16 | 1 = 150405121.
+// CHECK: call preserve_mostcc void @__efsan_cache_frag_access(ptr %{{.*}}, i64 8, i32 150405121,
 void work_32(volatile u64 *word, u64 base) {
   u64 x = base | 1;
 #pragma clang loop unroll(disable)
@@ -72,9 +75,10 @@ void work_32(volatile u64 *word, u64 base) {
 // An inner loop the compiler keeps, with a trip count it knows: counted
 // 100 times per write of the outer loop, which clang unrolls by two (so the
 // word is written twice per iteration, far apart; 255 is the most the flags
-// hold: 255 << 16 | 8 | 1 = 16711689).
+// hold, for the instructions and for the 100 reads per write alike:
+// 255 << 24 | 255 << 16 | 8 | 1, -65527 as a signed i32).
 // CHECK-LABEL: define {{.*}}@inner_loop(
-// CHECK: call preserve_mostcc void @__efsan_cache_frag_access(ptr %{{.*}}, i64 8, i32 16711689,
+// CHECK: call preserve_mostcc void @__efsan_cache_frag_access(ptr %{{.*}}, i64 8, i32 -65527,
 void inner_loop(volatile u64 *word, volatile u64 *scratch, u64 n) {
   for (u64 i = 0; i < n; i++) {
 #pragma clang loop unroll(disable) vectorize(disable)
@@ -87,10 +91,10 @@ void inner_loop(volatile u64 *word, volatile u64 *scratch, u64 n) {
 // A write under a branch counts as often as the block frequencies run its
 // block: with no branch weights, LLVM guesses an equality test true 3/8 of
 // the time, so the 12 instructions every iteration runs and the write's
-// block of 4 make (12 + 4 * 3/8) / (3/8) = 36 per write, not 16
-// (36 << 16 | 1 = 2359297).
+// block of 4 make (12 + 4 * 3/8) / (3/8) = 36 per write, not 16; its load
+// and store, 2 accesses per write (8 << 24 | 36 << 16 | 1 = 136577025).
 // CHECK-LABEL: define {{.*}}@conditional(
-// CHECK: call preserve_mostcc void @__efsan_cache_frag_access(ptr %{{.*}}, i64 8, i32 2359297,
+// CHECK: call preserve_mostcc void @__efsan_cache_frag_access(ptr %{{.*}}, i64 8, i32 136577025,
 void conditional(volatile u64 *word, u64 base) {
   u64 x = base | 1;
 #pragma clang loop unroll(disable)
@@ -102,9 +106,9 @@ void conditional(volatile u64 *word, u64 base) {
 }
 
 // Increments in a row: the word is written four times per iteration, 4
-// instructions per write (4 << 16 | 8 | 1 = 262153).
+// instructions per write (8 << 24 | 4 << 16 | 8 | 1 = 134479881).
 // CHECK-LABEL: define {{.*}}@inc_run(
-// CHECK: call preserve_mostcc void @__efsan_cache_frag_access(ptr %{{.*}}, i64 8, i32 262153,
+// CHECK: call preserve_mostcc void @__efsan_cache_frag_access(ptr %{{.*}}, i64 8, i32 134479881,
 // CHECK-LABEL: define {{.*}}@outside_loops(
 void inc_run(volatile u64 *word) {
 #pragma clang loop unroll(disable)

@@ -105,9 +105,10 @@ exit:
   ret void
 }
 ; CHECK-LABEL: define void @buf_loop(
-; The loop's 5 instructions per write are in flags bits 16-23 (5 << 16 | 1:
+; The loop's 5 instructions per write are in flags bits 16-23, its one
+; access per write in bits 24-31, in quarters (4 << 24 | 5 << 16 | 1:
 ; cache-frag-loop-work.c).
-; CHECK: call preserve_mostcc void @__efsan_cache_frag_access(ptr %p, i64 16, i32 327681, ptr getelementptr inbounds ([4 x i64], ptr @__efsan.struct.record.counters, i32 0, i32 2))
+; CHECK: call preserve_mostcc void @__efsan_cache_frag_access(ptr %p, i64 16, i32 67436545, ptr getelementptr inbounds ([4 x i64], ptr @__efsan.struct.record.counters, i32 0, i32 2))
 
 ; An element of a global array of structs, in one GEP (recs[i].pos.y): the
 ; first struct the GEP indexes into is the outermost.

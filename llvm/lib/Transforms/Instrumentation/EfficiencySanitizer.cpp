@@ -522,13 +522,13 @@ bool EfficiencySanitizer::instrumentFunction(Function &F) {
     StructFields.noteFieldEscapes(F);
   bool LoopsMarked = false;
   if (CacheFrag && ClInstrumentLoadsAndStores) {
-    Countdown.markLoopWork(F, FAM);
+    auto IsAccess = [&](Instruction &I) {
+      return !I.hasMetadata(LLVMContext::MD_nosanitize) &&
+             describeAccess(I).has_value();
+    };
+    Countdown.markLoopWork(F, FAM, IsAccess);
     LoopsMarked = Countdown.versionCleanLoops(
-        F, FAM,
-        [&](Instruction &I) {
-          return !I.hasMetadata(LLVMContext::MD_nosanitize) &&
-                 describeAccess(I).has_value();
-        },
+        F, FAM, IsAccess,
         // A loop with a small memset or memcpy keeps its countdown: the
         // clean copy counts the accesses of describeAccess only.
         [&](Instruction &I) {

@@ -93,6 +93,9 @@ static constexpr uint32_t kCacheFragUnoptimisedFlag = 4; // flags bit 2
 static constexpr uint32_t kCacheFragRepeatedWriteFlag = 8; // flags bit 3
 static constexpr unsigned kCacheFragLoopWorkShift = 16;    // flags bits 16-23
 static constexpr unsigned kCacheFragLoopWorkMax = 255;
+// The loop's instrumented accesses per write, in quarters (bits 24-31).
+static constexpr unsigned kCacheFragLoopAccessesShift = 24;
+static constexpr unsigned kCacheFragLoopAccessesMax = 255;
 // Where markLoopWork leaves a write's loop flags until its call is made.
 static constexpr char kLoopWorkMD[] = "efsan.loop.work";
 
@@ -595,7 +598,10 @@ void CacheFragCountdown::emitCacheFragAccess(IRBuilder<> &IRB,
 
 // A write in a loop: the instructions one iteration of its innermost loop
 // runs per write it makes (each block as often as the block frequencies run
-// it, an inner loop times its trip count). What a line both threads keep
+// it, an inner loop times its trip count), and the accesses it makes per
+// write (the runtime tells from them how many of the loop's writes a line
+// gets: a thread's 64-byte slot across two lines puts a part of its writes
+// on the line it shares, and the work between those is the more). What a line both threads keep
 // writing costs a thread moves with that work: the core goes on past a
 // store that waits for the line until its store buffer fills, and the fewer
 // writes it makes, the less often it does (docs/CacheFrag.md, "The work
@@ -626,38 +632,47 @@ static double runsPerIteration(const BasicBlock *BB, const Loop &L,
                     : 1;
 }
 
-static std::pair<double, double>
+// One iteration's instructions, writes and instrumented accesses (the
+// accesses the thread's countdown counts).
+struct LoopIteration {
+  double Instructions = 0, Writes = 0, Accesses = 0;
+};
+
+static LoopIteration
 loopIterationWork(const Loop &L, const LoopInfo &LI, ScalarEvolution &SE,
-                  const BlockFrequencyInfo &BFI) {
-  double Instructions = 0, Writes = 0;
-  for (const BasicBlock *BB : L.blocks()) {
+                  const BlockFrequencyInfo &BFI,
+                  function_ref<bool(Instruction &)> IsAccess) {
+  LoopIteration Work;
+  for (BasicBlock *BB : L.blocks()) {
     if (LI.getLoopFor(BB) != &L)
       continue; // an inner loop's: below
     double Runs = runsPerIteration(BB, L, BFI);
-    for (const Instruction &I : *BB) {
+    for (Instruction &I : *BB) {
       if (isa<PHINode>(I) || I.isDebugOrPseudoInst())
         continue;
-      Instructions += Runs;
-      Writes += writtenAddress(I) ? Runs : 0;
+      Work.Instructions += Runs;
+      Work.Writes += writtenAddress(I) ? Runs : 0;
+      Work.Accesses += IsAccess(I) ? Runs : 0;
     }
   }
   // An inner loop runs its trip count per entry where SCEV knows it, else
   // what the block frequencies guess.
   for (const Loop *Inner : L.getSubLoops()) {
-    auto [InnerInstructions, InnerWrites] =
-        loopIterationWork(*Inner, LI, SE, BFI);
+    LoopIteration InnerWork = loopIterationWork(*Inner, LI, SE, BFI, IsAccess);
     double Iterations = runsPerIteration(Inner->getHeader(), L, BFI);
     if (unsigned Trips = SE.getSmallConstantTripCount(Inner))
       if (const BasicBlock *Preheader = Inner->getLoopPreheader())
         Iterations = runsPerIteration(Preheader, L, BFI) * Trips;
-    Instructions += InnerInstructions * Iterations;
-    Writes += InnerWrites * Iterations;
+    Work.Instructions += InnerWork.Instructions * Iterations;
+    Work.Writes += InnerWork.Writes * Iterations;
+    Work.Accesses += InnerWork.Accesses * Iterations;
   }
-  return {Instructions, Writes};
+  return Work;
 }
 
-void CacheFragCountdown::markLoopWork(Function &F,
-                                      FunctionAnalysisManager *FAM) {
+void CacheFragCountdown::markLoopWork(
+    Function &F, FunctionAnalysisManager *FAM,
+    function_ref<bool(Instruction &)> IsAccess) {
   if (!FAM || F.hasOptNone())
     return;
   LoopInfo &LI = FAM->getResult<LoopAnalysis>(F);
@@ -686,10 +701,15 @@ void CacheFragCountdown::markLoopWork(Function &F,
       continue;
     auto [It, New] = WorkOfLoop.try_emplace(L, 0);
     if (New) {
-      auto [Instructions, Writes] = loopIterationWork(*L, LI, SE, BFI);
-      if (Writes > 0)
-        It->second = uint32_t(std::clamp(Instructions / Writes + 0.5, 1.0,
-                                         double(kCacheFragLoopWorkMax)));
+      LoopIteration Work = loopIterationWork(*L, LI, SE, BFI, IsAccess);
+      if (Work.Writes > 0)
+        It->second =
+            uint32_t(std::clamp(Work.Instructions / Work.Writes + 0.5, 1.0,
+                                double(kCacheFragLoopWorkMax)))
+                << kCacheFragLoopWorkShift |
+            uint32_t(std::clamp(4 * Work.Accesses / Work.Writes + 0.5, 4.0,
+                                double(kCacheFragLoopAccessesMax)))
+                << kCacheFragLoopAccessesShift;
     }
     if (!It->second)
       continue;
@@ -698,7 +718,7 @@ void CacheFragCountdown::markLoopWork(Function &F,
       if (!Address)
         continue;
       uint32_t Flags =
-          It->second << kCacheFragLoopWorkShift |
+          It->second |
           (RepeatedWrites.count(Address) ? kCacheFragRepeatedWriteFlag : 0);
       I.setMetadata(kLoopWorkMD, MDNode::get(Ctx, ConstantAsMetadata::get(
                                                       ConstantInt::get(

@@ -322,9 +322,11 @@ public:
                            uint32_t LoopWorkFlags = 0);
   /// First of all for each function: each write in a loop is marked with
   /// the instructions per write of its innermost loop (flags bits 16-23 of
-  /// its access call), and bit 3 where that loop writes its address more
-  /// than once per iteration.
-  void markLoopWork(Function &F, FunctionAnalysisManager *FAM);
+  /// its access call), the accesses (IsAccess) per write in quarters (bits
+  /// 24-31), and bit 3 where that loop writes its address more than once
+  /// per iteration.
+  void markLoopWork(Function &F, FunctionAnalysisManager *FAM,
+                    function_ref<bool(Instruction &)> IsAccess);
 
 private:
   static uint32_t loopWorkFlags(const Instruction &I);
