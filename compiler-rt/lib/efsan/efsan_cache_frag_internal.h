@@ -502,11 +502,12 @@ u32 cf_profile_count_at_most(int kind, u32 value);
 #define CF_FREE_LOSS 0.10
 #define CF_COSTLY_LOSS 0.30
 u32 cf_profile_rounds_without_cost(void);
-// Chooses the rounds measured in the state this run met: those whose line
-// transfer is within a factor of two of `transfer_ns`. Returns how many.
+// The profile's state a line transfer belongs to (its rounds' transfers
+// grouped where they are close; the least of them), 0 where none.
+u32 cf_profile_state_of(u32 transfer_ns);
+// Chooses the rounds measured in the state this run met, the state of
+// `transfer_ns`. Returns how many (0: none, every round counts).
 u32 cf_profile_select_state(u32 transfer_ns);
-// Two transfers of one state: within a factor of two.
-bool cf_same_transfer_state(u32 a, u32 b);
 // The rounds chosen, 0 where none are (every round counts then).
 u32 cf_profile_state_rounds(void);
 // The median of a kind's measurements in the chosen rounds (all where none

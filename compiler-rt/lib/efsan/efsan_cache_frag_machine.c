@@ -409,7 +409,8 @@ static void cf_unknown_state(const char *why) {
 // transfer no round of the profile met is this run's own, beside the
 // profile's bounds over all rounds.
 static void cf_settle_state(u32 at_start, u32 at_end) {
-  if (at_start && at_end && !cf_same_transfer_state(at_start, at_end)) {
+  if (at_start && at_end &&
+      cf_profile_state_of(at_start) != cf_profile_state_of(at_end)) {
     char why[96];
     efsan_snprintf(why, sizeof(why),
                    "it met two: %u ns at its start, %u ns at its end",

@@ -240,24 +240,54 @@ u32 cf_profile_count(int kind) { return cf_measurements[kind].count; }
 //
 // A round of efsan-calibrate adds one measurement of every kind, so a
 // kind's k-th value from the end and the transfer's k-th from the end are
-// of one round. The rounds whose transfer is within a factor of two of the
-// one this run measured are of the state the run met (a VM's vCPUs in one
-// core complex, 35-55 ns, or in two, 175-250 ns): the claims' point is
-// their median, the ranges stay over every round (docs/CacheFrag.md, "The
-// machine's state").
+// of one round. The rounds fall into states by their transfers (a VM's
+// vCPUs in one core complex, 35-55 ns, or in two, 175-250 ns): sorted, a
+// transfer more than CF_STATE_GAP times the one before starts another. A
+// run is in the state whose transfers its own is in, or within a factor of
+// two of; the claims' point is the median of that state's rounds, the
+// ranges stay over every round (docs/CacheFrag.md, "The machine's state").
+#define CF_STATE_GAP 1.5
 static bool cf_round_in_state[CF_PROFILE_VALUES]; // by round, newest first
 static u32 cf_state_rounds;
 
-bool cf_same_transfer_state(u32 a, u32 b) {
-  return a <= 2 * b && b <= 2 * a;
+// The state of a transfer: the least transfer of its state's rounds, or 0
+// where it is in none.
+u32 cf_profile_state_of(u32 transfer_ns) {
+  const struct cf_measured *t = &cf_measurements[CF_PROFILE_TRANSFER];
+  u32 sorted[CF_PROFILE_VALUES];
+  for (u32 i = 0; i < t->count; i++) {
+    u32 v = t->values[i], j = i;
+    for (; j > 0 && sorted[j - 1] > v; j--)
+      sorted[j] = sorted[j - 1];
+    sorted[j] = v;
+  }
+  for (u32 first = 0; first < t->count;) {
+    u32 last = first;
+    while (last + 1 < t->count &&
+           sorted[last + 1] <= CF_STATE_GAP * sorted[last])
+      last++;
+    if (transfer_ns * 2 >= sorted[first] && transfer_ns <= 2 * sorted[last]) {
+      // Within a factor of two of two states (a gap under 4x): the nearer.
+      bool next_nearer =
+          last + 1 < t->count && transfer_ns > sorted[last] &&
+          (double)sorted[last + 1] / transfer_ns <
+              (double)transfer_ns / sorted[last];
+      if (!next_nearer)
+        return sorted[first];
+    }
+    first = last + 1;
+  }
+  return 0;
 }
 
 u32 cf_profile_select_state(u32 transfer_ns) {
   const struct cf_measured *t = &cf_measurements[CF_PROFILE_TRANSFER];
+  u32 state = cf_profile_state_of(transfer_ns);
   cf_state_rounds = 0;
   for (u32 r = 0; r < CF_PROFILE_VALUES; r++) {
     cf_round_in_state[r] =
-        r < t->count && cf_same_transfer_state(t->values[t->count - 1 - r], transfer_ns);
+        state && r < t->count &&
+        cf_profile_state_of(t->values[t->count - 1 - r]) == state;
     cf_state_rounds += cf_round_in_state[r];
   }
   return cf_state_rounds;

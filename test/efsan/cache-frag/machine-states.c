@@ -32,6 +32,10 @@
 // RUN: %python -c "import json, sys; r = json.load(open(sys.argv[1])); p = r['machine_profile']; i = r['findings'][0]['impact']; assert p['state_rounds'] == 2 and p['contended_share']['point'] == 0.05 and p['contended_share']['high'] == 0.93 and i['high_share'] > 0.5, (p, i)" %t.dir/near.json
 // RUN: env ESAN_OPTIONS=cache_frag_min_share=0:cache_frag_machine_profile=%t.dir/two.txt:cache_frag_transfer_ns=210:report_format=json %run %t 2> %t.dir/far.json
 // RUN: %python %S/Inputs/check_findings.py --only --expect false-sharing:global=counters --threads 1,2 --at-bound yes --bound-share 0.92 --min-share 0.3 %t.dir/far.json
+// A state is its rounds' transfers (40-45 ns, 200-220 ns), and a transfer
+// within a factor of two of them: 300 ns is the second state's 3 rounds.
+// RUN: env ESAN_OPTIONS=cache_frag_min_share=0:cache_frag_machine_profile=%t.dir/two.txt:cache_frag_transfer_ns=300:report_format=json %run %t 2> %t.dir/far300.json
+// RUN: %python -c "import json, sys; p = json.load(open(sys.argv[1]))['machine_profile']; assert p['state_rounds'] == 3 and p['contended_share']['point'] == 0.92, p" %t.dir/far300.json
 // A run that measures its transfer, idle and pinned to one core (the
 // ping-pong pins itself outside the program's mask): priced at the state
 // its transfer names, whichever this machine is in.
