@@ -155,6 +155,9 @@ struct cf_ping_attempt {
 #define CF_PING_FIRST_SLEEP_MS 20u
 // The report's own attempts (cf_machine_settle) take slots of their own.
 #define CF_PING_REPORT_ATTEMPTS 16
+// With a profile and a start-up reading, the end's reading only tells the
+// state: a few attempts, so that a busy machine's exit waits little.
+#define CF_PING_END_ATTEMPTS 4
 #define CF_PING_SLOTS (CF_PING_ATTEMPTS + CF_PING_REPORT_ATTEMPTS)
 static struct cf_ping_attempt cf_attempts[CF_PING_SLOTS];
 static u32 cf_attempts_used;
@@ -561,11 +564,11 @@ void cf_machine_settle(bool needed) {
   // priced at the profile's median.
   u32 at_start = cf_probe_ns;
   if ((!cf_probe_ns || cf_probe_for_state) && needed) {
-    // Every attempt met a busy CPU while the program ran (or none ran in
-    // this process); its threads are done now.
+    // Without a reading, every attempt met a busy CPU while the program ran
+    // (or none ran in this process); its threads are done now.
     __atomic_store_n(&cf_probe_hurry, 1, __ATOMIC_RELEASE);
     u64 before = efsan_thread_cpu_ns();
-    cf_probe_run(CF_PING_REPORT_ATTEMPTS);
+    cf_probe_run(at_start ? CF_PING_END_ATTEMPTS : CF_PING_REPORT_ATTEMPTS);
     __atomic_fetch_add(&cf_measuring_ns, efsan_thread_cpu_ns() - before,
                        __ATOMIC_RELAXED);
   }
