@@ -794,6 +794,8 @@ void efsan_cache_frag_thread_created(u32 thread, u32 creation_stack) {
   // parallel.
   cf_lines_apply_alone_samples();
   bool internal = efsan_thread_index == EFSAN_INTERNAL_THREAD;
+  if (!internal)
+    cf_machine_thread_created();
   if (!internal && cf_self.started && cf_self.alone)
     cf_end_alone_period();
   if (thread >= CF_MAX_THREAD_INFOS)

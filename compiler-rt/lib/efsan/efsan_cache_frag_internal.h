@@ -413,6 +413,9 @@ double cf_thread_unoptimised_share(u32 thread);
 // has run; whether the CPU fetches lines in 128-byte pairs (adjacent-line
 // prefetch), and why the tool thinks so.
 void cf_machine_init(void);
+// A program thread was created: the ping-pong a machine profile's run
+// defers to its second thread starts.
+void cf_machine_thread_created(void);
 // Takes the background measurement's result for the report; `needed` (lines
 // to price) waits for an attempt under way, up to 0.2 s.
 void cf_machine_settle(bool needed);

@@ -175,6 +175,9 @@ static u64 cf_probe_mask[CF_AFFINITY_WORDS];
 static bool cf_settled;
 // The run has a machine profile: its ping-pong tells the profile's state.
 static bool cf_probe_for_state;
+// Its start waits for the program's second thread.
+static int cf_probe_deferred;
+static void cf_start_probe(void);
 
 static inline u64 cf_ping_ticks(void) { return __builtin_ia32_rdtsc(); }
 
@@ -523,17 +526,42 @@ static void cf_decide_transfer(void) {
   }
   cf_probe_first = first;
   cf_probe_second = second;
-  cf_probe_pid = efsan_getpid();
   cf_settled = false;
-  if (!efsan_start_sideline_thread(cf_probe_main, 0)) {
-    cf_settled = true;
-    cf_no_measurement("no thread for the ping-pong");
+  // With a profile the ping-pong only tells the state, which matters only
+  // where lines are shared: it starts with the program's second thread
+  // (cf_machine_thread_created), so that a process that runs one thread (a
+  // server's child, a compiler run) does not pay for a thread of its own.
+  if (cf_probe_for_state) {
+    cf_probe_deferred = 1;
+    return;
   }
+  cf_start_probe();
+}
+
+static void cf_start_probe(void) {
+  cf_probe_pid = efsan_getpid();
+  if (!efsan_start_sideline_thread(cf_probe_main, 0)) {
+    cf_probe_failure = "no thread for the ping-pong";
+    __atomic_store_n(&cf_probe_done, 1, __ATOMIC_RELEASE);
+  }
+}
+
+void cf_machine_thread_created(void) {
+  if (__atomic_load_n(&cf_probe_deferred, __ATOMIC_RELAXED) &&
+      __atomic_exchange_n(&cf_probe_deferred, 0, __ATOMIC_ACQ_REL))
+    cf_start_probe();
 }
 
 void cf_machine_settle(bool needed) {
   if (cf_settled)
     return;
+  if (__atomic_exchange_n(&cf_probe_deferred, 0, __ATOMIC_ACQ_REL)) {
+    // The program never ran a second thread: the report's own attempts
+    // below, where there is something to price.
+    cf_probe_failure = "the program ran one thread";
+    cf_probe_ns = 0;
+    __atomic_store_n(&cf_probe_done, 1, __ATOMIC_RELEASE);
+  }
   if (!__atomic_load_n(&cf_probe_done, __ATOMIC_ACQUIRE)) {
     if (!needed) {
       // Nothing to price: the report says the measurement was under way.
