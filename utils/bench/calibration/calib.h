@@ -7,7 +7,11 @@
 #include <stdint.h>
 #include <stdio.h>
 
+// More for the pairs of one atomic bumped by four and eight threads
+// (calibrate.py's ts_atomic_4, ts_atomic_8).
+#ifndef THREADS
 #define THREADS 2
+#endif
 
 // Private work the compiler cannot fold (an LCG's steps would fold into
 // one multiply-add): steps of xorshift64.
