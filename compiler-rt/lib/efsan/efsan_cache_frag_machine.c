@@ -490,18 +490,10 @@ static void cf_decide_transfer(void) {
   cf_probe_for_state = cf_profile_has(CF_PROFILE_TRANSFER);
   if (cf_probe_for_state) {
     cf_transfer = cf_profile_point(CF_PROFILE_TRANSFER);
-    u32 n = cf_profile_count(CF_PROFILE_TRANSFER);
-    efsan_snprintf(cf_transfer_why, sizeof(cf_transfer_why),
-                   "machine profile: median of %u measurement%s, %u-%u ns", n,
-                   n == 1 ? "" : "s", cf_profile_low(CF_PROFILE_TRANSFER),
-                   cf_profile_high(CF_PROFILE_TRANSFER));
-    cf_transfer_from = cf_transfer_why;
+    cf_unknown_state("the ping-pong had not run");
   }
   if (!efsan_flags.cache_frag_measure_transfer) {
-    if (cf_probe_for_state)
-      cf_unknown_state("cache_frag_measure_transfer=0");
-    else
-      cf_transfer_from = "default (cache_frag_measure_transfer=0)";
+    cf_no_measurement("cache_frag_measure_transfer=0");
     return;
   }
   u64 *mask = cf_probe_mask;

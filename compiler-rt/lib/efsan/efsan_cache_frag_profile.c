@@ -236,7 +236,7 @@ bool cf_profile_save(void) {
 bool cf_profile_has(int kind) { return cf_measurements[kind].count > 0; }
 u32 cf_profile_count(int kind) { return cf_measurements[kind].count; }
 
-//===-- The state this run met ----------------------------------------------===//
+//===-- The state this run met -------------------------------------------===//
 //
 // A round of efsan-calibrate adds one measurement of every kind, so a
 // kind's k-th value from the end and the transfer's k-th from the end are
@@ -252,15 +252,20 @@ static u32 cf_state_rounds;
 
 // The state of a transfer: the least transfer of its state's rounds, or 0
 // where it is in none.
-u32 cf_profile_state_of(u32 transfer_ns) {
-  const struct cf_measured *t = &cf_measurements[CF_PROFILE_TRANSFER];
-  u32 sorted[CF_PROFILE_VALUES];
-  for (u32 i = 0; i < t->count; i++) {
-    u32 v = t->values[i], j = i;
+// Values in ascending order (a profile holds at most CF_PROFILE_VALUES).
+static void cf_sort(const u32 *values, u32 count, u32 *sorted) {
+  for (u32 i = 0; i < count; i++) {
+    u32 v = values[i], j = i;
     for (; j > 0 && sorted[j - 1] > v; j--)
       sorted[j] = sorted[j - 1];
     sorted[j] = v;
   }
+}
+
+u32 cf_profile_state_of(u32 transfer_ns) {
+  const struct cf_measured *t = &cf_measurements[CF_PROFILE_TRANSFER];
+  u32 sorted[CF_PROFILE_VALUES];
+  cf_sort(t->values, t->count, sorted);
   for (u32 first = 0; first < t->count;) {
     u32 last = first;
     while (last + 1 < t->count &&
@@ -315,12 +320,7 @@ enum cf_rank { CF_LEAST, CF_MEDIAN, CF_MOST };
 static u32 cf_profile_sorted(int kind, enum cf_rank which, bool state_only) {
   u32 values[CF_PROFILE_VALUES], sorted[CF_PROFILE_VALUES];
   u32 count = cf_profile_values(kind, state_only, values);
-  for (u32 i = 0; i < count; i++) {
-    u32 v = values[i], j = i;
-    for (; j > 0 && sorted[j - 1] > v; j--)
-      sorted[j] = sorted[j - 1];
-    sorted[j] = v;
-  }
+  cf_sort(values, count, sorted);
   if (!count)
     return 0;
   return sorted[which == CF_LEAST    ? 0
@@ -339,7 +339,9 @@ u32 cf_profile_count_at_most(int kind, u32 value) {
 u32 cf_profile_point(int kind) {
   return cf_profile_sorted(kind, CF_MEDIAN, cf_state_rounds > 0);
 }
-u32 cf_profile_low(int kind) { return cf_profile_sorted(kind, CF_LEAST, false); }
+u32 cf_profile_low(int kind) {
+  return cf_profile_sorted(kind, CF_LEAST, false);
+}
 u32 cf_profile_high(int kind) {
   return cf_profile_sorted(kind, CF_MOST, false);
 }

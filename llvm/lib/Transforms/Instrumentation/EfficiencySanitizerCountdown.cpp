@@ -596,18 +596,6 @@ void CacheFragCountdown::emitCacheFragAccess(IRBuilder<> &IRB,
                       Access.IsWrite ? loopWorkFlags(*Access.I) : 0);
 }
 
-// A write in a loop: the instructions one iteration of its innermost loop
-// runs per write it makes (each block as often as the block frequencies run
-// it, an inner loop times its trip count), and the accesses it makes per
-// write (the runtime tells from them how many of the loop's writes a line
-// gets: a thread's 64-byte slot across two lines puts a part of its writes
-// on the line it shares, and the work between those is the more). What a line both threads keep
-// writing costs a thread moves with that work: the core goes on past a
-// store that waits for the line until its store buffer fills, and the fewer
-// writes it makes, the less often it does (docs/CacheFrag.md, "The work
-// between writes": an AMD VM's loops with 4, 8 and 54 instructions per
-// write lost 88%, 67% and 53% of their time). Marked before the loops are
-// versioned, so that the copies carry it.
 // The address a store, atomic or memory intrinsic writes; null for others.
 static const Value *writtenAddress(const Instruction &I) {
   const Value *Address = nullptr;
@@ -670,6 +658,18 @@ loopIterationWork(const Loop &L, const LoopInfo &LI, ScalarEvolution &SE,
   return Work;
 }
 
+// A write in a loop: the instructions one iteration of its innermost loop
+// runs per write it makes (each block as often as the block frequencies run
+// it, an inner loop times its trip count), and the accesses it makes per
+// write (the runtime tells from them how many of the loop's writes a line
+// gets: a thread's 64-byte slot across two lines puts a part of its writes
+// on the line it shares, and the work between those is the more). What a
+// line both threads keep writing costs a thread moves with that work: the
+// core goes on past a store that waits for the line until its store buffer
+// fills, and the fewer writes it makes, the less often it does
+// (docs/CacheFrag.md, "The work between writes": an AMD VM's loops with 4,
+// 8 and 54 instructions per write lost 88%, 67% and 53% of their time).
+// Marked before the loops are versioned, so that the copies carry it.
 void CacheFragCountdown::markLoopWork(
     Function &F, FunctionAnalysisManager *FAM,
     function_ref<bool(Instruction &)> IsAccess) {
