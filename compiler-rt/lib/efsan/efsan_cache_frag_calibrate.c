@@ -6,9 +6,9 @@
 // round measures, with two threads pinned to two CPUs:
 // - the transfer: the ping-pong the runs used to make at start-up;
 // - plain stores: each thread keeps writing its own word, with both words
-//   on one line and then on lines of their own, in six loop shapes (adding
-//   values, one increment per iteration, increments in a row, 8 and 32
-//   steps of own work, 8 stores to own memory between writes). What the
+//   on one line and then on lines of their own, in nine loop shapes (adding
+//   values, one increment per iteration, increments in a row, 1, 2, 4, 8
+//   and 32 steps of own work, 8 stores to own memory between writes). What the
 //   sharing costs depends on the shape as much as on the machine: on an
 //   Intel VM whose transfers took 55-70 ns a thread lost 6% adding values,
 //   25-41% with 8 steps of work and 75% with 8 stores between writes, where
@@ -16,7 +16,7 @@
 //   69%. The round's largest loss over the optimised shapes (all but the
 //   stores) is the bound of what a thread loses to a line both keep writing
 //   (docs/CacheFrag.md, "Claims at the bound"), the stores' loss that of
-//   code built without optimisation; the least and the most over all six
+//   code built without optimisation; the least and the most over all nine
 //   bound the range of such a claim;
 // - locked read-modify-writes: both threads add to one atomic word, then
 //   each to one on its own line: what the transfer each RMW waits for
@@ -46,6 +46,12 @@ enum {
   CF_SHAPE_INC_RUN,   // counter++ four times in a row (an unrolled loop)
   CF_SHAPE_WORK_8,    // counter += value after 8 xorshift steps of own work
   CF_SHAPE_WORK_32,   // the same after 32 steps
+  // 1, 2 and 4 steps: with its vCPUs in one core complex an AMD VM's
+  // thread lost 95% with no work and 5-22% with 8 steps, and the calibration
+  // pairs between them anywhere from 0.07 to 0.71.
+  CF_SHAPE_WORK_1,
+  CF_SHAPE_WORK_2,
+  CF_SHAPE_WORK_4,
   CF_SHAPE_STORES_8,  // counter += value after 8 stores to own memory (the
                       // locals of code built at -O0)
   CF_SHAPE_LOCKED,    // an atomic add; shared: both threads on one word
@@ -55,7 +61,8 @@ enum {
 #define CF_PHASES (CF_PAIR_PHASE + 1)
 // Writes per phase: 5-30 ms for a thread alone, a few times that shared.
 static const u32 cf_shape_writes[CF_LOOP_SHAPES] = {
-    8u << 20, 16u << 20, 16u << 20, 4u << 20, 1u << 20, 2u << 20, 2u << 20};
+    8u << 20, 16u << 20, 16u << 20, 4u << 20, 1u << 20,
+    8u << 20, 8u << 20,  4u << 20,  2u << 20, 2u << 20};
 
 struct __attribute__((aligned(128))) cf_hammer {
   _Alignas(64) volatile u64 shared[8];
@@ -76,6 +83,22 @@ static volatile u64 *cf_hammer_word(struct cf_hammer *h, int me) {
   if (h->phase & 1)
     return &h->apart[me][0];
   return h->phase / 2 == CF_SHAPE_LOCKED ? &h->shared[0] : &h->shared[me];
+}
+
+// Each caller passes a constant, so that every shape is the loop its C
+// counterpart in the pass's tests is (8 steps unrolled, 32 a loop).
+static inline __attribute__((always_inline)) void
+cf_work_batch(volatile u64 *word, u64 base, const u32 steps) {
+  u64 x = base | 1;
+#pragma clang loop unroll(disable)
+  for (u32 i = 0; i < 4096; i++) {
+    for (u32 k = 0; k < steps; k++) {
+      x ^= x << 13;
+      x ^= x >> 7;
+      x ^= x << 17;
+    }
+    __asm__ volatile("addq %1, %0" : "+m"(*word) : "r"(x));
+  }
 }
 
 // 4096 writes of the shape, as the instructions say (the compiler must not
@@ -99,21 +122,21 @@ static void cf_hammer_batch(volatile u64 *word, int shape, u64 base) {
                        "addq $1, %0"
                        : "+m"(*word));
     return;
-  case CF_SHAPE_WORK_8:
-  case CF_SHAPE_WORK_32: {
-    u32 steps = shape == CF_SHAPE_WORK_8 ? 8 : 32;
-    u64 x = base | 1;
-#pragma clang loop unroll(disable)
-    for (u32 i = 0; i < 4096; i++) {
-      for (u32 k = 0; k < steps; k++) {
-        x ^= x << 13;
-        x ^= x >> 7;
-        x ^= x << 17;
-      }
-      __asm__ volatile("addq %1, %0" : "+m"(*word) : "r"(x));
-    }
+  case CF_SHAPE_WORK_1:
+    cf_work_batch(word, base, 1);
     return;
-  }
+  case CF_SHAPE_WORK_2:
+    cf_work_batch(word, base, 2);
+    return;
+  case CF_SHAPE_WORK_4:
+    cf_work_batch(word, base, 4);
+    return;
+  case CF_SHAPE_WORK_8:
+    cf_work_batch(word, base, 8);
+    return;
+  case CF_SHAPE_WORK_32:
+    cf_work_batch(word, base, 32);
+    return;
   case CF_SHAPE_STORES_8: {
     u64 local[8];
 #pragma clang loop unroll(disable)
@@ -244,6 +267,8 @@ static bool cf_calibrate_cpus(int *first, int *second) {
   return *second >= 0;
 }
 
+static u32 cf_percent(double loss) { return (u32)(loss * 100 + 0.5); }
+
 static void cf_print_range(const char *what, int kind, const char *unit,
                            u32 scale) {
   u32 n = cf_profile_count(kind);
@@ -358,21 +383,33 @@ void cf_calibrate_machine(void) {
                    (u32)(loss[CF_SHAPE_WORK_8] * 1000000 + 0.5));
     cf_profile_add(CF_PROFILE_WORK_32,
                    (u32)(loss[CF_SHAPE_WORK_32] * 1000000 + 0.5));
+    cf_profile_add(CF_PROFILE_WORK_1,
+                   (u32)(loss[CF_SHAPE_WORK_1] * 1000000 + 0.5));
+    cf_profile_add(CF_PROFILE_WORK_2,
+                   (u32)(loss[CF_SHAPE_WORK_2] * 1000000 + 0.5));
+    cf_profile_add(CF_PROFILE_WORK_4,
+                   (u32)(loss[CF_SHAPE_WORK_4] * 1000000 + 0.5));
     cf_profile_add(CF_PROFILE_RMW, (u32)(rmw * 1000000 + 0.5));
     cf_profile_add(CF_PROFILE_RMW_REMOVED, (u32)(removed * 1000000 + 0.5));
     kept++;
     efsan_printf("  round %u: transfer %u ns; a thread loses %u%%, %u%%, %u%%, "
-                 "%u%%, %u%% and %u%% of its time to a line the other keeps "
-                 "writing (adding values, one increment per iteration, "
-                 "increments in a row, 8 and 32 steps of own work, 8 stores "
-                 "to own memory between writes), %u%% to "
+                 "%u%%, %u%%, %u%%, %u%%, %u%% and %u%% of its time to a line "
+                 "the other keeps writing (adding values, one increment per "
+                 "iteration, increments in a row, 1, 2, 4, 8 and 32 steps of "
+                 "own work, 8 stores to own memory between writes), %u%% to "
                  "an atomic the other bumps too, %u%% to the other line of its "
                  "128-byte pair\n",
-                 attempt + 1, transfer, (u32)(loss[0] * 100 + 0.5),
-                 (u32)(loss[1] * 100 + 0.5), (u32)(loss[2] * 100 + 0.5),
-                 (u32)(loss[3] * 100 + 0.5), (u32)(loss[4] * 100 + 0.5),
-                 (u32)(loss[CF_SHAPE_STORES_8] * 100 + 0.5),
-                 (u32)(rmw * 100 + 0.5), (u32)(paired * 100 + 0.5));
+                 attempt + 1, transfer,
+                 cf_percent(loss[CF_SHAPE_ADD_VALUE]),
+                 cf_percent(loss[CF_SHAPE_INC_EACH]),
+                 cf_percent(loss[CF_SHAPE_INC_RUN]),
+                 cf_percent(loss[CF_SHAPE_WORK_1]),
+                 cf_percent(loss[CF_SHAPE_WORK_2]),
+                 cf_percent(loss[CF_SHAPE_WORK_4]),
+                 cf_percent(loss[CF_SHAPE_WORK_8]),
+                 cf_percent(loss[CF_SHAPE_WORK_32]),
+                 cf_percent(loss[CF_SHAPE_STORES_8]), cf_percent(rmw),
+                 cf_percent(paired));
   }
   __atomic_store_n(&h->quit, 1, __ATOMIC_RELEASE);
   if (restore)
@@ -401,6 +438,12 @@ void cf_calibrate_machine(void) {
                  CF_PROFILE_HAMMERED_STORES, "%", 10000);
   cf_print_range("the same with one write per iteration and no work",
                  CF_PROFILE_ONE_WRITE, "%", 10000);
+  cf_print_range("the same with 1 step of own work between writes",
+                 CF_PROFILE_WORK_1, "%", 10000);
+  cf_print_range("the same with 2 steps of own work between writes",
+                 CF_PROFILE_WORK_2, "%", 10000);
+  cf_print_range("the same with 4 steps of own work between writes",
+                 CF_PROFILE_WORK_4, "%", 10000);
   cf_print_range("the same with 8 steps of own work between writes",
                  CF_PROFILE_WORK_8, "%", 10000);
   cf_print_range("the same with 32 steps of own work between writes",

@@ -447,11 +447,15 @@ double cf_contended_share(void);
 // markLoopWork) for the profile's loop shapes written in C
 // (test/Instrumentation/EfficiencySanitizer/cache-frag-loop-work.c): 6 and 8
 // for one increment and for adding values per iteration (CF_WORK_ONE_WRITE,
-// their most), 54 and 247 with 8 and 32 steps of xorshift. A loop that
+// their most), 12, 18, 30, 54 and 247 with 1, 2, 4, 8 and 32 steps of
+// xorshift. A loop that
 // writes one word several times per iteration with at most CF_WORK_ONE_WRITE
 // per write is a run of writes, the profile's tightest shape
 // (cf_sample_access).
 #define CF_WORK_ONE_WRITE 8
+#define CF_WORK_1 12
+#define CF_WORK_2 18
+#define CF_WORK_4 30
 #define CF_WORK_8 54
 #define CF_WORK_32 247
 // The bound of a thread whose writes to the line sit in loops of `work`
@@ -459,6 +463,10 @@ double cf_contended_share(void);
 // between writes, read at that work; end: 0 the median round, 1 the least,
 // 2 the most. False where the profile did not measure them.
 bool cf_contended_share_for_work(double work, int end, double *share);
+// The counts of the loops the profile measured, in ascending order (works
+// has room for 6); 0 where it lacks the three cf_contended_share_for_work
+// needs.
+u32 cf_contended_loop_points(u32 *works);
 double cf_contended_rmw_share(bool removed);
 void cf_contended_range(double *low, double *high);
 // The same for code built without optimisation (functions the pass saw as
@@ -481,13 +489,14 @@ void cf_transfer_range(u32 *low, u32 *high);
 // its writes, the shape of code built without optimisation (every local a
 // stack slot): the bound of a thread whose sampled accesses are such code's.
 // ONE_WRITE is the most of the loops with one write per iteration and no
-// work (adding values, one increment per iteration), WORK_8 and WORK_32 the
-// loops with 8 and 32 steps of own work between writes: where a loop with
+// work (adding values, one increment per iteration), WORK_1 to WORK_32 the
+// loops with 1 to 32 steps of own work between writes: where a loop with
 // work between its writes sits (cf_contended_share_for_work).
 enum { CF_PROFILE_TRANSFER, CF_PROFILE_HAMMERED, CF_PROFILE_RMW,
        CF_PROFILE_PAIRED, CF_PROFILE_HAMMERED_LEAST, CF_PROFILE_RMW_REMOVED,
        CF_PROFILE_HAMMERED_MOST, CF_PROFILE_HAMMERED_STORES,
        CF_PROFILE_ONE_WRITE, CF_PROFILE_WORK_8, CF_PROFILE_WORK_32,
+       CF_PROFILE_WORK_1, CF_PROFILE_WORK_2, CF_PROFILE_WORK_4,
        CF_PROFILE_KINDS };
 void cf_profile_load(void);
 void cf_profile_add(int kind, u32 value);

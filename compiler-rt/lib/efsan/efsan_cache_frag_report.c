@@ -1002,14 +1002,15 @@ static void cf_print_json_profile(void) {
                        cf_contended_unoptimised_share(), low, high);
   // The loops with work between writes, at the compiler's counts the
   // runtime places them at: what a bound_loop_work reads between.
-  static const u32 works[] = {CF_WORK_ONE_WRITE, CF_WORK_8, CF_WORK_32};
+  u32 works[8];
+  u32 points = cf_contended_loop_points(works);
   double point;
   efsan_printf(", \"contended_loop_shares\": ");
-  if (!cf_contended_share_for_work(works[0], 0, &point)) {
+  if (!points) {
     efsan_printf("null},\n");
     return;
   }
-  for (u32 i = 0; i < sizeof(works) / sizeof(works[0]); i++) {
+  for (u32 i = 0; i < points; i++) {
     cf_contended_share_for_work(works[i], 0, &point);
     cf_contended_share_for_work(works[i], 1, &low);
     cf_contended_share_for_work(works[i], 2, &high);

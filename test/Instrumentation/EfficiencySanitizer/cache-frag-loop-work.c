@@ -44,6 +44,46 @@ void inc_each(volatile u64 *word) {
   x ^= x >> 7;                                                                 \
   x ^= x << 17;
 
+// CHECK-LABEL: define {{.*}}@work_1(
+// 6 instructions a step: 8 << 24 | 12 << 16 | 1 = 135004161.
+// CHECK: call preserve_mostcc void @__efsan_cache_frag_access(ptr %{{.*}}, i64 8, i32 135004161,
+void work_1(volatile u64 *word, u64 base) {
+  u64 x = base | 1;
+#pragma clang loop unroll(disable)
+  for (unsigned i = 0; i < 4096; i++) {
+    STEP
+    *word += x;
+  }
+}
+
+// CHECK-LABEL: define {{.*}}@work_2(
+// 8 << 24 | 18 << 16 | 1 = 135397377.
+// CHECK: call preserve_mostcc void @__efsan_cache_frag_access(ptr %{{.*}}, i64 8, i32 135397377,
+void work_2(volatile u64 *word, u64 base) {
+  u64 x = base | 1;
+#pragma clang loop unroll(disable)
+  for (unsigned i = 0; i < 4096; i++) {
+    for (unsigned k = 0; k < 2; k++) {
+      STEP
+    }
+    *word += x;
+  }
+}
+
+// CHECK-LABEL: define {{.*}}@work_4(
+// 8 << 24 | 30 << 16 | 1 = 136183809.
+// CHECK: call preserve_mostcc void @__efsan_cache_frag_access(ptr %{{.*}}, i64 8, i32 136183809,
+void work_4(volatile u64 *word, u64 base) {
+  u64 x = base | 1;
+#pragma clang loop unroll(disable)
+  for (unsigned i = 0; i < 4096; i++) {
+    for (unsigned k = 0; k < 4; k++) {
+      STEP
+    }
+    *word += x;
+  }
+}
+
 // CHECK-LABEL: define {{.*}}@work_8(
 // 8 << 24 | 54 << 16 | 1 = 137756673.
 // CHECK: call preserve_mostcc void @__efsan_cache_frag_access(ptr %{{.*}}, i64 8, i32 137756673,

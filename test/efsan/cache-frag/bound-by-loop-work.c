@@ -9,10 +9,13 @@
 // work_8 0.50, work_32 0.30). Increments the compiler unrolls into a run of
 // writes to one word (RUN_OF_WRITES, 4 per iteration) take the profile's bound for a
 // line both threads keep writing, 0.90, as they do without these loops in
-// the profile (0.90 too: the profile decides, not the loop). By
-// construction: every sampled write of each thread is its loop's. Idle and
-// pinned to one CPU.
+// the profile (0.90 too: the profile decides, not the loop). A profile that
+// measured 1, 2 and 4 steps too (12, 18 and 30 instructions per write) reads
+// a loop of 2 steps at its own shape, 0.40, where the one without them reads
+// it between the loops with 0 and 8 steps, 0.615. By construction: every
+// sampled write of each thread is its loop's. Idle and pinned to one CPU.
 // RUN: %clang -O2 -g -fsanitize=efficiency-cache-frag -pthread -DSTEPS=0 %s -o %t.one
+// RUN: %clang -O2 -g -fsanitize=efficiency-cache-frag -pthread -DSTEPS=2 %s -o %t.work2
 // RUN: %clang -O2 -g -fsanitize=efficiency-cache-frag -pthread -DSTEPS=8 %s -o %t.work8
 // RUN: %clang -O2 -g -fsanitize=efficiency-cache-frag -pthread -DSTEPS=32 %s -o %t.work32
 // RUN: %clang -O2 -g -fsanitize=efficiency-cache-frag -pthread -DRUN_OF_WRITES %s -o %t.run
@@ -21,6 +24,7 @@
 // RUN: %python %S/Inputs/check_findings.py --only --expect false-sharing:global=counters --bound-share 0.65 %t.dir/none.json
 // RUN: %python -c "import json, sys; assert json.load(open(sys.argv[1]))['findings'][0]['impact']['bound_loop_work'] is None" %t.dir/none.json
 // RUN: %python %S/Inputs/write_profile.py %t.dir/none.json %t.dir/profile.txt --transfer 150 150 150 --hammered 880000 900000 920000 --rmw 900000 900000 900000 --one-write 680000 700000 720000 --work-8 480000 500000 520000 --work-32 280000 300000 320000
+// RUN: %python %S/Inputs/write_profile.py %t.dir/none.json %t.dir/dense.txt --transfer 150 150 150 --hammered 880000 900000 920000 --rmw 900000 900000 900000 --one-write 680000 700000 720000 --work-1 640000 660000 680000 --work-2 380000 400000 420000 --work-4 340000 360000 380000 --work-8 320000 340000 360000 --work-32 280000 300000 320000
 // RUN: %python %S/Inputs/write_profile.py %t.dir/none.json %t.dir/old.txt --transfer 150 150 150 --hammered 880000 900000 920000 --rmw 900000 900000 900000
 // DEFINE: %{opts} = report_format=json:cache_frag_min_share=0:cache_frag_machine_profile=%t.dir/profile.txt
 // DEFINE: %{check} = %python %S/Inputs/check_findings.py --only --expect false-sharing:global=counters --threads 1,2
@@ -40,9 +44,18 @@
 // RUN: env ESAN_OPTIONS=report_format=json:cache_frag_min_share=0:cache_frag_machine_profile=%t.dir/old.txt %run %t.work8 2> %t.dir/old.json
 // RUN: %{check} --bound-share 0.90 %t.dir/old.json
 // RUN: %{work} %t.dir/old.json null
+// RUN: env ESAN_OPTIONS=%{opts} %run %t.work2 2> %t.dir/work2.json
+// RUN: %{check} --bound-share 0.615 %t.dir/work2.json
+// RUN: %{work} %t.dir/work2.json 18
+// RUN: env ESAN_OPTIONS=%{opts}:cache_frag_machine_profile=%t.dir/dense.txt %run %t.work2 2> %t.dir/dense2.json
+// RUN: %{check} --bound-share 0.40 %t.dir/dense2.json
+// RUN: env ESAN_OPTIONS=%{opts}:cache_frag_machine_profile=%t.dir/dense.txt %run %t.work8 2> %t.dir/dense8.json
+// RUN: %{check} --bound-share 0.34 %t.dir/dense8.json
 // The profile's loops are in its JSON, at the counts the runtime places them.
 // RUN: FileCheck %s --check-prefix=PROFILE < %t.dir/work8.json
 // PROFILE: "contended_loop_shares": [{"loop_work": 8, "share": {"point": 0.700000, "low": 0.680000, "high": 0.720000}}, {"loop_work": 54, "share": {"point": 0.500000, "low": 0.480000, "high": 0.520000}}, {"loop_work": 247, "share": {"point": 0.300000, "low": 0.280000, "high": 0.320000}}]},
+// RUN: FileCheck %s --check-prefix=DENSE < %t.dir/dense2.json
+// DENSE: "contended_loop_shares": [{"loop_work": 8, {{.*}}}, {"loop_work": 12, "share": {"point": 0.660000, "low": 0.640000, "high": 0.680000}}, {"loop_work": 18, "share": {"point": 0.400000, "low": 0.380000, "high": 0.420000}}, {"loop_work": 30, {{.*}}}, {"loop_work": 54, {{.*}}}, {"loop_work": 247, {{.*}}}]},
 // Pinned, the threads take turns: the bound is the loop's all the same.
 // RUN: %if taskset %{ env ESAN_OPTIONS=%{opts} taskset -c 0 %run %t.work8 2> %t.dir/pinned.json %}
 // RUN: %if taskset %{ %{check} --bound-share 0.50 %t.dir/pinned.json %}

@@ -3,6 +3,7 @@
   write_profile.py REPORT.json PROFILE --transfer NS... --hammered PPM... --rmw PPM...
                    [--paired PPM...] [--hammered-least PPM...]
                    [--hammered-stores PPM...] [--one-write PPM...]
+                   [--work-1 PPM...] [--work-2 PPM...] [--work-4 PPM...]
                    [--work-8 PPM...] [--work-32 PPM...]
 
 REPORT.json is a cache-frag JSON report of a run on this machine (its
@@ -22,6 +23,9 @@ p.add_argument("--paired", type=int, nargs="+", default=[])
 p.add_argument("--hammered-least", type=int, nargs="+", default=[])
 p.add_argument("--hammered-stores", type=int, nargs="+", default=[])
 p.add_argument("--one-write", type=int, nargs="+", default=[])
+p.add_argument("--work-1", type=int, nargs="+", default=[])
+p.add_argument("--work-2", type=int, nargs="+", default=[])
+p.add_argument("--work-4", type=int, nargs="+", default=[])
 p.add_argument("--work-8", type=int, nargs="+", default=[])
 p.add_argument("--work-32", type=int, nargs="+", default=[])
 a = p.parse_args()
@@ -36,6 +40,9 @@ with open(a.profile, "w") as f:
     if a.hammered_stores:
         f.write("hammered_stores_loss_ppm %s\n" % " ".join(map(str, a.hammered_stores)))
     for key, values in (("one_write_loss_ppm", a.one_write),
+                        ("work_1_loss_ppm", a.work_1),
+                        ("work_2_loss_ppm", a.work_2),
+                        ("work_4_loss_ppm", a.work_4),
                         ("work_8_loss_ppm", a.work_8),
                         ("work_32_loss_ppm", a.work_32)):
         if values:
