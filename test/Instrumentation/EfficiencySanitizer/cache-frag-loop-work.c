@@ -1,14 +1,15 @@
 // cache-frag: a write in a loop carries, in flags bits 16-23 of its access
 // call, the instructions one iteration of its innermost loop runs per write
-// (each block as often as the block frequencies run it per iteration; an
-// inner loop's times its constant trip count), and in bits 24-31 the
-// accesses the countdown counts per write, in quarters (the runtime tells
-// from them the part of the loop's writes a line gets). The runtime reads
-// the machine profile's loops at that work: what a line both threads keep
-// writing costs a thread falls as the work between its writes grows
-// (docs/CacheFrag.md, "The machine profile"). The loops below are the
-// profile's shapes (efsan_cache_frag_calibrate.c) written in C: the counts
-// checked here are the ones the runtime places those shapes at
+// to a line (a block's writes to other words within 64 bytes of one base
+// count once; each block as often as the block frequencies run it per
+// iteration; an inner loop's times its constant trip count), and in bits
+// 24-31 the accesses the countdown counts per write to a line, in quarters
+// (the runtime tells from them the part of the loop's writes a line gets).
+// The runtime reads the machine profile's loops at that work: what a line
+// both threads keep writing costs a thread falls as the work between its
+// writes grows (docs/CacheFrag.md, "The machine profile"). The loops below
+// are the profile's shapes (efsan_cache_frag_calibrate.c) written in C: the
+// counts checked here are the ones the runtime places those shapes at
 // (efsan_cache_frag_machine.c and efsan_cache_frag_internal.h, CF_WORK_*). A
 // word written more than once per iteration sets bit 3 too (with little work
 // between, a run of writes, which the profile's tightest loops bound: the
@@ -109,6 +110,48 @@ void work_32(volatile u64 *word, u64 base) {
       STEP
     }
     *word += x;
+  }
+}
+
+// Two fields of one struct written each iteration (fs_stats16's loop): one
+// write to a line, as the core commits both each time it holds the line; the
+// iteration's 22 instructions and 4 accesses (16 quarters) per write to a
+// line: 16 << 24 | 22 << 16 | 1 = 269877249.
+struct stats {
+  u64 count, total;
+};
+// CHECK-LABEL: define {{.*}}@fields_of_one_line(
+// CHECK: call preserve_mostcc void @__efsan_cache_frag_access(ptr %{{.*}}, i64 8, i32 269877249,
+// CHECK: call preserve_mostcc void @__efsan_cache_frag_access(ptr %{{.*}}, i64 8, i32 269877249,
+void fields_of_one_line(volatile struct stats *s, long me, u64 base) {
+  u64 x = base | 1;
+#pragma clang loop unroll(disable)
+  for (unsigned i = 0; i < 4096; i++) {
+    STEP
+    STEP
+    s[me].count++;
+    s[me].total += x >> 50;
+  }
+}
+
+// The same two writes 64 bytes apart: two lines, two writes to lines, 11
+// instructions each: 8 << 24 | 11 << 16 | 1 = 134938625.
+struct apart {
+  u64 count;
+  u64 pad[7];
+  u64 total;
+};
+// CHECK-LABEL: define {{.*}}@fields_apart(
+// CHECK: call preserve_mostcc void @__efsan_cache_frag_access(ptr %{{.*}}, i64 8, i32 134938625,
+// CHECK: call preserve_mostcc void @__efsan_cache_frag_access(ptr %{{.*}}, i64 8, i32 134938625,
+void fields_apart(volatile struct apart *s, long me, u64 base) {
+  u64 x = base | 1;
+#pragma clang loop unroll(disable)
+  for (unsigned i = 0; i < 4096; i++) {
+    STEP
+    STEP
+    s[me].count++;
+    s[me].total += x >> 50;
   }
 }
 
