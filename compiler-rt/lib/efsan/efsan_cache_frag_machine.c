@@ -687,26 +687,46 @@ u32 cf_contended_loop_points(u32 *works) {
 
 // Up to CF_WORK_ONE_WRITE, the loops with one write per iteration and no
 // work; then linear in the logarithm of the work through the loops with 1,
-// 2, 4, 8 and 32 steps of it, and the last's beyond; never rising with more
-// work. On an AMD VM with its vCPUs in one core complex those lost 96%,
-// 79%, 64%, 30%, 7% and 3% (8 to 247 instructions per write), in five
-// rounds within 5% of each other but for 8 steps (1-17%).
+// 2, 4, 8 and 32 steps of it, and the last's beyond. With its vCPUs in one
+// core complex an AMD VM's loops lost 94%, 80%, 63%, 26%, 6% and 1% (8 to
+// 247 instructions per write), in two 70%, 56%, 61%, 56%, 50% and 38%
+// (medians of 14 and 18 rounds): where a loop with more work lost more,
+// the two are read at their mean (pooled, as many times as it takes), so
+// that a claim never rises with the work and a dip at one shape does not
+// pull its neighbours down.
 bool cf_contended_share_for_work(double work, int end, double *share) {
   u32 works[CF_LOOP_POINTS];
   if (!cf_contended_loop_points(works))
     return false;
-  double before_work = 0, before = 1;
+  // Pool adjacent violators: blocks of shapes, each at its mean.
+  double mean[CF_LOOP_POINTS], weight[CF_LOOP_POINTS];
+  u32 first[CF_LOOP_POINTS], blocks = 0;
+  u32 index[CF_LOOP_POINTS], points = 0;
   for (u32 i = 0; i < CF_LOOP_POINTS; i++) {
     if (!cf_profile_has(cf_loop_points[i].kind))
       continue;
-    double at_work = cf_loop_points[i].work;
-    double at = cf_profile_at(cf_loop_points[i].kind, end);
-    at = at < before ? at : before;
+    index[points] = i;
+    mean[blocks] = cf_profile_at(cf_loop_points[i].kind, end);
+    weight[blocks] = 1;
+    first[blocks++] = points++;
+    while (blocks > 1 && mean[blocks - 1] > mean[blocks - 2]) {
+      double w = weight[blocks - 2] + weight[blocks - 1];
+      mean[blocks - 2] = (mean[blocks - 2] * weight[blocks - 2] +
+                          mean[blocks - 1] * weight[blocks - 1]) /
+                         w;
+      weight[blocks - 2] = w;
+      blocks--;
+    }
+  }
+  double before_work = 0, before = 0;
+  for (u32 p = 0, b = 0; p < points; p++) {
+    while (b + 1 < blocks && first[b + 1] <= p)
+      b++;
+    double at_work = cf_loop_points[index[p]].work, at = mean[b];
     if (work <= at_work) {
-      *share = before_work == 0 ? at
-                                : before + (at - before) *
-                                               cf_log(work / before_work) /
-                                               cf_log(at_work / before_work);
+      *share = p == 0 ? at
+                      : before + (at - before) * cf_log(work / before_work) /
+                                     cf_log(at_work / before_work);
       return true;
     }
     before_work = at_work;

@@ -25,6 +25,7 @@
 // RUN: %python -c "import json, sys; assert json.load(open(sys.argv[1]))['findings'][0]['impact']['bound_loop_work'] is None" %t.dir/none.json
 // RUN: %python %S/Inputs/write_profile.py %t.dir/none.json %t.dir/profile.txt --transfer 150 150 150 --hammered 880000 900000 920000 --rmw 900000 900000 900000 --one-write 680000 700000 720000 --work-8 480000 500000 520000 --work-32 280000 300000 320000
 // RUN: %python %S/Inputs/write_profile.py %t.dir/none.json %t.dir/dense.txt --transfer 150 150 150 --hammered 880000 900000 920000 --rmw 900000 900000 900000 --one-write 680000 700000 720000 --work-1 640000 660000 680000 --work-2 380000 400000 420000 --work-4 340000 360000 380000 --work-8 320000 340000 360000 --work-32 280000 300000 320000
+// RUN: %python %S/Inputs/write_profile.py %t.dir/none.json %t.dir/dip.txt --transfer 150 150 150 --hammered 880000 900000 920000 --rmw 900000 900000 900000 --one-write 680000 700000 720000 --work-1 380000 400000 420000 --work-2 580000 600000 620000 --work-4 340000 360000 380000 --work-8 320000 340000 360000 --work-32 280000 300000 320000
 // RUN: %python %S/Inputs/write_profile.py %t.dir/none.json %t.dir/old.txt --transfer 150 150 150 --hammered 880000 900000 920000 --rmw 900000 900000 900000
 // DEFINE: %{opts} = report_format=json:cache_frag_min_share=0:cache_frag_machine_profile=%t.dir/profile.txt
 // DEFINE: %{check} = %python %S/Inputs/check_findings.py --only --expect false-sharing:global=counters --threads 1,2
@@ -49,6 +50,12 @@
 // RUN: %{work} %t.dir/work2.json 18
 // RUN: env ESAN_OPTIONS=%{opts}:cache_frag_machine_profile=%t.dir/dense.txt %run %t.work2 2> %t.dir/dense2.json
 // RUN: %{check} --bound-share 0.40 %t.dir/dense2.json
+// A shape that lost more than one with less work (1 step 0.40, 2 steps 0.60)
+// is pooled with it: both at 0.50, never a claim that rises with the work.
+// RUN: env ESAN_OPTIONS=%{opts}:cache_frag_machine_profile=%t.dir/dip.txt %run %t.work2 2> %t.dir/dip2.json
+// RUN: %{check} --bound-share 0.50 %t.dir/dip2.json
+// RUN: FileCheck %s --check-prefix=DIP < %t.dir/dip2.json
+// DIP: "contended_loop_shares": [{"loop_work": 8, {{.*}}}, {"loop_work": 12, "share": {"point": 0.500000, {{.*}}}}, {"loop_work": 18, "share": {"point": 0.500000, {{.*}}}}, {"loop_work": 30, "share": {"point": 0.360000,
 // RUN: env ESAN_OPTIONS=%{opts}:cache_frag_machine_profile=%t.dir/dense.txt %run %t.work8 2> %t.dir/dense8.json
 // RUN: %{check} --bound-share 0.34 %t.dir/dense8.json
 // The profile's loops are in its JSON, at the counts the runtime places them.
