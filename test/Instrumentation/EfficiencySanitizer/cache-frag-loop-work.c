@@ -45,73 +45,43 @@ void inc_each(volatile u64 *word) {
   x ^= x >> 7;                                                                 \
   x ^= x << 17;
 
+// N steps of xorshift, then one write: the profile's loops with work.
+#define WORK(N)                                                                \
+  void work_##N(volatile u64 *word, u64 base) {                                \
+    u64 x = base | 1;                                                          \
+    _Pragma("clang loop unroll(disable)")                                      \
+    for (unsigned i = 0; i < 4096; i++) {                                      \
+      for (unsigned k = 0; k < N; k++) {                                       \
+        STEP                                                                   \
+      }                                                                        \
+      *word += x;                                                              \
+    }                                                                          \
+  }
+
 // CHECK-LABEL: define {{.*}}@work_1(
 // 6 instructions a step: 8 << 24 | 12 << 16 | 1 = 135004161.
 // CHECK: call preserve_mostcc void @__efsan_cache_frag_access(ptr %{{.*}}, i64 8, i32 135004161,
-void work_1(volatile u64 *word, u64 base) {
-  u64 x = base | 1;
-#pragma clang loop unroll(disable)
-  for (unsigned i = 0; i < 4096; i++) {
-    STEP
-    *word += x;
-  }
-}
+WORK(1)
 
 // CHECK-LABEL: define {{.*}}@work_2(
 // 8 << 24 | 18 << 16 | 1 = 135397377.
 // CHECK: call preserve_mostcc void @__efsan_cache_frag_access(ptr %{{.*}}, i64 8, i32 135397377,
-void work_2(volatile u64 *word, u64 base) {
-  u64 x = base | 1;
-#pragma clang loop unroll(disable)
-  for (unsigned i = 0; i < 4096; i++) {
-    for (unsigned k = 0; k < 2; k++) {
-      STEP
-    }
-    *word += x;
-  }
-}
+WORK(2)
 
 // CHECK-LABEL: define {{.*}}@work_4(
 // 8 << 24 | 30 << 16 | 1 = 136183809.
 // CHECK: call preserve_mostcc void @__efsan_cache_frag_access(ptr %{{.*}}, i64 8, i32 136183809,
-void work_4(volatile u64 *word, u64 base) {
-  u64 x = base | 1;
-#pragma clang loop unroll(disable)
-  for (unsigned i = 0; i < 4096; i++) {
-    for (unsigned k = 0; k < 4; k++) {
-      STEP
-    }
-    *word += x;
-  }
-}
+WORK(4)
 
 // CHECK-LABEL: define {{.*}}@work_8(
 // 8 << 24 | 54 << 16 | 1 = 137756673.
 // CHECK: call preserve_mostcc void @__efsan_cache_frag_access(ptr %{{.*}}, i64 8, i32 137756673,
-void work_8(volatile u64 *word, u64 base) {
-  u64 x = base | 1;
-#pragma clang loop unroll(disable)
-  for (unsigned i = 0; i < 4096; i++) {
-    for (unsigned k = 0; k < 8; k++) {
-      STEP
-    }
-    *word += x;
-  }
-}
+WORK(8)
 
 // CHECK-LABEL: define {{.*}}@work_32(
 // 8 << 24 | 247 << 16 | 1 = 150405121.
 // CHECK: call preserve_mostcc void @__efsan_cache_frag_access(ptr %{{.*}}, i64 8, i32 150405121,
-void work_32(volatile u64 *word, u64 base) {
-  u64 x = base | 1;
-#pragma clang loop unroll(disable)
-  for (unsigned i = 0; i < 4096; i++) {
-    for (unsigned k = 0; k < 32; k++) {
-      STEP
-    }
-    *word += x;
-  }
-}
+WORK(32)
 
 // Two fields of one struct written each iteration (fs_stats16's loop): one
 // write to a line, as the core commits both each time it holds the line; the
@@ -123,16 +93,18 @@ struct stats {
 // CHECK-LABEL: define {{.*}}@fields_of_one_line(
 // CHECK: call preserve_mostcc void @__efsan_cache_frag_access(ptr %{{.*}}, i64 8, i32 269877249,
 // CHECK: call preserve_mostcc void @__efsan_cache_frag_access(ptr %{{.*}}, i64 8, i32 269877249,
-void fields_of_one_line(volatile struct stats *s, long me, u64 base) {
-  u64 x = base | 1;
-#pragma clang loop unroll(disable)
-  for (unsigned i = 0; i < 4096; i++) {
-    STEP
-    STEP
-    s[me].count++;
-    s[me].total += x >> 50;
+#define FIELDS(NAME, TYPE)                                                     \
+  void NAME(volatile TYPE *s, long me, u64 base) {                             \
+    u64 x = base | 1;                                                          \
+    _Pragma("clang loop unroll(disable)")                                      \
+    for (unsigned i = 0; i < 4096; i++) {                                      \
+      STEP                                                                     \
+      STEP                                                                     \
+      s[me].count++;                                                           \
+      s[me].total += x >> 50;                                                  \
+    }                                                                          \
   }
-}
+FIELDS(fields_of_one_line, struct stats)
 
 // The same two writes 64 bytes apart: two lines, two writes to lines, 11
 // instructions each: 8 << 24 | 11 << 16 | 1 = 134938625.
@@ -144,16 +116,7 @@ struct apart {
 // CHECK-LABEL: define {{.*}}@fields_apart(
 // CHECK: call preserve_mostcc void @__efsan_cache_frag_access(ptr %{{.*}}, i64 8, i32 134938625,
 // CHECK: call preserve_mostcc void @__efsan_cache_frag_access(ptr %{{.*}}, i64 8, i32 134938625,
-void fields_apart(volatile struct apart *s, long me, u64 base) {
-  u64 x = base | 1;
-#pragma clang loop unroll(disable)
-  for (unsigned i = 0; i < 4096; i++) {
-    STEP
-    STEP
-    s[me].count++;
-    s[me].total += x >> 50;
-  }
-}
+FIELDS(fields_apart, struct apart)
 
 // An inner loop the compiler keeps, with a trip count it knows: counted
 // 100 times per write of the outer loop, which clang unrolls by two (so the
