@@ -6,18 +6,19 @@
 // round measures, with two threads pinned to two CPUs:
 // - the transfer: the ping-pong the runs used to make at start-up;
 // - plain stores: each thread keeps writing its own word, with both words
-//   on one line and then on lines of their own, in nine loop shapes (adding
+//   on one line and then on lines of their own, in ten loop shapes (adding
 //   values, one increment per iteration, increments in a row, 1, 2, 4, 8
-//   and 32 steps of own work, 8 stores to own memory between writes). What the
+//   and 32 steps of own work, 8 stores to own memory between writes, 1 step
+//   built without optimisation). What the
 //   sharing costs depends on the shape as much as on the machine: on an
 //   Intel VM whose transfers took 55-70 ns a thread lost 6% adding values,
 //   25-41% with 8 steps of work and 75% with 8 stores between writes, where
 //   the calibration pairs of such code gained 6%, 38% and (built at -O0)
 //   69%. The round's largest loss over the optimised shapes (all but the
-//   stores) is the bound of what a thread loses to a line both keep writing
-//   (docs/CacheFrag.md, "Claims at the bound"), the stores' loss that of
-//   code built without optimisation; the least and the most over all nine
-//   bound the range of such a claim;
+//   stores and the unoptimised loop) is the bound of what a thread loses to
+//   a line both keep writing (docs/CacheFrag.md, "Claims at the bound"), the
+//   unoptimised loop's that of code built without optimisation; the least
+//   and the most over all ten bound the range of such a claim;
 // - locked read-modify-writes: both threads add to one atomic word, then
 //   each to one on its own line: what the transfer each RMW waits for
 //   costs a thread (the bound of a line's claim when its writes are atomic).
@@ -54,6 +55,11 @@ enum {
   CF_SHAPE_WORK_4,
   CF_SHAPE_STORES_8,  // counter += value after 8 stores to own memory (the
                       // locals of code built at -O0)
+  CF_SHAPE_O0_WORK_1, // the loop with 1 step of work built without
+                      // optimisation: what code built at -O0 loses (an AMD
+                      // VM's -O0 calibration pair gained 0.36-0.46 in one
+                      // core complex and 0.65 in two; this loop lost 35-47%
+                      // and 56-64%, the 8 stores 76-89% and 54-75%)
   CF_SHAPE_LOCKED,    // an atomic add; shared: both threads on one word
   CF_LOOP_SHAPES
 };
@@ -62,7 +68,7 @@ enum {
 // Writes per phase: 5-30 ms for a thread alone, a few times that shared.
 static const u32 cf_shape_writes[CF_LOOP_SHAPES] = {
     8u << 20, 16u << 20, 16u << 20, 4u << 20, 1u << 20,
-    8u << 20, 8u << 20,  4u << 20,  2u << 20, 2u << 20};
+    8u << 20, 8u << 20,  4u << 20,  2u << 20, 2u << 20, 2u << 20};
 
 struct __attribute__((aligned(128))) cf_hammer {
   _Alignas(64) volatile u64 shared[8];
@@ -101,6 +107,19 @@ cf_work_batch(volatile u64 *word, u64 base, const u32 steps) {
   }
 }
 
+// The loop with 1 step of work as clang builds it at -O0: every local in a
+// stack slot, loaded and stored around each operation.
+__attribute__((optnone, noinline)) static void
+cf_unoptimised_batch(volatile u64 *word, u64 base) {
+  u64 x = base | 1;
+  for (u32 i = 0; i < 4096; i++) {
+    x ^= x << 13;
+    x ^= x >> 7;
+    x ^= x << 17;
+    *word += x;
+  }
+}
+
 // 4096 writes of the shape, as the instructions say (the compiler must not
 // merge or unroll them into another shape).
 static void cf_hammer_batch(volatile u64 *word, int shape, u64 base) {
@@ -136,6 +155,9 @@ static void cf_hammer_batch(volatile u64 *word, int shape, u64 base) {
     return;
   case CF_SHAPE_WORK_32:
     cf_work_batch(word, base, 32);
+    return;
+  case CF_SHAPE_O0_WORK_1:
+    cf_unoptimised_batch(word, base);
     return;
   case CF_SHAPE_STORES_8: {
     u64 local[8];
@@ -356,7 +378,7 @@ void cf_calibrate_machine(void) {
     for (int k = 0; k < CF_LOOP_SHAPES; k++)
       loss[k] = cf_loss(rate[2 * k], rate[2 * k + 1]);
     for (int k = 0; k < CF_SHAPE_LOCKED; k++) {
-      if (k != CF_SHAPE_STORES_8)
+      if (k != CF_SHAPE_STORES_8 && k != CF_SHAPE_O0_WORK_1)
         most = loss[k] > most ? loss[k] : most;
       most_of_all = loss[k] > most_of_all ? loss[k] : most_of_all;
       least = loss[k] < least ? loss[k] : least;
@@ -389,16 +411,18 @@ void cf_calibrate_machine(void) {
                    (u32)(loss[CF_SHAPE_WORK_2] * 1000000 + 0.5));
     cf_profile_add(CF_PROFILE_WORK_4,
                    (u32)(loss[CF_SHAPE_WORK_4] * 1000000 + 0.5));
+    cf_profile_add(CF_PROFILE_UNOPTIMISED,
+                   (u32)(loss[CF_SHAPE_O0_WORK_1] * 1000000 + 0.5));
     cf_profile_add(CF_PROFILE_RMW, (u32)(rmw * 1000000 + 0.5));
     cf_profile_add(CF_PROFILE_RMW_REMOVED, (u32)(removed * 1000000 + 0.5));
     kept++;
     efsan_printf("  round %u: transfer %u ns; a thread loses %u%%, %u%%, %u%%, "
-                 "%u%%, %u%%, %u%%, %u%%, %u%% and %u%% of its time to a line "
-                 "the other keeps writing (adding values, one increment per "
-                 "iteration, increments in a row, 1, 2, 4, 8 and 32 steps of "
-                 "own work, 8 stores to own memory between writes), %u%% to "
-                 "an atomic the other bumps too, %u%% to the other line of its "
-                 "128-byte pair\n",
+                 "%u%%, %u%%, %u%%, %u%%, %u%%, %u%% and %u%% of its time to a "
+                 "line the other keeps writing (adding values, one increment "
+                 "per iteration, increments in a row, 1, 2, 4, 8 and 32 steps "
+                 "of own work, 8 stores to own memory between writes, 1 step "
+                 "built without optimisation), %u%% to an atomic the other "
+                 "bumps too, %u%% to the other line of its 128-byte pair\n",
                  attempt + 1, transfer,
                  cf_percent(loss[CF_SHAPE_ADD_VALUE]),
                  cf_percent(loss[CF_SHAPE_INC_EACH]),
@@ -408,7 +432,8 @@ void cf_calibrate_machine(void) {
                  cf_percent(loss[CF_SHAPE_WORK_4]),
                  cf_percent(loss[CF_SHAPE_WORK_8]),
                  cf_percent(loss[CF_SHAPE_WORK_32]),
-                 cf_percent(loss[CF_SHAPE_STORES_8]), cf_percent(rmw),
+                 cf_percent(loss[CF_SHAPE_STORES_8]),
+                 cf_percent(loss[CF_SHAPE_O0_WORK_1]), cf_percent(rmw),
                  cf_percent(paired));
   }
   __atomic_store_n(&h->quit, 1, __ATOMIC_RELEASE);
@@ -434,8 +459,11 @@ void cf_calibrate_machine(void) {
                  CF_PROFILE_HAMMERED_LEAST, "%", 10000);
   cf_print_range("the same (the most, stores between writes included)",
                  CF_PROFILE_HAMMERED_MOST, "%", 10000);
-  cf_print_range("the same with stores between writes (code built at -O0)",
+  cf_print_range("the same with stores between writes",
                  CF_PROFILE_HAMMERED_STORES, "%", 10000);
+  cf_print_range("the same in the loop with 1 step of work built without "
+                 "optimisation (code built at -O0)",
+                 CF_PROFILE_UNOPTIMISED, "%", 10000);
   cf_print_range("the same with one write per iteration and no work",
                  CF_PROFILE_ONE_WRITE, "%", 10000);
   cf_print_range("the same with 1 step of own work between writes",

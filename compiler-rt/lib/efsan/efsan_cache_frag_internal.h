@@ -470,8 +470,8 @@ u32 cf_contended_loop_points(u32 *works);
 double cf_contended_rmw_share(bool removed);
 void cf_contended_range(double *low, double *high);
 // The same for code built without optimisation (functions the pass saw as
-// optnone): the profile's loop with stores between writes, else its most,
-// else CF_CONTENDED_UNOPTIMISED_SHARE.
+// optnone): the profile's loop built so, else its loop with stores between
+// writes, else its most, else CF_CONTENDED_UNOPTIMISED_SHARE.
 double cf_contended_unoptimised_share(void);
 void cf_contended_unoptimised_range(double *low, double *high);
 void cf_contended_rmw_range(bool removed, double *low, double *high);
@@ -486,8 +486,10 @@ void cf_transfer_range(u32 *low, u32 *high);
 // RMW_REMOVED is what an atomic both threads bump costs against plain adds
 // to a private copy (what the fix of an atomic total removes).
 // HAMMERED_STORES is the loop with stores to the thread's own memory between
-// its writes, the shape of code built without optimisation (every local a
-// stack slot): the bound of a thread whose sampled accesses are such code's.
+// its writes (every local a stack slot), UNOPTIMISED the loop with 1 step of
+// work built without optimisation: the bound of a thread whose sampled
+// accesses are such code's (the first where the profile lacks the second),
+// the first the top of its range.
 // ONE_WRITE is the most of the loops with one write per iteration and no
 // work (adding values, one increment per iteration), WORK_1 to WORK_32 the
 // loops with 1 to 32 steps of own work between writes: where a loop with
@@ -497,7 +499,7 @@ enum { CF_PROFILE_TRANSFER, CF_PROFILE_HAMMERED, CF_PROFILE_RMW,
        CF_PROFILE_HAMMERED_MOST, CF_PROFILE_HAMMERED_STORES,
        CF_PROFILE_ONE_WRITE, CF_PROFILE_WORK_8, CF_PROFILE_WORK_32,
        CF_PROFILE_WORK_1, CF_PROFILE_WORK_2, CF_PROFILE_WORK_4,
-       CF_PROFILE_KINDS };
+       CF_PROFILE_UNOPTIMISED, CF_PROFILE_KINDS };
 void cf_profile_load(void);
 void cf_profile_add(int kind, u32 value);
 bool cf_profile_save(void);

@@ -27,6 +27,16 @@
 // The claim's range runs from the optimised loops' least bound to the most
 // the loop with stores lost.
 // RUN: %python -c "import json, sys; i = json.load(open(sys.argv[1]))['findings'][0]['impact']; assert i['low_share'] < 0.3001 and i['share'] <= i['high_share'] <= 0.7501, i" %t.dir/O0.json
+// A profile that measured the loop with 1 step of work built without
+// optimisation prices -O0 code at it (45%: code with work between its writes
+// loses less than the loop with stores alone), its range up to the loop with
+// stores.
+// RUN: %python %S/Inputs/write_profile.py %t.dir/key.json %t.dir/loop.txt --transfer 50 60 70 --hammered 250000 300000 350000 --rmw 800000 850000 900000 --hammered-least 50000 60000 70000 --hammered-stores 650000 700000 750000 --unoptimised 400000 450000 500000
+// RUN: env ESAN_OPTIONS=cache_frag_min_share=0:cache_frag_machine_profile=%t.dir/loop.txt:report_format=json %run %t.O0 2> %t.dir/O0.loop.json
+// RUN: %{check} --bound-share 0.45 --min-share 0.15 --max-share 0.4501 %t.dir/O0.loop.json
+// RUN: %python -c "import json, sys; i = json.load(open(sys.argv[1]))['findings'][0]['impact']; assert i['low_share'] < 0.3001 and i['share'] <= i['high_share'] <= 0.7501, i" %t.dir/O0.loop.json
+// RUN: env ESAN_OPTIONS=cache_frag_min_share=0:cache_frag_machine_profile=%t.dir/loop.txt:report_format=json %run %t.O2 2> %t.dir/O2.loop.json
+// RUN: %{check} --bound-share 0.30 --min-share 0.15 --max-share 0.3001 %t.dir/O2.loop.json
 // RUN: env ESAN_OPTIONS=%{opts} %run %t.O0 2>&1 | FileCheck %s --check-prefix=TEXT
 // RUN: env ESAN_OPTIONS=%{opts} %run %t.O2 2>&1 | FileCheck %s --check-prefix=OPT
 // WRITTEN: profile of {{.+}}cpus

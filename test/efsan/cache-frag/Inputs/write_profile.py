@@ -2,7 +2,8 @@
 
   write_profile.py REPORT.json PROFILE --transfer NS... --hammered PPM... --rmw PPM...
                    [--paired PPM...] [--hammered-least PPM...]
-                   [--hammered-stores PPM...] [--one-write PPM...]
+                   [--hammered-stores PPM...] [--unoptimised PPM...]
+                   [--one-write PPM...]
                    [--work-1 PPM...] [--work-2 PPM...] [--work-4 PPM...]
                    [--work-8 PPM...] [--work-32 PPM...]
 
@@ -22,6 +23,7 @@ p.add_argument("--rmw", type=int, nargs="+", required=True)
 p.add_argument("--paired", type=int, nargs="+", default=[])
 p.add_argument("--hammered-least", type=int, nargs="+", default=[])
 p.add_argument("--hammered-stores", type=int, nargs="+", default=[])
+p.add_argument("--unoptimised", type=int, nargs="+", default=[])
 p.add_argument("--one-write", type=int, nargs="+", default=[])
 p.add_argument("--work-1", type=int, nargs="+", default=[])
 p.add_argument("--work-2", type=int, nargs="+", default=[])
@@ -39,6 +41,8 @@ with open(a.profile, "w") as f:
         f.write("hammered_least_loss_ppm %s\n" % " ".join(map(str, a.hammered_least)))
     if a.hammered_stores:
         f.write("hammered_stores_loss_ppm %s\n" % " ".join(map(str, a.hammered_stores)))
+    if a.unoptimised:
+        f.write("unoptimised_loss_ppm %s\n" % " ".join(map(str, a.unoptimised)))
     for key, values in (("one_write_loss_ppm", a.one_write),
                         ("work_1_loss_ppm", a.work_1),
                         ("work_2_loss_ppm", a.work_2),
