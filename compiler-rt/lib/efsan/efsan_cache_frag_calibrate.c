@@ -58,8 +58,9 @@ enum {
   CF_SHAPE_O0_WORK_1, // the loop with 1 step of work built without
                       // optimisation: what code built at -O0 loses (an AMD
                       // VM's -O0 calibration pair gained 0.36-0.46 in one
-                      // core complex and 0.65 in two; this loop lost 35-47%
-                      // and 56-64%, the 8 stores 76-89% and 54-75%)
+                      // core complex and 0.65 in two; this loop lost 24-57%
+                      // (69-73% in one run's four rounds) and 56-64%, the 8
+                      // stores 57-89% and 54-75%)
   CF_SHAPE_LOCKED,    // an atomic add; shared: both threads on one word
   CF_LOOP_SHAPES
 };

@@ -754,7 +754,7 @@ void cf_contended_range(double *low, double *high) {
 // 8 stores between writes, one older still its most over all shapes, which
 // was that loop's, and one older still only the optimised loops' bound.
 // With its vCPUs in one core complex an AMD VM's -O0 calibration pair
-// gained 0.36-0.46, the loop with 1 step 35-47%, the 8 stores 76-89%.
+// gained 0.36-0.46, the loop with 1 step 24-57%, the 8 stores 57-89%.
 static int cf_unoptimised_kind(void) {
   if (cf_profile_has(CF_PROFILE_UNOPTIMISED))
     return CF_PROFILE_UNOPTIMISED;
