@@ -464,8 +464,9 @@ double cf_contended_share(void);
 // 2 the most. False where the profile did not measure them.
 bool cf_contended_share_for_work(double work, int end, double *share);
 // The counts of the loops the profile measured, in ascending order (works
-// has room for 6); 0 where it lacks the three cf_contended_share_for_work
-// needs.
+// has room for CF_PROFILE_LOOP_POINTS); 0 where it lacks the three
+// cf_contended_share_for_work needs.
+#define CF_PROFILE_LOOP_POINTS 6
 u32 cf_contended_loop_points(u32 *works);
 double cf_contended_rmw_share(bool removed);
 void cf_contended_range(double *low, double *high);

@@ -673,6 +673,8 @@ static const struct {
     {CF_WORK_2, CF_PROFILE_WORK_2},            {CF_WORK_4, CF_PROFILE_WORK_4},
     {CF_WORK_8, CF_PROFILE_WORK_8},            {CF_WORK_32, CF_PROFILE_WORK_32}};
 #define CF_LOOP_POINTS (sizeof(cf_loop_points) / sizeof(cf_loop_points[0]))
+_Static_assert(CF_LOOP_POINTS == CF_PROFILE_LOOP_POINTS,
+               "cf_loop_points lists every loop shape of the profile");
 
 u32 cf_contended_loop_points(u32 *works) {
   if (!cf_profile_has(CF_PROFILE_ONE_WRITE) ||
@@ -695,20 +697,20 @@ u32 cf_contended_loop_points(u32 *works) {
 // that a claim never rises with the work and a dip at one shape does not
 // pull its neighbours down.
 bool cf_contended_share_for_work(double work, int end, double *share) {
-  u32 works[CF_LOOP_POINTS];
-  if (!cf_contended_loop_points(works))
+  u32 works[CF_PROFILE_LOOP_POINTS];
+  u32 points = cf_contended_loop_points(works);
+  if (!points)
     return false;
-  // Pool adjacent violators: blocks of shapes, each at its mean.
+  // Pool adjacent violators: blocks of shapes, each at its mean; first:
+  // the block's first point.
   double mean[CF_LOOP_POINTS], weight[CF_LOOP_POINTS];
   u32 first[CF_LOOP_POINTS], blocks = 0;
-  u32 index[CF_LOOP_POINTS], points = 0;
-  for (u32 i = 0; i < CF_LOOP_POINTS; i++) {
+  for (u32 i = 0, p = 0; i < CF_LOOP_POINTS; i++) {
     if (!cf_profile_has(cf_loop_points[i].kind))
       continue;
-    index[points] = i;
     mean[blocks] = cf_profile_at(cf_loop_points[i].kind, end);
     weight[blocks] = 1;
-    first[blocks++] = points++;
+    first[blocks++] = p++;
     while (blocks > 1 && mean[blocks - 1] > mean[blocks - 2]) {
       double w = weight[blocks - 2] + weight[blocks - 1];
       mean[blocks - 2] = (mean[blocks - 2] * weight[blocks - 2] +
@@ -722,7 +724,7 @@ bool cf_contended_share_for_work(double work, int end, double *share) {
   for (u32 p = 0, b = 0; p < points; p++) {
     while (b + 1 < blocks && first[b + 1] <= p)
       b++;
-    double at_work = cf_loop_points[index[p]].work, at = mean[b];
+    double at_work = works[p], at = mean[b];
     if (work <= at_work) {
       *share = p == 0 ? at
                       : before + (at - before) * cf_log(work / before_work) /

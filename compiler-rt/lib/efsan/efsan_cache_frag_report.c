@@ -1002,7 +1002,7 @@ static void cf_print_json_profile(void) {
                        cf_contended_unoptimised_share(), low, high);
   // The loops with work between writes, at the compiler's counts the
   // runtime places them at: what a bound_loop_work reads between.
-  u32 works[8];
+  u32 works[CF_PROFILE_LOOP_POINTS];
   u32 points = cf_contended_loop_points(works);
   double point;
   efsan_printf(", \"contended_loop_shares\": ");
