@@ -20,8 +20,9 @@
 //   unoptimised loop's that of code built without optimisation; the least
 //   and the most over all ten bound the range of such a claim;
 // - locked read-modify-writes: both threads add to one atomic word, then
-//   each to one on its own line: what the transfer each RMW waits for
-//   costs a thread (the bound of a line's claim when its writes are atomic).
+//   each to one on its own line, with no work and with 1 step of own work
+//   between adds: what the transfer each RMW waits for costs a thread (the
+//   bound of a line's claim when its writes are atomic).
 // A phase counts only where both threads ran side by side all along (each
 // on its CPU for nearly all of the phase's time, at the same time); one
 // that did not runs again, up to three times, before its round is dropped:
@@ -62,6 +63,11 @@ enum {
                       // (69-73% in one run's four rounds) and 56-64%, the 8
                       // stores 57-89% and 54-75%)
   CF_SHAPE_LOCKED,    // an atomic add; shared: both threads on one word
+  // The same after 1 step of own work: an AMD VM's threads lost 98% of their
+  // time to a bare atomic both bumped (against plain adds to private
+  // copies) where its calibration pair, with a step of xorshift between
+  // adds, gained 0.91.
+  CF_SHAPE_LOCKED_WORK_1,
   CF_LOOP_SHAPES
 };
 #define CF_PAIR_PHASE (2 * CF_LOOP_SHAPES)
@@ -69,7 +75,8 @@ enum {
 // Writes per phase: 5-30 ms for a thread alone, a few times that shared.
 static const u32 cf_shape_writes[CF_LOOP_SHAPES] = {
     8u << 20, 16u << 20, 16u << 20, 4u << 20, 1u << 20,
-    8u << 20, 8u << 20,  4u << 20,  2u << 20, 2u << 20, 2u << 20};
+    8u << 20, 8u << 20,  4u << 20,  2u << 20, 2u << 20, 2u << 20,
+    2u << 20};
 
 struct __attribute__((aligned(128))) cf_hammer {
   _Alignas(64) volatile u64 shared[8];
@@ -89,13 +96,13 @@ static volatile u64 *cf_hammer_word(struct cf_hammer *h, int me) {
     return &h->pair[me][0];
   if (h->phase & 1)
     return &h->apart[me][0];
-  return h->phase / 2 == CF_SHAPE_LOCKED ? &h->shared[0] : &h->shared[me];
+  return h->phase / 2 >= CF_SHAPE_LOCKED ? &h->shared[0] : &h->shared[me];
 }
 
-// Each caller passes a constant, so that every shape is the loop its C
+// Each caller passes constants, so that every shape is the loop its C
 // counterpart in the pass's tests is (8 steps unrolled, 32 a loop).
 static inline __attribute__((always_inline)) void
-cf_work_batch(volatile u64 *word, u64 base, const u32 steps) {
+cf_work_batch(volatile u64 *word, u64 base, const u32 steps, const bool locked) {
   u64 x = base | 1;
 #pragma clang loop unroll(disable)
   for (u32 i = 0; i < 4096; i++) {
@@ -104,7 +111,10 @@ cf_work_batch(volatile u64 *word, u64 base, const u32 steps) {
       x ^= x >> 7;
       x ^= x << 17;
     }
-    __asm__ volatile("addq %1, %0" : "+m"(*word) : "r"(x));
+    if (locked)
+      __asm__ volatile("lock addq %1, %0" : "+m"(*word) : "r"(x));
+    else
+      __asm__ volatile("addq %1, %0" : "+m"(*word) : "r"(x));
   }
 }
 
@@ -143,22 +153,25 @@ static void cf_hammer_batch(volatile u64 *word, int shape, u64 base) {
                        : "+m"(*word));
     return;
   case CF_SHAPE_WORK_1:
-    cf_work_batch(word, base, 1);
+    cf_work_batch(word, base, 1, false);
     return;
   case CF_SHAPE_WORK_2:
-    cf_work_batch(word, base, 2);
+    cf_work_batch(word, base, 2, false);
     return;
   case CF_SHAPE_WORK_4:
-    cf_work_batch(word, base, 4);
+    cf_work_batch(word, base, 4, false);
     return;
   case CF_SHAPE_WORK_8:
-    cf_work_batch(word, base, 8);
+    cf_work_batch(word, base, 8, false);
     return;
   case CF_SHAPE_WORK_32:
-    cf_work_batch(word, base, 32);
+    cf_work_batch(word, base, 32, false);
     return;
   case CF_SHAPE_O0_WORK_1:
     cf_unoptimised_batch(word, base);
+    return;
+  case CF_SHAPE_LOCKED_WORK_1:
+    cf_work_batch(word, base, 1, true);
     return;
   case CF_SHAPE_STORES_8: {
     u64 local[8];
@@ -389,6 +402,9 @@ void cf_calibrate_machine(void) {
     // an atomic total save.
     double removed =
         cf_loss(rate[2 * CF_SHAPE_LOCKED], rate[2 * CF_SHAPE_INC_EACH + 1]);
+    double rmw_work_1 = loss[CF_SHAPE_LOCKED_WORK_1];
+    double removed_work_1 = cf_loss(rate[2 * CF_SHAPE_LOCKED_WORK_1],
+                                    rate[2 * CF_SHAPE_WORK_1 + 1]);
     double paired = cf_loss(rate[CF_PAIR_PHASE], rate[2 * CF_SHAPE_WORK_8 + 1]);
     cf_profile_add(CF_PROFILE_TRANSFER, transfer);
     cf_profile_add(CF_PROFILE_PAIRED, (u32)(paired * 1000000 + 0.5));
@@ -416,6 +432,9 @@ void cf_calibrate_machine(void) {
                    (u32)(loss[CF_SHAPE_O0_WORK_1] * 1000000 + 0.5));
     cf_profile_add(CF_PROFILE_RMW, (u32)(rmw * 1000000 + 0.5));
     cf_profile_add(CF_PROFILE_RMW_REMOVED, (u32)(removed * 1000000 + 0.5));
+    cf_profile_add(CF_PROFILE_RMW_WORK_1, (u32)(rmw_work_1 * 1000000 + 0.5));
+    cf_profile_add(CF_PROFILE_RMW_REMOVED_WORK_1,
+                   (u32)(removed_work_1 * 1000000 + 0.5));
     kept++;
     efsan_printf("  round %u: transfer %u ns; a thread loses %u%%, %u%%, %u%%, "
                  "%u%%, %u%%, %u%%, %u%%, %u%%, %u%% and %u%% of its time to a "
@@ -423,7 +442,8 @@ void cf_calibrate_machine(void) {
                  "per iteration, increments in a row, 1, 2, 4, 8 and 32 steps "
                  "of own work, 8 stores to own memory between writes, 1 step "
                  "built without optimisation), %u%% to an atomic the other "
-                 "bumps too, %u%% to the other line of its 128-byte pair\n",
+                 "bumps too (%u%% with 1 step of own work between adds), %u%% "
+                 "to the other line of its 128-byte pair\n",
                  attempt + 1, transfer,
                  cf_percent(loss[CF_SHAPE_ADD_VALUE]),
                  cf_percent(loss[CF_SHAPE_INC_EACH]),
@@ -435,7 +455,7 @@ void cf_calibrate_machine(void) {
                  cf_percent(loss[CF_SHAPE_WORK_32]),
                  cf_percent(loss[CF_SHAPE_STORES_8]),
                  cf_percent(loss[CF_SHAPE_O0_WORK_1]), cf_percent(rmw),
-                 cf_percent(paired));
+                 cf_percent(rmw_work_1), cf_percent(paired));
   }
   __atomic_store_n(&h->quit, 1, __ATOMIC_RELEASE);
   if (restore)
@@ -480,6 +500,10 @@ void cf_calibrate_machine(void) {
   cf_print_range("an atomic both threads bump", CF_PROFILE_RMW, "%", 10000);
   cf_print_range("the same against plain adds to a private copy",
                  CF_PROFILE_RMW_REMOVED, "%", 10000);
+  cf_print_range("an atomic both threads bump after 1 step of own work",
+                 CF_PROFILE_RMW_WORK_1, "%", 10000);
+  cf_print_range("the same against plain adds to a private copy",
+                 CF_PROFILE_RMW_REMOVED_WORK_1, "%", 10000);
   cf_print_range("the other line of a 128-byte pair", CF_PROFILE_PAIRED, "%",
                  10000);
   efsan_exit_now(0);

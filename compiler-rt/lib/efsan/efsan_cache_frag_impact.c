@@ -325,7 +325,15 @@ static void cf_price(struct cf_finding *f, struct cf_view *views, u32 count,
     }
     double plain_cap =
         loop_share + unoptimised * (prices->unoptimised_share - loop_share);
-    double my_cap = plain_cap + rmw * (rmw_share - plain_cap);
+    // Its atomics' bound at the same work: the profile's bare atomic and
+    // the one after a step of work.
+    double my_rmw_share = rmw_share, rmw_at_work;
+    if (per_write > 0 && unoptimised < 0.5 &&
+        views[i].loop_writes >= 0.5 * views[i].record_writes &&
+        cf_contended_rmw_share_for_work(all_removed, per_write, prices->end,
+                                        &rmw_at_work))
+      my_rmw_share = rmw_at_work;
+    double my_cap = plain_cap + rmw * (my_rmw_share - plain_cap);
     if (my_cap > cap) {
       cap = my_cap;
       f->unoptimised = unoptimised >= 0.5;

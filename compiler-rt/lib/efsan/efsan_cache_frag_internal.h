@@ -469,6 +469,18 @@ bool cf_contended_share_for_work(double work, int end, double *share);
 #define CF_PROFILE_LOOP_POINTS 6
 u32 cf_contended_loop_points(u32 *works);
 double cf_contended_rmw_share(bool removed);
+// The pass's counts of the profile's locked loops written in C: 4 for
+// `atomic_fetch_add(&total, 1)` alone, 10 after 1 step of xorshift
+// (test/Instrumentation/EfficiencySanitizer/cache-frag-loop-work.c).
+#define CF_WORK_RMW_BARE 4
+#define CF_WORK_RMW_1 10
+// The bound of a thread whose locked writes sit in loops of `work`
+// instructions per write: the bare atomic up to CF_WORK_RMW_BARE, the one
+// after 1 step from CF_WORK_RMW_1, linear in the logarithm of the work
+// between; end as for cf_contended_share_for_work. False where the profile
+// did not measure the second.
+bool cf_contended_rmw_share_for_work(bool removed, double work, int end,
+                                     double *share);
 void cf_contended_range(double *low, double *high);
 // The same for code built without optimisation (functions the pass saw as
 // optnone): the profile's loop built so, else its loop with stores between
@@ -495,12 +507,15 @@ void cf_transfer_range(u32 *low, u32 *high);
 // work (adding values, one increment per iteration), WORK_1 to WORK_32 the
 // loops with 1 to 32 steps of own work between writes: where a loop with
 // work between its writes sits (cf_contended_share_for_work).
+// RMW_WORK_1 and RMW_REMOVED_WORK_1 are RMW and RMW_REMOVED with 1 step of
+// own work between adds (cf_contended_rmw_share_for_work).
 enum { CF_PROFILE_TRANSFER, CF_PROFILE_HAMMERED, CF_PROFILE_RMW,
        CF_PROFILE_PAIRED, CF_PROFILE_HAMMERED_LEAST, CF_PROFILE_RMW_REMOVED,
        CF_PROFILE_HAMMERED_MOST, CF_PROFILE_HAMMERED_STORES,
        CF_PROFILE_ONE_WRITE, CF_PROFILE_WORK_8, CF_PROFILE_WORK_32,
        CF_PROFILE_WORK_1, CF_PROFILE_WORK_2, CF_PROFILE_WORK_4,
-       CF_PROFILE_UNOPTIMISED, CF_PROFILE_KINDS };
+       CF_PROFILE_UNOPTIMISED, CF_PROFILE_RMW_WORK_1,
+       CF_PROFILE_RMW_REMOVED_WORK_1, CF_PROFILE_KINDS };
 void cf_profile_load(void);
 void cf_profile_add(int kind, u32 value);
 bool cf_profile_save(void);

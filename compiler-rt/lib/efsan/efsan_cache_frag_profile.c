@@ -40,7 +40,8 @@ static const char *const cf_profile_names[CF_PROFILE_KINDS] = {
     "hammered_most_loss_ppm", "hammered_stores_loss_ppm",
     "one_write_loss_ppm", "work_8_loss_ppm", "work_32_loss_ppm",
     "work_1_loss_ppm", "work_2_loss_ppm", "work_4_loss_ppm",
-    "unoptimised_loss_ppm"};
+    "unoptimised_loss_ppm", "rmw_work_1_loss_ppm",
+    "rmw_removed_work_1_loss_ppm"};
 static char cf_profile_file[512];
 static char cf_profile_key[96];
 static char cf_profile_updated[32];

@@ -910,10 +910,17 @@ static void cf_print_text_profile(void) {
   cf_contended_range(&low, &high);
   cf_contended_rmw_range(false, &rmw_low, &rmw_high);
   u32 n = cf_profile_count(CF_PROFILE_HAMMERED);
-  char removed[64] = "";
+  char removed[128] = "";
   if (cf_profile_has(CF_PROFILE_RMW_REMOVED))
     efsan_snprintf(removed, sizeof(removed), ", %u%% against private copies",
                    (u32)(cf_contended_rmw_share(true) * 100 + 0.5));
+  double after_work;
+  if (cf_contended_rmw_share_for_work(true, CF_WORK_RMW_1, 0, &after_work)) {
+    uptr used = efsan_internal_strlen(removed);
+    efsan_snprintf(removed + used, sizeof(removed) - used,
+                   ", %u%% with a step of work between adds",
+                   (u32)(after_work * 100 + 0.5));
+  }
   efsan_report_line("Machine profile: %s (updated %s, %u measurement%s): a "
                     "thread loses at most %u%% of its time to a line another "
                     "thread keeps writing (%u-%u%% measured; %u%% in code "
@@ -996,6 +1003,22 @@ static void cf_print_json_profile(void) {
   cf_contended_rmw_range(true, &low, &high);
   cf_print_json_shares("contended_rmw_removed_share",
                        cf_contended_rmw_share(true), low, high);
+  // The atomics after a step of work, at the compiler's count the runtime
+  // places them at (the bare ones at CF_WORK_RMW_BARE).
+  for (int removed = 0; removed < 2; removed++) {
+    double point;
+    efsan_printf(removed ? ", \"contended_rmw_removed_work_1_share\": "
+                         : ", \"contended_rmw_work_1_share\": ");
+    if (!cf_contended_rmw_share_for_work(removed, CF_WORK_RMW_1, 0, &point)) {
+      efsan_printf("null");
+      continue;
+    }
+    cf_contended_rmw_share_for_work(removed, CF_WORK_RMW_1, 1, &low);
+    cf_contended_rmw_share_for_work(removed, CF_WORK_RMW_1, 2, &high);
+    efsan_printf("{\"loop_work\": %u, ", CF_WORK_RMW_1);
+    cf_print_json_shares("share", point, low, high);
+    efsan_printf("}");
+  }
   efsan_printf(", ");
   cf_contended_unoptimised_range(&low, &high);
   cf_print_json_shares("contended_unoptimised_share",

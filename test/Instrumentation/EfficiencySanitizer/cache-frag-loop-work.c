@@ -156,7 +156,6 @@ void conditional(volatile u64 *word, u64 base) {
 // instructions per write (8 << 24 | 4 << 16 | 8 | 1 = 134479881).
 // CHECK-LABEL: define {{.*}}@inc_run(
 // CHECK: call preserve_mostcc void @__efsan_cache_frag_access(ptr %{{.*}}, i64 8, i32 134479881,
-// CHECK-LABEL: define {{.*}}@outside_loops(
 void inc_run(volatile u64 *word) {
 #pragma clang loop unroll(disable)
   for (unsigned i = 0; i < 1024; i++) {
@@ -167,6 +166,29 @@ void inc_run(volatile u64 *word) {
   }
 }
 
+// The profile's atomics (flags 3: a locked write): a bare add, its loop's
+// add, compare and branch: 4 << 24 | 4 << 16 | 3 = 67371011; after a step
+// of xorshift: 4 << 24 | 10 << 16 | 3 = 67764227.
+// CHECK-LABEL: define {{.*}}@locked_each(
+// CHECK: call preserve_mostcc void @__efsan_cache_frag_access(ptr %{{.*}}, i64 8, i32 67371011,
+void locked_each(u64 *word) {
+#pragma clang loop unroll(disable)
+  for (unsigned i = 0; i < 4096; i++)
+    __atomic_fetch_add(word, 1, __ATOMIC_RELAXED);
+}
+
+// CHECK-LABEL: define {{.*}}@locked_work_1(
+// CHECK: call preserve_mostcc void @__efsan_cache_frag_access(ptr %{{.*}}, i64 8, i32 67764227,
+void locked_work_1(u64 *word, u64 base) {
+  u64 x = base | 1;
+#pragma clang loop unroll(disable)
+  for (unsigned i = 0; i < 4096; i++) {
+    STEP
+    __atomic_fetch_add(word, x, __ATOMIC_RELAXED);
+  }
+}
+
+// CHECK-LABEL: define {{.*}}@outside_loops(
 // CHECK: call preserve_mostcc void @__efsan_cache_frag_access(ptr %{{.*}}, i64 8, i32 1,
 // CHECK-NOT: i32 {{[0-9][0-9][0-9][0-9][0-9]+}},
 // CHECK-LABEL: define {{.*}}efsan.module_ctor

@@ -6,6 +6,8 @@
                    [--one-write PPM...]
                    [--work-1 PPM...] [--work-2 PPM...] [--work-4 PPM...]
                    [--work-8 PPM...] [--work-32 PPM...]
+                   [--rmw-removed PPM...] [--rmw-work-1 PPM...]
+                   [--rmw-removed-work-1 PPM...]
 
 REPORT.json is a cache-frag JSON report of a run on this machine (its
 "machine" key names the machine the profile must be of); PROFILE gets the
@@ -30,6 +32,9 @@ p.add_argument("--work-2", type=int, nargs="+", default=[])
 p.add_argument("--work-4", type=int, nargs="+", default=[])
 p.add_argument("--work-8", type=int, nargs="+", default=[])
 p.add_argument("--work-32", type=int, nargs="+", default=[])
+p.add_argument("--rmw-removed", type=int, nargs="+", default=[])
+p.add_argument("--rmw-work-1", type=int, nargs="+", default=[])
+p.add_argument("--rmw-removed-work-1", type=int, nargs="+", default=[])
 a = p.parse_args()
 machine = json.load(open(a.report))["machine"]
 with open(a.profile, "w") as f:
@@ -48,7 +53,10 @@ with open(a.profile, "w") as f:
                         ("work_2_loss_ppm", a.work_2),
                         ("work_4_loss_ppm", a.work_4),
                         ("work_8_loss_ppm", a.work_8),
-                        ("work_32_loss_ppm", a.work_32)):
+                        ("work_32_loss_ppm", a.work_32),
+                        ("rmw_removed_loss_ppm", a.rmw_removed),
+                        ("rmw_work_1_loss_ppm", a.rmw_work_1),
+                        ("rmw_removed_work_1_loss_ppm", a.rmw_removed_work_1)):
         if values:
             f.write("%s %s\n" % (key, " ".join(map(str, values))))
     if a.paired:
