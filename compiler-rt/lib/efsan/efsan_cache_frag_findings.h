@@ -56,6 +56,9 @@ struct cf_finding {
   // the program's total at each end of its range.
   u32 low_cap_ppm, high_cap_ppm;
   bool unoptimised;
+  // Whether the thread of that bound wrote the line mostly with locked
+  // read-modify-writes (its bound is an atomic's).
+  bool locked;
   // The instructions per write (the pass's count) of the loops whose
   // profile reading set cap_ppm; 0 where the bound is not a loop's.
   u32 bound_loop_work;

@@ -296,6 +296,7 @@ static void cf_price(struct cf_finding *f, struct cf_view *views, u32 count,
          rmw_share = all_removed ? prices->rmw_removed_share : prices->rmw_share;
   double cap = 0; // the largest bound of an involved thread
   f->unoptimised = false;
+  f->locked = false;
   f->bound_loop_work = 0;
   for (u32 i = 0; i < count && i < CF_MAX_VIEWS; i++) {
     if (!threads[i])
@@ -327,18 +328,22 @@ static void cf_price(struct cf_finding *f, struct cf_view *views, u32 count,
         loop_share + unoptimised * (prices->unoptimised_share - loop_share);
     // Its atomics' bound at the same work: the profile's bare atomic and
     // the one after a step of work.
-    double my_rmw_share = rmw_share, rmw_at_work;
+    double my_rmw_share = rmw_share, rmw_at_work, rmw_work = 0;
     if (per_write > 0 && unoptimised < 0.5 &&
         views[i].loop_writes >= 0.5 * views[i].record_writes &&
         cf_contended_rmw_share_for_work(all_removed, per_write, prices->end,
-                                        &rmw_at_work))
+                                        &rmw_at_work)) {
       my_rmw_share = rmw_at_work;
+      rmw_work = per_write;
+    }
     double my_cap = plain_cap + rmw * (my_rmw_share - plain_cap);
     if (my_cap > cap) {
       cap = my_cap;
       f->unoptimised = unoptimised >= 0.5;
-      f->bound_loop_work =
-          unoptimised < 0.5 && rmw < 0.5 ? (u32)(work + 0.5) : 0;
+      f->locked = !f->unoptimised && rmw >= 0.5;
+      f->bound_loop_work = f->unoptimised ? 0
+                           : f->locked    ? (u32)(rmw_work + 0.5)
+                                          : (u32)(work + 0.5);
     }
     double overlap = overlaps[i];
     double reads_own = cf_reads_own_writes(&views[i]);

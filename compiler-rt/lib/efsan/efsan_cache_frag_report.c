@@ -435,16 +435,28 @@ static void cf_print_text_finding(const char *label,
   static const char unoptimised[] =
       " for code built without optimisation, whose stores to its locals "
       "wait behind the line";
+  // A thread that bumps an atomic others bump too is bounded by the
+  // profile's atomics, not its plain stores.
+  const char *line = f->locked ? "an atomic both threads bump" : "one line";
   if (cf_at_bound(f) && f->bound_loop_work) {
     efsan_report_line(
         "  estimate: the threads keep taking the line from each other, so "
-        "each is claimed at the bound of what a thread loses to one line, "
+        "each is claimed at the bound of what a thread loses to %s, "
         "%u%% of its time beside the other, as this machine's profile "
         "measured it for loops with %u instructions per write, as the "
         "compiler counted this one's (%u-%u%% over the profile's rounds; "
         "docs/CacheFrag.md, \"The machine profile\")\n",
-        (f->cap_ppm + 5000) / 10000, f->bound_loop_work,
+        line, (f->cap_ppm + 5000) / 10000, f->bound_loop_work,
         (f->low_cap_ppm + 5000) / 10000, (f->high_cap_ppm + 5000) / 10000);
+  } else if (cf_at_bound(f) && f->locked && cf_profile_has(CF_PROFILE_RMW)) {
+    efsan_report_line(
+        "  estimate: the threads keep taking the line from each other, so "
+        "each is claimed at the bound of what a thread loses to %s, %u%% "
+        "of its time beside the other, as this machine's profile measured "
+        "it (%u-%u%% over the profile's rounds); work between the adds "
+        "moves it (docs/CacheFrag.md, \"The machine profile\")\n",
+        line, (f->cap_ppm + 5000) / 10000, (f->low_cap_ppm + 5000) / 10000,
+        (f->high_cap_ppm + 5000) / 10000);
   } else if (cf_at_bound(f) && cf_profile_has(CF_PROFILE_HAMMERED)) {
     double low, high;
     if (f->unoptimised)
@@ -664,6 +676,7 @@ static void cf_print_json_finding(const struct cf_finding *f, bool last) {
                "\"conditional\": %s, \"hypothetical\": %s, "
                "\"run_seconds\": %llu.%09llu, \"at_bound\": %s, "
                "\"bound_share\": %u.%06u, \"bound_loop_work\": %s, "
+               "\"bound_locked\": %s, "
                "\"transfer_ns\": %u, \"threads_seconds\": %llu.%09llu},\n",
                f->lost_ns / 1000000000ull, f->lost_ns % 1000000000ull,
                f->share_ppm / 1000000, f->share_ppm % 1000000,
@@ -676,7 +689,8 @@ static void cf_print_json_finding(const struct cf_finding *f, bool last) {
                f->hypothetical ? "true" : "false",
                f->run_ns / 1000000000ull, f->run_ns % 1000000000ull,
                cf_at_bound(f) ? "true" : "false", f->cap_ppm / 1000000,
-               f->cap_ppm % 1000000, loop_work, cf_transfer_ns(),
+               f->cap_ppm % 1000000, loop_work,
+               f->locked ? "true" : "false", cf_transfer_ns(),
                f->threads_ns / 1000000000ull, f->threads_ns % 1000000000ull);
   if (f->kind == CF_PREDICTED_128 || f->kind == CF_PREDICTED_SHIFTED)
     efsan_printf("     \"prediction\": \"%s\",\n",

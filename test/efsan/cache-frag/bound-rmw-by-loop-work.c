@@ -23,14 +23,19 @@
 // DEFINE: %{opts} = report_format=json:cache_frag_min_share=0:cache_frag_machine_profile=%t.dir/profile.txt
 // DEFINE: %{total} = %python %S/Inputs/check_findings.py --only --expect true-sharing:global=total --threads 1,2 --at-bound yes
 // DEFINE: %{own} = %python %S/Inputs/check_findings.py --only --expect false-sharing:global=words --threads 1,2 --at-bound yes
+// DEFINE: %{bound} = %python -c "import json, sys; i = json.load(open(sys.argv[1]))['findings'][0]['impact']; w = int(sys.argv[2]) if sys.argv[2] != 'null' else None; assert (i['bound_loop_work'], i['bound_locked']) == (w, True), i"
 // RUN: env ESAN_OPTIONS=%{opts} %run %t.bare 2> %t.dir/bare.json
 // RUN: %{total} --bound-share 0.98 %t.dir/bare.json
+// RUN: %{bound} %t.dir/bare.json 4
 // RUN: env ESAN_OPTIONS=%{opts} %run %t.step 2> %t.dir/step.json
 // RUN: %{total} --bound-share 0.60 %t.dir/step.json
+// RUN: %{bound} %t.dir/step.json 10
 // RUN: env ESAN_OPTIONS=%{opts} %run %t.own 2> %t.dir/own.json
 // RUN: %{own} --bound-share 0.70 %t.dir/own.json
+// RUN: %{bound} %t.dir/own.json 10
 // RUN: env ESAN_OPTIONS=%{opts}:cache_frag_machine_profile=%t.dir/old.txt %run %t.step 2> %t.dir/old.json
 // RUN: %{total} --bound-share 0.98 %t.dir/old.json
+// RUN: %{bound} %t.dir/old.json null
 // Pinned, the threads take turns: the bound is the loop's all the same.
 // RUN: %if taskset %{ env ESAN_OPTIONS=%{opts} taskset -c 0 %run %t.step 2> %t.dir/pinned.json %}
 // RUN: %if taskset %{ %{total} --bound-share 0.60 %t.dir/pinned.json %}
@@ -41,6 +46,15 @@
 // OLD: "contended_rmw_work_1_share": null, "contended_rmw_removed_work_1_share": null,
 // RUN: env ESAN_OPTIONS=cache_frag_min_share=0:cache_frag_machine_profile=%t.dir/profile.txt %run %t.step 2>&1 | FileCheck %s
 // CHECK: Machine profile: {{.*}}, 90% to an atomic both bump (88-92%, 98% against private copies, 60% with a step of work between adds); line transfers as above.
+// CHECK: estimate: the threads keep taking the line from each other, so each is claimed at the bound of what a thread loses to an atomic both threads bump, 60% of its time beside the other, as this machine's profile measured it for loops with 10 instructions per write, as the compiler counted this one's (58-62% over the profile's rounds;
+// The old profile's bound is its bare atomic's, with that atomic's range.
+// RUN: env ESAN_OPTIONS=cache_frag_min_share=0:cache_frag_machine_profile=%t.dir/old.txt %run %t.step 2>&1 | FileCheck %s --check-prefix=OLD-TEXT
+// OLD-TEXT: estimate: the threads keep taking the line from each other, so each is claimed at the bound of what a thread loses to an atomic both threads bump, 98% of its time beside the other, as this machine's profile measured it (97-99% over the profile's rounds); work between the adds moves it
+// The page says it too, in headless Chromium.
+// RUN: %efsan_view %t.dir/step.json -o %t.dir/step.html
+// RUN: %python %S/../viewer/Inputs/check_page.py %t.dir/step.html %t.dir/step.png %t.dir/step.json | FileCheck %s --check-prefix=PAGE
+// RUN: grep -q "what a thread loses to an atomic both threads bump" %t.dir/step.html
+// PAGE: page ok
 #include "Inputs/workers.h"
 #include <stdint.h>
 

@@ -41,7 +41,8 @@ FINDING_KEYS = {"kind", "line_address", "line_size", "invalidations",
 ACCESS_KEYS = {"thread", "offset", "length", "object_offset", "reads", "writes"}
 IMPACT_KEYS = {"estimated_seconds", "share", "wall_seconds", "low_share", "high_share",
                "low_seconds", "high_seconds", "conditional", "hypothetical",
-               "run_seconds", "at_bound", "bound_share", "bound_loop_work", "transfer_ns",
+               "run_seconds", "at_bound", "bound_share", "bound_loop_work", "bound_locked",
+               "transfer_ns",
                "threads_seconds"}
 
 

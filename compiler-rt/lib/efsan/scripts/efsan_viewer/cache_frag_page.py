@@ -289,11 +289,14 @@ def finding_html(f, rank, report, label=None):
     if imp.get("at_bound"):
         # docs/CacheFrag.md, "Claims at the bound".
         profile = report.get("machine_profile")
+        locked = imp.get("bound_locked")
         if imp.get("bound_loop_work"):
             # The profile's loops read at the compiler's count
             # (docs/CacheFrag.md, "The work between writes").
             source = ("as this machine's profile measured it for loops with %d instructions per "
                       "write, as the compiler counted this one's" % imp["bound_loop_work"])
+        elif locked and profile:
+            source = ("as this machine's profile measured it (work between the adds moves it)")
         elif profile and profile.get("contended_share"):
             measured = profile["contended_share"]
             source = ("as this machine's profile measured it (%s-%s; a loop's shape moves it)"
@@ -303,8 +306,9 @@ def finding_html(f, rank, report, label=None):
                       "machine decides; efsan-calibrate measures this one)")
         figure = (", %s of its time beside the other" % fmt_share(imp["bound_share"])
                   if "bound_share" in imp else "")
+        line = "an atomic both threads bump" if locked else "one line"
         facts.append(("how sure", "the threads keep taking the line from each other: this is the bound of "
-                      "what a thread loses to one line" + figure + ", not a price of its transfers, "
+                      "what a thread loses to " + line + figure + ", not a price of its transfers, "
                       + source))
     facts += [("invalidations", "%s (%s false sharing, %s true sharing)"
                % (fmt_inv(f["invalidations"]), fmt_inv(f.get("false_sharing_invalidations", 0)),
