@@ -373,7 +373,7 @@ static void cf_price(struct cf_finding *f, struct cf_view *views, u32 count,
       // waiting: an AMD VM's fs_counters, a loop of 1 ns per write, took
       // 7-12 ns per write instrumented, and taken whole that hid 7-12 ns
       // of each transfer (0.81 claimed where the fix gained 0.97).
-      if (f->hypothetical || writes <= 0)
+      if (f->hypothetical || writes <= 0 || round + 1 == CF_OWN_GAP_ROUNDS)
         break;
       double waited = stalls < most ? stalls : most;
       double own_gap = (active[i] - waited) / writes;

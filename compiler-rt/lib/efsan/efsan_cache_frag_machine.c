@@ -812,13 +812,12 @@ double cf_contended_rmw_share(bool removed) {
 // atomic cost its threads 98% of their time against private copies, and its
 // calibration pair with a step of xorshift between adds gained 0.91. Where
 // the one after 1 step lost more, both are read at their mean (as the
-// plain loops are pooled).
+// plain loops are pooled). efsan-calibrate measures the four together.
 bool cf_contended_rmw_share_for_work(bool removed, double work, int end,
                                      double *share) {
-  int bare_kind = cf_rmw_kind(removed);
-  int work_kind = removed && cf_profile_has(CF_PROFILE_RMW_REMOVED_WORK_1)
-                      ? CF_PROFILE_RMW_REMOVED_WORK_1
-                      : CF_PROFILE_RMW_WORK_1;
+  int bare_kind = removed ? CF_PROFILE_RMW_REMOVED : CF_PROFILE_RMW;
+  int work_kind =
+      removed ? CF_PROFILE_RMW_REMOVED_WORK_1 : CF_PROFILE_RMW_WORK_1;
   if (work <= 0 || !cf_profile_has(bare_kind) || !cf_profile_has(work_kind))
     return false;
   double bare = cf_profile_at(bare_kind, end),

@@ -474,12 +474,14 @@ static void cf_print_text_finding(const char *label,
   } else if (cf_at_bound(f)) {
     efsan_report_line(
         "  estimate: the threads keep taking the line from each other, so "
-        "each is claimed at the bound of what a thread loses to one line, "
+        "each is claimed at the bound of what a thread loses to %s, "
         "%u%% of its time beside the other, a default%s (the machine "
         "decides; efsan-calibrate measures this one: docs/CacheFrag.md, "
         "\"The machine profile\")\n",
-        (f->cap_ppm + 5000) / 10000,
-        f->unoptimised ? unoptimised : ": fixes of such lines measured 6-95%");
+        line, (f->cap_ppm + 5000) / 10000,
+        f->unoptimised ? unoptimised
+        : f->locked    ? ""
+                       : ": fixes of such lines measured 6-95%");
   }
 }
 

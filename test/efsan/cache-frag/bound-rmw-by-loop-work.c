@@ -50,6 +50,9 @@
 // The old profile's bound is its bare atomic's, with that atomic's range.
 // RUN: env ESAN_OPTIONS=cache_frag_min_share=0:cache_frag_machine_profile=%t.dir/old.txt %run %t.step 2>&1 | FileCheck %s --check-prefix=OLD-TEXT
 // OLD-TEXT: estimate: the threads keep taking the line from each other, so each is claimed at the bound of what a thread loses to an atomic both threads bump, 98% of its time beside the other, as this machine's profile measured it (97-99% over the profile's rounds); work between the adds moves it
+// Without a profile the bound is the default for an atomic, and says so.
+// RUN: env ESAN_OPTIONS=cache_frag_min_share=0:cache_frag_transfer_ns=150:cache_frag_machine_profile=%t.dir/missing.txt %run %t.step 2>&1 | FileCheck %s --check-prefix=DEFAULT
+// DEFAULT: estimate: the threads keep taking the line from each other, so each is claimed at the bound of what a thread loses to an atomic both threads bump, 90% of its time beside the other, a default (the machine decides;
 // The page says it too, in headless Chromium.
 // RUN: %efsan_view %t.dir/step.json -o %t.dir/step.html
 // RUN: %python %S/../viewer/Inputs/check_page.py %t.dir/step.html %t.dir/step.png %t.dir/step.json | FileCheck %s --check-prefix=PAGE
