@@ -2,9 +2,13 @@
 // call, the instructions one iteration of its innermost loop runs per write
 // to a line (a block's writes to other words within 64 bytes of one base
 // count once; each block as often as the block frequencies run it per
-// iteration; an inner loop's times its constant trip count), and in bits
-// 24-31 the accesses the countdown counts per write to a line, in quarters
-// (the runtime tells from them the part of the loop's writes a line gets).
+// iteration; an inner loop's times its constant trip count), read as the
+// profile's loop that takes as long (a loop without inner loops counts at
+// most its longest chain of dependent instructions, or its instructions
+// over 4, plus what runs beside the profile loops' chains: 3 per write to a
+// line and 3 per iteration), and in bits 24-31 the accesses the countdown
+// counts per write to a line, in quarters (the runtime tells from them the
+// part of the loop's writes a line gets).
 // The runtime reads the machine profile's loops at that work: what a line
 // both threads keep writing costs a thread falls as the work between its
 // writes grows (docs/CacheFrag.md, "The machine profile"). The loops below
@@ -83,17 +87,41 @@ WORK(8)
 // CHECK: call preserve_mostcc void @__efsan_cache_frag_access(ptr %{{.*}}, i64 8, i32 150405121,
 WORK(32)
 
+// A step of xorshift and a step of another mix in a chain of its own (so
+// that the vectoriser does not pair them), then one write: 18 instructions,
+// but the core runs the chains side by side and an iteration takes as long
+// as the loop with one step's (an AMD VM: two steps in two chains and one
+// step both lost 0.77-0.83 of their time to a line both threads write, two
+// steps in one chain 0.65): read as that loop, 12 (8 << 24 | 12 << 16 | 1
+// = 135004161).
+// CHECK-LABEL: define {{.*}}@two_chains(
+// CHECK: call preserve_mostcc void @__efsan_cache_frag_access(ptr %{{.*}}, i64 8, i32 135004161,
+void two_chains(volatile u64 *word, u64 *out, u64 base) {
+  u64 x = base | 1, y = base | 2;
+#pragma clang loop unroll(disable)
+  for (unsigned i = 0; i < 4096; i++) {
+    STEP
+    y *= 0x9e3779b97f4a7c15ull;
+    y ^= y >> 29;
+    y *= 0xbf58476d1ce4e5b9ull;
+    y ^= y >> 32;
+    *word += x;
+  }
+  *out = y;
+}
+
 // Two fields of one struct written each iteration (fs_stats16's loop): one
 // write to a line, as the core commits both each time it holds the line; the
 // iteration's 22 instructions less the second field's update (its load, add
-// and store: no time of their own beside the work), and 4 accesses (16
-// quarters), per write to a line: 16 << 24 | 19 << 16 | 1 = 269680641.
+// and store: no time of their own beside the work), 19, read as its chain of
+// two steps (12) and 3 + 3 beside it, 18; and 4 accesses (16 quarters), per
+// write to a line: 16 << 24 | 18 << 16 | 1 = 269615105.
 struct stats {
   u64 count, total;
 };
 // CHECK-LABEL: define {{.*}}@fields_of_one_line(
-// CHECK: call preserve_mostcc void @__efsan_cache_frag_access(ptr %{{.*}}, i64 8, i32 269680641,
-// CHECK: call preserve_mostcc void @__efsan_cache_frag_access(ptr %{{.*}}, i64 8, i32 269680641,
+// CHECK: call preserve_mostcc void @__efsan_cache_frag_access(ptr %{{.*}}, i64 8, i32 269615105,
+// CHECK: call preserve_mostcc void @__efsan_cache_frag_access(ptr %{{.*}}, i64 8, i32 269615105,
 #define FIELDS(NAME, TYPE)                                                     \
   void NAME(volatile TYPE *s, long me, u64 base) {                             \
     u64 x = base | 1;                                                          \
@@ -108,7 +136,8 @@ struct stats {
 FIELDS(fields_of_one_line, struct stats)
 
 // The same two writes 64 bytes apart: two lines, two writes to lines, 11
-// instructions each: 8 << 24 | 11 << 16 | 1 = 134938625.
+// instructions each (its chain of 12, 3 per write and 3 beside, 21, is no
+// less than its 22): 8 << 24 | 11 << 16 | 1 = 134938625.
 struct apart {
   u64 count;
   u64 pad[7];
@@ -138,10 +167,12 @@ void inner_loop(volatile u64 *word, volatile u64 *scratch, u64 n) {
 // A write under a branch counts as often as the block frequencies run its
 // block: with no branch weights, LLVM guesses an equality test true 3/8 of
 // the time, so the 12 instructions every iteration runs and the write's
-// block of 4 make (12 + 4 * 3/8) / (3/8) = 36 per write, not 16; its load
-// and store, 2 accesses per write (8 << 24 | 36 << 16 | 1 = 136577025).
+// block of 4 make 13.5 an iteration, read as its chain of one step and 3 *
+// 3/8 + 3 beside it, 10.1, and 10.1 / (3/8) = 27 per write, not 16; its
+// load and store, 2 accesses per write (8 << 24 | 27 << 16 | 1 =
+// 135987201).
 // CHECK-LABEL: define {{.*}}@conditional(
-// CHECK: call preserve_mostcc void @__efsan_cache_frag_access(ptr %{{.*}}, i64 8, i32 136577025,
+// CHECK: call preserve_mostcc void @__efsan_cache_frag_access(ptr %{{.*}}, i64 8, i32 135987201,
 void conditional(volatile u64 *word, u64 base) {
   u64 x = base | 1;
 #pragma clang loop unroll(disable)

@@ -24,10 +24,12 @@
 
 #include "EfficiencySanitizerInternal.h"
 #include "llvm/ADT/MapVector.h"
+#include "llvm/ADT/SmallPtrSet.h"
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/Analysis/BlockFrequencyInfo.h"
 #include "llvm/Analysis/CaptureTracking.h"
 #include "llvm/Analysis/LoopInfo.h"
+#include "llvm/Analysis/LoopIterator.h"
 #include "llvm/Analysis/ScalarEvolution.h"
 #include "llvm/Analysis/ScalarEvolutionExpressions.h"
 #include "llvm/Analysis/TargetLibraryInfo.h"
@@ -733,6 +735,124 @@ loopIterationWork(const Loop &L, const LoopInfo &LI, ScalarEvolution &SE,
   return Work;
 }
 
+// What hides a transfer is the time the core spends on the loop's work,
+// not its instruction count: a core runs independent instructions side by
+// side, so an iteration takes about as long as the longest chain of
+// instructions each on the one before (loopCarriedChain), or its
+// instructions over the issue width if that is longer. The profile's loops
+// are one chain (xorshift steps) and beside it their write's load, add and
+// store (kBesidePerWrite) and the loop's add, compare and branch
+// (kBesidePerIteration), so a loop is read at the profile's loop that takes
+// as long: its chain (or instructions over kIssueWidth) plus those for its
+// writes to lines, never more than its instructions. Measured on an
+// AMD VM in one core complex: a loop with two steps of xorshift in two
+// independent chains (18 instructions, a chain of one step) lost 0.77-0.80
+// of its time to a line both threads write, as the loop with one step
+// (12) did, 0.81-0.83, where the loop with two steps in one chain lost
+// 0.65-0.66; streamcluster's pgain() shape (fs_reused_block: one step, an
+// integer division and a double's add, 16 instructions) lost 0.80-0.87.
+static constexpr double kIssueWidth = 4;
+static constexpr double kBesidePerWrite = 3;
+static constexpr double kBesidePerIteration = 3;
+
+// A chain runs from what the last iteration left to what the next one
+// takes: from a header phi to the value it carries out, or from a load of a
+// word at a loop-invariant address that the loop stores to (`*word += x`)
+// to the last store to it; a load waits for a store to its word earlier in
+// the iteration (four increments of one word in a row: one chain of 12).
+// The longest decides.
+static double loopCarriedChain(const Loop &L, const LoopInfo &LI) {
+  LoopBlocksRPO Blocks(const_cast<Loop *>(&L));
+  Blocks.perform(&LI);
+  SmallVector<const Instruction *, 32> Body;
+  SmallPtrSet<const Value *, 4> Carried; // invariant words the loop stores to
+  for (BasicBlock *BB : Blocks)
+    for (Instruction &I : *BB) {
+      if (I.isDebugOrPseudoInst())
+        continue;
+      Body.push_back(&I);
+      if (isa<StoreInst>(I) || isa<AtomicRMWInst>(I))
+        if (const Value *Address = writtenAddress(I))
+          if (L.isLoopInvariant(Address))
+            Carried.insert(Address);
+    }
+  auto ReadAddress = [](const Instruction &I) -> const Value * {
+    if (const auto *Load = dyn_cast<LoadInst>(&I))
+      return Load->getPointerOperand()->stripPointerCasts();
+    if (const auto *RMW = dyn_cast<AtomicRMWInst>(&I))
+      return RMW->getPointerOperand()->stripPointerCasts();
+    return nullptr;
+  };
+  SmallVector<BasicBlock *, 4> Latches;
+  L.getLoopLatches(Latches);
+  // The longest chain from one start (a header phi, or an invariant word
+  // its first reads of the iteration start from).
+  auto ChainFrom = [&](const Value *Start) {
+    DenseMap<const Instruction *, double> Depth; // absent: not on the chain
+    DenseMap<const Value *, double> Stored;      // depth of the last store
+    double Longest = 0;
+    for (const Instruction *I : Body) {
+      bool Phi = isa<PHINode>(I);
+      double D = -1;
+      if (I == Start)
+        D = 0;
+      else if (!(Phi && I->getParent() == L.getHeader()))
+        for (const Value *Operand : I->operands())
+          if (const auto *Def = dyn_cast<Instruction>(Operand)) {
+            auto It = Depth.find(Def);
+            if (It != Depth.end() && It->second > D)
+              D = It->second;
+          }
+      if (const Value *Read = ReadAddress(*I)) {
+        auto It = Stored.find(Read);
+        if (It != Stored.end())
+          D = std::max(D, It->second);
+        else if (Read == Start)
+          D = std::max(D, 0.0);
+      }
+      if (D < 0)
+        continue;
+      if (!Phi)
+        D += 1;
+      Depth[I] = D;
+      if (isa<StoreInst>(I) || isa<AtomicRMWInst>(I)) {
+        const Value *Address = writtenAddress(*I);
+        Stored[Address] = D;
+        if (Address == Start)
+          Longest = std::max(Longest, D);
+      }
+    }
+    if (const auto *Phi = dyn_cast<PHINode>(Start))
+      for (BasicBlock *Latch : Latches)
+        if (const auto *Out =
+                dyn_cast<Instruction>(Phi->getIncomingValueForBlock(Latch))) {
+          auto It = Depth.find(Out);
+          if (It != Depth.end())
+            Longest = std::max(Longest, It->second);
+        }
+    return Longest;
+  };
+  double Chain = 0;
+  for (PHINode &Phi : L.getHeader()->phis())
+    Chain = std::max(Chain, ChainFrom(&Phi));
+  for (const Value *Word : Carried)
+    Chain = std::max(Chain, ChainFrom(Word));
+  return Chain;
+}
+
+// The instructions of the profile's loops that take as long as one
+// iteration of L with its writes to lines (above); a loop with inner loops
+// keeps its count.
+static double timedInstructions(const Loop &L, const LoopInfo &LI,
+                                double Instructions, double LineWrites) {
+  if (!L.getSubLoops().empty())
+    return Instructions;
+  double Chain = loopCarriedChain(L, LI);
+  return std::min(Instructions,
+                  std::max(Chain, Instructions / kIssueWidth) +
+                      kBesidePerWrite * LineWrites + kBesidePerIteration);
+}
+
 // A write in a loop: the instructions one iteration of its innermost loop
 // runs per write to a line it makes (LoopIteration; each block as often as
 // the block frequencies run it, an inner loop times its trip count), and
@@ -780,9 +900,11 @@ void CacheFragCountdown::markLoopWork(
     auto [It, New] = WorkOfLoop.try_emplace(L, 0);
     if (New) {
       LoopIteration Work = loopIterationWork(*L, LI, SE, BFI, DL, IsAccess);
+      double Instructions =
+          timedInstructions(*L, LI, Work.Instructions, Work.LineWrites);
       if (Work.Writes > 0)
         It->second =
-            uint32_t(std::clamp(Work.Instructions / Work.LineWrites + 0.5, 1.0,
+            uint32_t(std::clamp(Instructions / Work.LineWrites + 0.5, 1.0,
                                 double(kCacheFragLoopWorkMax)))
                 << kCacheFragLoopWorkShift |
             uint32_t(std::clamp(4 * Work.Accesses / Work.LineWrites + 0.5, 4.0,
