@@ -16,10 +16,17 @@
 //     w_j * a_j * length * (1 - exp(-A / (w_j a_j)))
 // invalidations, at most the writes j made in it: no estimate exceeds the
 // writes that exist. Each of j's kinds of write takes its part in
-// proportion to its writes, and that part is true sharing when its bytes
-// meet bytes the other active threads used within the same lifetime of
-// the data (a heap block freed and allocated again starts anew), false
-// sharing otherwise.
+// proportion to its writes, and of that part, the invalidations after which
+// another thread had used the bytes it writes (within the same lifetime of
+// the data: a heap block freed and allocated again starts anew) are true
+// sharing, the rest false. With the others' accesses since j's previous
+// write spread at random over the line in the proportion of their accesses
+// of it (n of them, a part f of them to those bytes), that is
+//     (1 - exp(-n f)) / (1 - exp(-n))
+// of the invalidations: threads that take turns at a struct under a lock
+// share its every field, while a thread that reads the others' sums once
+// per call, between calls in which each thread updates its own, does not
+// make the updates' invalidations true sharing (padding removes them).
 //
 //===----------------------------------------------------------------------===//
 #include "efsan_cache_frag_internal.h"
@@ -44,6 +51,15 @@ double cf_exp_neg(double x) {
 
 static bool cf_bytes_meet3(const u64 a[2], const u64 b[2], const u64 c[2]) {
   return (a[0] & b[0] & c[0]) || (a[1] & b[1] & c[1]);
+}
+
+// The part of the view's sampled accesses of the line that are to `bytes`.
+static double cf_part_on(const struct cf_view *v, const u64 bytes[2]) {
+  u64 all = v->reads + v->writes, on = 0;
+  for (u32 s = 0; s < v->shape_count; s++)
+    if ((v->shapes[s].bytes[0] & bytes[0]) || (v->shapes[s].bytes[1] & bytes[1]))
+      on += (u64)v->shapes[s].reads + v->shapes[s].writes;
+  return all && on < all ? (double)on / (double)all : all ? 1 : 0;
 }
 
 // Where an interval's activity ends: a sample stands for the period of
@@ -174,9 +190,20 @@ void cf_model(struct cf_view *views, u32 count, struct cf_estimate *out) {
         double part = invalidations * shape->writes / (double)writer->writes;
         shape->invalidations += part;
         if (cf_bytes_meet3(shape->bytes, others_bytes, writer->true_written)) {
-          shape->true_invalidations += part;
-          out->parallel_true += part;
-          caused_true[j] += part;
+          u64 shared[2] = {shape->bytes[0] & writer->true_written[0],
+                           shape->bytes[1] & writer->true_written[1]};
+          double on = 0;
+          for (u32 i = 0; i < count; i++)
+            if (i != j && active[i])
+              on += rate[i] * cf_part_on(&views[i], shared);
+          double seen = others / write_rate;
+          double part_on = on < others ? on / others : 1;
+          double any = 1 - cf_exp_neg(seen);
+          double true_part =
+              any > 0 ? part * (1 - cf_exp_neg(seen * part_on)) / any : part;
+          shape->true_invalidations += true_part;
+          out->parallel_true += true_part;
+          caused_true[j] += true_part;
         }
       }
     }
