@@ -16,17 +16,20 @@
 //     w_j * a_j * length * (1 - exp(-A / (w_j a_j)))
 // invalidations, at most the writes j made in it: no estimate exceeds the
 // writes that exist. Each of j's kinds of write takes its part in
-// proportion to its writes, and of that part, the invalidations after which
-// another thread had used the bytes it writes (within the same lifetime of
-// the data: a heap block freed and allocated again starts anew) are true
-// sharing, the rest false. With the others' accesses since j's previous
-// write spread at random over the line in the proportion of their accesses
-// of it (n of them, a part f of them to those bytes), that is
+// proportion to its writes. A part whose bytes meet bytes another thread
+// used within the same lifetime of the data (a heap block freed and
+// allocated again starts anew) is true sharing where the other threads'
+// accesses since j's previous write touched bytes that both j and another
+// thread use so (no layout parts them), false sharing where they touched
+// only others: with those accesses spread at random over the line in the
+// proportion of their accesses of it (n of them, a part f of them to such
+// bytes of j's), that is
 //     (1 - exp(-n f)) / (1 - exp(-n))
-// of the invalidations: threads that take turns at a struct under a lock
-// share its every field, while a thread that reads the others' sums once
-// per call, between calls in which each thread updates its own, does not
-// make the updates' invalidations true sharing (padding removes them).
+// of the part's invalidations. Threads that update the same words, in turn
+// or at once, share them all (f = 1), while a thread that reads the others'
+// sums once per call, between calls in which each thread updates its own,
+// does not make the updates' invalidations true sharing (padding removes
+// them).
 //
 //===----------------------------------------------------------------------===//
 #include "efsan_cache_frag_internal.h"
@@ -190,12 +193,10 @@ void cf_model(struct cf_view *views, u32 count, struct cf_estimate *out) {
         double part = invalidations * shape->writes / (double)writer->writes;
         shape->invalidations += part;
         if (cf_bytes_meet3(shape->bytes, others_bytes, writer->true_written)) {
-          u64 shared[2] = {shape->bytes[0] & writer->true_written[0],
-                           shape->bytes[1] & writer->true_written[1]};
           double on = 0;
           for (u32 i = 0; i < count; i++)
             if (i != j && active[i])
-              on += rate[i] * cf_part_on(&views[i], shared);
+              on += rate[i] * cf_part_on(&views[i], writer->true_written);
           double seen = others / write_rate;
           double part_on = on < others ? on / others : 1;
           double any = 1 - cf_exp_neg(seen);
