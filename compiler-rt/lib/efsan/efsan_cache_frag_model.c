@@ -177,6 +177,17 @@ void cf_model(struct cf_view *views, u32 count, struct cf_estimate *out) {
       double write_rate = write_share[j] * rate[j];
       double invalidations = write_rate * length *
                              (1 - cf_exp_neg(others / write_rate));
+      // Of a part whose bytes another thread used, the true sharing: the
+      // others' accesses since j's previous write (seen) met bytes j shares
+      // with another thread (a part shared of them).
+      double on = 0;
+      for (u32 i = 0; i < count; i++)
+        if (i != j && active[i])
+          on += rate[i] * cf_part_on(&views[i], writer->true_written);
+      double seen = others / write_rate;
+      double shared = on < others ? on / others : 1;
+      double any = 1 - cf_exp_neg(seen);
+      double true_share = any > 0 ? (1 - cf_exp_neg(seen * shared)) / any : 1;
       out->parallel += invalidations;
       caused[j] += invalidations;
       // Involved: the writer, and each other thread by its share of the
@@ -193,15 +204,7 @@ void cf_model(struct cf_view *views, u32 count, struct cf_estimate *out) {
         double part = invalidations * shape->writes / (double)writer->writes;
         shape->invalidations += part;
         if (cf_bytes_meet3(shape->bytes, others_bytes, writer->true_written)) {
-          double on = 0;
-          for (u32 i = 0; i < count; i++)
-            if (i != j && active[i])
-              on += rate[i] * cf_part_on(&views[i], writer->true_written);
-          double seen = others / write_rate;
-          double part_on = on < others ? on / others : 1;
-          double any = 1 - cf_exp_neg(seen);
-          double true_part =
-              any > 0 ? part * (1 - cf_exp_neg(seen * part_on)) / any : part;
+          double true_part = part * true_share;
           shape->true_invalidations += true_part;
           out->parallel_true += true_part;
           caused_true[j] += true_part;

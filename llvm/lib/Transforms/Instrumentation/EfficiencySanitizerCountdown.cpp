@@ -900,9 +900,9 @@ void CacheFragCountdown::markLoopWork(
     auto [It, New] = WorkOfLoop.try_emplace(L, 0);
     if (New) {
       LoopIteration Work = loopIterationWork(*L, LI, SE, BFI, DL, IsAccess);
-      double Instructions =
-          timedInstructions(*L, LI, Work.Instructions, Work.LineWrites);
-      if (Work.Writes > 0)
+      if (Work.Writes > 0) {
+        double Instructions =
+            timedInstructions(*L, LI, Work.Instructions, Work.LineWrites);
         It->second =
             uint32_t(std::clamp(Instructions / Work.LineWrites + 0.5, 1.0,
                                 double(kCacheFragLoopWorkMax)))
@@ -910,6 +910,7 @@ void CacheFragCountdown::markLoopWork(
             uint32_t(std::clamp(4 * Work.Accesses / Work.LineWrites + 0.5, 4.0,
                                 double(kCacheFragLoopAccessesMax)))
                 << kCacheFragLoopAccessesShift;
+      }
     }
     if (!It->second)
       continue;
